@@ -1,0 +1,39 @@
+# NestEgg — the two commands:  make site  (build the sample site)  and  make test.
+SWIFT ?= swift
+# Debian packages the build needs; `make deps` installs whichever are missing.
+DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev pkg-config
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: site test deps build templates fixtures clean
+
+## site: install what is missing, build nestegg, and generate Output/ from Fixtures/.
+site: deps templates
+	$(SWIFT) build -c release --product nestegg
+	.build/release/nestegg build --data Fixtures --output Output
+	@echo "Open Output/index.html in a browser (or read Output/index.md)."
+
+## test: install what is missing, build once, and run every test (unit, end-to-end, golden).
+test: deps templates
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## deps: install the Debian packages that are not installed yet.
+deps:
+	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing$$missing"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+## templates: embed Templates/ into the binary (Sources/NestEggCore/Render/DefaultTemplates.swift).
+templates:
+	@python3 scripts/embed-templates.py
+
+## fixtures: regenerate the sample data in Fixtures/ (deterministic).
+fixtures:
+	python3 scripts/make-fixtures.py
+
+clean:
+	rm -rf .build

@@ -1,0 +1,144 @@
+import Foundation
+
+/// What `nestegg build` is asked to do.
+public struct BuildOptions: Sendable {
+    public var data: URL
+    public var output: URL
+    public var templates: URL?
+
+    public init(data: URL, output: URL, templates: URL? = nil) {
+        self.data = data
+        self.output = output
+        self.templates = templates
+    }
+}
+
+/// The named steps of a build, in order. Each error names the step it came from.
+public enum BuildStep: String, Sendable {
+    case load, report, render, write
+}
+
+/// Why a build stopped: the step, the diagnostics (each with its file), and the exit code
+/// that tells a script what kind of failure it was (sysexits.h).
+public struct BuildError: Error, Sendable, CustomStringConvertible {
+    public let step: BuildStep
+    public let exitCode: Int32
+    public let diagnostics: [Diagnostic]
+
+    /// EX_DATAERR: the input data is wrong.
+    public static let dataError: Int32 = 65
+    /// EX_NOINPUT: the data folder does not exist.
+    public static let noInput: Int32 = 66
+    /// EX_UNAVAILABLE: a tool the build needs is missing.
+    public static let unavailable: Int32 = 69
+    /// EX_CANTCREAT: the output cannot be written.
+    public static let cannotCreate: Int32 = 73
+    /// EX_CONFIG: a template is wrong.
+    public static let configError: Int32 = 78
+
+    public var description: String {
+        let errors = diagnostics.filter { $0.severity == .error }
+        return "\(step) failed with \(errors.count) error\(errors.count == 1 ? "" : "s")"
+    }
+}
+
+/// What a successful build did.
+public struct BuildResult: Sendable {
+    public let pages: Int
+    public let write: SiteWriter.Summary
+    public let warnings: [Diagnostic]
+}
+
+/// The pipeline: load (JSON → model) → report (model → pages) → render (Markdown, then
+/// HTML) → write (staged, then swapped in). Nothing reaches the output folder unless every
+/// step before `write` succeeded.
+public struct Build {
+    public let options: BuildOptions
+    /// Called with one line per step, for the progress display.
+    public var progress: (String) -> Void = { _ in }
+
+    public init(options: BuildOptions) { self.options = options }
+
+    public func run() throws(BuildError) -> BuildResult {
+        let (dataset, warnings) = try load()
+        let templates = try loadTemplates()
+        let site = SiteReport.build(dataset)
+        progress("report: \(site.pages.count) pages in \(site.sections.count) section\(site.sections.count == 1 ? "" : "s")")
+        let writer: SiteWriter
+        do {
+            writer = try SiteWriter(output: options.output)
+        } catch {
+            throw BuildError(step: .write, exitCode: BuildError.cannotCreate,
+                             diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+        }
+        do {
+            try render(site, templates: templates, into: writer)
+        } catch {
+            writer.discard()
+            throw error
+        }
+        do {
+            let summary = try writer.commit()
+            progress("write: \(summary.files) files, \(summary.changed) changed, \(summary.removed) removed")
+            return BuildResult(pages: site.pages.count, write: summary, warnings: warnings)
+        } catch {
+            writer.discard()
+            throw BuildError(step: .write, exitCode: BuildError.cannotCreate,
+                             diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+        }
+    }
+
+    /// Step 1: every source in the data folder into a dataset; all errors of the run together.
+    public func load() throws(BuildError) -> (Dataset, [Diagnostic]) {
+        let folder: DataFolder
+        do {
+            folder = try DataFolder(root: options.data)
+        } catch {
+            let message: String
+            switch error {
+            case .missing(let path): message = "data folder \(path) does not exist"
+            case .notAFolder(let path): message = "\(path) is not a folder"
+            }
+            throw BuildError(step: .load, exitCode: BuildError.noInput,
+                             diagnostics: [Diagnostic(.error, file: options.data.path, message: message)])
+        }
+        let log = DiagnosticLog()
+        let dataset = DataLoader.load(folder, log: log)
+        if log.hasErrors {
+            throw BuildError(step: .load, exitCode: BuildError.dataError, diagnostics: log.diagnostics)
+        }
+        progress("load: \(folder.files.count) file\(folder.files.count == 1 ? "" : "s") from \(options.data.path)")
+        return (dataset, log.diagnostics)
+    }
+
+    func loadTemplates() throws(BuildError) -> TemplateLibrary {
+        do {
+            return try TemplateLibrary(overrides: options.templates)
+        } catch {
+            throw BuildError(step: .render, exitCode: BuildError.configError, diagnostics: error.diagnostics)
+        }
+    }
+
+    /// Steps 3 and 4: each page to Markdown and HTML, written into the staging folder.
+    func render(_ site: Site, templates: TemplateLibrary, into writer: SiteWriter) throws(BuildError) {
+        let renderer = PageRenderer(templates: templates, site: site)
+        do {
+            for page in site.pages {
+                let output = try renderer.render(page)
+                try writer.write(output.markdown, to: page.path + ".md")
+                try writer.write(output.html, to: page.path + ".html")
+            }
+            try writer.write(templates.stylesheet, to: "style.css")
+        } catch let error as PageRenderer.MissingTemplate {
+            throw BuildError(step: .render, exitCode: BuildError.configError, diagnostics: [
+                Diagnostic(.error, file: error.name, message: "no template \(error.name) for page \(error.page)"),
+            ])
+        } catch let error as SiteWriter.WriteError {
+            throw BuildError(step: .write, exitCode: BuildError.cannotCreate,
+                             diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+        } catch {
+            throw BuildError(step: .render, exitCode: 70, diagnostics: [Diagnostic(.error, file: "", message: "\(error)")])
+        }
+        progress("render: \(site.pages.count * 2 + 1) files")
+    }
+}

@@ -1,0 +1,88 @@
+/// The render stage for one page: its Markdown from the page's template, then its HTML
+/// (cmark-gfm's output of the same template, placed into the layout).
+public struct PageRenderer: Sendable {
+    public let templates: TemplateLibrary
+    public let site: Site
+
+    public init(templates: TemplateLibrary, site: Site) {
+        self.templates = templates
+        self.site = site
+    }
+
+    public struct Output: Sendable {
+        public let markdown: String
+        public let html: String
+    }
+
+    public struct MissingTemplate: Error, Sendable {
+        public let name: String
+        public let page: String
+    }
+
+    struct NavItem: Sendable {
+        let title: String
+        let href: String
+        let current: Bool
+    }
+
+    struct Crumb: Sendable {
+        let title: String
+        let href: String
+    }
+
+    public func render(_ page: Page) throws(MissingTemplate) -> Output {
+        let name = page.template + ".md"
+        guard templates.has(name) else { throw MissingTemplate(name: name + ".mustache", page: page.path) }
+        var common: [String: Any] = [
+            "root": page.rootPrefix,
+            "siteTitle": site.title,
+            "title": page.title,
+            "html": false,
+        ]
+        let markdown = Self.tidy(templates.render(name, TemplateContext(common: common, view: page.view)) ?? "")
+        // The HTML is rendered from the same template with `html` set, so a template can add
+        // what only HTML can show (an inline SVG chart) where the Markdown has its table.
+        common["html"] = true
+        let htmlMarkdown = Self.tidy(templates.render(name, TemplateContext(common: common, view: page.view)) ?? "")
+        let content = CMark.html(from: htmlMarkdown, rewriteLink: CMark.markdownLinkToHTML)
+        let root = page.rootPrefix
+        let nav = site.sections.map {
+            NavItem(title: $0.title, href: root + $0.path + ".html", current: $0.id == page.section)
+        }
+        let crumbs = page.breadcrumbs.map { Crumb(title: $0.title, href: root + $0.path + ".html") }
+        let layout: [String: Any] = [
+            "title": page.title,
+            "siteTitle": site.title,
+            "root": root,
+            "content": content,
+            "nav": nav,
+            "hasNav": !nav.isEmpty,
+            "breadcrumbs": crumbs,
+            "hasBreadcrumbs": !crumbs.isEmpty,
+            "isHome": page.path == "index",
+            "markdownHref": (page.path.split(separator: "/").last.map(String.init) ?? "index") + ".md",
+        ]
+        let html = templates.render("layout.html", layout) ?? content
+        return Output(markdown: markdown, html: html)
+    }
+
+    /// Collapses runs of blank lines that template sections leave behind and ends with one newline.
+    static func tidy(_ text: String) -> String {
+        var lines: [Substring] = []
+        var blank = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmedLine = line.reversed().drop(while: { $0 == " " || $0 == "\t" }).isEmpty
+            if trimmedLine {
+                blank += 1
+                if blank > 1 { continue }
+                lines.append("")
+            } else {
+                blank = 0
+                lines.append(line)
+            }
+        }
+        while lines.first == "" { lines.removeFirst() }
+        while lines.last == "" { lines.removeLast() }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

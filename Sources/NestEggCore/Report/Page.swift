@@ -1,0 +1,55 @@
+/// One page of the site, as the report stage hands it to the render stage.
+public struct Page: Sendable {
+    /// Site-relative path without extension: `roundups/personal/2026-W47`.
+    /// The render stage writes `<path>.md` and `<path>.html`.
+    public let path: String
+    /// The page's title (its `h1` and the HTML `<title>`).
+    public let title: String
+    /// The template, by name: `roundups-week` is `Templates/roundups-week.md.mustache`.
+    public let template: String
+    /// The section the page belongs to, for the navigation (`roundups`); `nil` for the start page.
+    public let section: String?
+    /// Links above the title, from the start page down to the parent.
+    public let breadcrumbs: [Link]
+    /// What the template shows: a struct of strings, numbers, flags and lists.
+    public let view: any Sendable
+
+    public init(path: String, title: String, template: String, section: String?, breadcrumbs: [Link] = [], view: any Sendable) {
+        self.path = path
+        self.title = title
+        self.template = template
+        self.section = section
+        self.breadcrumbs = breadcrumbs
+        self.view = view
+    }
+
+    /// `../../` for `a/b/page`: how a page reaches the site root with relative links.
+    public var rootPrefix: String {
+        String(repeating: "../", count: path.split(separator: "/").count - 1)
+    }
+}
+
+/// A link to another page, by site-relative path without extension.
+public struct Link: Sendable, Hashable {
+    public let title: String
+    public let path: String
+
+    public init(_ title: String, _ path: String) {
+        self.title = title
+        self.path = path
+    }
+}
+
+/// A top-level section of the site, shown in the navigation.
+public struct Section: Sendable, Hashable {
+    public let id: String
+    public let title: String
+    public let path: String
+}
+
+/// What the report stage produces: every page, and the sections for the navigation.
+public struct Site: Sendable {
+    public var title: String
+    public var sections: [Section]
+    public var pages: [Page]
+}

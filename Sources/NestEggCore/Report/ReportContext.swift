@@ -1,0 +1,29 @@
+/// What every report needs besides the data: the settings and how to write values.
+public struct ReportContext: Sendable {
+    public let settings: Settings
+
+    public init(settings: Settings) { self.settings = settings }
+
+    public var locale: SiteLocale { settings.locale }
+    public var clock: LocalClock { settings.clock }
+
+    public func money(_ amount: Money) -> String { locale.format(amount) }
+
+    /// Totals per currency, joined: `£12.00 · €3.50`.
+    public func money(_ totals: MoneyTotals) -> String {
+        totals.isEmpty ? "–" : totals.amounts.map(locale.format).joined(separator: " · ")
+    }
+
+    public func date(_ date: CivilDate) -> String { locale.format(date) }
+    public func date(_ instant: Instant) -> String { locale.format(clock.date(of: instant)) }
+    public func time(_ instant: Instant) -> String { clock.localDateTime(of: instant).timeText }
+
+    /// The link target of a page from the site root, as Markdown pages write it.
+    public static func href(_ path: String) -> String { path + ".md" }
+
+    /// A whole-number percentage of part in whole, rounded down: 1.99% shows as 1%.
+    public static func percent(_ part: Int64, of whole: Int64) -> Int? {
+        guard whole > 0 else { return nil }
+        return Int(part * 100 / whole)
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+@testable import NestEggCore
+
+/// Runs the built `nestegg` binary, as a user or a CI job would.
+struct NestEggBinary {
+    static let url: URL? = {
+        if let path = ProcessInfo.processInfo.environment["NESTEGG_BIN"] { return URL(fileURLWithPath: path) }
+        var candidates: [URL] = []
+        if let executable = Bundle.main.executableURL { candidates.append(executable.deletingLastPathComponent()) }
+        candidates.append(Bundle.main.bundleURL)
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        candidates.append(repositoryRoot.appendingPathComponent(".build/debug"))
+        for folder in candidates {
+            let binary = folder.appendingPathComponent("nestegg")
+            if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
+        }
+        return nil
+    }()
+
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    static func run(_ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+        let binary = try #require(url, "build nestegg first (make test does)")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        if let folder { process.currentDirectoryURL = folder }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+@Suite(.serialized) struct EndToEndTests {
+    let fixtures = repositoryRoot.appendingPathComponent("Fixtures")
+
+    @Test func buildsTheFixturesIntoASite() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let output = work.appendingPathComponent("site")
+        let result = try NestEggBinary.run(["build", "--data", fixtures.path, "--output", output.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("load: "))
+        #expect(result.stderr.contains("Built "))
+        let files = snapshot(output)
+        for page in ["index.md", "index.html", "style.css", "roundups/index.md", "roundups/index.html",
+                     "roundups/personal/2026-W43.md", "roundups/personal/2026-W43.html"] {
+            #expect(files[page] != nil, "missing \(page)")
+        }
+        let week = String(decoding: try #require(files["roundups/personal/2026-W43.md"]), as: UTF8.self)
+        #expect(week.contains("**Move £1.58 into Trip to Lisbon.**"))
+        let html = String(decoding: try #require(files["roundups/index.html"]), as: UTF8.self)
+        #expect(html.contains(#"href="../roundups/personal/2026-W43.html""#))
+        #expect(!html.contains("2026-W43.md"), "HTML pages link to HTML pages")
+        #expect(html.contains(#"<a href="index.md">This page as Markdown</a>"#))
+        #expect(html.contains(#"<link rel="stylesheet" href="../style.css">"#))
+    }
+
+    @Test func quietPrintsNothingOnSuccess() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let result = try NestEggBinary.run(["build", "--quiet", "--data", fixtures.path, "--output", work.appendingPathComponent("o").path])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+    }
+
+    @Test func theSameInputGivesTheSameBytesAndUnchangedFilesKeepTheirTime() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let output = work.appendingPathComponent("site")
+        #expect(try NestEggBinary.run(["build", "--data", fixtures.path, "--output", output.path]).status == 0)
+        let first = snapshot(output)
+        let index = output.appendingPathComponent("index.html").path
+        let past = Date(timeIntervalSince1970: 1_000_000_000)
+        try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: index)
+        let second = try NestEggBinary.run(["build", "--data", fixtures.path, "--output", output.path])
+        #expect(second.status == 0)
+        #expect(second.stderr.contains(" 0 changed"), "\(second.stderr)")
+        #expect(snapshot(output) == first)
+        let modified = try FileManager.default.attributesOfItem(atPath: index)[.modificationDate] as? Date
+        #expect(modified == past)
+    }
+
+    @Test func stalePagesAreRemoved() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let output = work.appendingPathComponent("site")
+        try write("old", to: output.appendingPathComponent("roundups/gone/2020-W01.md"))
+        #expect(try NestEggBinary.run(["build", "--data", fixtures.path, "--output", output.path]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("roundups/gone/2020-W01.md").path))
+    }
+
+    @Test func badDataStopsWithEveryErrorAndLeavesTheOutputWhole() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data")
+        try write(#"{"accounts": [{"accountUid": "a1", "currency": "GBP", "name": "Main"}]}"#,
+                  to: data.appendingPathComponent("starling/accounts.json"))
+        try write("{\"feedItems\": [\n  {\"feedItemUid\": \"x\", \"amount\": {\"currency\": \"GBP\", \"minorUnits\": \"435\"},\n   \"direction\": \"OUT\", \"transactionTime\": \"2026-11-16T09:00:00Z\", \"status\": \"SETTLED\"}\n]}\n",
+                  to: data.appendingPathComponent("starling/feed/a1.json"))
+        try write("{\"savingsGoalList\": [", to: data.appendingPathComponent("starling/savings-goals/a1.json"))
+        let output = work.appendingPathComponent("site")
+        try write("previous", to: output.appendingPathComponent("index.md"))
+        let before = snapshot(output)
+
+        let result = try NestEggBinary.run(["build", "--data", data.path, "--output", output.path])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains(
+            "starling/feed/a1.json:2:68: error: expected an integer, found a string (at $.feedItems[0].amount.minorUnits)"), "\(result.stderr)")
+        #expect(result.stderr.contains("starling/savings-goals/a1.json:1:22: error: malformed JSON"), "\(result.stderr)")
+        #expect(snapshot(output) == before)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasPrefix(".nestegg") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func aMissingDataFolderExitsWith66() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let result = try NestEggBinary.run(["build", "--data", work.appendingPathComponent("nope").path, "--output", work.appendingPathComponent("o").path])
+        #expect(result.status == 66)
+        #expect(result.stderr.contains("does not exist"))
+    }
+
+    @Test func anUnwritableOutputExitsWith73() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        try write("a file", to: work.appendingPathComponent("blocker"))
+        let result = try NestEggBinary.run(["build", "--data", fixtures.path, "--output", work.appendingPathComponent("blocker/site").path])
+        #expect(result.status == 73, "\(result.stderr)")
+    }
+
+    @Test func aBrokenTemplateExitsWith78NamingFileAndLine() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let templates = work.appendingPathComponent("templates")
+        try write("# {{title}}\n\n{{#accounts}}\n| {{name}} |\n", to: templates.appendingPathComponent("index.md.mustache"))
+        let result = try NestEggBinary.run(["build", "--data", fixtures.path, "--output", work.appendingPathComponent("o").path,
+                                            "--templates", templates.path])
+        #expect(result.status == 78)
+        #expect(result.stderr.contains("index.md.mustache:5:"), "\(result.stderr)")
+        #expect(result.stderr.contains("section is not closed"), "\(result.stderr)")
+    }
+
+    @Test func templatesCanBeOverriddenByName() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let templates = work.appendingPathComponent("templates")
+        try write("# Our {{siteTitle}}\n\nCustom start page.\n", to: templates.appendingPathComponent("index.md.mustache"))
+        let output = work.appendingPathComponent("o")
+        let result = try NestEggBinary.run(["build", "--data", fixtures.path, "--output", output.path, "--templates", templates.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let index = try String(contentsOf: output.appendingPathComponent("index.md"), encoding: .utf8)
+        #expect(index == "# Our NestEgg sample\n\nCustom start page.\n")
+        // A misspelt template name is an error, not silently ignored.
+        try write("x", to: templates.appendingPathComponent("indx.md.mustache"))
+        #expect(try NestEggBinary.run(["build", "--data", fixtures.path, "--output", output.path, "--templates", templates.path]).status == 78)
+    }
+
+    @Test func anUnknownFileIsAWarningNotAnError() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data")
+        try write(#"{"accounts": []}"#, to: data.appendingPathComponent("starling/accounts.json"))
+        try write("{}", to: data.appendingPathComponent("mystery/thing.json"))
+        let result = try NestEggBinary.run(["build", "--data", data.path, "--output", work.appendingPathComponent("o").path])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("mystery/thing.json: warning: not part of the input contract"), "\(result.stderr)")
+    }
+
+    @Test func helpExplainsEachOption() throws {
+        let result = try NestEggBinary.run(["build", "--help"])
+        #expect(result.status == 0)
+        for option in ["--data", "--output", "--templates", "--quiet"] {
+            #expect(result.stdout.contains(option))
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Testing
+@testable import NestEggCore
+
+@Suite struct EscapingTests {
+    @Test func markdownEscapingKeepsDataLiteral() {
+        #expect(Escape.markdown("Fish & Chips") == #"Fish \& Chips"#)
+        #expect(Escape.markdown("a|b") == #"a\|b"#)
+        #expect(Escape.markdown("<script>alert(1)</script>") == #"\<script\>alert(1)\</script\>"#)
+        #expect(Escape.markdown("[click](javascript:alert(1))") == #"\[click\](javascript:alert(1))"#)
+        let emphasis = Escape.markdown("*bold* _it_ ~x~")
+        #expect(emphasis == #"\*bold\* \_it\_ \~x\~"#)
+        let code = Escape.markdown("`code`")
+        #expect(code == "\\`code\\`")
+        #expect(Escape.markdown("# Heading") == ##"\# Heading"##)
+        #expect(Escape.markdown("- item") == #"\- item"#)
+        #expect(Escape.markdown("1. first") == #"1\. first"#)
+        #expect(Escape.markdown("---") == #"\---"#)
+        #expect(Escape.markdown("line\nbreak") == "line break")
+        #expect(Escape.markdown("&amp;") == #"\&amp;"#)
+        // Values that only look like markers stay readable.
+        #expect(Escape.markdown("-£3.20") == "-£3.20")
+        #expect(Escape.markdown("2026-W47") == "2026-W47")
+        #expect(Escape.markdown("1.5") == "1.5")
+        #expect(Escape.markdown("Trip to Paris") == "Trip to Paris")
+    }
+
+    @Test func escapedDataRendersAsTextThroughCmark() {
+        for hostile in ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "[x](javascript:alert(1))",
+                        "| a | b |", "**bold**", "&lt;b&gt;", "<!-- x -->", "![i](http://evil/x.png)"] {
+            let html = CMark.html(from: "| Name |\n|---|\n| \(Escape.markdown(hostile)) |\n")
+            #expect(!html.contains("<script"), "\(hostile) → \(html)")
+            #expect(!html.contains("<img"), "\(hostile) → \(html)")
+            // A bare http(s) URL in data may become a plain link (GitHub's autolinks); nothing else may.
+            #expect(!html.contains("href") || html.contains(#"<a href="http://evil/x.png">"#), "\(hostile) → \(html)")
+            #expect(!html.contains("javascript:alert(1)\""), "\(hostile) → \(html)")
+            #expect(!html.contains("<strong>"), "\(hostile) → \(html)")
+            #expect(!html.contains("<!--"), "\(hostile) → \(html)")
+            #expect(html.contains("<td>"), "\(hostile) → \(html)")
+        }
+    }
+
+    @Test func htmlEscapingCoversAttributes() {
+        #expect(Escape.html(#"<a href="x">'&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
+    }
+
+    @Test func onlyHTTPURLsAreSafe() {
+        #expect(SafeURL("https://example.com/a b.png")?.description == "https://example.com/a%20b.png")
+        #expect(SafeURL(" http://example.com/x?y=1&z=(2) ")?.description == "http://example.com/x?y=1&z=%282%29")
+        #expect(SafeURL("javascript:alert(1)") == nil)
+        #expect(SafeURL("JaVaScRiPt:alert(1)") == nil)
+        #expect(SafeURL("data:image/png;base64,AAAA") == nil)
+        #expect(SafeURL("//evil.example/x") == nil)
+        #expect(SafeURL("https://x/\"><script>")?.description == "https://x/%22%3E%3Cscript%3E")
+    }
+
+    @Test func slugsAreSafeStableAndUnique() {
+        #expect(Slug.make("Trip to Paris!") == "trip-to-paris")
+        #expect(Slug.make("Café Crème") == "cafe-creme")
+        #expect(Slug.make("../../etc/passwd") == "etc-passwd")
+        #expect(Slug.make("CON") == "con-item")
+        #expect(Slug.make("???") == "item")
+        #expect(Slug.make("日本") == "item")
+        #expect(Slug.make(String(repeating: "a", count: 100)).count == 60)
+        var allocator = SlugAllocator(reserved: ["index"])
+        #expect(allocator.allocate("Bike") == "bike")
+        #expect(allocator.allocate("Bike") == "bike-2")
+        #expect(allocator.allocate("bike!") == "bike-3")
+        #expect(allocator.allocate("Index") == "index-2")
+    }
+}

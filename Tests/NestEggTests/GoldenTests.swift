@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+@testable import NestEggCore
+
+@Suite struct GoldenTests {
+    /// Output/ is the site generated from Fixtures/, committed: regenerating it must change nothing.
+    @Test func outputIsWhatTheFixturesGenerate() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let generated = work.appendingPathComponent("Output")
+        var build = Build(options: BuildOptions(data: repositoryRoot.appendingPathComponent("Fixtures"), output: generated))
+        build.progress = { _ in }
+        _ = try build.run()
+        let expected = snapshot(repositoryRoot.appendingPathComponent("Output"))
+        let actual = snapshot(generated)
+        #expect(Set(actual.keys) == Set(expected.keys), "run `make site` and commit Output/")
+        for (path, bytes) in actual.sorted(by: { $0.key < $1.key }) where expected[path] != bytes {
+            Issue.record("Output/\(path) differs from what Fixtures/ generate: run `make site` and commit Output/")
+        }
+    }
+
+    /// The templates built into the binary are the ones in Templates/.
+    @Test func builtInTemplatesMatchTheTemplatesFolder() throws {
+        let folder = repositoryRoot.appendingPathComponent("Templates")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted()
+        #expect(names == DefaultTemplates.files.keys.sorted())
+        for name in names {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            #expect(DefaultTemplates.files[name] == text, "run `make templates`: \(name) differs")
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Testing
+@testable import NestEggCore
+
+@Suite struct MoneyTests {
+    @Test func parsesDecimalsExactly() throws {
+        #expect(try Money.parse(decimal: "12.50", currency: .usd).minorUnits == 1250)
+        #expect(try Money.parse(decimal: "0.78", currency: .usd).minorUnits == 78)
+        #expect(try Money.parse(decimal: "3", currency: .usd).minorUnits == 300)
+        #expect(try Money.parse(decimal: "-3.2", currency: .gbp).minorUnits == -320)
+        #expect(try Money.parse(decimal: "1.500", currency: .gbp).minorUnits == 150)
+        #expect(try Money.parse(decimal: "1.5e2", currency: .gbp).minorUnits == 15000)
+        #expect(try Money.parse(decimal: "1250", currency: Currency(code: "JPY")!).minorUnits == 1250)
+        #expect(try Money.parse(decimal: "1.234", currency: Currency(code: "KWD")!).minorUnits == 1234)
+        // 0.1 + 0.2 is exact here.
+        let sum = try Money.parse(decimal: "0.1", currency: .gbp) + Money.parse(decimal: "0.2", currency: .gbp)
+        #expect(sum == gbp(30))
+    }
+
+    @Test func rejectsWhatIsNotExact() {
+        #expect(throws: Money.ParseError.tooManyDecimals(allowed: 2)) { try Money.parse(decimal: "0.785", currency: .gbp) }
+        #expect(throws: Money.ParseError.notADecimal) { try Money.parse(decimal: "12,50", currency: .gbp) }
+        #expect(throws: Money.ParseError.notADecimal) { try Money.parse(decimal: "", currency: .gbp) }
+        #expect(throws: Money.ParseError.outOfRange) { try Money.parse(decimal: "99999999999999999999", currency: .gbp) }
+    }
+
+    @Test func formatsInTheSiteLocale() {
+        #expect(SiteLocale.enGB.format(gbp(123_450)) == "£1,234.50")
+        #expect(SiteLocale.enGB.format(gbp(-320)) == "-£3.20")
+        #expect(SiteLocale.enGB.format(gbp(5)) == "£0.05")
+        #expect(SiteLocale.enGB.format(Money(minorUnits: 123_456_789, currency: .eur)) == "€1,234,567.89")
+        #expect(SiteLocale.enGB.format(Money(minorUnits: 1000, currency: .usd)) == "US$10.00")
+        #expect(SiteLocale.enUS.format(Money(minorUnits: 1000, currency: .usd)) == "$10.00")
+        #expect(SiteLocale.deDE.format(Money(minorUnits: 123_450, currency: .eur)) == "1.234,50\u{00A0}€")
+        #expect(SiteLocale.enGB.format(Money(minorUnits: 1500, currency: Currency(code: "JPY")!)) == "JP¥1,500")
+        #expect(SiteLocale.enGB.format(Money(minorUnits: 1500, currency: Currency(code: "CHF")!)) == "CHF\u{00A0}15.00")
+        #expect(Money(minorUnits: -5, currency: .gbp).decimalString == "-0.05")
+    }
+
+    @Test func currenciesKnowTheirMinorDigits() {
+        #expect(Currency.gbp.minorDigits == 2)
+        #expect(Currency(code: "JPY")?.minorDigits == 0)
+        #expect(Currency(code: "KWD")?.minorDigits == 3)
+        #expect(Currency(code: "gbp") == nil)
+        #expect(Currency(code: "POUND") == nil)
+    }
+
+    @Test func totalsAreKeptPerCurrency() {
+        var totals = MoneyTotals()
+        totals.add(gbp(100))
+        totals.add(Money(minorUnits: 250, currency: .eur))
+        totals.add(gbp(50))
+        #expect(totals.amounts == [Money(minorUnits: 250, currency: .eur), gbp(150)])
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+@testable import NestEggCore
+
+/// The repository's root folder (for Fixtures/, Output/, Templates/ and ../shared/samples).
+let repositoryRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+let samplesRoot = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/samples")
+
+/// Parses JSON text as a document named `file`, with a fresh log.
+func document(_ json: String, file: String = "test.json") -> (JSONDocument?, DiagnosticLog) {
+    let log = DiagnosticLog()
+    return (JSONDocument.parse(Array(json.utf8), file: file, log: log), log)
+}
+
+/// Parses a sample file from ../shared/samples.
+func sample(_ path: String) throws -> (JSONDocument, DiagnosticLog) {
+    let url = samplesRoot.appendingPathComponent(path)
+    let data = try Data(contentsOf: url)
+    let log = DiagnosticLog()
+    guard let parsed = JSONDocument.parse([UInt8](data), file: path, log: log) else {
+        throw SampleError(message: log.diagnostics.map(\.description).joined(separator: "\n"))
+    }
+    return (parsed, log)
+}
+
+struct SampleError: Error, CustomStringConvertible { let message: String; var description: String { message } }
+
+func gbp(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .gbp) }
+
+func feedItem(_ minor: Int64, _ time: String, direction: FeedItem.Direction = .out, status: String = "SETTLED",
+              source: String = "MASTER_CARD", currency: Currency = .gbp, uid: String? = nil) -> FeedItem {
+    FeedItem(uid: uid ?? "item-\(time)-\(minor)", amount: Money(minorUnits: minor, currency: currency), direction: direction,
+             transactionTime: Instant(iso8601: time)!, status: status, source: source,
+             counterPartyName: "Shop", reference: "REF", spendingCategory: "GROCERIES")
+}
+
+/// A temporary folder, removed by the caller.
+func temporaryFolder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("nestegg-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+func write(_ text: String, to url: URL) throws {
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: url)
+}
+
+/// Every file under a folder, by relative path, with its bytes.
+func snapshot(_ root: URL) -> [String: Data] {
+    var result: [String: Data] = [:]
+    for path in SiteWriter.listFiles(under: root) {
+        result[path] = FileManager.default.contents(atPath: root.appendingPathComponent(path).path)
+    }
+    return result
+}
