@@ -8,28 +8,30 @@ enum DefaultTemplates {
 {{#dataAsOf}}
 Data as of {{dataAsOf}}.
 {{/dataAsOf}}
+{{^hasSections}}
+The data folder holds no data that NestEgg reports on yet.
+{{/hasSections}}
 
-{{#hasAccounts}}
-## Accounts
+{{#sections}}
+## {{title}}
 
-| Account | Type | Balance |
-|:--|:--|--:|
-{{#accounts}}
-| {{name}} | {{type}} | {{balance}} |
-{{/accounts}}
-{{/hasAccounts}}
+{{#hasFigures}}
+{{#figures}}
+- {{label}}: **{{#href}}[{{value}}]({{root}}{{href}}){{/href}}{{^href}}{{value}}{{/href}}**
+{{/figures}}
+{{/hasFigures}}
 
-{{#hasRoundUps}}
-## This week's round-ups
+{{#table}}
+{{{header}}}
+{{{divider}}}
+{{#rows}}
+{{{line}}}
+{{/rows}}
+{{/table}}
 
-| Account | Week | Round-up |
-|:--|:--|--:|
-{{#roundUps}}
-| {{accountName}} | [{{week}}]({{root}}{{href}}) | {{roundUp}} |
-{{/roundUps}}
+[{{linkText}} →]({{root}}{{href}})
 
-[Every week's round-ups]({{root}}roundups/index.md)
-{{/hasRoundUps}}
+{{/sections}}
 
 """#,
         "layout.html.mustache": ##"""
@@ -216,6 +218,27 @@ td[style*="right"], th[style*="right"] { white-space: nowrap; }
 tbody tr:last-child td { border-bottom: 2px solid var(--line); }
 .site-footer { max-width: 68rem; margin: 2rem auto 0; padding: 1rem; border-top: 1px solid var(--line); color: var(--muted); font-size: .9rem; }
 @media (min-width: 48rem) { table { display: table; } }
+
+/* Charts (Render/Charts.swift): inline SVG sized by viewBox; colours from these classes. */
+:root {
+  --s1: #0b5cad; --s2: #b35900; --s3: #1a7f37; --s4: #8250df; --s5: #bf3989; --s6: #0a7d8c; --s7: #6e5b00; --s8: #57606a;
+}
+@media (prefers-color-scheme: dark) {
+  :root { --s1: #6cb6ff; --s2: #f0883e; --s3: #56d364; --s4: #d2a8ff; --s5: #ff9bce; --s6: #56d4dd; --s7: #e3b341; --s8: #9da7b3; }
+}
+svg.chart { display: block; width: 100%; max-width: 40rem; height: auto; margin: .5rem 0 1.25rem; overflow: visible; }
+svg.chart-progress { max-width: 24rem; margin: .25rem 0 .75rem; }
+svg.chart-sparkline { display: inline-block; width: 10rem; margin: 0; vertical-align: middle; }
+.chart text { fill: var(--fg); font: 14px system-ui, sans-serif; }
+.chart .chart-value { font-weight: 600; }
+.chart-axis { stroke: var(--line); stroke-width: 1; }
+.chart-track { fill: var(--line); stroke: var(--line); }
+.chart-done { fill: var(--good); }
+.chart-line { stroke: var(--s1); }
+.series-1 { fill: var(--s1); } .series-2 { fill: var(--s2); } .series-3 { fill: var(--s3); } .series-4 { fill: var(--s4); }
+.series-5 { fill: var(--s5); } .series-6 { fill: var(--s6); } .series-7 { fill: var(--s7); } .series-8 { fill: var(--s8); }
+.ring-1 { stroke: var(--s1); } .ring-2 { stroke: var(--s2); } .ring-3 { stroke: var(--s3); } .ring-4 { stroke: var(--s4); }
+.ring-5 { stroke: var(--s5); } .ring-6 { stroke: var(--s6); } .ring-7 { stroke: var(--s7); } .ring-8 { stroke: var(--s8); }
 @media print {
   @page { size: A4; margin: 18mm 14mm 20mm; }
   body { font-size: 10.5pt; background: #fff; color: #000; }

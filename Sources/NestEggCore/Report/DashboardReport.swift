@@ -1,38 +1,109 @@
-/// The start page, `index`: headline figures from every report, each linking to its section.
+/// A report's part of the start page: a few headline figures and, optionally, a small table,
+/// with a link to the report. Every report contributes one through the same shape, so the
+/// start page's template stays generic; a section with no data is left out, not shown empty.
+public struct DashboardSection: Sendable {
+    public struct Figure: Sendable {
+        public let label: String
+        public let value: String
+        /// Site-relative `.md` link, or `nil`.
+        public let href: String?
+
+        public init(label: String, value: String, href: String? = nil) {
+            self.label = label
+            self.value = value
+            self.href = href
+        }
+    }
+
+    public struct Table: Sendable {
+        public struct Row: Sendable {
+            public let cells: [String]
+            public init(_ cells: [String]) { self.cells = cells }
+        }
+
+        public let columns: [String]
+        /// Which columns are numbers (right-aligned).
+        public let numeric: [Bool]
+        public let rows: [Row]
+
+        public init(columns: [String], numeric: [Bool], rows: [Row]) {
+            self.columns = columns
+            self.numeric = numeric
+            self.rows = rows
+        }
+    }
+
+    public let title: String
+    /// The report's index, site-relative, as a `.md` link.
+    public let href: String
+    public let linkText: String
+    public let figures: [Figure]
+    public let table: Table?
+
+    public init(title: String, href: String, linkText: String, figures: [Figure], table: Table? = nil) {
+        self.title = title
+        self.href = href
+        self.linkText = linkText
+        self.figures = figures
+        self.table = table
+    }
+}
+
+/// The start page, `index`: every report's dashboard section, in the order of the navigation.
 public enum DashboardReport {
     struct View: Sendable {
         let dataAsOf: String?
-        let accounts: [AccountRow]
-        let hasAccounts: Bool
-        let roundUps: [RoundUpsReport.Latest]
-        let hasRoundUps: Bool
+        let sections: [SectionView]
+        let hasSections: Bool
     }
 
-    struct AccountRow: Sendable {
-        let name: String
-        let type: String
-        let balance: String
+    struct SectionView: Sendable {
+        let title: String
         let href: String
+        let linkText: String
+        let figures: [DashboardSection.Figure]
+        let hasFigures: Bool
+        let table: TableView?
     }
 
-    public static func page(for dataset: Dataset, sections: [Section], context: ReportContext) -> Page {
-        let slugs = RoundUpsReport.accountSlugs(dataset.starling)
-        let accounts = zip(dataset.starling, slugs).map { data, slug in
-            AccountRow(name: data.account.name, type: accountType(data.account.type),
-                       balance: data.balance.map { context.money($0.cleared) } ?? "–",
-                       href: ReportContext.href("roundups/index"))
+    struct TableView: Sendable {
+        let header: String
+        let divider: String
+        let rows: [RowView]
+    }
+
+    struct RowView: Sendable {
+        /// Cells already Markdown-escaped and joined with ` | ` (a cell list cannot be joined in Mustache).
+        let line: MarkdownLine
+    }
+
+    public static func page(for dataset: Dataset, sections: [DashboardSection], context: ReportContext) -> Page {
+        let views = sections.map { section in
+            SectionView(title: section.title, href: section.href, linkText: section.linkText, figures: section.figures,
+                        hasFigures: !section.figures.isEmpty, table: section.table.map(tableView))
         }
-        let latest = RoundUpsReport.latest(for: dataset.starling, context: context)
-        let view = View(dataAsOf: dataAsOf(dataset).map(context.date), accounts: accounts, hasAccounts: !accounts.isEmpty,
-                        roundUps: latest, hasRoundUps: !latest.isEmpty)
+        let view = View(dataAsOf: dataset.latestInstant.map(context.date), sections: views, hasSections: !views.isEmpty)
         return Page(path: "index", title: dataset.settings.title, template: "index", section: nil, view: view)
     }
 
-    /// The latest date found in the data, on the site's clock: the page says "data as of" it,
-    /// never the build date.
-    static func dataAsOf(_ dataset: Dataset) -> Instant? {
-        dataset.starling.flatMap { $0.feed.map(\.transactionTime) }.max()
+    static func tableView(_ table: DashboardSection.Table) -> TableView {
+        TableView(
+            header: MarkdownLine(cells: table.columns).text,
+            divider: "|" + table.numeric.map { $0 ? "--:|" : ":--|" }.joined(),
+            rows: table.rows.map { RowView(line: MarkdownLine(cells: $0.cells)) })
     }
+}
+
+/// A Markdown table row built from data cells, each escaped. Renders unescaped in templates
+/// (`{{{line}}}`), because its cells were escaped when it was made.
+public struct MarkdownLine: Sendable, CustomStringConvertible {
+    public let text: String
+
+    public init(cells: [String]) {
+        text = "| " + cells.map(Escape.markdown).joined(separator: " | ") + " |"
+    }
+
+    public var description: String { text }
 }
 
 /// The report stage: every report's pages, from the dataset alone (pure functions).
@@ -41,14 +112,30 @@ public enum SiteReport {
         let context = ReportContext(settings: dataset.settings)
         var sections: [Section] = []
         var pages: [Page] = []
+        var dashboard: [DashboardSection] = []
 
-        let roundUps = RoundUpsReport.pages(for: dataset.starling, context: context)
-        if !roundUps.isEmpty {
-            sections.append(RoundUpsReport.section)
-            pages += roundUps
+        /// Adds a report when it has pages.
+        func add(_ section: Section, _ reportPages: [Page], _ summary: DashboardSection?) {
+            guard !reportPages.isEmpty else { return }
+            sections.append(section)
+            pages += reportPages
+            if let summary { dashboard.append(summary) }
         }
 
-        pages.insert(DashboardReport.page(for: dataset, sections: sections, context: context), at: 0)
+        add(RoundUpsReport.section, RoundUpsReport.pages(for: dataset.starling, context: context),
+            RoundUpsReport.dashboard(for: dataset.starling, context: context))
+        add(GoalsReport.section, GoalsReport.pages(for: dataset, context: context),
+            GoalsReport.dashboard(for: dataset, context: context))
+        add(TransactionsReport.section, TransactionsReport.pages(for: dataset, context: context),
+            TransactionsReport.dashboard(for: dataset, context: context))
+        add(LoansReport.section, LoansReport.pages(for: dataset, context: context),
+            LoansReport.dashboard(for: dataset, context: context))
+        add(StatementsReport.section, StatementsReport.pages(for: dataset, context: context),
+            StatementsReport.dashboard(for: dataset, context: context))
+        add(TransfersReport.section, TransfersReport.pages(for: dataset, context: context),
+            TransfersReport.dashboard(for: dataset, context: context))
+
+        pages.insert(DashboardReport.page(for: dataset, sections: dashboard, context: context), at: 0)
         return Site(title: dataset.settings.title, sections: sections, pages: pages)
     }
 }

@@ -164,22 +164,25 @@ public enum RoundUpsReport {
             goal: goal, previous: previous, next: next)
     }
 
-    /// The newest week's round-up per account, for the dashboard.
-    struct Latest: Sendable {
-        let accountName: String
-        let week: String
-        let roundUp: String
-        let href: String
-    }
-
-    static func latest(for accounts: [StarlingAccountData], context: ReportContext) -> [Latest] {
-        zip(accounts, accountSlugs(accounts)).compactMap { data, slug in
-            guard let last = RoundUpRule.weeks(of: data.feed, currency: data.account.currency, clock: context.clock).last else {
-                return nil
+    /// The start page's round-ups: each account's balance and its newest week's round-up.
+    public static func dashboard(for accounts: [StarlingAccountData], context: ReportContext) -> DashboardSection? {
+        guard !accounts.isEmpty else { return nil }
+        var rows: [DashboardSection.Table.Row] = []
+        var figures: [DashboardSection.Figure] = []
+        for (data, slug) in zip(accounts, accountSlugs(accounts)) {
+            let weeks = RoundUpRule.weeks(of: data.feed, currency: data.account.currency, clock: context.clock)
+            let balance = data.balance.map { context.money($0.cleared) } ?? "–"
+            if let last = weeks.last {
+                figures.append(.init(label: "\(data.account.name): round-up \(last.week)", value: context.money(last.roundUp),
+                                     href: ReportContext.href("roundups/\(slug)/\(last.week)")))
             }
-            return Latest(accountName: data.account.name, week: "\(last.week)", roundUp: context.money(last.roundUp),
-                          href: ReportContext.href("roundups/\(slug)/\(last.week)"))
+            rows.append(.init([data.account.name, accountType(data.account.type), balance,
+                               weeks.last.map { context.money($0.roundUp) } ?? "–"]))
         }
+        return DashboardSection(
+            title: "Accounts and round-ups", href: ReportContext.href(section.path), linkText: "Every week's round-ups",
+            figures: figures,
+            table: .init(columns: ["Account", "Type", "Balance", "Latest round-up"], numeric: [false, false, true, true], rows: rows))
     }
 }
 

@@ -1,0 +1,149 @@
+/// The project's one chart module: small inline SVG charts for the HTML pages.
+///
+/// Every chart is sized by its `viewBox` only (the stylesheet makes it fit its column), has
+/// `role="img"` with a `<title>` for screen readers and text labels on the chart itself, and
+/// takes its colours from the stylesheet's `series-N` classes, so both themes stay readable.
+/// In Markdown a chart is its table: templates show the table when `html` is false.
+/// Every label is HTML-escaped here; the result is safe to place with `{{{…}}}`.
+public enum Chart {
+    public struct Bar: Sendable {
+        public let label: String
+        public let value: Int64
+        public let valueText: String
+
+        public init(label: String, value: Int64, valueText: String) {
+            self.label = label
+            self.value = value
+            self.valueText = valueText
+        }
+    }
+
+    /// Horizontal bars, one row each: label, bar, value.
+    public static func bars(_ bars: [Bar], title: String) -> String {
+        guard !bars.isEmpty else { return "" }
+        let rowHeight = 30, width = 640, labelWidth = 200, valueWidth = 110
+        let barSpace = width - labelWidth - valueWidth - 10
+        let maximum = max(bars.map(\.value).max() ?? 0, 1)
+        let height = bars.count * rowHeight + 4
+        var svg = open(width: width, height: height, title: title, kind: "bars")
+        for (index, bar) in bars.enumerated() {
+            let y = index * rowHeight + 2
+            let length = bar.value <= 0 ? 0 : max(2, Int(Int64(barSpace) * bar.value / maximum))
+            svg += "<text class=\"chart-label\" x=\"\(labelWidth - 8)\" y=\"\(y + 20)\" text-anchor=\"end\">\(Escape.html(clip(bar.label, 26)))</text>"
+            svg += "<rect class=\"series-\(index % 8 + 1)\" x=\"\(labelWidth)\" y=\"\(y + 5)\" width=\"\(length)\" height=\"\(rowHeight - 10)\" rx=\"3\"><title>\(Escape.html(bar.label)): \(Escape.html(bar.valueText))</title></rect>"
+            svg += "<text class=\"chart-value\" x=\"\(labelWidth + length + 6)\" y=\"\(y + 20)\">\(Escape.html(bar.valueText))</text>"
+        }
+        return svg + "</svg>"
+    }
+
+    /// Vertical columns over time (weeks, months), labelled underneath; the newest last.
+    public static func columns(_ bars: [Bar], title: String) -> String {
+        guard !bars.isEmpty else { return "" }
+        let width = 640, height = 220, top = 24, bottom = 36
+        let plot = height - top - bottom
+        let slot = Double(width) / Double(bars.count)
+        let maximum = max(bars.map(\.value).max() ?? 0, 1)
+        var svg = open(width: width, height: height, title: title, kind: "columns")
+        svg += "<line class=\"chart-axis\" x1=\"0\" y1=\"\(top + plot)\" x2=\"\(width)\" y2=\"\(top + plot)\"/>"
+        for (index, bar) in bars.enumerated() {
+            let barHeight = bar.value <= 0 ? 0 : max(2, Int(Int64(plot) * bar.value / maximum))
+            let x = Int(slot * Double(index) + slot * 0.15)
+            let barWidth = max(2, Int(slot * 0.7))
+            let center = Int(slot * Double(index) + slot / 2)
+            svg += "<rect class=\"series-1\" x=\"\(x)\" y=\"\(top + plot - barHeight)\" width=\"\(barWidth)\" height=\"\(barHeight)\" rx=\"2\"><title>\(Escape.html(bar.label)): \(Escape.html(bar.valueText))</title></rect>"
+            if bars.count <= 16 || index % 2 == 0 {
+                svg += "<text class=\"chart-label\" x=\"\(center)\" y=\"\(height - 14)\" text-anchor=\"middle\">\(Escape.html(clip(bar.label, 8)))</text>"
+            }
+            if bars.count <= 12, bar.value > 0 {
+                svg += "<text class=\"chart-value\" x=\"\(center)\" y=\"\(top + plot - barHeight - 6)\" text-anchor=\"middle\">\(Escape.html(bar.valueText))</text>"
+            }
+        }
+        return svg + "</svg>"
+    }
+
+    /// A progress bar with its percentage; past 100% the bar is full and says so.
+    public static func progress(percent: Int, title: String) -> String {
+        let width = 320, height = 28
+        let clamped = min(max(percent, 0), 100)
+        let fill = width * clamped / 100
+        var svg = open(width: width + 70, height: height, title: title, kind: "progress")
+        svg += "<rect class=\"chart-track\" x=\"0\" y=\"6\" width=\"\(width)\" height=\"16\" rx=\"8\"/>"
+        if fill > 0 {
+            svg += "<rect class=\"\(percent >= 100 ? "chart-done" : "series-1")\" x=\"0\" y=\"6\" width=\"\(max(fill, 8))\" height=\"16\" rx=\"8\"/>"
+        }
+        svg += "<text class=\"chart-value\" x=\"\(width + 8)\" y=\"20\">\(percent)%</text>"
+        return svg + "</svg>"
+    }
+
+    public struct Segment: Sendable {
+        public let label: String
+        public let value: Int64
+        public let valueText: String
+
+        public init(label: String, value: Int64, valueText: String) {
+            self.label = label
+            self.value = value
+            self.valueText = valueText
+        }
+    }
+
+    /// A ring (doughnut) of shares, with a legend beside it. Negative values count as zero.
+    public static func ring(_ segments: [Segment], title: String, centerText: String = "") -> String {
+        let total = segments.reduce(Int64(0)) { $0 + max($1.value, 0) }
+        guard total > 0 else { return "" }
+        let legendRow = 26
+        let height = max(200, segments.count * legendRow + 20)
+        var svg = open(width: 640, height: height, title: title, kind: "ring")
+        let radius = 70.0, circumference = 2 * Double.pi * radius, cx = 100.0, cy = Double(height) / 2
+        var offset = 0.0
+        svg += "<circle class=\"chart-track\" cx=\"\(cx)\" cy=\"\(format(cy))\" r=\"\(Int(radius))\" fill=\"none\" stroke-width=\"34\"/>"
+        for (index, segment) in segments.enumerated() where segment.value > 0 {
+            // Shares are drawn, not summed as money: the ring's geometry is the only place a Double appears.
+            let length = circumference * Double(segment.value) / Double(total)
+            svg += "<circle class=\"ring-\(index % 8 + 1)\" cx=\"\(cx)\" cy=\"\(format(cy))\" r=\"\(Int(radius))\" fill=\"none\" stroke-width=\"34\""
+                + " stroke-dasharray=\"\(format(length)) \(format(circumference - length))\" stroke-dashoffset=\"\(format(-offset))\""
+                + " transform=\"rotate(-90 \(Int(cx)) \(format(cy)))\"><title>\(Escape.html(segment.label)): \(Escape.html(segment.valueText))</title></circle>"
+            offset += length
+        }
+        if !centerText.isEmpty {
+            svg += "<text class=\"chart-value\" x=\"\(Int(cx))\" y=\"\(format(cy + 5))\" text-anchor=\"middle\">\(Escape.html(centerText))</text>"
+        }
+        let legendTop = (Double(height) - Double(segments.count * legendRow)) / 2
+        for (index, segment) in segments.enumerated() {
+            let y = Int(legendTop) + index * legendRow
+            let share = segment.value > 0 ? Int(segment.value * 100 / total) : 0
+            svg += "<rect class=\"series-\(index % 8 + 1)\" x=\"230\" y=\"\(y + 4)\" width=\"16\" height=\"16\" rx=\"3\"/>"
+            svg += "<text class=\"chart-label\" x=\"254\" y=\"\(y + 17)\">\(Escape.html(clip(segment.label, 24))) · \(Escape.html(segment.valueText)) (\(share)%)</text>"
+        }
+        return svg + "</svg>"
+    }
+
+    /// A small line over time, with its last value; for headline figures.
+    public static func sparkline(_ values: [Int64], title: String) -> String {
+        guard values.count > 1 else { return "" }
+        let width = 160, height = 40
+        let low = values.min()!, high = values.max()!
+        let span = max(high - low, 1)
+        let step = Double(width - 4) / Double(values.count - 1)
+        let points = values.enumerated().map { index, value in
+            "\(format(2 + step * Double(index))),\(format(Double(height - 4) - Double(height - 8) * Double(value - low) / Double(span)))"
+        }.joined(separator: " ")
+        var svg = open(width: width, height: height, title: title, kind: "sparkline")
+        svg += "<polyline class=\"chart-line\" fill=\"none\" stroke-width=\"2\" points=\"\(points)\"/>"
+        return svg + "</svg>"
+    }
+
+    static func open(width: Int, height: Int, title: String, kind: String) -> String {
+        "<svg class=\"chart chart-\(kind)\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-label=\"\(Escape.html(title))\" xmlns=\"http://www.w3.org/2000/svg\"><title>\(Escape.html(title))</title>"
+    }
+
+    static func clip(_ text: String, _ length: Int) -> String {
+        text.count <= length ? text : String(text.prefix(length - 1)) + "…"
+    }
+
+    static func format(_ value: Double) -> String {
+        let rounded = (value * 10).rounded() / 10
+        if rounded == rounded.rounded() { return String(Int(rounded)) }
+        return String(rounded)
+    }
+}
