@@ -31,9 +31,9 @@ deps:
 templates:
 	@python3 scripts/embed-templates.py
 
-## fixtures: regenerate the sample data in Fixtures/ (deterministic).
+## fixtures: regenerate the sample data in Fixtures/ (deterministic; one script per source).
 fixtures:
-	python3 scripts/make-fixtures.py
+	@for script in scripts/fixtures/*.py; do python3 "$$script" || exit 1; done
 
 clean:
 	rm -rf .build
