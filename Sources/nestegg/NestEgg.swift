@@ -8,15 +8,21 @@ struct NestEgg: ParsableCommand {
         commandName: "nestegg",
         abstract: "Static reports for personal-finance data: JSON in, Markdown and HTML out.",
         discussion: """
-            Reads accounts, transactions and savings goals from a data folder in the shapes their \
-            APIs return, and writes a static site: every report as Markdown and as HTML.
+            Reads accounts, transactions, savings goals, loans and transfers from a data folder in \
+            the shapes their APIs return, and writes a static site: every report as Markdown and as HTML.
 
-            Exit codes: 0 success, 64 usage, 65 bad data, 66 no data folder, 73 output not \
-            writable, 78 bad template.
+            Exit codes: 0 success, 64 usage, 65 bad data, 66 no data folder, 69 a needed tool is \
+            missing, 73 output not writable, 78 bad template.
             """,
-        subcommands: [BuildCommand.self],
+        subcommands: [BuildCommand.self, CheckCommand.self],
         defaultSubcommand: BuildCommand.self
     )
+}
+
+/// Options every command that reads data shares.
+struct DataOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The data folder: starling/, qapital/, transactions/, kiva/, transfers/, nestegg.json.", valueName: "dir"))
+    var data: String = "Fixtures"
 }
 
 struct BuildCommand: ParsableCommand {
@@ -30,8 +36,7 @@ struct BuildCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("The data folder: starling/, nestegg.json, …", valueName: "dir"))
-    var data: String = "Fixtures"
+    @OptionGroup var dataOptions: DataOptions
 
     @Option(name: .long, help: ArgumentHelp("Where the site is written (replaced as a whole).", valueName: "dir"))
     var output: String = "Output"
@@ -41,24 +46,42 @@ struct BuildCommand: ParsableCommand {
         valueName: "dir"))
     var templates: String?
 
+    @Option(name: .customLong("single-file"), help: ArgumentHelp(
+        "Also write every report into this one self-contained HTML file (CSS and charts inline, links as in-page anchors).",
+        valueName: "file"))
+    var singleFile: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Also write a short GitHub-flavoured Markdown digest here (for $GITHUB_STEP_SUMMARY).", valueName: "file"))
+    var summary: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Also write the headline figures here as JSON (schema: docs/totals.schema.json, version 1).", valueName: "file"))
+    var json: String?
+
     @Flag(name: .shortAndLong, help: "Print only warnings and errors.")
     var quiet = false
 
     func run() throws {
         let started = DispatchTime.now()
         let console = Console(quiet: quiet)
-        var build = Build(options: BuildOptions(
-            data: URL(fileURLWithPath: data),
+        var options = BuildOptions(
+            data: URL(fileURLWithPath: dataOptions.data),
             output: URL(fileURLWithPath: output),
-            templates: templates.map { URL(fileURLWithPath: $0) }))
+            templates: templates.map { URL(fileURLWithPath: $0) })
+        options.dataLabel = dataOptions.data
+        options.singleFile = singleFile.map { URL(fileURLWithPath: $0) }
+        options.summary = summary.map { URL(fileURLWithPath: $0) }
+        options.json = json.map { URL(fileURLWithPath: $0) }
+        var build = Build(options: options)
         build.progress = { console.progress($0) }
         do {
             let result = try build.run()
             result.warnings.forEach(console.report)
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+            let warnings = result.warnings.isEmpty ? "" : ", \(result.warnings.count) warning\(result.warnings.count == 1 ? "" : "s")"
             console.progress(String(format: "Built %d pages (%d files, %d changed) into %@ in %.2f s%@",
-                                    result.pages, result.write.files, result.write.changed, output, seconds,
-                                    result.warnings.isEmpty ? "" : ", \(result.warnings.count) warning\(result.warnings.count == 1 ? "" : "s")"))
+                                    result.pages, result.write.files, result.write.changed, output, seconds, warnings))
         } catch {
             error.diagnostics.forEach(console.report)
             console.failure("\(error); \(output) was left as it was")
@@ -67,20 +90,37 @@ struct BuildCommand: ParsableCommand {
     }
 }
 
-/// Writes progress and diagnostics to standard error.
-struct Console {
-    let quiet: Bool
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Validate the data folder without writing anything.",
+        discussion: """
+            Prints every error and warning as FILE:LINE:COLUMN: error|warning: MESSAGE (at $.path). \
+            Exits 0 when the data is clean, 65 when it has errors (and, with --strict, warnings), \
+            66 when the data folder does not exist.
+            """
+    )
 
-    func progress(_ line: String) {
-        guard !quiet else { return }
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
+    @OptionGroup var dataOptions: DataOptions
 
-    func report(_ diagnostic: Diagnostic) {
-        FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
-    }
+    @Flag(help: "Treat warnings (unknown files, dangling ids, coordinates out of range, duplicate ids) as errors.")
+    var strict = false
 
-    func failure(_ line: String) {
-        FileHandle.standardError.write(Data(("nestegg: " + line + "\n").utf8))
+    func run() throws {
+        let console = Console(quiet: false)
+        var options = BuildOptions(data: URL(fileURLWithPath: dataOptions.data), output: URL(fileURLWithPath: "."))
+        options.dataLabel = dataOptions.data
+        do {
+            let (_, warnings) = try Build(options: options).load()
+            warnings.forEach(console.report)
+            console.progress("\(dataOptions.data): no errors, \(warnings.count) warning\(warnings.count == 1 ? "" : "s")")
+            if strict && !warnings.isEmpty { throw ExitCode(BuildError.dataError) }
+        } catch let error as BuildError {
+            error.diagnostics.forEach(console.report)
+            let errors = error.diagnostics.filter { $0.severity == .error }.count
+            let warnings = error.diagnostics.count - errors
+            console.progress("\(dataOptions.data): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+            throw ExitCode(error.exitCode)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// What `nestegg build` is asked to do.
@@ -5,6 +6,14 @@ public struct BuildOptions: Sendable {
     public var data: URL
     public var output: URL
     public var templates: URL?
+    /// How diagnostics name the data folder (the path as the user typed it); its absolute path if `nil`.
+    public var dataLabel: String?
+    /// `--single-file`: every report in one self-contained HTML file.
+    public var singleFile: URL?
+    /// `--summary`: a short Markdown digest for a CI job summary.
+    public var summary: URL?
+    /// `--json`: the headline figures as JSON.
+    public var json: URL?
 
     public init(data: URL, output: URL, templates: URL? = nil) {
         self.data = data
@@ -25,10 +34,18 @@ public struct BuildError: Error, Sendable, CustomStringConvertible {
     public let exitCode: Int32
     public let diagnostics: [Diagnostic]
 
+    public init(step: BuildStep, exitCode: Int32, diagnostics: [Diagnostic]) {
+        self.step = step
+        self.exitCode = exitCode
+        self.diagnostics = diagnostics
+    }
+
     /// EX_DATAERR: the input data is wrong.
     public static let dataError: Int32 = 65
     /// EX_NOINPUT: the data folder does not exist.
     public static let noInput: Int32 = 66
+    /// EX_SOFTWARE: a bug in nestegg.
+    public static let software: Int32 = 70
     /// EX_UNAVAILABLE: a tool the build needs is missing.
     public static let unavailable: Int32 = 69
     /// EX_CANTCREAT: the output cannot be written.
@@ -56,6 +73,8 @@ public struct Build {
     public let options: BuildOptions
     /// Called with one line per step, for the progress display.
     public var progress: (String) -> Void = { _ in }
+    /// Pages rendered at once, on every core, before they are written one by one.
+    static let batchSize = 256
 
     public init(options: BuildOptions) { self.options = options }
 
@@ -64,28 +83,34 @@ public struct Build {
         let templates = try loadTemplates()
         let site = SiteReport.build(dataset)
         progress("report: \(site.pages.count) pages in \(site.sections.count) section\(site.sections.count == 1 ? "" : "s")")
-        let writer: SiteWriter
+        let renderer = PageRenderer(templates: templates, site: site)
+        let artifacts = try renderArtifacts(renderer, warnings: warnings)
+        let writer = try openWriter()
         do {
-            writer = try SiteWriter(output: options.output)
-        } catch {
-            throw BuildError(step: .write, exitCode: BuildError.cannotCreate,
-                             diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
-        }
-        do {
-            try render(site, templates: templates, into: writer)
+            try render(renderer, into: writer)
         } catch {
             writer.discard()
             throw error
         }
+        let summary: SiteWriter.Summary
         do {
-            let summary = try writer.commit()
-            progress("write: \(summary.files) files, \(summary.changed) changed, \(summary.removed) removed")
-            return BuildResult(pages: site.pages.count, write: summary, warnings: warnings)
+            summary = try writer.commit()
         } catch {
             writer.discard()
             throw BuildError(step: .write, exitCode: BuildError.cannotCreate,
                              diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
         }
+        progress("write: \(summary.files) files, \(summary.changed) changed, \(summary.removed) removed")
+        for (url, text) in artifacts {
+            do {
+                try FileWriter.write(text, to: url)
+            } catch {
+                throw BuildError(step: .write, exitCode: BuildError.cannotCreate,
+                                 diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+            }
+            progress("write: \(url.path)")
+        }
+        return BuildResult(pages: site.pages.count, write: summary, warnings: warnings)
     }
 
     /// Step 1: every source in the data folder into a dataset; all errors of the run together.
@@ -100,15 +125,21 @@ public struct Build {
             case .notAFolder(let path): message = "\(path) is not a folder"
             }
             throw BuildError(step: .load, exitCode: BuildError.noInput,
-                             diagnostics: [Diagnostic(.error, file: options.data.path, message: message)])
+                             diagnostics: [Diagnostic(.error, file: options.dataLabel ?? options.data.path, message: message)])
         }
         let log = DiagnosticLog()
         let dataset = DataLoader.load(folder, log: log)
-        if log.hasErrors {
-            throw BuildError(step: .load, exitCode: BuildError.dataError, diagnostics: log.diagnostics)
+        let label = options.dataLabel ?? folder.root.path
+        let diagnostics = log.diagnostics.map { diagnostic in
+            var placed = diagnostic
+            placed.file = label == "." ? diagnostic.file : (label.hasSuffix("/") ? label : label + "/") + diagnostic.file
+            return placed
         }
-        progress("load: \(folder.files.count) file\(folder.files.count == 1 ? "" : "s") from \(options.data.path)")
-        return (dataset, log.diagnostics)
+        if log.hasErrors {
+            throw BuildError(step: .load, exitCode: BuildError.dataError, diagnostics: diagnostics)
+        }
+        progress("load: \(folder.files.count) file\(folder.files.count == 1 ? "" : "s") from \(label)")
+        return (dataset, diagnostics)
     }
 
     func loadTemplates() throws(BuildError) -> TemplateLibrary {
@@ -119,26 +150,89 @@ public struct Build {
         }
     }
 
-    /// Steps 3 and 4: each page to Markdown and HTML, written into the staging folder.
-    func render(_ site: Site, templates: TemplateLibrary, into writer: SiteWriter) throws(BuildError) {
-        let renderer = PageRenderer(templates: templates, site: site)
+    func openWriter() throws(BuildError) -> SiteWriter {
         do {
-            for page in site.pages {
-                let output = try renderer.render(page)
-                try writer.write(output.markdown, to: page.path + ".md")
-                try writer.write(output.html, to: page.path + ".html")
-            }
-            try writer.write(templates.stylesheet, to: "style.css")
-        } catch let error as PageRenderer.MissingTemplate {
-            throw BuildError(step: .render, exitCode: BuildError.configError, diagnostics: [
-                Diagnostic(.error, file: error.name, message: "no template \(error.name) for page \(error.page)"),
-            ])
-        } catch let error as SiteWriter.WriteError {
+            return try SiteWriter(output: options.output)
+        } catch {
             throw BuildError(step: .write, exitCode: BuildError.cannotCreate,
                              diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
-        } catch {
-            throw BuildError(step: .render, exitCode: 70, diagnostics: [Diagnostic(.error, file: "", message: "\(error)")])
         }
-        progress("render: \(site.pages.count * 2 + 1) files")
     }
+
+    /// The single-file report, the summary and the JSON totals, rendered before anything is written.
+    func renderArtifacts(_ renderer: PageRenderer, warnings: [Diagnostic]) throws(BuildError) -> [(URL, String)] {
+        var artifacts: [(URL, String)] = []
+        do {
+            if let url = options.singleFile {
+                artifacts.append((url, try SingleFileRenderer(pages: renderer).render()))
+            }
+        } catch {
+            throw Self.missingTemplate(error)
+        }
+        if let url = options.summary {
+            artifacts.append((url, SummaryRenderer(templates: renderer.templates, site: renderer.site, warnings: warnings).render()))
+        }
+        if let url = options.json {
+            artifacts.append((url, TotalsJSON.render(site: renderer.site, warnings: warnings)))
+        }
+        return artifacts
+    }
+
+    /// Steps 3 and 4: pages are rendered a batch at a time on every core, then written one by one
+    /// in page order, so memory holds one batch, never the whole site.
+    func render(_ renderer: PageRenderer, into writer: SiteWriter) throws(BuildError) {
+        let pages = renderer.site.pages
+        var start = 0
+        while start < pages.count {
+            let batch = Array(pages[start..<min(start + Self.batchSize, pages.count)])
+            let results = ConcurrentResults<Result<PageRenderer.Output, PageRenderer.MissingTemplate>>(count: batch.count)
+            DispatchQueue.concurrentPerform(iterations: batch.count) { index in
+                results.set(index, Result { () throws(PageRenderer.MissingTemplate) in try renderer.render(batch[index]) })
+            }
+            for (page, result) in zip(batch, results.values) {
+                do {
+                    let output = try result.get()
+                    try writer.write(output.markdown, to: page.path + ".md")
+                    try writer.write(output.html, to: page.path + ".html")
+                } catch let error as PageRenderer.MissingTemplate {
+                    throw Self.missingTemplate(error)
+                } catch let error as SiteWriter.WriteError {
+                    throw BuildError(step: .write, exitCode: BuildError.cannotCreate,
+                                     diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+                } catch {
+                    throw BuildError(step: .render, exitCode: BuildError.software, diagnostics: [Diagnostic(.error, file: page.path, message: "\(error)")])
+                }
+            }
+            start += batch.count
+        }
+        do {
+            try writer.write(renderer.templates.stylesheet, to: "style.css")
+        } catch {
+            throw BuildError(step: .write, exitCode: BuildError.cannotCreate,
+                             diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+        }
+        progress("render: \(pages.count * 2 + 1) files")
+    }
+
+    static func missingTemplate(_ error: PageRenderer.MissingTemplate) -> BuildError {
+        BuildError(step: .render, exitCode: BuildError.configError, diagnostics: [
+            Diagnostic(.error, file: error.name, message: "no template \(error.name) for page \(error.page)"),
+        ])
+    }
+}
+
+/// Slots that concurrent workers fill by index (each index written once, read after all finish).
+final class ConcurrentResults<Value>: @unchecked Sendable {
+    private var storage: [Value?]
+    private let lock = NSLock()
+
+    init(count: Int) { storage = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: Value) {
+        lock.lock()
+        storage[index] = value
+        lock.unlock()
+    }
+
+    var values: [Value] { storage.map { $0! } }
 }

@@ -14,8 +14,10 @@ public enum CMark {
     static let options = CMARK_OPT_UNSAFE | CMARK_OPT_TABLE_PREFER_STYLE_ATTRIBUTES
 
     /// Converts `markdown` to an HTML fragment. `rewriteLink` may replace each link's destination
-    /// (it is applied to the node tree, not to the text).
-    public static func html(from markdown: String, rewriteLink: (String) -> String? = { _ in nil }) -> String {
+    /// (it is applied to the node tree, not to the text); `headingOffset` moves every heading down
+    /// that many levels (a page inside a larger document).
+    public static func html(from markdown: String, rewriteLink: (String) -> String? = { _ in nil },
+                            headingOffset: Int32 = 0) -> String {
         _ = registerExtensions
         guard let parser = cmark_parser_new(options) else { return "" }
         defer { cmark_parser_free(parser) }
@@ -33,11 +35,17 @@ public enum CMark {
         if let iterator = cmark_iter_new(document) {
             defer { cmark_iter_free(iterator) }
             while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
-                guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator),
-                      cmark_node_get_type(node) == CMARK_NODE_LINK,
-                      let url = cmark_node_get_url(node), let replacement = rewriteLink(String(cString: url))
-                else { continue }
-                cmark_node_set_url(node, replacement)
+                guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+                switch cmark_node_get_type(node) {
+                case CMARK_NODE_LINK:
+                    if let url = cmark_node_get_url(node), let replacement = rewriteLink(String(cString: url)) {
+                        cmark_node_set_url(node, replacement)
+                    }
+                case CMARK_NODE_HEADING where headingOffset != 0:
+                    cmark_node_set_heading_level(node, min(6, cmark_node_get_heading_level(node) + headingOffset))
+                default:
+                    break
+                }
             }
         }
         guard let rendered = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser)) else { return "" }

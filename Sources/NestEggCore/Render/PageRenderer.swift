@@ -31,20 +31,8 @@ public struct PageRenderer: Sendable {
     }
 
     public func render(_ page: Page) throws(MissingTemplate) -> Output {
-        let name = page.template + ".md"
-        guard templates.has(name) else { throw MissingTemplate(name: name + ".mustache", page: page.path) }
-        var common: [String: Any] = [
-            "root": page.rootPrefix,
-            "siteTitle": site.title,
-            "title": page.title,
-            "html": false,
-        ]
-        let markdown = Self.tidy(templates.render(name, TemplateContext(common: common, view: page.view)) ?? "")
-        // The HTML is rendered from the same template with `html` set, so a template can add
-        // what only HTML can show (an inline SVG chart) where the Markdown has its table.
-        common["html"] = true
-        let htmlMarkdown = Self.tidy(templates.render(name, TemplateContext(common: common, view: page.view)) ?? "")
-        let content = CMark.html(from: htmlMarkdown, rewriteLink: CMark.markdownLinkToHTML)
+        let markdown = try self.markdown(page, html: false)
+        let content = CMark.html(from: try self.markdown(page, html: true), rewriteLink: CMark.markdownLinkToHTML)
         let root = page.rootPrefix
         let nav = site.sections.map {
             NavItem(title: $0.title, href: root + $0.path + ".html", current: $0.id == page.section)
@@ -66,13 +54,26 @@ public struct PageRenderer: Sendable {
         return Output(markdown: markdown, html: html)
     }
 
+    /// The page's Markdown. With `html` set, the template may add what only HTML can show
+    /// (an inline SVG chart) where the Markdown has its table; that version feeds cmark.
+    public func markdown(_ page: Page, html: Bool) throws(MissingTemplate) -> String {
+        let name = page.template + ".md"
+        guard templates.has(name) else { throw MissingTemplate(name: name + ".mustache", page: page.path) }
+        let common: [String: Any] = [
+            "root": page.rootPrefix,
+            "siteTitle": site.title,
+            "title": page.title,
+            "html": html,
+        ]
+        return Self.tidy(templates.render(name, TemplateContext(common: common, view: page.view)) ?? "")
+    }
+
     /// Collapses runs of blank lines that template sections leave behind and ends with one newline.
     static func tidy(_ text: String) -> String {
         var lines: [Substring] = []
         var blank = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let trimmedLine = line.reversed().drop(while: { $0 == " " || $0 == "\t" }).isEmpty
-            if trimmedLine {
+            if line.allSatisfy({ $0 == " " || $0 == "\t" }) {
                 blank += 1
                 if blank > 1 { continue }
                 lines.append("")

@@ -4,14 +4,24 @@
 public struct DashboardSection: Sendable {
     public struct Figure: Sendable {
         public let label: String
+        /// As shown: `£3.67`, `12`, `40%`.
         public let value: String
         /// Site-relative `.md` link, or `nil`.
         public let href: String?
+        /// The exact amount behind `value`, for `--json` (money as a decimal string and its currency).
+        public let amount: Money?
+        /// The count behind `value`, for `--json`.
+        public let count: Int?
+        /// A stable key for `--json` (`personal.latest-round-up`); defaults to the label's slug.
+        public let id: String
 
-        public init(label: String, value: String, href: String? = nil) {
+        public init(label: String, value: String, href: String? = nil, amount: Money? = nil, count: Int? = nil, id: String? = nil) {
+            self.id = id ?? Slug.make(label, fallback: "figure")
             self.label = label
             self.value = value
             self.href = href
+            self.amount = amount
+            self.count = count
         }
     }
 
@@ -112,14 +122,14 @@ public enum SiteReport {
         let context = ReportContext(settings: dataset.settings)
         var sections: [Section] = []
         var pages: [Page] = []
-        var dashboard: [DashboardSection] = []
+        var dashboard: [Site.DashboardEntry] = []
 
         /// Adds a report when it has pages.
         func add(_ section: Section, _ reportPages: [Page], _ summary: DashboardSection?) {
             guard !reportPages.isEmpty else { return }
             sections.append(section)
             pages += reportPages
-            if let summary { dashboard.append(summary) }
+            if let summary { dashboard.append(.init(section: section, summary: summary)) }
         }
 
         add(RoundUpsReport.section, RoundUpsReport.pages(for: dataset.starling, context: context),
@@ -135,7 +145,8 @@ public enum SiteReport {
         add(TransfersReport.section, TransfersReport.pages(for: dataset, context: context),
             TransfersReport.dashboard(for: dataset, context: context))
 
-        pages.insert(DashboardReport.page(for: dataset, sections: dashboard, context: context), at: 0)
-        return Site(title: dataset.settings.title, sections: sections, pages: pages)
+        pages.insert(DashboardReport.page(for: dataset, sections: dashboard.map(\.summary), context: context), at: 0)
+        return Site(title: dataset.settings.title, sections: sections, pages: pages, dashboard: dashboard,
+                    dataAsOf: dataset.latestInstant.map(context.clock.date))
     }
 }

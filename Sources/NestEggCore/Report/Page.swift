@@ -52,4 +52,13 @@ public struct Site: Sendable {
     public var title: String
     public var sections: [Section]
     public var pages: [Page]
+    /// Each report's start-page section, in navigation order (also the source of `--summary` and `--json`).
+    public var dashboard: [DashboardEntry] = []
+    /// The latest date in the data, on the site's clock.
+    public var dataAsOf: CivilDate?
+
+    public struct DashboardEntry: Sendable {
+        public let section: Section
+        public let summary: DashboardSection
+    }
 }

@@ -174,7 +174,8 @@ public enum RoundUpsReport {
             let balance = data.balance.map { context.money($0.cleared) } ?? "–"
             if let last = weeks.last {
                 figures.append(.init(label: "\(data.account.name): round-up \(last.week)", value: context.money(last.roundUp),
-                                     href: ReportContext.href("roundups/\(slug)/\(last.week)")))
+                                     href: ReportContext.href("roundups/\(slug)/\(last.week)"), amount: last.roundUp,
+                                     id: "\(slug).latest-round-up"))
             }
             rows.append(.init([data.account.name, accountType(data.account.type), balance,
                                weeks.last.map { context.money($0.roundUp) } ?? "–"]))

@@ -1,0 +1,60 @@
+/// `--single-file`: every report in one self-contained HTML file. The stylesheet is inline,
+/// charts are inline SVG already, and links between reports become in-page anchors, so the file
+/// can be moved anywhere alone (images named in the data are the only outside requests).
+public struct SingleFileRenderer: Sendable {
+    public let pages: PageRenderer
+
+    public init(pages: PageRenderer) { self.pages = pages }
+
+    struct Entry: Sendable {
+        let id: String
+        let title: String
+        let content: String
+    }
+
+    struct TOCSection: Sendable {
+        let title: String
+        let href: String
+    }
+
+    public func render() throws(PageRenderer.MissingTemplate) -> String {
+        var entries: [Entry] = []
+        for page in pages.site.pages {
+            let markdown = try pages.markdown(page, html: true)
+            let directory = page.path.split(separator: "/").dropLast().map(String.init)
+            // Each page's title becomes an h2 under the file's single h1.
+            let content = CMark.html(from: markdown, rewriteLink: { Self.anchor(for: $0, from: directory) }, headingOffset: 1)
+            entries.append(Entry(id: Self.anchorID(page.path), title: page.title, content: content))
+        }
+        let toc = [TOCSection(title: "Dashboard", href: "#" + Self.anchorID("index"))]
+            + pages.site.sections.map { TOCSection(title: $0.title, href: "#" + Self.anchorID($0.path)) }
+        var context: [String: Any] = [
+            "siteTitle": pages.site.title,
+            "stylesheet": pages.templates.stylesheet,
+            "sections": toc,
+            "pages": entries,
+        ]
+        if let date = pages.site.dataAsOf { context["dataAsOf"] = "\(date)" }
+        return pages.templates.render("single.html", context) ?? ""
+    }
+
+    static func anchorID(_ path: String) -> String { "page-" + path.replacingOccurrences(of: "/", with: "--") }
+
+    /// `../roundups/personal/2026-W43.md` seen from `roundups/` → `#page-roundups--personal--2026-W43`.
+    static func anchor(for url: String, from directory: [String]) -> String? {
+        if url.contains(":") || url.hasPrefix("#") { return nil }
+        let path = url.split(separator: "#", maxSplits: 1).first.map(String.init) ?? url
+        guard path.hasSuffix(".md") || path.hasSuffix(".html") else { return nil }
+        var parts = directory
+        for part in path.split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..": if !parts.isEmpty { parts.removeLast() }
+            default: parts.append(String(part))
+            }
+        }
+        guard var last = parts.popLast() else { return nil }
+        last = String(last.prefix(upTo: last.lastIndex(of: ".")!))
+        return "#" + anchorID((parts + [last]).joined(separator: "/"))
+    }
+}

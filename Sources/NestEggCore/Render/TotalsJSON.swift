@@ -1,0 +1,57 @@
+/// `--json`: the headline figures as JSON, in the documented schema `docs/totals.schema.json`
+/// (version 1). Money is a decimal string with its currency — `{"amount": "1.58", "currency": "GBP"}` —
+/// so no consumer ever reads it through a float. Keys are written in a fixed order.
+public enum TotalsJSON {
+    public static let schemaVersion = 1
+
+    public static func render(site: Site, warnings: [Diagnostic]) -> String {
+        var out = "{\n"
+        out += "  \"schemaVersion\": \(schemaVersion),\n"
+        out += "  \"title\": \(quote(site.title)),\n"
+        out += "  \"dataAsOf\": \(site.dataAsOf.map { quote("\($0)") } ?? "null"),\n"
+        out += "  \"warnings\": \(warnings.count),\n"
+        out += "  \"sections\": ["
+        for (index, entry) in site.dashboard.enumerated() {
+            out += index == 0 ? "\n" : ",\n"
+            out += "    {\n"
+            out += "      \"id\": \(quote(entry.section.id)),\n"
+            out += "      \"title\": \(quote(entry.summary.title)),\n"
+            out += "      \"figures\": ["
+            for (figureIndex, figure) in entry.summary.figures.enumerated() {
+                out += figureIndex == 0 ? "\n" : ",\n"
+                var fields = [
+                    "\"id\": \(quote(figure.id))",
+                    "\"label\": \(quote(figure.label))",
+                    "\"value\": \(quote(figure.value))",
+                ]
+                if let amount = figure.amount {
+                    fields.append("\"amount\": {\"amount\": \(quote(amount.decimalString)), \"currency\": \(quote(amount.currency.code))}")
+                }
+                if let count = figure.count { fields.append("\"count\": \(count)") }
+                out += "        {" + fields.joined(separator: ", ") + "}"
+            }
+            out += entry.summary.figures.isEmpty ? "]\n" : "\n      ]\n"
+            out += "    }"
+        }
+        out += site.dashboard.isEmpty ? "]\n" : "\n  ]\n"
+        return out + "}\n"
+    }
+
+    /// A JSON string literal.
+    static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let s where s.value < 0x20 || s.value == 0x2028 || s.value == 0x2029:
+                out += "\\u" + String(s.value, radix: 16).leftPadded(to: 4)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
