@@ -4,7 +4,7 @@ SWIFT ?= swift
 DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: site test deps build templates fixtures clean
+.PHONY: site test deps bench build templates fixtures clean
 
 ## site: install what is missing, build nestegg, and generate Output/ from Fixtures/.
 site: deps templates
@@ -26,6 +26,14 @@ deps:
 	  echo "Installing$$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
 	fi
+
+## bench: build scales 1, 10 and 100 (SCALES="1 10" for fewer) and compare with the floor
+## (orjson reading the same JSON, the cmark-gfm command converting the same Markdown).
+bench: deps
+	@dpkg-query -W -f='$${Status}' cmark-gfm 2>/dev/null | grep -q "install ok installed" || $(SUDO) apt-get install -y -qq cmark-gfm
+	@python3 -c "import orjson" 2>/dev/null || pip install -q orjson
+	$(SWIFT) build -c release --product nestegg
+	python3 scripts/bench.py
 
 ## templates: embed Templates/ into the binary (Sources/NestEggCore/Render/DefaultTemplates.swift).
 templates:

@@ -14,7 +14,7 @@ struct NestEgg: ParsableCommand {
             Exit codes: 0 success, 64 usage, 65 bad data, 66 no data folder, 69 a needed tool is \
             missing, 73 output not writable, 78 bad template.
             """,
-        subcommands: [BuildCommand.self, CheckCommand.self],
+        subcommands: [BuildCommand.self, CheckCommand.self, FixturesCommand.self],
         defaultSubcommand: BuildCommand.self
     )
 }
@@ -122,5 +122,38 @@ struct CheckCommand: ParsableCommand {
             console.progress("\(dataOptions.data): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
             throw ExitCode(error.exitCode)
         }
+    }
+}
+
+struct FixturesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fixtures",
+        abstract: "Write synthetic data in every input shape, for benchmarks and tests.",
+        discussion: """
+            The same scale and seed always give the same files. Scale 1 is about 10,000 bank \
+            transactions; scale 100 about 1,000,000 over 1,000 accounts, with 20,000 goals and \
+            500,000 goal feed items, 100,000 loans, 250 countries and 100,000 transfers.
+            """
+    )
+
+    @Option(help: "How much data: 1 is about 10,000 transactions; it grows linearly.")
+    var scale: Int = 1
+
+    @Option(help: "The random seed.")
+    var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("The folder to write (created; existing files with the same names are replaced).", valueName: "dir"))
+    var out: String
+
+    func validate() throws {
+        guard scale >= 1 && scale <= 1_000 else { throw ValidationError("--scale must be between 1 and 1000") }
+    }
+
+    func run() throws {
+        let started = DispatchTime.now()
+        let summary = try SyntheticData(scale: scale, seed: seed).write(to: URL(fileURLWithPath: out))
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        FileHandle.standardError.write(Data(String(format: "Wrote %d files (%.1f MB, %d bank transactions) into %@ in %.2f s\n",
+                                                   summary.files, Double(summary.bytes) / 1e6, summary.starlingTransactions, out, seconds).utf8))
     }
 }

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""make bench: NestEgg against the floor, on the same synthetic data, in the same run.
+
+For each scale it generates data with `nestegg fixtures` (cached in .bench/), builds the site
+twice (a full build into an empty folder, then a rebuild with the data unchanged) and measures
+wall and CPU time, peak memory, pages and bytes written. In the same run, on the same files, it
+measures the floor: the time the fastest JSON parser here (orjson) takes to read the input, and
+the time the cmark-gfm command takes to convert the Markdown NestEgg wrote. It prints the ratio
+NestEgg / floor and writes the table to bench-results/bench.md.
+"""
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+nestegg = os.path.join(root, ".build", "release", "nestegg")
+scales = [int(s) for s in os.environ.get("SCALES", "1 10 100").split()]
+seed = os.environ.get("SEED", "42")
+work = os.path.join(root, ".bench")
+results = os.path.join(root, "bench-results")
+
+try:
+    import orjson
+    parse = orjson.loads
+    parser_name = f"orjson {orjson.__version__}"
+except ImportError:
+    import json
+    parse = json.loads
+    parser_name = "json (stdlib)"
+
+
+def measured(command):
+    """Runs a command; returns its wall and CPU seconds."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def peak_memory_mb(command):
+    """Peak resident memory of one run, from GNU time (ru_maxrss of children would mix runs)."""
+    out = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, check=True, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True).stderr.strip().splitlines()[-1]
+    return int(out) / 1024
+
+
+def files_under(folder, suffix=None):
+    for base, _, names in os.walk(folder):
+        for name in names:
+            if suffix is None or name.endswith(suffix):
+                yield os.path.join(base, name)
+
+
+def json_floor(data):
+    paths = sorted(files_under(data, ".json"))
+    blobs = []
+    for path in paths:
+        with open(path, "rb") as f:
+            blobs.append(f.read())
+    started = time.perf_counter()
+    for blob in blobs:
+        parse(blob)
+    return time.perf_counter() - started, sum(len(b) for b in blobs)
+
+
+def cmark_floor(site):
+    markdown = b"\n\n".join(open(p, "rb").read() for p in sorted(files_under(site, ".md")))
+    command = ["cmark-gfm", "--unsafe", "-e", "table", "-e", "strikethrough", "-e", "autolink", "-e", "tagfilter"]
+    started = time.perf_counter()
+    subprocess.run(command, input=markdown, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - started, len(markdown)
+
+
+def main():
+    if not os.path.exists(nestegg):
+        sys.exit("build first: swift build -c release --product nestegg (make bench does)")
+    os.makedirs(work, exist_ok=True)
+    os.makedirs(results, exist_ok=True)
+    rows = []
+    for scale in scales:
+        data = os.path.join(work, f"data-{scale}-{seed}")
+        if not os.path.exists(os.path.join(data, "nestegg.json")):
+            shutil.rmtree(data, ignore_errors=True)
+            subprocess.run([nestegg, "fixtures", "--scale", str(scale), "--seed", seed, "--out", data], check=True)
+        site = os.path.join(work, f"site-{scale}")
+        shutil.rmtree(site, ignore_errors=True)
+        build = [nestegg, "build", "--quiet", "--data", data, "--output", site]
+        wall, cpu = measured(build)
+        rebuild_wall, _ = measured(build)
+        shutil.rmtree(site, ignore_errors=True)
+        memory = peak_memory_mb(build)
+        pages = sum(1 for _ in files_under(site, ".html"))
+        written = sum(os.path.getsize(p) for p in files_under(site))
+        parse_seconds, input_bytes = json_floor(data)
+        cmark_seconds, markdown_bytes = cmark_floor(site)
+        floor = parse_seconds + cmark_seconds
+        rows.append({
+            "scale": scale, "input MB": input_bytes / 1e6, "wall s": wall, "CPU s": cpu, "rebuild s": rebuild_wall,
+            "peak MB": memory, "pages": pages, "written MB": written / 1e6, "JSON floor s": parse_seconds,
+            "cmark floor s": cmark_seconds, "floor s": floor, "NestEgg / floor": wall / floor if floor else float("nan"),
+            "memory / input": memory / (input_bytes / 1e6),
+        })
+        print(f"scale {scale}: {wall:.2f} s wall, {cpu:.2f} s CPU, rebuild {rebuild_wall:.2f} s, {memory:.0f} MB peak, "
+              f"{pages} pages; floor {floor:.2f} s (JSON {parse_seconds:.2f} + cmark {cmark_seconds:.2f}) -> ratio {wall / floor:.1f}",
+              flush=True)
+
+    header = list(rows[0].keys())
+    lines = [
+        f"# NestEgg benchmark",
+        "",
+        f"Machine: {os.cpu_count()} cores, {os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB; "
+        f"JSON floor: {parser_name}; Markdown floor: the cmark-gfm command on the Markdown NestEgg wrote; seed {seed}.",
+        "",
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join("--:" for _ in header) + "|",
+    ]
+    for row in rows:
+        lines.append("| " + " | ".join(f"{v:.2f}" if isinstance(v, float) else str(v) for v in row.values()) + " |")
+    if len(rows) > 1:
+        lines += ["", "Growth: " + ", ".join(
+            f"scale {a['scale']} → {b['scale']}: ×{b['wall s'] / a['wall s']:.1f} time" for a, b in zip(rows, rows[1:]))]
+    table = "\n".join(lines) + "\n"
+    with open(os.path.join(results, "bench.md"), "w") as f:
+        f.write(table)
+    print()
+    print(table)
+
+
+if __name__ == "__main__":
+    main()
