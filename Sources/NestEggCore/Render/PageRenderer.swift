@@ -31,8 +31,9 @@ public struct PageRenderer: Sendable {
     }
 
     public func render(_ page: Page) throws(MissingTemplate) -> Output {
-        let markdown = try self.markdown(page, html: false)
-        let content = CMark.html(from: try self.markdown(page, html: true), rewriteLink: CMark.markdownLinkToHTML)
+        let view = TemplateValue.flatten(page.view) ?? [String: Any]()
+        let markdown = try self.markdown(page, html: false, view: view)
+        let content = CMark.html(from: try self.markdown(page, html: true, view: view), rewriteLink: CMark.markdownLinkToHTML)
         let root = page.rootPrefix
         let nav = site.sections.map {
             NavItem(title: $0.title, href: root + $0.path + ".html", current: $0.id == page.section)
@@ -57,6 +58,10 @@ public struct PageRenderer: Sendable {
     /// The page's Markdown. With `html` set, the template may add what only HTML can show
     /// (an inline SVG chart) where the Markdown has its table; that version feeds cmark.
     public func markdown(_ page: Page, html: Bool) throws(MissingTemplate) -> String {
+        try markdown(page, html: html, view: page.view)
+    }
+
+    func markdown(_ page: Page, html: Bool, view: Any) throws(MissingTemplate) -> String {
         let name = page.template + ".md"
         guard templates.has(name) else { throw MissingTemplate(name: name + ".mustache", page: page.path) }
         let common: [String: Any] = [
@@ -65,7 +70,7 @@ public struct PageRenderer: Sendable {
             "title": page.title,
             "html": html,
         ]
-        return Self.tidy(templates.render(name, TemplateContext(common: common, view: page.view)) ?? "")
+        return Self.tidy(templates.render(name, TemplateContext(common: common, view: view)) ?? "")
     }
 
     /// Collapses runs of blank lines that template sections leave behind and ends with one newline.

@@ -94,22 +94,51 @@ public struct TemplateLibrary: Sendable {
 }
 
 /// A template's view of a page: the fields every page has (`root`, `html`, `siteTitle`…)
-/// over the page's own view data, looked up by property name.
+/// over the page's own view data.
 struct TemplateContext: MustacheParent {
     let common: [String: Any]
-    let view: Any
+    let view: [String: Any]
 
-    func child(named name: String) -> Any? {
-        if let value = common[name] { return value }
-        for child in Mirror(reflecting: view).children where child.label == name {
-            return unwrap(child.value)
-        }
-        return nil
+    init(common: [String: Any], view: Any) {
+        self.common = common
+        self.view = view as? [String: Any] ?? (TemplateValue.flatten(view) as? [String: Any]) ?? [:]
     }
 
-    private func unwrap(_ value: Any) -> Any? {
+    func child(named name: String) -> Any? { common[name] ?? view[name] }
+}
+
+/// Turns view data (structs of strings, numbers, flags, arrays and nested structs) into
+/// dictionaries and arrays once, before rendering. swift-mustache would otherwise reflect on a
+/// struct with `Mirror` at every `{{name}}` lookup, which made reflection most of a build's time.
+enum TemplateValue {
+    static func flatten(_ value: Any) -> Any? {
+        switch value {
+        case let text as String: return text
+        case let flag as Bool: return flag
+        case let number as Int: return number
+        case let number as Int64: return number
+        case let dictionary as [String: Any]:
+            return dictionary.compactMapValues(flatten)
+        case let leaf as CustomStringConvertible where !(value is [Any]):
+            // A pre-escaped fragment (MarkdownLine, SafeURL): rendered as its text.
+            return leaf.description
+        default:
+            break
+        }
         let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return value }
-        return mirror.children.first.map(\.value)
+        switch mirror.displayStyle {
+        case .optional:
+            return mirror.children.first.flatMap { flatten($0.value) }
+        case .collection, .set:
+            return mirror.children.compactMap { flatten($0.value) }
+        case .struct, .class:
+            var fields: [String: Any] = [:]
+            for child in mirror.children {
+                if let label = child.label, let field = flatten(child.value) { fields[label] = field }
+            }
+            return fields
+        default:
+            return String(describing: value)
+        }
     }
 }
