@@ -16,9 +16,18 @@ The data folder holds no data that NestEgg reports on yet.
 ## {{title}}
 
 {{#hasFigures}}
+{{#html}}
+<div class="figures">
+{{#figures}}
+{{#hrefHTML}}<a class="figure" href="{{root}}{{{hrefHTML}}}">{{/hrefHTML}}{{^hrefHTML}}<div class="figure">{{/hrefHTML}}<span class="figure-label">{{{labelHTML}}}</span> <span class="figure-value">{{{valueHTML}}}</span>{{#hrefHTML}}</a>{{/hrefHTML}}{{^hrefHTML}}</div>{{/hrefHTML}}
+{{/figures}}
+</div>
+{{/html}}
+{{^html}}
 {{#figures}}
 - {{label}}: **{{#href}}[{{value}}]({{root}}{{href}}){{/href}}{{^href}}{{value}}{{/href}}**
 {{/figures}}
+{{/html}}
 {{/hasFigures}}
 
 {{#table}}
@@ -252,13 +261,21 @@ a:focus-visible, summary:focus-visible, input:focus-visible { outline: 3px solid
 main { max-width: 68rem; margin: 0 auto; padding: 1rem; overflow-wrap: anywhere; }
 h1 { font-size: 1.75rem; line-height: 1.2; margin: .5rem 0 1rem; }
 h2 { font-size: 1.3rem; margin: 2rem 0 .75rem; padding-bottom: .25rem; border-bottom: 1px solid var(--line); }
-table { display: block; max-width: 100%; overflow-x: auto; border-collapse: collapse; margin: 0 0 1.25rem; font-size: .95rem; }
-th, td { padding: .4rem .65rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+.table-scroll { max-width: 100%; overflow-x: auto; margin: 0 0 1.25rem; }
+.table-scroll:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+table { border-collapse: collapse; font-size: .95rem; }
+th, td { padding: .4rem .65rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: normal; }
 th { text-align: left; background: var(--panel); white-space: nowrap; }
 td[style*="right"], th[style*="right"] { white-space: nowrap; }
 tbody tr:last-child td { border-bottom: 2px solid var(--line); }
 .site-footer { max-width: 68rem; margin: 2rem auto 0; padding: 1rem; border-top: 1px solid var(--line); color: var(--muted); font-size: .9rem; }
-@media (min-width: 48rem) { table { display: table; } }
+.figures { display: grid; grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr)); gap: .75rem; margin: 0 0 1.25rem; }
+.figure { display: flex; flex-direction: column; gap: .15rem; padding: .75rem 1rem; border: 1px solid var(--line);
+  border-radius: 8px; background: var(--panel); color: var(--fg); text-decoration: none; }
+a.figure:hover { border-color: var(--accent); }
+.figure-label { font-size: .9rem; color: var(--muted); }
+.figure-value { font-size: 1.4rem; font-weight: 700; }
+@media (max-width: 30rem) { body { font-size: 15px; } th, td { padding: .35rem .45rem; } }
 
 /* Charts (Render/Charts.swift): inline SVG sized by viewBox; colours from these classes. */
 :root {
@@ -287,7 +304,8 @@ svg.chart-sparkline { display: inline-block; width: 10rem; margin: 0; vertical-a
   .site-header { padding: 0 0 4mm; background: none; }
   main { max-width: none; padding: 0; }
   a { color: inherit; text-decoration: none; }
-  table { display: table; width: 100%; page-break-inside: auto; }
+  .table-scroll { overflow: visible; }
+  table { width: 100%; page-break-inside: auto; }
   thead { display: table-header-group; }
   tr, svg { page-break-inside: avoid; break-inside: avoid; }
   h2 { page-break-after: avoid; break-after: avoid; }

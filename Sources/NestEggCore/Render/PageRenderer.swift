@@ -33,7 +33,8 @@ public struct PageRenderer: Sendable {
     public func render(_ page: Page) throws(MissingTemplate) -> Output {
         let view = TemplateValue.flatten(page.view) ?? [String: Any]()
         let markdown = try self.markdown(page, html: false, view: view)
-        let content = CMark.html(from: try self.markdown(page, html: true, view: view), rewriteLink: CMark.markdownLinkToHTML)
+        let content = HTMLPolish.polish(
+            CMark.html(from: try self.markdown(page, html: true, view: view), rewriteLink: CMark.markdownLinkToHTML))
         let root = page.rootPrefix
         let nav = site.sections.map {
             NavItem(title: $0.title, href: root + $0.path + ".html", current: $0.id == page.section)

@@ -23,7 +23,8 @@ public struct SingleFileRenderer: Sendable {
             let markdown = try pages.markdown(page, html: true)
             let directory = page.path.split(separator: "/").dropLast().map(String.init)
             // Each page's title becomes an h2 under the file's single h1.
-            let content = CMark.html(from: markdown, rewriteLink: { Self.anchor(for: $0, from: directory) }, headingOffset: 1)
+            let content = HTMLPolish.polish(
+                CMark.html(from: markdown, rewriteLink: { Self.anchor(for: $0, from: directory) }, headingOffset: 1))
             entries.append(Entry(id: Self.anchorID(page.path), title: page.title, content: content))
         }
         let toc = [TOCSection(title: "Dashboard", href: "#" + Self.anchorID("index"))]

@@ -71,9 +71,20 @@ public enum DashboardReport {
         let title: String
         let href: String
         let linkText: String
-        let figures: [DashboardSection.Figure]
+        let figures: [FigureView]
         let hasFigures: Bool
         let table: TableView?
+    }
+
+    /// A headline figure: a list item in Markdown, a card in HTML (whose raw HTML needs its
+    /// own escaping and an `.html` link, as cmark only rewrites Markdown links).
+    struct FigureView: Sendable {
+        let label: String
+        let value: String
+        let href: String?
+        let labelHTML: String
+        let valueHTML: String
+        let hrefHTML: String?
     }
 
     struct TableView: Sendable {
@@ -89,11 +100,18 @@ public enum DashboardReport {
 
     public static func page(for dataset: Dataset, sections: [DashboardSection], context: ReportContext) -> Page {
         let views = sections.map { section in
-            SectionView(title: section.title, href: section.href, linkText: section.linkText, figures: section.figures,
-                        hasFigures: !section.figures.isEmpty, table: section.table.map(tableView))
+            SectionView(title: section.title, href: section.href, linkText: section.linkText,
+                        figures: section.figures.map(figureView), hasFigures: !section.figures.isEmpty,
+                        table: section.table.map(tableView))
         }
         let view = View(dataAsOf: dataset.latestInstant.map(context.date), sections: views, hasSections: !views.isEmpty)
         return Page(path: "index", title: dataset.settings.title, template: "index", section: nil, view: view)
+    }
+
+    static func figureView(_ figure: DashboardSection.Figure) -> FigureView {
+        FigureView(label: figure.label, value: figure.value, href: figure.href,
+                   labelHTML: Escape.html(figure.label), valueHTML: Escape.html(figure.value),
+                   hrefHTML: figure.href.flatMap(CMark.markdownLinkToHTML).map(Escape.html))
     }
 
     static func tableView(_ table: DashboardSection.Table) -> TableView {
