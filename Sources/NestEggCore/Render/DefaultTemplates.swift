@@ -352,6 +352,7 @@ tr:has(.tx-unpinned) td { opacity: .5; }
 svg.chart-stacked { max-width: 44rem; }
 .chart-stacked .chart-value { font-size: 12px; }
 @media print { .tx-sum { position: static; box-shadow: none; } }
+.tx-filters ~ table td { overflow-wrap: normal; }
 
 """#,
         "transactions-list.md.mustache": #"""

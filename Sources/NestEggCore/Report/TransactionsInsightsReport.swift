@@ -78,8 +78,10 @@ public enum TransactionsInsightsReport {
     static func monthPath(_ month: YearMonth) -> String { "insights/\(month)" }
 
     /// A share as a whole percentage, rounded down; `–` when the total is not positive.
+    /// A share too small to show as 1% reads `<1%`, not `0%`.
     static func share(_ part: Money, of whole: Money) -> String {
-        ReportContext.percent(part.minorUnits, of: whole.minorUnits).map { "\($0)%" } ?? "–"
+        guard let percent = ReportContext.percent(part.minorUnits, of: whole.minorUnits) else { return "–" }
+        return percent == 0 && part.minorUnits > 0 ? "<1%" : "\(percent)%"
     }
 
     public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
