@@ -79,11 +79,14 @@ public enum Chart {
         public let label: String
         public let value: Int64
         public let valueText: String
+        /// The colour (`series-N`), when it must match another chart; by default the segment's position.
+        public let colorIndex: Int?
 
-        public init(label: String, value: Int64, valueText: String) {
+        public init(label: String, value: Int64, valueText: String, colorIndex: Int? = nil) {
             self.label = label
             self.value = value
             self.valueText = valueText
+            self.colorIndex = colorIndex
         }
     }
 
@@ -100,7 +103,7 @@ public enum Chart {
         for (index, segment) in segments.enumerated() where segment.value > 0 {
             // Shares are drawn, not summed as money: the ring's geometry is the only place a Double appears.
             let length = circumference * Double(segment.value) / Double(total)
-            svg += "<circle class=\"ring-\(index % 8 + 1)\" cx=\"\(cx)\" cy=\"\(format(cy))\" r=\"\(Int(radius))\" fill=\"none\" stroke-width=\"34\""
+            svg += "<circle class=\"ring-\((segment.colorIndex ?? index) % 8 + 1)\" cx=\"\(cx)\" cy=\"\(format(cy))\" r=\"\(Int(radius))\" fill=\"none\" stroke-width=\"34\""
                 + " stroke-dasharray=\"\(format(length)) \(format(circumference - length))\" stroke-dashoffset=\"\(format(-offset))\""
                 + " transform=\"rotate(-90 \(Int(cx)) \(format(cy)))\"><title>\(Escape.html(segment.label)): \(Escape.html(segment.valueText))</title></circle>"
             offset += length
@@ -112,7 +115,7 @@ public enum Chart {
         for (index, segment) in segments.enumerated() {
             let y = Int(legendTop) + index * legendRow
             let share = segment.value > 0 ? Int(segment.value * 100 / total) : 0
-            svg += "<rect class=\"series-\(index % 8 + 1)\" x=\"230\" y=\"\(y + 4)\" width=\"16\" height=\"16\" rx=\"3\"/>"
+            svg += "<rect class=\"series-\((segment.colorIndex ?? index) % 8 + 1)\" x=\"230\" y=\"\(y + 4)\" width=\"16\" height=\"16\" rx=\"3\"/>"
             svg += "<text class=\"chart-label\" x=\"254\" y=\"\(y + 17)\">\(Escape.html(clip(segment.label, 24))) · \(Escape.html(segment.valueText)) (\(share)%)</text>"
         }
         return svg + "</svg>"
@@ -130,6 +133,72 @@ public enum Chart {
         }.joined(separator: " ")
         var svg = open(width: width, height: height, title: title, kind: "sparkline")
         svg += "<polyline class=\"chart-line\" fill=\"none\" stroke-width=\"2\" points=\"\(points)\"/>"
+        return svg + "</svg>"
+    }
+
+    /// One column of ``stackedColumns(_:series:title:)``: a label underneath, one value per series, and its total's text on top.
+    public struct StackedColumn: Sendable {
+        public let label: String
+        public let values: [Int64]
+        public let valueTexts: [String]
+        public let totalText: String
+
+        public init(label: String, values: [Int64], valueTexts: [String], totalText: String) {
+            self.label = label
+            self.values = values
+            self.valueTexts = valueTexts
+            self.totalText = totalText
+        }
+    }
+
+    /// A series of ``stackedColumns(_:series:title:)``: its legend label and its colour (`series-N`),
+    /// so that one category keeps its colour next to a ring or bars of the same data.
+    public struct Series: Sendable {
+        public let label: String
+        public let colorIndex: Int
+
+        public init(label: String, colorIndex: Int) {
+            self.label = label
+            self.colorIndex = colorIndex
+        }
+    }
+
+    /// Columns over time (months), each split into its series stacked bottom-up in series order,
+    /// with a legend beside them; the newest last. Negative values count as zero.
+    public static func stackedColumns(_ columns: [StackedColumn], series: [Series], title: String) -> String {
+        let totals = columns.map { $0.values.reduce(Int64(0)) { $0 + max($1, 0) } }
+        guard !columns.isEmpty, !series.isEmpty, let maximum = totals.max(), maximum > 0 else { return "" }
+        let legendWidth = 190, legendRow = 24
+        let height = max(220, series.count * legendRow + 24), top = 24, bottom = 30
+        let plotWidth = 640 - legendWidth, plot = height - top - bottom
+        let slot = Double(plotWidth) / Double(columns.count)
+        var svg = open(width: 640, height: height, title: title, kind: "stacked")
+        svg += "<line class=\"chart-axis\" x1=\"0\" y1=\"\(top + plot)\" x2=\"\(plotWidth)\" y2=\"\(top + plot)\"/>"
+        for (index, column) in columns.enumerated() {
+            let x = Int(slot * Double(index) + slot * 0.15)
+            let barWidth = max(2, Int(slot * 0.7))
+            let center = Int(slot * Double(index) + slot / 2)
+            var below: Int64 = 0
+            for (position, value) in column.values.enumerated() where value > 0 && position < series.count {
+                // Each edge from the running sum, so the stack has no gaps from rounding.
+                let y0 = Int(Int64(plot) * below / maximum)
+                below += value
+                let y1 = Int(Int64(plot) * below / maximum)
+                let text = position < column.valueTexts.count ? column.valueTexts[position] : ""
+                svg += "<rect class=\"series-\(series[position].colorIndex % 8 + 1)\" x=\"\(x)\" y=\"\(top + plot - y1)\" width=\"\(barWidth)\" height=\"\(max(y1 - y0, 1))\"><title>\(Escape.html(column.label)), \(Escape.html(series[position].label)): \(Escape.html(text))</title></rect>"
+            }
+            let stackHeight = Int(Int64(plot) * below / maximum)
+            svg += "<text class=\"chart-label\" x=\"\(center)\" y=\"\(height - 10)\" text-anchor=\"middle\">\(Escape.html(clip(column.label, 9)))</text>"
+            if below > 0 {
+                svg += "<text class=\"chart-value\" x=\"\(center)\" y=\"\(top + plot - stackHeight - 6)\" text-anchor=\"middle\">\(Escape.html(column.totalText))</text>"
+            }
+        }
+        let legendTop = (height - series.count * legendRow) / 2
+        for (index, entry) in series.enumerated() {
+            let y = legendTop + index * legendRow
+            svg += "<rect class=\"series-\(entry.colorIndex % 8 + 1)\" x=\"\(plotWidth + 20)\" y=\"\(y + 4)\" width=\"14\" height=\"14\" rx=\"3\"/>"
+            svg += "<text class=\"chart-label\" x=\"\(plotWidth + 40)\" y=\"\(y + 16)\">\(Escape.html(clip(entry.label, 20)))</text>"
+        }
         return svg + "</svg>"
     }
 

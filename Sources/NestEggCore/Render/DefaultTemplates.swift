@@ -43,6 +43,86 @@ The data folder holds no data that NestEgg reports on yet.
 {{/sections}}
 
 """#,
+        "insights-index.md.mustache": #"""
+# {{title}}
+
+Spending per category over the **pinned** transactions only, from the transactions app and from
+Starling's outgoing payments, {{firstDate}} to {{lastDate}}: {{pinnedCount}} transactions counted{{#hasUnpinned}},
+{{unpinnedCount}} unpinned left out{{/hasUnpinned}}. Amounts in different currencies are never added together,
+so each currency has its own table. Shares are rounded down.
+
+{{#currencies}}
+## Spending in {{currency}}
+
+Each category's spending in {{currency}}, its share of the total and how many transactions it took.
+
+| Category | Spent | Share | Transactions |
+|:--|--:|--:|--:|
+{{#rows}}
+| [{{name}}]({{root}}{{href}}) | {{amount}} | {{share}} | {{count}} |
+{{/rows}}
+| **Total** | **{{total}}** | **100%** | **{{totalCount}}** |
+
+{{#html}}{{{ringSVG}}}{{/html}}
+
+{{/currencies}}
+{{^hasCurrencies}}
+No pinned transactions yet.
+{{/hasCurrencies}}
+
+## The last six months
+
+{{monthRange}}, up to the month of the latest transaction. Each month on its own:
+{{#months}}{{^first}} · {{/first}}[{{label}}]({{root}}{{href}}){{/months}}.
+
+{{#trends}}
+### Per month in {{currency}}
+
+Spending per category and month in {{currency}}.
+
+{{{header}}}
+{{{divider}}}
+{{#rows}}
+{{{line}}}
+{{/rows}}
+{{{totalLine}}}
+
+{{#html}}{{{chartSVG}}}{{/html}}
+
+{{/trends}}
+{{^hasTrends}}
+No pinned transactions in these months.
+{{/hasTrends}}
+
+"""#,
+        "insights-month.md.mustache": #"""
+# {{title}}
+
+Spending per category in {{month}}, over the **pinned** transactions only: {{pinnedCount}} counted{{#hasUnpinned}},
+{{unpinnedCount}} unpinned left out{{/hasUnpinned}}. Each currency has its own table. Shares are rounded down.
+
+{{#currencies}}
+## Spending in {{currency}}
+
+Each category's spending in {{currency}} in {{month}}, its share of the month's total and how many transactions it took.
+
+| Category | Spent | Share | Transactions |
+|:--|--:|--:|--:|
+{{#rows}}
+| [{{name}}]({{root}}{{href}}) | {{amount}} | {{share}} | {{count}} |
+{{/rows}}
+| **Total** | **{{total}}** | **100%** | **{{totalCount}}** |
+
+{{#html}}{{{ringSVG}}}{{/html}}
+
+{{/currencies}}
+{{^hasCurrencies}}
+No pinned transactions in {{month}}.
+{{/hasCurrencies}}
+
+{{#previous}}[← {{label}}]({{root}}{{href}}){{/previous}}{{#previous}}{{#next}} · {{/next}}{{/previous}}{{#next}}[{{label}} →]({{root}}{{href}}){{/next}}
+
+"""#,
         "layout.html.mustache": ##"""
 <!DOCTYPE html>
 <html lang="en">
@@ -310,6 +390,68 @@ svg.chart-sparkline { display: inline-block; width: 10rem; margin: 0; vertical-a
   tr, svg { page-break-inside: avoid; break-inside: avoid; }
   h2 { page-break-after: avoid; break-after: avoid; }
 }
+
+/* transactions */
+.tx-filters p { display: flex; gap: .5rem; overflow-x: auto; margin: 0 0 1.25rem; padding: .25rem 0 .5rem; }
+.tx-filters a, .tx-filters strong {
+  flex: none; display: inline-block; padding: .3rem .85rem; border: 1px solid var(--line); border-radius: 999px;
+  background: var(--panel); color: var(--fg); text-decoration: none; white-space: nowrap; font-size: .95rem;
+}
+.tx-filters a:hover { border-color: var(--accent); }
+.tx-filters strong { background: var(--accent); border-color: var(--accent); color: var(--accent-fg); }
+@media (min-width: 48rem) { .tx-filters p { flex-wrap: wrap; overflow-x: visible; } }
+.tx-filters ~ table td:first-child { white-space: nowrap; }
+tr:has(.tx-unpinned) td { opacity: .5; }
+.tx-unpinned { display: inline-block; margin-left: .35rem; padding: 0 .4rem; border: 1px solid var(--line); border-radius: 4px; font-size: .8rem; color: var(--muted); }
+.tx-sum {
+  position: sticky; bottom: 0; z-index: 1; margin: 0 -1rem; padding: .6rem 1rem;
+  background: var(--panel); border-top: 2px solid var(--accent); box-shadow: 0 -2px 8px rgba(0, 0, 0, .08);
+}
+.tx-sum p { margin: 0; }
+svg.chart-stacked { max-width: 44rem; }
+.chart-stacked .chart-value { font-size: 12px; }
+@media print { .tx-sum { position: static; box-shadow: none; } }
+.tx-filters ~ table td { overflow-wrap: normal; }
+
+"""#,
+        "transactions-list.md.mustache": #"""
+# {{title}}
+
+{{#html}}<nav class="tx-filters" aria-label="Filter by category">{{/html}}
+
+{{#filters}}{{^first}}{{^html}} · {{/html}}{{#html}} {{/html}}{{/first}}{{#current}}**{{name}} ({{count}})**{{/current}}{{^current}}[{{name}} ({{count}})]({{root}}{{href}}){{/current}}{{/filters}}
+
+{{#html}}</nav>{{/html}}
+
+{{#hasRows}}
+{{count}} transactions, newest first, from the transactions app and from Starling's outgoing payments
+(settled or pending). Unpinned transactions are marked{{#html}} and dimmed{{/html}}; they are not counted in
+the sum below nor in the [spending by category]({{root}}{{insightsHref}}).
+
+{{#showCategory}}
+| Date | Name | Category | Provider | Account | Source | Amount |
+|:--|:--|:--|:--|:--|:--|--:|
+{{#rows}}
+| {{date}} | {{name}}{{#pending}} (pending){{/pending}}{{^pinned}}{{#html}} <span class="tx-unpinned">unpinned</span>{{/html}}{{^html}} *(unpinned)*{{/html}}{{/pinned}} | [{{category}}]({{root}}{{categoryHref}}) | {{provider}} | {{account}} | {{source}} | {{amount}} |
+{{/rows}}
+{{/showCategory}}
+{{^showCategory}}
+| Date | Name | Provider | Account | Source | Amount |
+|:--|:--|:--|:--|:--|--:|
+{{#rows}}
+| {{date}} | {{name}}{{#pending}} (pending){{/pending}}{{^pinned}}{{#html}} <span class="tx-unpinned">unpinned</span>{{/html}}{{^html}} *(unpinned)*{{/html}}{{/pinned}} | {{provider}} | {{account}} | {{source}} | {{amount}} |
+{{/rows}}
+{{/showCategory}}
+
+{{#html}}<div class="tx-sum" role="status">{{/html}}
+
+**Sum of {{pinnedCount}} pinned transactions{{#categoryName}} in {{categoryName}}{{/categoryName}}: {{pinnedSum}}**{{#hasUnpinned}} ({{unpinnedCount}} unpinned not counted){{/hasUnpinned}}
+
+{{#html}}</div>{{/html}}
+{{/hasRows}}
+{{^hasRows}}
+No transactions in this category.
+{{/hasRows}}
 
 """#,
         "summary.md.mustache": #"""

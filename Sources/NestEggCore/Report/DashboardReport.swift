@@ -156,6 +156,8 @@ public enum SiteReport {
             GoalsReport.dashboard(for: dataset, context: context))
         add(TransactionsReport.section, TransactionsReport.pages(for: dataset, context: context),
             TransactionsReport.dashboard(for: dataset, context: context))
+        add(TransactionsInsightsReport.section, TransactionsInsightsReport.pages(for: dataset, context: context),
+            TransactionsInsightsReport.dashboard(for: dataset, context: context))
         add(LoansReport.section, LoansReport.pages(for: dataset, context: context),
             LoansReport.dashboard(for: dataset, context: context))
         add(StatementsReport.section, StatementsReport.pages(for: dataset, context: context),

@@ -1,11 +1,89 @@
-/// The Transactions pages.
+/// The transaction list of the transactions app (seed 003): `transactions/index` (all) and
+/// `transactions/<category>`, each with the category filter buttons at the top and the sum of
+/// the pinned transactions at the bottom. Rows come from transactions/ and from Starling's
+/// outgoing payments (see ``TransactionsRules``).
 public enum TransactionsReport {
     public static let section = Section(id: "transactions", title: "Transactions", path: "transactions/index")
 
-    public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
-        []
+    // MARK: View data
+
+    struct ListView: Sendable {
+        /// `nil` on the "All" page.
+        let categoryName: String?
+        let filters: [FilterView]
+        let rows: [RowView]
+        let hasRows: Bool
+        let showCategory: Bool
+        let count: Int
+        let pinnedCount: Int
+        let unpinnedCount: Int
+        let hasUnpinned: Bool
+        /// Per currency, joined with ` · `.
+        let pinnedSum: String
+        let insightsHref: String
     }
 
+    struct FilterView: Sendable {
+        let name: String
+        let href: String
+        let count: Int
+        let current: Bool
+        let first: Bool
+    }
+
+    struct RowView: Sendable {
+        let date: String
+        let name: String
+        let category: String
+        let categoryHref: String
+        let provider: String
+        let account: String
+        let source: String
+        let amount: String
+        let pinned: Bool
+        let pending: Bool
+    }
+
+    // MARK: Building
+
+    public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
+        let items = TransactionsRules.items(from: dataset, clock: context.clock)
+        guard !items.isEmpty else { return [] }
+        let categories = TransactionsRules.categories(in: items)
+        let slugs = TransactionsRules.slugs(for: categories)
+        let pathOf = { (category: SpendingCategory?) in "transactions/" + (category.flatMap { slugs[$0.key] } ?? "index") }
+        let crumbs = [Link("Dashboard", "index")]
+
+        var pages: [Page] = []
+        for current in [nil] + categories.map(Optional.some) {
+            let shown = TransactionsRules.filter(items, category: current?.key)
+            var filters = [FilterView(name: "All", href: ReportContext.href(pathOf(nil)), count: items.count,
+                                      current: current == nil, first: true)]
+            for category in categories {
+                filters.append(FilterView(name: category.name, href: ReportContext.href(pathOf(category)),
+                                          count: TransactionsRules.filter(items, category: category.key).count,
+                                          current: category.key == current?.key, first: false))
+            }
+            let rows = shown.map { item in
+                RowView(date: context.date(item.date), name: item.name, category: item.category.name,
+                        categoryHref: ReportContext.href(pathOf(item.category)), provider: item.provider ?? "",
+                        account: item.accountName, source: item.source.rawValue, amount: context.money(item.amount),
+                        pinned: item.pinned, pending: item.pending)
+            }
+            let pinned = shown.filter(\.pinned).count
+            let view = ListView(
+                categoryName: current?.name, filters: filters, rows: rows, hasRows: !rows.isEmpty, showCategory: current == nil,
+                count: shown.count, pinnedCount: pinned, unpinnedCount: shown.count - pinned, hasUnpinned: pinned < shown.count,
+                pinnedSum: TransactionsRules.text(TransactionsRules.pinnedSum(shown), preferred: context.settings.currency(forSource: "transactions"), context: context),
+                insightsHref: ReportContext.href(TransactionsInsightsReport.section.path))
+            let title = current.map { "Transactions: \($0.name)" } ?? "All transactions"
+            pages.append(Page(path: pathOf(current), title: title, template: "transactions-list", section: section.id,
+                              breadcrumbs: current == nil ? crumbs : crumbs + [Link(section.title, section.path)], view: view))
+        }
+        return pages
+    }
+
+    /// The start page's part is the insights section (``TransactionsInsightsReport/dashboard(for:context:)``).
     public static func dashboard(for dataset: Dataset, context: ReportContext) -> DashboardSection? {
         nil
     }

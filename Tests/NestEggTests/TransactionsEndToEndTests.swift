@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+@testable import NestEggCore
+
+/// The transactions and insights pages through the `nestegg` binary, as a user runs it.
+@Suite(.serialized) struct TransactionsEndToEndTests {
+    let fixtures = repositoryRoot.appendingPathComponent("Fixtures")
+
+    @Test func theFixturesBuildTransactionAndInsightPages() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let output = work.appendingPathComponent("site")
+        let result = try NestEggBinary.run(["build", "--data", fixtures.path, "--output", output.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("warning"), "\(result.stderr)")
+        let files = snapshot(output).mapValues { String(decoding: $0, as: UTF8.self) }
+        for category in ["index", "food", "health", "entertainment", "shopping", "travel", "eating-out", "gifts-donations"] {
+            #expect(files["transactions/\(category).md"] != nil && files["transactions/\(category).html"] != nil, "missing \(category)")
+        }
+        for month in ["index", "2026-06", "2026-07", "2026-08", "2026-09", "2026-10", "2026-11"] {
+            #expect(files["insights/\(month).md"] != nil, "missing insights/\(month)")
+        }
+        let all = try #require(files["transactions/index.md"])
+        #expect(all.hasPrefix("# All transactions\n\n**All ("))
+        #expect(all.contains("| Starling |"), "Starling's payments join the list, marked by source")
+        #expect(all.contains("| Transactions app |"))
+        #expect(all.contains("*(unpinned)*"))
+        #expect(all.contains("Dishoom (pending)"))
+        #expect(all.contains("[Eating out](../transactions/eating-out.md)"))
+        #expect(!all.contains("Northwind"), "money in is not spending")
+        #expect(!all.contains("[Saving]"), "a transfer to one's own account (category SAVING) is not spending")
+        #expect(all.contains("**Sum of ") && all.contains(" pinned transactions: £"))
+        let html = try #require(files["transactions/index.html"])
+        #expect(html.contains(#"<nav aria-label="Sections">"#) && html.contains(#"href="../insights/index.html">Insights</a>"#))
+        #expect(html.contains(#"<strong>All ("#))
+        let insights = try #require(files["insights/index.md"])
+        #expect(insights.contains("## Spending in GBP") && insights.contains("## Spending in EUR"))
+        #expect(insights.contains("| Category | Jun 2026 | Jul 2026 | Aug 2026 | Sep 2026 | Oct 2026 | Nov 2026 |"))
+        let index = try #require(files["index.md"])
+        #expect(index.contains("## Spending by category"))
+        #expect(index.contains("| Top categories, Nov 2026 | Spent | Share | Transactions |"))
+        #expect(index.contains("[Spending by category →](insights/index.md)"))
+    }
+
+    @Test func aBadTransactionStopsTheBuildNamingFileLineAndPath() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data")
+        try write("""
+        [{"id": 1, "name": "a", "category": "food", "amount": 1, "date": "2026-11-16", "accountName": "A"},
+         {"id": 2, "name": "b", "category": "food", "amount": 1, "date": "yesterday", "accountName": "A"}]
+        """, to: data.appendingPathComponent("transactions/transactions.json"))
+        let result = try NestEggBinary.run(["build", "--data", data.path, "--output", work.appendingPathComponent("o").path])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("transactions/transactions.json:2:66: error: expected an ISO 8601 date-time"), "\(result.stderr)")
+        #expect(result.stderr.contains("(at $[1].date)"))
+    }
+}

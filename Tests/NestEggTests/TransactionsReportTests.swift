@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+@testable import NestEggCore
+
+@Suite struct TransactionsReportTests {
+    /// Builds a data folder through the whole pipeline and returns the site's files as text.
+    func build(_ transactionsJSON: String, extra: [String: String] = [:]) throws -> [String: String] {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data")
+        try write(transactionsJSON, to: data.appendingPathComponent("transactions/transactions.json"))
+        for (path, text) in extra { try write(text, to: data.appendingPathComponent(path)) }
+        var build = Build(options: BuildOptions(data: data, output: work.appendingPathComponent("site")))
+        build.progress = { _ in }
+        _ = try build.run()
+        return snapshot(work.appendingPathComponent("site")).mapValues { String(decoding: $0, as: UTF8.self) }
+    }
+
+    static let json = """
+    [
+      {"id": 1, "name": "Weekly shop", "category": "food", "amount": 74.00, "date": "2026-11-01T12:00:00Z", "accountName": "Visa Gold", "provider": "Whole Foods"},
+      {"id": 2, "name": "Lunch", "category": "food", "amount": 25.50, "date": "2026-11-02", "accountName": "Visa Gold"},
+      {"id": 3, "name": "Snack", "category": "food", "amount": 10, "date": "2026-11-03", "accountName": "Visa Gold", "pinned": false},
+      {"id": 4, "name": "Croissant", "category": "food", "amount": 3.20, "currency": "EUR", "date": "2026-10-03", "accountName": "Travel"},
+      {"id": 5, "name": "Gift for *Sam*", "category": "Gifts & <b>donations</b>", "amount": 20, "date": "2026-09-03", "accountName": "Visa Gold"},
+      {"id": 6, "name": "Flights", "category": "travel", "amount": 300, "date": "2026-06-03", "accountName": "Visa Gold", "pinned": false}
+    ]
+    """
+
+    @Test func everyCategoryGetsAPageWithFilterButtonsAndThePinnedSum() throws {
+        let site = try build(Self.json)
+        for path in ["transactions/index", "transactions/food", "transactions/travel", "transactions/gifts-b-donations-b",
+                     "insights/index", "insights/2026-06", "insights/2026-11"] {
+            #expect(site[path + ".md"] != nil && site[path + ".html"] != nil, "missing \(path)")
+        }
+        let food = try #require(site["transactions/food.md"])
+        #expect(food.contains("# Transactions: Food\n"))
+        #expect(food.contains("[All (6)](../transactions/index.md) · **Food (4)** · [Travel (1)](../transactions/travel.md)"),
+                "All first, then the categories in the app's order, the current one marked")
+        #expect(food.contains("| 3 Nov 2026 | Snack *(unpinned)* | "))
+        #expect(food.contains("**Sum of 3 pinned transactions in Food: £99.50 · €3.20** (1 unpinned not counted)"), "\(food)")
+        // Newest first.
+        let order = ["Snack", "Lunch", "Weekly shop", "Croissant"].map { food.range(of: "| \($0)")!.lowerBound }
+        #expect(order == order.sorted())
+        let all = try #require(site["transactions/index.md"])
+        #expect(all.contains("**All (6)** · [Food (4)]"))
+        #expect(all.contains("**Sum of 4 pinned transactions: £119.50 · €3.20** (2 unpinned not counted)"))
+
+        let html = try #require(site["transactions/food.html"])
+        #expect(html.contains(#"<nav class="tx-filters" aria-label="Filter by category">"#))
+        #expect(html.contains(#"<a href="../transactions/index.html">All (6)</a> <strong>Food (4)</strong>"#))
+        #expect(html.contains(#"Snack <span class="tx-unpinned">unpinned</span>"#))
+        #expect(html.contains(#"<div class="tx-sum" role="status">"#))
+    }
+
+    @Test func categoryNamesFromDataAreEscaped() throws {
+        let site = try build(Self.json)
+        let md = try #require(site["transactions/gifts-b-donations-b.md"])
+        #expect(md.contains("# Transactions: Gifts & <b>donations</b>\n") == false)
+        #expect(md.contains("**Gifts \\& \\<b\\>donations\\</b\\> (1)**"), "\(md)")
+        #expect(md.contains("Gift for \\*Sam\\*"))
+        for (path, text) in site where path.hasSuffix(".html") {
+            #expect(!text.contains("<b>donations</b>"), "unescaped category in \(path)")
+        }
+        let insights = try #require(site["insights/index.html"])
+        #expect(insights.contains("Gifts &amp; &lt;b&gt;donations&lt;/b&gt;"))
+    }
+
+    @Test func insightsCountOnlyPinnedTransactionsPerCurrency() throws {
+        let site = try build(Self.json)
+        let md = try #require(site["insights/index.md"])
+        #expect(md.contains("## Spending in GBP"))
+        #expect(md.contains("## Spending in EUR"))
+        #expect(md.range(of: "## Spending in GBP")!.lowerBound < md.range(of: "## Spending in EUR")!.lowerBound, "the site's currency first")
+        // £74.00 + £25.50 food (the £10 snack is unpinned), £20 gifts; the £300 flights are unpinned.
+        #expect(md.contains("| [Food](../transactions/food.md) | £99.50 | 83% | 2 |"), "\(md)")
+        #expect(md.contains("| **Total** | **£119.50** | **100%** | **3** |"))
+        #expect(md.contains("| [Food](../transactions/food.md) | €3.20 | 100% | 1 |"))
+        #expect(!md.contains("£300") && !md.contains("[Travel]"), "unpinned travel is not in the insights")
+        #expect(md.contains("| Category | Jun 2026 | Jul 2026 | Aug 2026 | Sep 2026 | Oct 2026 | Nov 2026 |"))
+        #expect(md.contains("| Food | – | – | – | – | – | £99.50 |"))
+        #expect(md.contains("| **Total** | **£0.00** | **£0.00** | **£0.00** | **£20.00** | **£0.00** | **£99.50** |"))
+        let html = try #require(site["insights/index.html"])
+        #expect(html.contains(#"class="chart chart-ring""#))
+        #expect(html.contains(#"class="chart chart-stacked""#))
+        let month = try #require(site["insights/2026-11.md"])
+        #expect(month.contains("# Spending by category, Nov 2026"))
+        #expect(month.contains("2 counted,\n1 unpinned left out"), "\(month)")
+        #expect(month.contains("[← Oct 2026](../insights/2026-10.md)"))
+        let dashboard = try #require(site["index.md"])
+        #expect(dashboard.contains("## Spending by category"))
+        #expect(dashboard.contains("- Spent in Nov 2026 (pinned transactions): **[£99.50](insights/2026-11.md)**"), "\(dashboard)")
+        #expect(dashboard.contains("| Food | £99.50 | 100% | 2 |"))
+    }
+
+    @Test func moreThanEightCategoriesShareTheEighthColourAsOther() {
+        let totals = (1...10).map { n in
+            TransactionsRules.CategoryTotal(category: SpendingCategory(key: "c\(n)", name: "C\(n)"), amount: gbp(Int64(n * 100)), count: 1)
+        }
+        let palette = TransactionsInsightsReport.palette(totals)
+        #expect(palette == ["c4", "c5", "c6", "c7", "c8", "c9", "c10"], "the seven largest, in the stable order")
+        let segments = TransactionsInsightsReport.segments(totals, palette: palette, currency: .gbp,
+                                                           context: ReportContext(settings: Settings()))
+        #expect(segments.count == 8)
+        #expect(segments.last?.label == "Other (3 categories)")
+        #expect(segments.last?.value == 600)
+        #expect(segments.map(\.colorIndex) == Array(0...7))
+        #expect(TransactionsInsightsReport.palette(Array(totals.prefix(8))).count == 8)
+    }
+
+    @Test func sharesAreRoundedDownAndNeverAFalseZero() {
+        #expect(TransactionsInsightsReport.share(gbp(1), of: gbp(3)) == "33%")
+        #expect(TransactionsInsightsReport.share(gbp(1), of: gbp(1_000)) == "<1%")
+        #expect(TransactionsInsightsReport.share(gbp(0), of: gbp(1_000)) == "0%")
+        #expect(TransactionsInsightsReport.share(gbp(1), of: gbp(0)) == "–")
+    }
+
+    @Test func theStackedChartEscapesItsLabelsAndStacksEachValue() {
+        let svg = Chart.stackedColumns(
+            [Chart.StackedColumn(label: "Oct", values: [100, 0, 50], valueTexts: ["£1", "£0", "£0.50"], totalText: "£1.50"),
+             Chart.StackedColumn(label: "Nov", values: [200, 10, -5], valueTexts: ["£2", "£0.10", "-£0.05"], totalText: "£2.05")],
+            series: [Chart.Series(label: "A & <B>", colorIndex: 0), Chart.Series(label: "C", colorIndex: 3),
+                     Chart.Series(label: "D", colorIndex: 9)],
+            title: "Per month")
+        #expect(svg.hasPrefix(#"<svg class="chart chart-stacked""#))
+        #expect(svg.contains("A &amp; &lt;B&gt;"))
+        #expect(!svg.contains("<B>"))
+        #expect(svg.components(separatedBy: "<rect").count - 1 == 4 + 3, "four non-zero values and three legend keys")
+        #expect(svg.contains(#"class="series-4""#) && svg.contains(#"class="series-2""#), "colours from the series, wrapping at eight")
+        #expect(Chart.stackedColumns([], series: [], title: "x") == "")
+    }
+
+    @Test func noTransactionsAndNoStarlingMeansNoPages() {
+        let site = SiteReport.build(Dataset())
+        #expect(!site.sections.contains { $0.id == "transactions" || $0.id == "insights" })
+    }
+}
