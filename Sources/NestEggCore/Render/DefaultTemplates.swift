@@ -414,6 +414,42 @@ svg.chart-stacked { max-width: 44rem; }
 .tx-filters ~ table td { overflow-wrap: normal; }
 
 """#,
+        "summary.md.mustache": #"""
+## {{siteTitle}}
+
+{{#dataAsOf}}Data as of {{dataAsOf}}. {{/dataAsOf}}{{#hasWarnings}}⚠️ {{warningCount}} data warning(s).{{/hasWarnings}}{{^hasWarnings}}No data warnings.{{/hasWarnings}}
+
+{{#sections}}
+### {{title}}
+
+{{#figures}}
+- {{label}}: **{{value}}**
+{{/figures}}
+
+{{#table}}
+{{{header}}}
+{{{divider}}}
+{{#rows}}
+{{{line}}}
+{{/rows}}
+{{/table}}
+{{#hasMoreRows}}
+…and {{moreRows}} more in the full report.
+{{/hasMoreRows}}
+
+{{/sections}}
+{{#hasWarnings}}
+### Data warnings
+
+{{#warnings}}
+- `{{.}}`
+{{/warnings}}
+{{#hasMoreWarnings}}
+- …and {{moreWarnings}} more (run `nestegg check`).
+{{/hasMoreWarnings}}
+{{/hasWarnings}}
+
+"""#,
         "transactions-list.md.mustache": #"""
 # {{title}}
 
@@ -452,42 +488,6 @@ the sum below nor in the [spending by category]({{root}}{{insightsHref}}).
 {{^hasRows}}
 No transactions in this category.
 {{/hasRows}}
-
-"""#,
-        "summary.md.mustache": #"""
-## {{siteTitle}}
-
-{{#dataAsOf}}Data as of {{dataAsOf}}. {{/dataAsOf}}{{#hasWarnings}}⚠️ {{warningCount}} data warning(s).{{/hasWarnings}}{{^hasWarnings}}No data warnings.{{/hasWarnings}}
-
-{{#sections}}
-### {{title}}
-
-{{#figures}}
-- {{label}}: **{{value}}**
-{{/figures}}
-
-{{#table}}
-{{{header}}}
-{{{divider}}}
-{{#rows}}
-{{{line}}}
-{{/rows}}
-{{/table}}
-{{#hasMoreRows}}
-…and {{moreRows}} more in the full report.
-{{/hasMoreRows}}
-
-{{/sections}}
-{{#hasWarnings}}
-### Data warnings
-
-{{#warnings}}
-- `{{.}}`
-{{/warnings}}
-{{#hasMoreWarnings}}
-- …and {{moreWarnings}} more (run `nestegg check`).
-{{/hasMoreWarnings}}
-{{/hasWarnings}}
 
 """#,
     ]

@@ -23,8 +23,8 @@ public struct SingleFileRenderer: Sendable {
             let markdown = try pages.markdown(page, html: true)
             let directory = page.path.split(separator: "/").dropLast().map(String.init)
             // Each page's title becomes an h2 under the file's single h1.
-            let content = HTMLPolish.polish(
-                CMark.html(from: markdown, rewriteLink: { Self.anchor(for: $0, from: directory) }, headingOffset: 1))
+            let content = Self.rewriteRawLinks(HTMLPolish.polish(
+                CMark.html(from: markdown, rewriteLink: { Self.anchor(for: $0, from: directory) }, headingOffset: 1)), from: directory)
             entries.append(Entry(id: Self.anchorID(page.path), title: page.title, content: content))
         }
         let toc = [TOCSection(title: "Dashboard", href: "#" + Self.anchorID("index"))]
@@ -37,6 +37,23 @@ public struct SingleFileRenderer: Sendable {
         ]
         if let date = pages.site.dataAsOf { context["dataAsOf"] = "\(date)" }
         return pages.templates.render("single.html", context) ?? ""
+    }
+
+    /// Links that templates write as raw HTML (dashboard cards) are not link nodes in cmark's tree;
+    /// their `href` attributes are rewritten here. Data cannot forge one: its quotes are escaped.
+    static func rewriteRawLinks(_ html: String, from directory: [String]) -> String {
+        guard html.contains("href=\"") else { return html }
+        var result = ""
+        var rest = Substring(html)
+        while let start = rest.range(of: "href=\"") {
+            result += rest[..<start.upperBound]
+            rest = rest[start.upperBound...]
+            guard let end = rest.firstIndex(of: "\"") else { break }
+            let url = String(rest[..<end])
+            result += anchor(for: url, from: directory) ?? url
+            rest = rest[end...]
+        }
+        return result + rest
     }
 
     static func anchorID(_ path: String) -> String { "page-" + path.replacingOccurrences(of: "/", with: "--") }
