@@ -45,7 +45,7 @@ public enum QapitalLoader {
             data.feeds[goalId] = QapitalData.newestFirst(feed(in: document, goalId: goalId, currency: currency))
         }
 
-        checkReferences(&data, folder: folder, log: log)
+        checkReferences(data, log: log)
         return data
     }
 
@@ -55,7 +55,7 @@ public enum QapitalLoader {
 
     /// Warns about ids that name nobody; the report shows them as "User 7" and "Rule 9".
     /// Runs after every file is read, so it names each file and item.
-    static func checkReferences(_ data: inout QapitalData, folder: DataFolder, log: DiagnosticLog) {
+    static func checkReferences(_ data: QapitalData, log: DiagnosticLog) {
         var missingUsers: [Int: Set<String>] = [:]
         for goal in data.goals {
             for id in [goal.ownerId] + goal.connectedUserIds where data.users[id] == nil {
