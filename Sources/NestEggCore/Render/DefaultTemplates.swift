@@ -17,11 +17,8 @@ enum DefaultTemplates {
 
 **{{saved}}** saved{{#target}} of {{target}}{{/target}}{{^target}}, no target{{/target}}{{#progressSVG}}{{^html}} ({{progressText}}){{/html}}{{/progressSVG}}.
 {{#html}}{{#progressSVG}}{{{progressSVG}}}{{/progressSVG}}{{/html}}
-{{#isReached}}
-The target is reached.
-{{/isReached}}
 
-{{source}} goal{{#created}}, created {{created}}{{/created}}.
+{{about}}.
 
 {{#hasMembers}}
 ## Who shares it
@@ -31,11 +28,14 @@ The target is reached.
 {{/members}}
 {{/hasMembers}}
 
+{{^inactiveStatus}}
 ## Projection
 
 **{{projection}}.**{{#projectionDetail}} {{projectionDetail}}{{/projectionDetail}}
+{{/inactiveStatus}}
 
 {{#hasFeed}}
+{{#hasItems}}
 {{#asOf}}
 ## Saved per week
 
@@ -51,7 +51,6 @@ The last 12 weeks, Monday to Sunday, up to the week of the data's latest activit
 | **Total** | | | **{{weeksTotal}}** |
 {{/asOf}}
 
-{{#hasItems}}
 ## Saved per rule type
 
 Everything in the activity feed, by the rule that saved it; manual transfers have no rule.

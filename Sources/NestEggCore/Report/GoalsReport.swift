@@ -15,6 +15,7 @@ public enum GoalsReport {
         let path: String
         let name: String
         let source: String
+        let about: String
         let saved: Money
         let target: Money?
         let reportedPercent: Int?
@@ -51,6 +52,7 @@ public enum GoalsReport {
             let slug = allocator.allocate("\(goal.id) \(goal.name)", fallback: "goal")
             result.append(Entry(
                 key: "q" + String(goal.id).leftPadded(to: 20), path: "goals/\(slug)", name: goal.name, source: "Qapital",
+                about: "Qapital goal",
                 saved: goal.saved, target: goal.target, reportedPercent: nil, image: goal.imageURL.flatMap(SafeURL.init),
                 memberIds: [goal.ownerId] + goal.connectedUserIds, feed: qapital.feed(of: goal.id),
                 inactiveStatus: goal.status == .deleted ? "deleted" : nil, created: goal.created))
@@ -62,6 +64,7 @@ public enum GoalsReport {
                 result.append(Entry(
                     key: "s" + String(accountIndex).leftPadded(to: 6) + String(goalIndex).leftPadded(to: 6) + goal.uid,
                     path: "goals/\(slug)", name: goal.name, source: "Starling · \(data.account.name)",
+                    about: "Starling savings goal of the account \(data.account.name)",
                     saved: goal.totalSaved, target: goal.target, reportedPercent: goal.savedPercentage, image: nil,
                     memberIds: [], feed: nil,
                     inactiveStatus: state.flatMap { inactiveStarlingStates.contains($0) ? $0.lowercased() : nil }, created: nil))
@@ -120,6 +123,8 @@ public enum GoalsReport {
     struct GoalView: Sendable {
         let name: String
         let source: String
+        /// `Qapital goal, created 10 Aug 2026` or `Starling savings goal of the account Personal`.
+        let about: String
         let imageURL: String?
         let saved: String
         let target: String?
@@ -127,7 +132,6 @@ public enum GoalsReport {
         let progressSVG: String?
         let isReached: Bool
         let inactiveStatus: String?
-        let created: String?
         let members: [MemberView]
         let hasMembers: Bool
         let hasFeed: Bool
@@ -278,10 +282,12 @@ public enum GoalsReport {
         }
 
         return GoalView(
-            name: entry.name, source: entry.source, imageURL: entry.image?.description, saved: context.money(entry.saved),
+            name: entry.name, source: entry.source,
+            about: entry.about + (entry.created.map { ", created \(context.date($0))" } ?? ""),
+            imageURL: entry.image?.description, saved: context.money(entry.saved),
             target: entry.target.map(context.money), progressText: progressText(progress),
             progressSVG: progressSVG(progress, name: entry.name), isReached: progress.isReached,
-            inactiveStatus: entry.inactiveStatus, created: entry.created.map(context.date),
+            inactiveStatus: entry.inactiveStatus,
             members: members, hasMembers: !members.isEmpty, hasFeed: entry.feed != nil,
             asOf: asOf.map(context.date), timeZone: context.clock.identifier,
             projection: projectionText, projectionDetail: projectionDetail,
