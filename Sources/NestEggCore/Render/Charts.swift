@@ -43,6 +43,8 @@ public enum Chart {
         let plot = height - top - bottom
         let slot = Double(width) / Double(bars.count)
         let maximum = max(bars.map(\.value).max() ?? 0, 1)
+        // Values are written above the columns only when the widest fits its slot (about 8.5 px a character).
+        let valuesFit = bars.count <= 12 && Double(bars.map(\.valueText.count).max() ?? 0) * 8.5 <= slot
         var svg = open(width: width, height: height, title: title, kind: "columns")
         svg += "<line class=\"chart-axis\" x1=\"0\" y1=\"\(top + plot)\" x2=\"\(width)\" y2=\"\(top + plot)\"/>"
         for (index, bar) in bars.enumerated() {
@@ -54,7 +56,7 @@ public enum Chart {
             if bars.count <= 16 || index % 2 == 0 {
                 svg += "<text class=\"chart-label\" x=\"\(center)\" y=\"\(height - 14)\" text-anchor=\"middle\">\(Escape.html(clip(bar.label, 8)))</text>"
             }
-            if bars.count <= 12, bar.value > 0 {
+            if valuesFit, bar.value > 0 {
                 svg += "<text class=\"chart-value\" x=\"\(center)\" y=\"\(top + plot - barHeight - 6)\" text-anchor=\"middle\">\(Escape.html(bar.valueText))</text>"
             }
         }

@@ -2,6 +2,143 @@
 
 enum DefaultTemplates {
     static let files: [String: String] = [
+        "goals-goal.md.mustache": #"""
+# {{name}}
+
+{{#html}}
+{{#imageURL}}
+<img class="goal-image" src="{{{imageURL}}}" alt="" width="160" height="160" loading="lazy">
+{{/imageURL}}
+{{/html}}
+
+{{#inactiveStatus}}
+**This goal is {{inactiveStatus}}.** It is not counted in the totals.
+{{/inactiveStatus}}
+
+**{{saved}}** saved{{#target}} of {{target}}{{/target}}{{^target}}, no target{{/target}}{{#progressSVG}}{{^html}} ({{progressText}}){{/html}}{{/progressSVG}}.
+{{#html}}{{#progressSVG}}{{{progressSVG}}}{{/progressSVG}}{{/html}}
+
+{{about}}.
+
+{{#hasMembers}}
+## Who shares it
+
+{{#members}}
+- {{#html}}{{#avatarURL}}<img class="avatar" src="{{{avatarURL}}}" alt="" width="32" height="32" loading="lazy"> {{/avatarURL}}{{/html}}{{name}}{{#isOwner}} (owner){{/isOwner}}
+{{/members}}
+{{/hasMembers}}
+
+{{^inactiveStatus}}
+## Projection
+
+**{{projection}}.**{{#projectionDetail}} {{projectionDetail}}{{/projectionDetail}}
+{{/inactiveStatus}}
+
+{{#hasFeed}}
+{{#hasItems}}
+{{#asOf}}
+## Saved per week
+
+The last 12 weeks, Monday to Sunday, up to the week of the data's latest activity ({{asOf}}).
+
+{{#html}}{{{weeksSVG}}}{{/html}}
+
+| Week | Dates | Deposits | Saved |
+|:--|:--|--:|--:|
+{{#weeks}}
+| {{week}} | {{dates}} | {{count}} | {{saved}} |
+{{/weeks}}
+| **Total** | | | **{{weeksTotal}}** |
+{{/asOf}}
+
+## Saved per rule type
+
+Everything in the activity feed, by the rule that saved it; manual transfers have no rule.
+
+| Rule type | Deposits | Saved |
+|:--|--:|--:|
+{{#byRule}}
+| {{label}} | {{count}} | {{saved}} |
+{{/byRule}}
+| **Total** | | **{{byRuleTotal}}** |
+
+## Saved per person
+
+| Person | Deposits | Saved |
+|:--|--:|--:|
+{{#byPerson}}
+| {{label}} | {{count}} | {{saved}} |
+{{/byPerson}}
+| **Total** | | **{{byPersonTotal}}** |
+
+## Activity
+
+Newest first ({{itemCount}} in all); times in {{timeZone}}.
+
+| Date | Time | Activity | Amount | Who | Rule |
+|:--|:--|:--|--:|:--|:--|
+{{#items}}
+| {{#html}}<span class="nowrap">{{/html}}{{date}}{{#html}}</span>{{/html}} | {{#html}}<span class="nowrap">{{/html}}{{time}}{{#html}}</span>{{/html}} | {{{messageMarkdown}}} | {{amount}} | {{#html}}<span class="nowrap">{{#avatarURL}}<img class="avatar" src="{{{avatarURL}}}" alt="" width="20" height="20" loading="lazy"> {{/avatarURL}}{{/html}}{{who}}{{#html}}</span>{{/html}} | {{rule}} |
+{{/items}}
+{{/hasItems}}
+{{^hasItems}}
+## Activity
+
+Nothing has been saved into this goal yet.
+{{/hasItems}}
+{{/hasFeed}}
+{{^hasFeed}}
+## Activity
+
+The source's API gives no activity feed for its savings goals, so this page shows only what it
+reports: the amount saved, the target and the percentage.
+{{/hasFeed}}
+
+"""#,
+        "goals-index.md.mustache": #"""
+# Savings goals
+
+Every savings goal, closest to its target first: goals that have reached their target, then the
+rest by the share saved, then goals without a target.{{#asOf}} The last activity in the data is
+from {{asOf}}; dates are in {{timeZone}}.{{/asOf}}
+
+{{#hasGoals}}
+| Goal | Source | Saved | Target | Progress | Members | Last activity |
+|:--|:--|--:|--:|:--|:--|:--|
+{{#goals}}
+| {{#html}}<span class="goal-cell">{{#imageURL}}<img class="goal-thumb" src="{{{imageURL}}}" alt="" width="40" height="40" loading="lazy"> {{/imageURL}}{{/html}}[{{name}}]({{root}}{{href}}){{#html}}</span>{{/html}} | {{source}} | {{saved}} | {{target}} | {{#html}}{{#progressSVG}}{{{progressSVG}}} {{/progressSVG}}{{/html}}{{progressText}} | {{#members}}{{#html}}{{#avatarURL}}<img class="avatar" src="{{{avatarURL}}}" alt="" width="24" height="24" loading="lazy"> {{/avatarURL}}{{/html}}{{name}}{{#isOwner}} (owner){{/isOwner}}{{^isLast}}, {{/isLast}}{{/members}}{{^hasMembers}}–{{/hasMembers}} | {{lastActivity}} |
+{{/goals}}
+{{/hasGoals}}
+{{^hasGoals}}
+There are no active savings goals.
+{{/hasGoals}}
+
+{{#hasTotals}}
+## Saved in total
+
+Amounts in different currencies are never added together, so each currency has its own total.
+Deleted and archived goals are not counted.
+
+| Currency | Active goals | Saved | Targets |
+|:--|--:|--:|--:|
+{{#totals}}
+| {{currency}} | {{goals}} | **{{saved}}** | {{targets}} |
+{{/totals}}
+{{/hasTotals}}
+
+{{#hasInactive}}
+## Deleted and archived goals
+
+These goals are no longer in use; they are left out of every total above.
+
+| Goal | Source | Status | Saved | Target | Last activity |
+|:--|:--|:--|--:|--:|:--|
+{{#inactive}}
+| [{{name}}]({{root}}{{href}}) | {{source}} | {{status}} | {{saved}} | {{target}} | {{lastActivity}} |
+{{/inactive}}
+{{/hasInactive}}
+
+"""#,
         "index.md.mustache": #"""
 # {{siteTitle}}
 
@@ -400,7 +537,7 @@ svg.chart-sparkline { display: inline-block; width: 10rem; margin: 0; vertical-a
 .tx-filters a:hover { border-color: var(--accent); }
 .tx-filters strong { background: var(--accent); border-color: var(--accent); color: var(--accent-fg); }
 @media (min-width: 48rem) { .tx-filters p { flex-wrap: wrap; overflow-x: visible; } }
-.tx-filters ~ table td:first-child { white-space: nowrap; }
+.tx-filters ~ .table-scroll table td:first-child { white-space: nowrap; }
 tr:has(.tx-unpinned) td { opacity: .5; }
 .tx-unpinned { display: inline-block; margin-left: .35rem; padding: 0 .4rem; border: 1px solid var(--line); border-radius: 4px; font-size: .8rem; color: var(--muted); }
 .tx-sum {
@@ -411,7 +548,17 @@ tr:has(.tx-unpinned) td { opacity: .5; }
 svg.chart-stacked { max-width: 44rem; }
 .chart-stacked .chart-value { font-size: 12px; }
 @media print { .tx-sum { position: static; box-shadow: none; } }
-.tx-filters ~ table td { overflow-wrap: normal; }
+.tx-filters ~ .table-scroll table td { overflow-wrap: normal; }
+/* qapital */
+.goal-thumb, .goal-image, .avatar { object-fit: cover; vertical-align: middle; background: var(--panel); }
+.goal-thumb { border-radius: 6px; }
+.goal-image { display: block; width: 10rem; height: 10rem; margin: 0 0 1rem; border-radius: 10px; }
+.avatar { border-radius: 50%; }
+/* In a table the bar stands beside its percentage as text, so the chart's own small label is hidden. */
+td svg.chart-progress { display: inline-block; width: 7rem; margin: 0 .25rem 0 0; vertical-align: middle; }
+td svg.chart-progress .chart-value { display: none; }
+.nowrap { white-space: nowrap; overflow-wrap: normal; }
+.goal-cell { display: inline-flex; align-items: center; gap: .5rem; min-width: 11rem; overflow-wrap: normal; }
 
 """#,
         "summary.md.mustache": #"""

@@ -1,0 +1,366 @@
+import Foundation
+import Testing
+@testable import NestEggCore
+
+private let london = LocalClock(identifier: "Europe/London")!
+
+private func item(_ id: String, _ time: String, _ minor: Int64, user: Int = 1, rule: Int? = nil,
+                  message: String = "<strong>You</strong> made a roundup.") -> QapitalFeedItem {
+    QapitalFeedItem(id: id, timestamp: Instant(iso8601: time)!, messageHTML: message, amount: usd(minor), userId: user, ruleId: rule)
+}
+
+private func goal(_ id: Int, _ name: String, saved: Int64, target: Int64?, status: QapitalGoal.Status = .active,
+                  image: String? = nil, connected: [Int] = []) -> QapitalGoal {
+    QapitalGoal(id: id, name: name, imageURL: image, ownerId: 1, target: target.map(usd), saved: usd(saved),
+                status: status, connectedUserIds: connected)
+}
+
+private func dataset(_ goals: [QapitalGoal], feeds: [Int: [QapitalFeedItem]] = [:], starling: [StarlingAccountData] = []) -> Dataset {
+    var dataset = Dataset(settings: Settings(), starling: starling)
+    dataset.qapital = QapitalData(currency: .usd, goals: goals, feeds: feeds.mapValues(QapitalData.newestFirst),
+                                  rules: [1: QapitalRule(id: 1, type: "roundup", amount: usd(100)),
+                                          2: QapitalRule(id: 2, type: "guilty_pleasure", amount: usd(400))],
+                                  users: [1: QapitalUser(id: 1, displayName: "Mikael", avatarURL: "http://example.com/m.jpg")])
+    return dataset
+}
+
+private func starlingAccount(_ goals: [StarlingSavingsGoal]) -> StarlingAccountData {
+    StarlingAccountData(account: StarlingAccount(uid: "acc", type: "PRIMARY", currency: .gbp, name: "Personal", createdAt: nil),
+                        feed: [], balance: nil, savingsGoals: goals)
+}
+
+/// Renders one page's Markdown and HTML with the built-in templates.
+private func render(_ page: Page, in site: Site) throws -> PageRenderer.Output {
+    try PageRenderer(templates: try TemplateLibrary(), site: site).render(page)
+}
+
+@Suite struct QapitalGoalsReportTests {
+    // MARK: Progress
+
+    @Test func progressFollowsTheSeedsExamples() {
+        // Balloons: 400 of 1500.
+        #expect(GoalsRules.progress(saved: usd(40_000), target: usd(150_000)) == .inProgress(percent: 26))
+        // Bike: 500 of 500 is reached.
+        #expect(GoalsRules.progress(saved: usd(50_000), target: usd(50_000)) == .reached(percent: 100))
+        // Graduation: nothing saved yet.
+        #expect(GoalsRules.progress(saved: usd(0), target: usd(60_000)) == .inProgress(percent: 0))
+        // Dog: targetAmount null.
+        #expect(GoalsRules.progress(saved: usd(5000), target: nil) == .noTarget)
+        // Rounded down: 99.9% is not reached.
+        #expect(GoalsRules.progress(saved: usd(149_999), target: usd(150_000)) == .inProgress(percent: 99))
+        // Past the target.
+        #expect(GoalsRules.progress(saved: usd(30_566), target: usd(30_000)) == .reached(percent: 101))
+        // Starling's own percentage is shown as given.
+        #expect(GoalsRules.progress(saved: gbp(2000), target: gbp(100_000), reportedPercent: 20) == .inProgress(percent: 20))
+        #expect(GoalsRules.progress(saved: gbp(123_456), target: gbp(123_456), reportedPercent: 100) == .reached(percent: 100))
+    }
+
+    @Test func theListIsOrderedClosestToTargetFirstThenGoalsWithoutATarget() throws {
+        let (doc, _) = try sample("qapital/savingsgoals.json")
+        var data = dataset(QapitalLoader.goals(in: doc, currency: .usd))
+        data.starling = [starlingAccount([StarlingSavingsGoal(uid: "g", name: "Trip to Paris", target: gbp(100_000),
+                                                              totalSaved: gbp(2000), savedPercentage: 20, state: nil)])]
+        let names = GoalsReport.entries(data).map(\.name)
+        #expect(names == ["Bike", "Balloons", "Trip to Paris", "Graduation",
+                          "A New Crib", "A Rainy Day", "Brand New Wheels", "Dog", "Vacation"])
+    }
+
+    // MARK: Projection
+
+    /// Eight weekly savings of US$10.00, the last on the data's latest day.
+    private let steadyFeed = (0..<8).map { week in
+        item("w\(week)", "2026-11-\(String(20 - week).leftPadded(to: 2))T12:00:00Z", 1000)
+    }
+
+    @Test func projectionAtTheAveragePaceOfTheLastEightWeeks() {
+        // Weekly items on 20, 19, … 13 Nov: all within the last 8 weeks. US$80 over 56 days;
+        // US$400 to go takes 280 days from 20 Nov 2026.
+        let asOf = Instant(iso8601: "2026-11-20T12:00:00Z")!
+        let projection = GoalsRules.projection(saved: usd(10_000), target: usd(50_000), feed: steadyFeed, asOf: asOf, clock: london)
+        #expect(projection == .reachedOn(date: CivilDate(year: 2027, month: 8, day: 27)!, weeklyPace: usd(1000), remaining: usd(40_000)))
+        #expect(CivilDate(year: 2026, month: 11, day: 20)!.adding(days: 280) == CivilDate(year: 2027, month: 8, day: 27))
+    }
+
+    @Test func theWindowCountsBackFromTheDataNotFromToday() {
+        // Data from 2015: the projection is the same whatever day the test runs.
+        let asOf = Instant(iso8601: "2015-03-10T14:55:16.025Z")!
+        let inside = item("in", "2015-01-14T15:00:00Z", 5600)   // 55 days before
+        let outside = item("out", "2015-01-12T14:00:00Z", 99_900) // 57 days before
+        let projection = GoalsRules.projection(saved: usd(0), target: usd(5600), feed: [inside, outside], asOf: asOf, clock: london)
+        // US$56 in 56 days: US$1 a day, so US$56 to go takes 56 days.
+        #expect(projection == .reachedOn(date: CivilDate(year: 2015, month: 5, day: 5)!, weeklyPace: usd(700), remaining: usd(5600)))
+    }
+
+    @Test func projectionStates() {
+        let asOf = Instant(iso8601: "2026-11-20T12:00:00Z")!
+        #expect(GoalsRules.projection(saved: usd(500), target: nil, feed: steadyFeed, asOf: asOf, clock: london) == .noTarget)
+        #expect(GoalsRules.projection(saved: usd(500), target: usd(500), feed: steadyFeed, asOf: asOf, clock: london) == .targetReached)
+        let old = [item("old", "2026-08-01T12:00:00Z", 5000)]
+        #expect(GoalsRules.projection(saved: usd(500), target: usd(900), feed: old, asOf: asOf, clock: london) == .noRecentSaving)
+        #expect(GoalsRules.projection(saved: usd(500), target: usd(900), feed: [], asOf: nil, clock: london) == .noRecentSaving)
+        // Starling goals have no feed at all.
+        #expect(GoalsRules.projection(saved: gbp(500), target: gbp(900), feed: nil, asOf: asOf, clock: london) == .noHistory)
+        // A pace of a cent a week is not a date.
+        let trickle = [item("t", "2026-11-20T12:00:00Z", 1)]
+        #expect(GoalsRules.projection(saved: usd(0), target: usd(100_000_000), feed: trickle, asOf: asOf, clock: london)
+                == .beyondACentury(weeklyPace: usd(0)))
+    }
+
+    @Test func theLastWeeksAreTheSourcesLatestWeeksForEveryGoal() throws {
+        // One goal was saved into in 2015 only, another in 2022: in 2022 the first has no recent saving.
+        let data = dataset([goal(1, "Old", saved: 100, target: 1000), goal(2, "New", saved: 100, target: 1000)],
+                           feeds: [1: [item("a", "2015-03-10T14:55:16.025Z", 100)], 2: [item("b", "2022-02-14T00:00:00+00:00", 100)]])
+        let pages = GoalsReport.pages(for: data, context: ReportContext(settings: data.settings))
+        let old = try #require(pages.first { $0.path == "goals/1-old" }?.view as? GoalsReport.GoalView)
+        let new = try #require(pages.first { $0.path == "goals/2-new" }?.view as? GoalsReport.GoalView)
+        #expect(old.projection == "No recent saving")
+        #expect(old.asOf == "14 Feb 2022")
+        #expect(new.projection == "Reaches its target on 3 Jul 2023")
+    }
+
+    // MARK: Weeks
+
+    @Test func savedPerWeekCoversTwelveWeeksInTheSiteTimeZone() {
+        let asOf = Instant(iso8601: "2026-11-20T12:00:00Z")!
+        let feed = [
+            item("a", "2026-11-16T09:00:00Z", 100),
+            item("b", "2026-11-15T23:30:00Z", 200),   // Sunday in London (GMT): the week before
+            item("c", "2026-10-25T23:30:00Z", 300),   // Sunday 23:30 GMT, after the clocks went back: week 43
+            item("d", "2026-08-01T12:00:00Z", 400),   // before the 12 weeks
+        ]
+        let weeks = GoalsRules.weeklyTotals(feed, currency: .usd, asOf: asOf, clock: london, count: 12)
+        #expect(weeks.count == 12)
+        #expect(weeks.first?.week == ISOWeek(year: 2026, week: 36))
+        #expect(weeks.last?.week == ISOWeek(year: 2026, week: 47))
+        #expect(weeks.last?.saved == usd(100))
+        #expect(weeks[10].saved == usd(200))
+        #expect(weeks.first { $0.week == ISOWeek(year: 2026, week: 43) }?.saved == usd(300))
+        #expect(weeks.reduce(0) { $0 + $1.count } == 3)
+        // In summer time a Sunday 23:30 UTC is Monday 00:30 in London: the next week.
+        let summer = GoalsRules.weeklyTotals([item("s", "2026-06-14T23:30:00Z", 50)], currency: .usd,
+                                             asOf: Instant(iso8601: "2026-06-20T12:00:00Z")!, clock: london, count: 2)
+        #expect(summer.map(\.saved) == [usd(0), usd(50)])
+    }
+
+    @Test func savedPerRuleTypeAndPerPerson() {
+        var data = dataset([goal(1, "A", saved: 0, target: nil)])
+        data.qapital.users[3] = QapitalUser(id: 3, displayName: "Johan")
+        let feed = [item("a", "2026-11-16T09:00:00Z", 78, user: 1, rule: 1), item("b", "2026-11-15T09:00:00Z", 400, user: 3, rule: 2),
+                    item("c", "2026-11-14T09:00:00Z", 1250, user: 1), item("d", "2026-11-13T09:00:00Z", 99, user: 3, rule: 1),
+                    item("e", "2026-11-12T09:00:00Z", 5, user: 7, rule: 9)]
+        let names = QapitalNames(data.qapital)
+        let byRule = GoalsRules.shares(feed, currency: .usd) { names.ruleType(of: $0) }
+        #expect(byRule.map(\.label) == ["Manual transfer", "Guilty pleasure", "Round-up", "Rule 9"])
+        #expect(byRule.map(\.saved) == [usd(1250), usd(400), usd(177), usd(5)])
+        let byPerson = GoalsRules.shares(feed, currency: .usd) { names.user($0.userId) }
+        #expect(byPerson.map(\.label) == ["Mikael", "Johan", "User 7"])
+        #expect(byPerson.map(\.count) == [2, 2, 1])
+        #expect(names.rule(of: feed[0], money: ReportContext(settings: Settings()).money) == "Round-up to US$1.00")
+        #expect(names.rule(of: feed[1], money: ReportContext(settings: Settings()).money) == "Guilty pleasure, US$4.00 each")
+        #expect(names.rule(of: feed[2], money: ReportContext(settings: Settings()).money) == "manual")
+    }
+
+    // MARK: Messages carry HTML
+
+    @Test(arguments: [
+        ("<strong>You</strong> made a roundup.", "**You** made a roundup."),
+        ("<strong>Henrik</strong> didn't resist a guilty pleasure at <strong>Starbucks</strong>.",
+         "**Henrik** didn't resist a guilty pleasure at **Starbucks**."),
+        ("<script>alert(1)</script>Saved", "Saved"),
+        ("<img src=x onerror=alert(1)>Saved", "Saved"),
+        (#"<a href="javascript:alert(1)">Saved</a>"#, "Saved"),
+        ("Ben &amp; Jerry&#39;s", #"Ben \& Jerry's"#),
+        ("Tom &amp;amp; Jerry", #"Tom \&amp; Jerry"#),
+        ("[x](javascript:alert(1))", #"\[x\](javascript:alert(1))"#),
+    ])
+    func feedMessagesKeepOnlyEmphasis(html: String, markdown: String) {
+        #expect(RichText.markdown(fromHTML: html) == markdown)
+    }
+
+    @Test func hostileMessagesNamesAndURLsNeverReachTheHTML() throws {
+        let feed = [
+            item("a", "2026-11-16T09:00:00Z", 100, message: "<script>alert('x')</script><strong>You</strong> saved"),
+            item("b", "2026-11-15T09:00:00Z", 100, message: "<img src=x onerror=alert(1)>pic"),
+            item("c", "2026-11-14T09:00:00Z", 100, message: #"<a href="javascript:alert(1)">click</a> &amp;amp; more"#),
+        ]
+        let data = dataset([goal(1, "<b>Bold</b> | pipe", saved: 300, target: 1000, image: "javascript:alert(1)", connected: [1])],
+                           feeds: [1: feed])
+        let site = SiteReport.build(data)
+        let page = try #require(site.pages.first { $0.path.hasPrefix("goals/1-") })
+        let output = try render(page, in: site)
+        for text in [output.markdown, output.html] {
+            #expect(!text.contains("<script"))
+            #expect(!text.contains("onerror"))
+            #expect(!text.contains("javascript:"))
+            #expect(!text.contains("<b>Bold"))
+        }
+        #expect(output.markdown.contains("| **You** saved |"))
+        #expect(output.html.contains("<strong>You</strong> saved"))
+        #expect(output.html.contains("click &amp;amp; more"))
+        #expect(output.html.contains(#"<img class="avatar" src="http://example.com/m.jpg""#))
+        #expect(!output.html.contains("goal-image"), "an unsafe goal image is dropped")
+        #expect(output.markdown.hasPrefix(#"# \<b\>Bold\</b\> \| pipe"#))
+    }
+
+    // MARK: Slugs
+
+    @Test func slugsAreUniqueStableAndSafe() {
+        let goals = [goal(3, "Bike", saved: 0, target: nil), goal(9, "Bike", saved: 0, target: nil),
+                     goal(10, "../../etc", saved: 0, target: nil), goal(11, "CON", saved: 0, target: nil),
+                     goal(12, "  ", saved: 0, target: nil), goal(13, "Café Crème ☕️", saved: 0, target: nil)]
+        let starling = starlingAccount([
+            StarlingSavingsGoal(uid: "a", name: "CON", target: nil, totalSaved: gbp(0), savedPercentage: nil, state: nil),
+            StarlingSavingsGoal(uid: "b", name: "Bike", target: nil, totalSaved: gbp(0), savedPercentage: nil, state: nil),
+            StarlingSavingsGoal(uid: "c", name: "Bike", target: nil, totalSaved: gbp(0), savedPercentage: nil, state: nil),
+        ])
+        let entries = GoalsReport.entries(dataset(goals, starling: [starling]))
+        let paths = Dictionary(uniqueKeysWithValues: entries.map { ($0.key, $0.path) })
+        #expect(Set(paths.values).count == entries.count)
+        #expect(entries.first { $0.key.hasPrefix("q") && $0.key.hasSuffix("3") && $0.name == "Bike" }?.path == "goals/3-bike")
+        #expect(Set(entries.filter { $0.name == "Bike" }.map(\.path))
+                == ["goals/3-bike", "goals/9-bike", "goals/starling-bike", "goals/starling-bike-2"])
+        #expect(entries.first { $0.name == "../../etc" }?.path == "goals/10-etc")
+        #expect(Set(entries.filter { $0.name == "CON" }.map(\.path)) == ["goals/11-con", "goals/starling-con"])
+        #expect(entries.first { $0.name == "  " }?.path == "goals/12")
+        #expect(entries.first { $0.name.hasPrefix("Café") }?.path == "goals/13-cafe-creme")
+        for path in paths.values {
+            #expect(path.wholeMatch(of: /goals\/[a-z0-9][a-z0-9-]*/) != nil, "\(path)")
+        }
+        // The same data gives the same paths.
+        #expect(GoalsReport.entries(dataset(goals, starling: [starling])).map(\.path) == entries.map(\.path))
+    }
+
+    // MARK: The index
+
+    @Test func deletedGoalsAreListedApartAndLeftOutOfTotals() throws {
+        let data = dataset([goal(1, "Kept", saved: 10_000, target: 25_000), goal(2, "Gone", saved: 99_900, target: nil, status: .deleted)],
+                           starling: [starlingAccount([
+                               StarlingSavingsGoal(uid: "s", name: "Trip", target: gbp(1000), totalSaved: gbp(500), savedPercentage: 50, state: "ACTIVE"),
+                               StarlingSavingsGoal(uid: "t", name: "Old", target: nil, totalSaved: gbp(700), savedPercentage: nil, state: "ARCHIVED"),
+                           ])])
+        let pages = GoalsReport.pages(for: data, context: ReportContext(settings: data.settings))
+        let index = try #require(pages.first?.view as? GoalsReport.IndexView)
+        #expect(pages.first?.path == "goals/index")
+        #expect(index.goals.map(\.name) == ["Trip", "Kept"])
+        #expect(index.inactive.map(\.name) == ["Gone", "Old"])
+        #expect(index.inactive.map(\.status) == ["deleted", "archived"])
+        let site = Site(title: "T", sections: [GoalsReport.section], pages: pages)
+        let gone = try render(try #require(pages.first { $0.path == "goals/2-gone" }), in: site).markdown
+        #expect(gone.contains("**This goal is deleted.** It is not counted in the totals."))
+        #expect(!gone.contains("## Projection"))
+        #expect(index.totals.map(\.currency) == ["GBP", "USD"])
+        #expect(index.totals.map(\.saved) == ["£5.00", "US$100.00"])
+        #expect(index.goals.map(\.progressText) == ["50%", "40%"])
+        // Every goal, deleted ones too, has its page.
+        #expect(Set(pages.map(\.path)) == ["goals/index", "goals/1-kept", "goals/2-gone", "goals/starling-trip", "goals/starling-old"])
+        let dashboard = try #require(GoalsReport.dashboard(for: data, context: ReportContext(settings: data.settings)))
+        #expect(dashboard.figures[0].value == "£5.00 · US$100.00")
+        #expect(dashboard.table?.rows.map { $0.cells[0] } == ["Trip", "Kept"])
+    }
+
+    @Test func aGoalPageShowsReachedNoTargetAndStarlingWithoutAFeed() throws {
+        let feed = [item("a", "2026-11-16T09:00:00Z", 2500, rule: 1)]
+        let data = dataset([goal(1, "Done", saved: 50_000, target: 50_000), goal(2, "Open", saved: 100, target: nil)],
+                           feeds: [1: feed, 2: feed],
+                           starling: [starlingAccount([StarlingSavingsGoal(uid: "s", name: "Paris", target: gbp(100_000),
+                                                                           totalSaved: gbp(2000), savedPercentage: 20, state: nil)])])
+        let site = SiteReport.build(data)
+        func markdown(_ path: String) throws -> String { try render(try #require(site.pages.first { $0.path == path }), in: site).markdown }
+        let done = try markdown("goals/1-done")
+        #expect(done.contains("**US$500.00** saved of US$500.00 (reached)."))
+        #expect(done.contains("**Target reached.**"))
+        #expect(done.contains("| 16 Nov 2026 | 09:00 | **You** made a roundup. | US$25.00 | Mikael | Round-up to US$1.00 |"))
+        #expect(done.contains("| 2026-W47 | 16–22 Nov 2026 | 1 | US$25.00 |"))
+        let open = try markdown("goals/2-open")
+        #expect(open.contains("**US$1.00** saved, no target."))
+        #expect(open.contains("**No target.**"))
+        let paris = try markdown("goals/starling-paris")
+        #expect(paris.contains("**£20.00** saved of £1,000.00 (20%)."))
+        #expect(paris.contains("Starling savings goal of the account Personal."))
+        #expect(paris.contains("**No saving history.**"))
+        #expect(!paris.contains("## Saved per week"))
+        let index = try markdown("goals/index")
+        #expect(index.contains("| [Done](../goals/1-done.md) | Qapital | US$500.00 | US$500.00 | reached | Mikael (owner) | 16 Nov 2026 |"))
+        #expect(index.contains("| [Open](../goals/2-open.md) | Qapital | US$1.00 | no target | – |"))
+    }
+
+    @Test func everySharedStarlingGoalSampleGetsAPage() throws {
+        var goals: [StarlingSavingsGoal] = StarlingLoader.savingsGoals(in: try sample("starling/tak783_SavingsGoals.json").0)
+        for path in ["starling/tak783_SavingsGoal.json", "starling/mljames_retrieveSavingsGoal_response.json"] {
+            goals.append(try #require(StarlingLoader.savingsGoal(try sample(path).0.value)))
+        }
+        let data = dataset([], starling: [starlingAccount(goals)])
+        let pages = GoalsReport.pages(for: data, context: ReportContext(settings: data.settings))
+        let index = try #require(pages.first?.view as? GoalsReport.IndexView)
+        #expect(Set(index.goals.map(\.progressText)) == ["reached", "20%", "30%"])
+        #expect(pages.map(\.path).sorted() == ["goals/index", "goals/starling-my-roundup-goal", "goals/starling-trip-to-paris",
+                                               "goals/starling-trip-to-paris-2"])
+    }
+
+    // MARK: End to end
+
+    /// The shared Qapital samples, laid out as a data folder, build into a site.
+    @Test func theSharedQapitalSamplesBuildIntoASite() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data")
+        let samples = samplesRoot.appendingPathComponent("qapital")
+        let layout = ["savingsgoals.json": "qapital/savingsgoals.json", "savingsgoals_1_feed.json": "qapital/feed/1.json",
+                      "savingsrules.json": "qapital/savingsrules.json",
+                      "users_1.json": "qapital/users/1.json", "users_2.json": "qapital/users/2.json",
+                      "users_3.json": "qapital/users/3.json", "users_6.json": "qapital/users/6.json"]
+        for (from, to) in layout {
+            try write(try String(contentsOf: samples.appendingPathComponent(from), encoding: .utf8), to: data.appendingPathComponent(to))
+        }
+        var build = Build(options: BuildOptions(data: data, output: work.appendingPathComponent("site")))
+        build.progress = { _ in }
+        let result = try build.run()
+        // Users 4 and 5 are named by goals but have no file: warnings, not errors.
+        #expect(result.warnings.contains { $0.message.hasPrefix("no qapital/users/4.json for user 4") })
+        #expect(result.warnings.contains { $0.message.hasPrefix("no qapital/users/5.json for user 5") })
+        let site = snapshot(work.appendingPathComponent("site"))
+        let text = { (path: String) in String(decoding: site[path] ?? Data(), as: UTF8.self) }
+        #expect(site.keys.filter { $0.hasPrefix("goals/") && $0.hasSuffix(".md") }.count == 9)
+        let balloons = text("goals/1-balloons.md")
+        #expect(balloons.contains("**US$400.00** saved of US$1,500.00 (26%)."))
+        #expect(balloons.contains("- User 4"))
+        #expect(balloons.contains("| 10 Mar 2015 | 14:55 | **You** made a manual transfer. | US$10.00 | Mikael | manual |"))
+        #expect(balloons.contains("| 8 Mar 2015 | 19:00 | **You** made a manual transfer. | US$12.50 | Mikael | manual |"))
+        #expect(balloons.contains("| 9 Mar 2015 | 12:31 | **You** made a roundup. | US$0.78 | Mikael | Round-up to US$1.00 |"))
+        #expect(balloons.contains("| Manual transfer | 2 | US$22.50 |"))
+        // The last 8 weeks end at the data's own latest day, 10 Mar 2015, not today: US$33.17 in 56 days,
+        // so US$1,100.00 to go takes ⌈110000 × 56 / 3317⌉ = 1858 days.
+        #expect(balloons.contains("**Reaches its target on 10 Apr 2020.** At the average pace of the last 8 weeks (14 Jan – 10 Mar 2015), US$4.15 a week"))
+        let html = text("goals/1-balloons.html")
+        #expect(html.contains("<strong>You</strong> made a manual transfer."))
+        #expect(html.contains(#"<img class="goal-image" src="https://static.qapitalapp.net/"#))
+        #expect(html.contains(#"<svg class="chart chart-columns""#))
+        let index = text("goals/index.md")
+        #expect(index.contains("| [Bike](../goals/3-bike.md) | Qapital | US$500.00 | US$500.00 | reached |"))
+        #expect(index.contains("| USD | 8 | **US$1,130.00** | US$2,600.00 |"))
+        #expect(text("index.md").contains("## Savings goals"))
+    }
+
+    @Test func theFixturesBuildGoalPagesThroughTheBinary() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let output = work.appendingPathComponent("site")
+        let result = try NestEggBinary.run(["build", "--data", repositoryRoot.appendingPathComponent("Fixtures").path,
+                                            "--output", output.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("warning"), "\(result.stderr)")
+        let files = snapshot(output)
+        for page in ["goals/index.md", "goals/index.html", "goals/1-summer-in-lisbon.html", "goals/2-bike.md", "goals/8-bike.md",
+                     "goals/5-dog.md", "goals/starling-trip-to-lisbon.md"] {
+            #expect(files[page] != nil, "missing \(page)")
+        }
+        let lisbon = String(decoding: try #require(files["goals/1-summer-in-lisbon.md"]), as: UTF8.self)
+        #expect(lisbon.contains("## Saved per week"))
+        #expect(lisbon.components(separatedBy: "\n").filter { $0.hasPrefix("| 2026-W") }.count == 12)
+        #expect(lisbon.components(separatedBy: "\n").filter { $0.hasPrefix("# ") }.count == 1)
+        let index = String(decoding: try #require(files["goals/index.md"]), as: UTF8.self)
+        #expect(index.contains("## Deleted and archived goals"))
+        let dashboard = String(decoding: try #require(files["index.html"]), as: UTF8.self)
+        #expect(dashboard.contains(#"href="goals/index.html""#))
+    }
+}
