@@ -11,8 +11,8 @@ struct NestEgg: ParsableCommand {
             Reads accounts, transactions and savings goals from a data folder in the shapes their \
             APIs return, and writes a static site: every report as Markdown and as HTML.
 
-            Exit codes: 0 success, 64 usage, 65 bad data, 66 no data folder, 73 output not \
-            writable, 78 bad template.
+            Exit codes: 0 success, 64 usage, 65 bad data, 66 no data folder, 69 Chromium not \
+            found (--pdf), 73 output not writable, 78 bad template.
             """,
         subcommands: [BuildCommand.self],
         defaultSubcommand: BuildCommand.self
@@ -41,8 +41,18 @@ struct BuildCommand: ParsableCommand {
         valueName: "dir"))
     var templates: String?
 
+    @Flag(name: .long, help: "Also write each statement as a PDF beside its HTML, printed with headless Chromium.")
+    var pdf = false
+
+    @Option(name: .long, help: ArgumentHelp("The Chromium executable for --pdf (default: chromium on PATH).", valueName: "path"))
+    var chromium: String?
+
     @Flag(name: .shortAndLong, help: "Print only warnings and errors.")
     var quiet = false
+
+    func validate() throws {
+        if chromium != nil && !pdf { throw ValidationError("--chromium is used only with --pdf") }
+    }
 
     func run() throws {
         let started = DispatchTime.now()
@@ -50,7 +60,8 @@ struct BuildCommand: ParsableCommand {
         var build = Build(options: BuildOptions(
             data: URL(fileURLWithPath: data),
             output: URL(fileURLWithPath: output),
-            templates: templates.map { URL(fileURLWithPath: $0) }))
+            templates: templates.map { URL(fileURLWithPath: $0) },
+            pdf: pdf, chromium: chromium))
         build.progress = { console.progress($0) }
         do {
             let result = try build.run()

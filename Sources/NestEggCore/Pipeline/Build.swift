@@ -5,17 +5,23 @@ public struct BuildOptions: Sendable {
     public var data: URL
     public var output: URL
     public var templates: URL?
+    /// Also print each statement to PDF beside its HTML, with headless Chromium.
+    public var pdf: Bool
+    /// The Chromium executable for `pdf`; found on `PATH` when nil.
+    public var chromium: String?
 
-    public init(data: URL, output: URL, templates: URL? = nil) {
+    public init(data: URL, output: URL, templates: URL? = nil, pdf: Bool = false, chromium: String? = nil) {
         self.data = data
         self.output = output
         self.templates = templates
+        self.pdf = pdf
+        self.chromium = chromium
     }
 }
 
 /// The named steps of a build, in order. Each error names the step it came from.
 public enum BuildStep: String, Sendable {
-    case load, report, render, write
+    case load, report, render, pdf, write
 }
 
 /// Why a build stopped: the step, the diagnostics (each with its file), and the exit code
@@ -60,6 +66,7 @@ public struct Build {
     public init(options: BuildOptions) { self.options = options }
 
     public func run() throws(BuildError) -> BuildResult {
+        let printer = try locatePrinter()
         let (dataset, warnings) = try load()
         let templates = try loadTemplates()
         let site = SiteReport.build(dataset)
@@ -73,6 +80,7 @@ public struct Build {
         }
         do {
             try render(site, templates: templates, into: writer)
+            if let printer { try printPDFs(site, with: printer, into: writer) }
         } catch {
             writer.discard()
             throw error
@@ -86,6 +94,32 @@ public struct Build {
             throw BuildError(step: .write, exitCode: BuildError.cannotCreate,
                              diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
         }
+    }
+
+    /// With `--pdf`, Chromium must be there before anything is read or written.
+    func locatePrinter() throws(BuildError) -> PDFPrinter? {
+        guard options.pdf else { return nil }
+        do {
+            return try PDFPrinter.locate(explicit: options.chromium, searchPath: ProcessInfo.processInfo.environment["PATH"])
+        } catch {
+            throw BuildError(step: .pdf, exitCode: BuildError.unavailable,
+                             diagnostics: [Diagnostic(.error, file: error.file, message: error.message)])
+        }
+    }
+
+    /// With `--pdf`: each statement's staged HTML printed to a PDF beside it, before the commit.
+    func printPDFs(_ site: Site, with printer: PDFPrinter, into writer: SiteWriter) throws(BuildError) {
+        let statements = site.pages.filter { $0.template == StatementsReport.statementTemplate }
+        for page in statements {
+            do {
+                try printer.print(writer.stagedURL(page.path + ".html"), to: writer.stagedURL(page.path + ".pdf"), page: page.path)
+            } catch {
+                throw BuildError(step: .pdf, exitCode: BuildError.unavailable,
+                                 diagnostics: [Diagnostic(.error, file: error.page + ".pdf", message: error.reason)])
+            }
+            writer.adopt(page.path + ".pdf")
+        }
+        progress("pdf: \(statements.count) statement\(statements.count == 1 ? "" : "s") printed with \(printer.chromium.path)")
     }
 
     /// Step 1: every source in the data folder into a dataset; all errors of the run together.

@@ -281,6 +281,8 @@ Pending and upcoming items, and payments that did not go through, are listed her
 No payments in this period round up.
 {{/hasRoundUps}}
 
+{{#html}}<div class="statement-end" hidden></div>{{/html}}
+
 {{#previous}}[← {{title}}]({{root}}{{href}}){{/previous}}{{#previous}}{{#next}} · {{/next}}{{/previous}}{{#next}}[{{title}} →]({{root}}{{href}}){{/next}}
 
 """#,
@@ -378,6 +380,28 @@ svg.chart-sparkline { display: inline-block; width: 10rem; margin: 0; vertical-a
   thead { display: table-header-group; }
   tr, svg { page-break-inside: avoid; break-inside: avoid; }
   h2 { page-break-after: avoid; break-after: avoid; }
+}
+/* statements */
+/* Printing (and `nestegg build --pdf`): A4, a running header and "Page n of m" in the page
+   margins, tables that break between rows with their header row repeated, charts that fit. */
+@media print {
+  @page {
+    @bottom-right { content: "Page " counter(page) " of " counter(pages); font: 8.5pt system-ui, sans-serif; color: #57606a; }
+  }
+  @page statement {
+    @top-left { content: "Account statement"; font: 8.5pt system-ui, sans-serif; color: #57606a; }
+    @top-right { content: "Printed by NestEgg from the data as given"; font: 8.5pt system-ui, sans-serif; color: #57606a; }
+  }
+  body:has(.statement-end) { page: statement; font-size: 9.5pt; }
+  body:has(.statement-end) h1 { font-size: 15pt; margin: 0 0 3mm; }
+  body:has(.statement-end) h2 { font-size: 11.5pt; margin: 5mm 0 2mm; }
+  body:has(.statement-end) main > ul { margin: 0 0 3mm; padding-left: 4mm; }
+  body:has(.statement-end) table { font-size: 8.5pt; }
+  body:has(.statement-end) th, body:has(.statement-end) td { padding: .8mm 1.6mm; overflow-wrap: normal; }
+  body:has(.statement-end) td:nth-child(-n+2) { white-space: nowrap; }
+  th { -webkit-print-color-adjust: exact; print-color-adjust: exact; background: #eef1f4; }
+  .statement-end ~ p { display: none; }
+  svg.chart { max-width: 100%; height: auto; overflow: visible; }
 }
 
 """#,
