@@ -75,18 +75,18 @@ public enum TransfersLoader {
         let to = value.required("toUid", "the recipient's uid")?.identifier
         let amountValue = value.required("amount", "an amount (a decimal number such as 10.0)")
         let response = self.response(value)
-        guard let from, let to else { return nil }
+        let fromCurrency = from.flatMap { users[$0]?.currency }, toCurrency = to.flatMap { users[$0]?.currency }
+        let currency = fromCurrency ?? toCurrency ?? defaultCurrency
+        let amount = amountValue?.decimalMoney(currency)
+        guard let from, let to, let amount, let response else { return nil }
         for (uid, key) in [(from, "fromUid"), (to, "toUid")] where users[uid] == nil && !users.isEmpty {
             // "Recipient not found" already says the recipient is unknown: no need to warn again.
-            if key == "toUid", response?.status == .recipientNotFound { continue }
+            if key == "toUid", response.status == .recipientNotFound { continue }
             value[key]?.warning("no user \"\(uid)\" in transfers/users.json; shown by uid")
         }
-        let fromCurrency = users[from]?.currency, toCurrency = users[to]?.currency
         if let fromCurrency, let toCurrency, fromCurrency != toCurrency {
             value.warning("sender's currency \(fromCurrency) differs from the recipient's \(toCurrency); amount read in \(fromCurrency)")
         }
-        let currency = fromCurrency ?? toCurrency ?? defaultCurrency
-        guard let amount = amountValue?.decimalMoney(currency), let response else { return nil }
         if amount.isNegative {
             amountValue?.error("expected a positive amount, found \(amount.decimalString)")
             return nil

@@ -212,7 +212,8 @@ public enum TransfersReport {
     /// One person's transfers, oldest first, with the running net of the successful ones.
     static func personView(_ person: Person, totals: Totals, transfers: [Transfer], people: [String: Person],
                            context: ReportContext) -> PersonView {
-        let mine = newestFirst(transfers.filter { $0.fromUid == person.uid || $0.toUid == person.uid }).reversed()
+        let mine = transfers.filter { $0.fromUid == person.uid || $0.toUid == person.uid }
+            .sorted { ($0.time, $0.tid) < ($1.time, $1.tid) }
         var running = MoneyTotals()
         var lines: [PersonLine] = []
         for transfer in mine {
