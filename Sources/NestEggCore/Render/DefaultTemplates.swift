@@ -196,6 +196,8 @@ Statements, newest first:
         "statements-month.md.mustache": #"""
 # Statement for {{accountName}}, {{period}}
 
+{{#html}}<div class="ledger-page" hidden></div>{{/html}}
+
 - **Account:** {{accountName}} ({{accountType}})
 - **Currency:** {{currency}}
 - **Account UID ending:** {{uidTail}}
@@ -382,6 +384,8 @@ svg.chart-sparkline { display: inline-block; width: 10rem; margin: 0; vertical-a
   h2 { page-break-after: avoid; break-after: avoid; }
 }
 /* statements */
+/* Statements and the transfer ledger: in the long tables, dates and times never break inside. */
+body:has(.ledger-page) tr:has(> td:nth-child(5)) > td:nth-child(-n+2) { white-space: nowrap; }
 /* Printing (and `nestegg build --pdf`): A4, a running header and "Page n of m" in the page
    margins, tables that break between rows with their header row repeated, charts that fit. */
 @media print {
@@ -398,7 +402,6 @@ svg.chart-sparkline { display: inline-block; width: 10rem; margin: 0; vertical-a
   body:has(.statement-end) main > ul { margin: 0 0 3mm; padding-left: 4mm; }
   body:has(.statement-end) table { font-size: 8.5pt; }
   body:has(.statement-end) th, body:has(.statement-end) td { padding: .8mm 1.6mm; overflow-wrap: normal; }
-  body:has(.statement-end) td:nth-child(-n+2) { white-space: nowrap; }
   th { -webkit-print-color-adjust: exact; print-color-adjust: exact; background: #eef1f4; }
   .statement-end ~ p { display: none; }
   svg.chart { max-width: 100%; height: auto; overflow: visible; }
@@ -407,6 +410,8 @@ svg.chart-sparkline { display: inline-block; width: 10rem; margin: 0; vertical-a
 """#,
         "transfers-index.md.mustache": #"""
 # Transfers
+
+{{#html}}<div class="ledger-page" hidden></div>{{/html}}
 
 {{countText}} between the app's users: {{successCount}} went through, moving **{{moved}}**, and {{failureCount}} failed. Times are in {{timeZone}}.
 
@@ -462,6 +467,8 @@ Every transfer went through.
 """#,
         "transfers-person.md.mustache": #"""
 # Transfers of {{name}}
+
+{{#html}}<div class="ledger-page" hidden></div>{{/html}}
 
 {{#known}}
 User id {{uid}}.
