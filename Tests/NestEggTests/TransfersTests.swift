@@ -203,4 +203,18 @@ import Testing
         #expect(statuses.contains { $0.hasPrefix("Unknown status") })
         #expect(dataset.transfers.transfers.contains { $0.tid == "wf1clo4lhf" && $0.amount == Money(minorUnits: 1000, currency: .hkd) })
     }
+
+    @Test func withoutUsersJSONEveryoneIsShownByUidWithOneWarning() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        try write(seedRecord, to: work.appendingPathComponent("transfers/transfers.json"))
+        let log = DiagnosticLog()
+        let dataset = DataLoader.load(try DataFolder(root: work), log: log)
+        #expect(!log.hasErrors)
+        #expect(log.warnings.map(\.description) == ["transfers/users.json: warning: missing: transfers show each person by uid"])
+        #expect(dataset.transfers.transfers.count == 1)
+        #expect(dataset.latestInstant == Instant(secondsSinceEpoch: 1_531_125_475))
+        let page = try render(dataset, "transfers/index")
+        #expect(page.contains("[imgrl0x94hj8h2om6201](../transfers/imgrl0x94hj8h2om6201.md) (unknown user)"))
+    }
 }
