@@ -1,10 +1,13 @@
 # NestEgg — the two commands:  make site  (build the sample site)  and  make test.
 SWIFT ?= swift
 # Debian packages the build needs; `make deps` installs whichever are missing.
-DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev pkg-config
+DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev pkg-config poppler-utils
+# What `nestegg build --pdf` needs (Chromium prints the statements); `make test` and `make pdf`
+# install it, so CI runs the PDF test; `make site` does not need it.
+PDF_PACKAGES := chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: site test deps bench build templates fixtures clean
+.PHONY: site test pdf deps pdf-deps bench build templates fixtures clean
 
 ## site: install what is missing, build nestegg, and generate Output/ from Fixtures/.
 site: deps templates
@@ -12,20 +15,34 @@ site: deps templates
 	.build/release/nestegg build --data Fixtures --output Output
 	@echo "Open Output/index.html in a browser (or read Output/index.md)."
 
-## test: install what is missing, build once, and run every test (unit, end-to-end, golden).
-test: deps templates
+## test: install what is missing, build once, and run every test (unit, end-to-end, golden, PDF).
+test: deps pdf-deps templates
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+## pdf: like site, and also print each statement to a PDF beside its HTML (installs Chromium if missing).
+pdf: deps pdf-deps templates
+	$(SWIFT) build -c release --product nestegg
+	.build/release/nestegg build --data Fixtures --output Output --pdf
+	@echo "The statements' PDFs are in Output/statements/ (not committed: the default build makes none)."
+
 ## deps: install the Debian packages that are not installed yet.
 deps:
-	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+	@$(call install-missing,$(DEBIAN_PACKAGES))
+
+## pdf-deps: install Chromium if it is missing.
+pdf-deps:
+	@$(call install-missing,$(PDF_PACKAGES))
+
+define install-missing
+	missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing$$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
 	fi
+endef
 
 ## bench: build scales 1, 10 and 100 (SCALES="1 10" for fewer) and compare with the floor
 ## (orjson reading the same JSON, the cmark-gfm command converting the same Markdown).

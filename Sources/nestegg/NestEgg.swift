@@ -11,8 +11,8 @@ struct NestEgg: ParsableCommand {
             Reads accounts, transactions, savings goals, loans and transfers from a data folder in \
             the shapes their APIs return, and writes a static site: every report as Markdown and as HTML.
 
-            Exit codes: 0 success, 64 usage, 65 bad data, 66 no data folder, 69 a needed tool is \
-            missing, 73 output not writable, 78 bad template.
+            Exit codes: 0 success, 64 usage, 65 bad data, 66 no data folder, 69 Chromium not \
+            found (--pdf), 73 output not writable, 78 bad template.
             """,
         subcommands: [BuildCommand.self, CheckCommand.self, FixturesCommand.self],
         defaultSubcommand: BuildCommand.self
@@ -59,8 +59,18 @@ struct BuildCommand: ParsableCommand {
         "Also write the headline figures here as JSON (schema: docs/totals.schema.json, version 1).", valueName: "file"))
     var json: String?
 
+    @Flag(name: .long, help: "Also write each statement as a PDF beside its HTML, printed with headless Chromium.")
+    var pdf = false
+
+    @Option(name: .long, help: ArgumentHelp("The Chromium executable for --pdf (default: chromium on PATH).", valueName: "path"))
+    var chromium: String?
+
     @Flag(name: .shortAndLong, help: "Print only warnings and errors.")
     var quiet = false
+
+    func validate() throws {
+        if chromium != nil && !pdf { throw ValidationError("--chromium is used only with --pdf") }
+    }
 
     func run() throws {
         let started = DispatchTime.now()
@@ -68,7 +78,8 @@ struct BuildCommand: ParsableCommand {
         var options = BuildOptions(
             data: URL(fileURLWithPath: dataOptions.data),
             output: URL(fileURLWithPath: output),
-            templates: templates.map { URL(fileURLWithPath: $0) })
+            templates: templates.map { URL(fileURLWithPath: $0) },
+            pdf: pdf, chromium: chromium)
         options.dataLabel = dataOptions.data
         options.singleFile = singleFile.map { URL(fileURLWithPath: $0) }
         options.summary = summary.map { URL(fileURLWithPath: $0) }

@@ -14,17 +14,23 @@ public struct BuildOptions: Sendable {
     public var summary: URL?
     /// `--json`: the headline figures as JSON.
     public var json: URL?
+    /// Also print each statement to PDF beside its HTML, with headless Chromium.
+    public var pdf: Bool
+    /// The Chromium executable for `pdf`; found on `PATH` when nil.
+    public var chromium: String?
 
-    public init(data: URL, output: URL, templates: URL? = nil) {
+    public init(data: URL, output: URL, templates: URL? = nil, pdf: Bool = false, chromium: String? = nil) {
         self.data = data
         self.output = output
         self.templates = templates
+        self.pdf = pdf
+        self.chromium = chromium
     }
 }
 
 /// The named steps of a build, in order. Each error names the step it came from.
 public enum BuildStep: String, Sendable {
-    case load, report, render, write
+    case load, report, render, pdf, write
 }
 
 /// Why a build stopped: the step, the diagnostics (each with its file), and the exit code
@@ -79,6 +85,7 @@ public struct Build {
     public init(options: BuildOptions) { self.options = options }
 
     public func run() throws(BuildError) -> BuildResult {
+        let printer = try locatePrinter()
         let (dataset, warnings) = try load()
         let templates = try loadTemplates()
         let site = SiteReport.build(dataset)
@@ -88,6 +95,7 @@ public struct Build {
         let writer = try openWriter()
         do {
             try render(renderer, into: writer)
+            if let printer { try printPDFs(site, with: printer, into: writer) }
         } catch {
             writer.discard()
             throw error
@@ -111,6 +119,32 @@ public struct Build {
             progress("write: \(url.path)")
         }
         return BuildResult(pages: site.pages.count, write: summary, warnings: warnings)
+    }
+
+    /// With `--pdf`, Chromium must be there before anything is read or written.
+    func locatePrinter() throws(BuildError) -> PDFPrinter? {
+        guard options.pdf else { return nil }
+        do {
+            return try PDFPrinter.locate(explicit: options.chromium, searchPath: ProcessInfo.processInfo.environment["PATH"])
+        } catch {
+            throw BuildError(step: .pdf, exitCode: BuildError.unavailable,
+                             diagnostics: [Diagnostic(.error, file: error.file, message: error.message)])
+        }
+    }
+
+    /// With `--pdf`: each statement's staged HTML printed to a PDF beside it, before the commit.
+    func printPDFs(_ site: Site, with printer: PDFPrinter, into writer: SiteWriter) throws(BuildError) {
+        let statements = site.pages.filter { $0.template == StatementsReport.statementTemplate }
+        for page in statements {
+            do {
+                try printer.print(writer.stagedURL(page.path + ".html"), to: writer.stagedURL(page.path + ".pdf"), page: page.path)
+            } catch {
+                throw BuildError(step: .pdf, exitCode: BuildError.unavailable,
+                                 diagnostics: [Diagnostic(.error, file: error.page + ".pdf", message: error.reason)])
+            }
+            writer.adopt(page.path + ".pdf")
+        }
+        progress("pdf: \(statements.count) statement\(statements.count == 1 ? "" : "s") printed with \(printer.chromium.path)")
     }
 
     /// Step 1: every source in the data folder into a dataset; all errors of the run together.

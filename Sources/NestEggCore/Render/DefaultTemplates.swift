@@ -423,6 +423,138 @@ Nothing to move this week.
 </html>
 
 """##,
+        "statements-index.md.mustache": #"""
+# Statements
+
+One statement per account for every calendar month with transactions, with months running from
+the 1st at 00:00 to the last day at midnight ({{timeZone}}). Only settled transactions count in
+a balance; each month's closing balance is the next month's opening balance, and the newest
+month closes on the account's cleared balance.
+
+{{#accounts}}
+## {{name}}
+
+{{type}} account in {{currency}}, ending {{uidTail}}.{{#clearedBalance}} Cleared balance: **{{clearedBalance}}**.{{/clearedBalance}}
+{{#noBalanceReason}}
+
+{{noBalanceReason}}
+{{/noBalanceReason}}
+
+Statements, newest first:
+
+{{#hasBalance}}
+| Period | Transactions | Opening balance | Money in | Money out | Closing balance |
+|:--|--:|--:|--:|--:|--:|
+{{#rows}}
+| [{{period}}]({{root}}{{href}}) | {{transactions}} | {{opening}} | {{moneyIn}} | {{moneyOut}} | {{closing}} |
+{{/rows}}
+{{/hasBalance}}
+{{^hasBalance}}
+| Period | Transactions | Money in | Money out | Net movement |
+|:--|--:|--:|--:|--:|
+{{#rows}}
+| [{{period}}]({{root}}{{href}}) | {{transactions}} | {{moneyIn}} | {{moneyOut}} | {{net}} |
+{{/rows}}
+{{/hasBalance}}
+
+{{/accounts}}
+
+"""#,
+        "statements-month.md.mustache": #"""
+# Statement for {{accountName}}, {{period}}
+
+{{#html}}<div class="ledger-page" hidden></div>{{/html}}
+
+- **Account:** {{accountName}} ({{accountType}})
+- **Currency:** {{currency}}
+- **Account UID ending:** {{uidTail}}
+- **Period:** {{period}} ({{timeZone}})
+- **Statement date:** {{statementDate}}
+
+## Summary
+
+{{#hasBalance}}
+The balance over the period, counting settled transactions only:
+
+| | Amount |
+|:--|--:|
+| Opening balance on {{firstDay}} | {{opening}} |
+| Money in | {{moneyIn}} |
+| Money out | {{moneyOut}} |
+| **Closing balance on {{lastDay}}** | **{{closing}}** |
+{{/hasBalance}}
+{{^hasBalance}}
+{{noBalanceReason}}
+
+| | Amount |
+|:--|--:|
+| Money in | {{moneyIn}} |
+| Money out | {{moneyOut}} |
+| **Net movement** | **{{net}}** |
+{{/hasBalance}}
+
+## Transactions
+
+{{#hasLines}}
+{{#hasBalance}}
+{{lineCountText}} in time order, with the balance after each:
+
+| Date | Time | Description | Reference | Money in | Money out | Balance |
+|:--|:--|:--|:--|--:|--:|--:|
+| {{firstDay}} | | Opening balance | | | | {{opening}} |
+{{#lines}}
+| {{date}} | {{time}} | {{description}} | {{reference}} | {{moneyIn}} | {{moneyOut}} | {{balance}} |
+{{/lines}}
+| **{{lastDay}}** | | **Totals and closing balance** | | **{{moneyIn}}** | **{{moneyOut}}** | **{{closing}}** |
+{{/hasBalance}}
+{{^hasBalance}}
+{{lineCountText}} in time order:
+
+| Date | Time | Description | Reference | Money in | Money out |
+|:--|:--|:--|:--|--:|--:|
+{{#lines}}
+| {{date}} | {{time}} | {{description}} | {{reference}} | {{moneyIn}} | {{moneyOut}} |
+{{/lines}}
+| **Total** | | | | **{{moneyIn}}** | **{{moneyOut}}** |
+{{/hasBalance}}
+{{/hasLines}}
+{{^hasLines}}
+No settled transactions in this period.
+{{/hasLines}}
+
+{{#hasApart}}
+## Not in the balance
+
+Pending and upcoming items, and payments that did not go through, are listed here and not counted in the balance:
+
+| Date | Time | Description | Status | Amount |
+|:--|:--|:--|:--|--:|
+{{#apart}}
+| {{date}} | {{time}} | {{description}} | {{status}} | {{amount}} |
+{{/apart}}
+{{/hasApart}}
+
+## Round-ups
+
+{{#hasRoundUps}}
+{{roundUpCountText}} in this period round up to **{{roundUpTotal}}** (each payment out, settled or pending, rounded up to the next whole unit). By week, counting only this period's days:
+
+| Week | Payments | Round-up |
+|:--|--:|--:|
+{{#roundUpWeeks}}
+| [{{week}}]({{root}}{{href}}) | {{payments}} | {{roundUp}} |
+{{/roundUpWeeks}}
+| **Total** | **{{roundUpCount}}** | **{{roundUpTotal}}** |
+{{/hasRoundUps}}
+{{^hasRoundUps}}
+No payments in this period round up.
+{{/hasRoundUps}}
+
+{{#html}}<div class="statement-end" hidden></div>{{/html}}
+
+{{#previous}}[← {{title}}]({{root}}{{href}}){{/previous}}{{#previous}}{{#next}} · {{/next}}{{/previous}}{{#next}}[{{title}} →]({{root}}{{href}}){{/next}}
+
+"""#,
         "style.css": #"""
 /* NestEgg: one stylesheet, no web fonts, no external requests. Light and dark, screen and print. */
 :root {
@@ -559,6 +691,29 @@ td svg.chart-progress { display: inline-block; width: 7rem; margin: 0 .25rem 0 0
 td svg.chart-progress .chart-value { display: none; }
 .nowrap { white-space: nowrap; overflow-wrap: normal; }
 .goal-cell { display: inline-flex; align-items: center; gap: .5rem; min-width: 11rem; overflow-wrap: normal; }
+/* statements */
+/* Statements and the transfer ledger: in the long tables, dates and times never break inside. */
+body:has(.ledger-page) tr:has(> td:nth-child(5)) > td:nth-child(-n+2) { white-space: nowrap; }
+/* Printing (and `nestegg build --pdf`): A4, a running header and "Page n of m" in the page
+   margins, tables that break between rows with their header row repeated, charts that fit. */
+@media print {
+  @page {
+    @bottom-right { content: "Page " counter(page) " of " counter(pages); font: 8.5pt system-ui, sans-serif; color: #57606a; }
+  }
+  @page statement {
+    @top-left { content: "Account statement"; font: 8.5pt system-ui, sans-serif; color: #57606a; }
+    @top-right { content: "Printed by NestEgg from the data as given"; font: 8.5pt system-ui, sans-serif; color: #57606a; }
+  }
+  body:has(.statement-end) { page: statement; font-size: 9.5pt; }
+  body:has(.statement-end) h1 { font-size: 15pt; margin: 0 0 3mm; }
+  body:has(.statement-end) h2 { font-size: 11.5pt; margin: 5mm 0 2mm; }
+  body:has(.statement-end) main > ul { margin: 0 0 3mm; padding-left: 4mm; }
+  body:has(.statement-end) table { font-size: 8.5pt; }
+  body:has(.statement-end) th, body:has(.statement-end) td { padding: .8mm 1.6mm; overflow-wrap: normal; }
+  th { -webkit-print-color-adjust: exact; print-color-adjust: exact; background: #eef1f4; }
+  .statement-end ~ p { display: none; }
+  svg.chart { max-width: 100%; height: auto; overflow: visible; }
+}
 
 """#,
         "summary.md.mustache": #"""
@@ -635,6 +790,91 @@ the sum below nor in the [spending by category]({{root}}{{insightsHref}}).
 {{^hasRows}}
 No transactions in this category.
 {{/hasRows}}
+
+"""#,
+        "transfers-index.md.mustache": #"""
+# Transfers
+
+{{#html}}<div class="ledger-page" hidden></div>{{/html}}
+
+{{countText}} between the app's users: {{successCount}} went through, moving **{{moved}}**, and {{failureCount}} failed. Times are in {{timeZone}}.
+
+## Every transfer
+
+{{#hasTransfers}}
+Newest first:
+
+| Date | Time | From | To | Amount | Status | Transaction |
+|:--|:--|:--|:--|--:|:--|:--|
+{{#transfers}}
+| {{date}} | {{time}} | [{{from}}]({{root}}{{fromHref}}) | [{{to}}]({{root}}{{toHref}}) | {{amount}} | {{status}} | {{tid}} |
+{{/transfers}}
+{{/hasTransfers}}
+{{^hasTransfers}}
+No transfers yet.
+{{/hasTransfers}}
+
+{{#hasPeople}}
+## By person
+
+Money sent and received counts successful transfers only; net is received minus sent.
+
+{{#html}}{{{sentChartSVG}}}{{/html}}
+
+| Person | Sent | Money sent | Received | Money received | Net | Failed |
+|:--|--:|--:|--:|--:|--:|--:|
+{{#people}}
+| [{{name}}]({{root}}{{href}}){{^known}} (unknown user){{/known}} | {{sentCount}} | {{sent}} | {{receivedCount}} | {{received}} | {{net}} | {{failedCount}} |
+{{/people}}
+{{/hasPeople}}
+
+## Failed transfers
+
+{{#hasFailures}}
+{{#failures}}
+### {{heading}}
+
+{{countText}}, {{value}} in all, newest first:
+
+| Date | Time | From | To | Amount | Transaction |
+|:--|:--|:--|:--|--:|:--|
+{{#transfers}}
+| {{date}} | {{time}} | [{{from}}]({{root}}{{fromHref}}) | [{{to}}]({{root}}{{toHref}}) | {{amount}} | {{tid}} |
+{{/transfers}}
+
+{{/failures}}
+{{/hasFailures}}
+{{^hasFailures}}
+Every transfer went through.
+{{/hasFailures}}
+
+"""#,
+        "transfers-person.md.mustache": #"""
+# Transfers of {{name}}
+
+{{#html}}<div class="ledger-page" hidden></div>{{/html}}
+
+{{#known}}
+User id {{uid}}.
+{{/known}}
+{{^known}}
+The uid {{uid}} is not in transfers/users.json, so this person is shown by uid.
+{{/known}}
+Sent {{sentText}} ({{sent}}) and received {{receivedCount}} ({{received}}): net **{{net}}**. {{failedText}}. Times are in {{timeZone}}.
+
+{{#hasLines}}
+Oldest first; the running net counts successful transfers only:
+
+| Date | Time | Direction | With | Amount | Status | Running net | Transaction |
+|:--|:--|:--|:--|--:|:--|--:|:--|
+{{#lines}}
+| {{date}} | {{time}} | {{direction}} | [{{counterparty}}]({{root}}{{counterpartyHref}}) | {{amount}} | {{status}} | {{runningNet}} | {{tid}} |
+{{/lines}}
+| **Net** | | | | | | **{{net}}** | |
+{{/hasLines}}
+{{^hasLines}}
+No transfers.
+{{/hasLines}}
 
 """#,
     ]

@@ -53,6 +53,12 @@ public final class SiteWriter {
         written.append(path)
     }
 
+    /// Where a file of the new output is staged, for a tool that writes it itself (`--pdf`).
+    public func stagedURL(_ path: String) -> URL { staging.appendingPathComponent(path) }
+
+    /// Counts a file that a tool wrote at ``stagedURL(_:)`` as written.
+    public func adopt(_ path: String) { written.append(path) }
+
     /// Swaps the staging folder in as the output folder.
     public func commit() throws(WriteError) -> Summary {
         var changed = 0

@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+@testable import NestEggCore
+
+@Suite struct StatementsTests {
+    let london = LocalClock(identifier: "Europe/London")!
+
+    func account(_ feed: [FeedItem], cleared: Money? = nil, currency: Currency = .gbp) -> StarlingAccountData {
+        StarlingAccountData(
+            account: StarlingAccount(uid: "0f4d2c6e-1111-2222-3333-44445555ae81", type: "PRIMARY", currency: currency,
+                                     name: "Personal", createdAt: nil),
+            feed: feed, balance: cleared.map { StarlingBalance(cleared: $0, effective: nil) }, savingsGoals: [])
+    }
+
+    /// Opening + in − out = closing, each month opens on the previous month's close, and the
+    /// running balance after the last line is the closing balance.
+    func checkBalances(_ statements: [StatementPeriods.Statement], sourceLocation: SourceLocation = #_sourceLocation) {
+        for (index, statement) in statements.enumerated() {
+            guard let opening = statement.opening, let closing = statement.closing else {
+                Issue.record("\(statement.month) has no balance", sourceLocation: sourceLocation)
+                continue
+            }
+            #expect(opening + statement.moneyIn - statement.moneyOut == closing, "\(statement.month)", sourceLocation: sourceLocation)
+            #expect((statement.lines.last?.balance ?? opening) == closing, "\(statement.month)", sourceLocation: sourceLocation)
+            if index > 0 {
+                #expect(statements[index - 1].closing == opening, "\(statement.month)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    @Test func theLatestMonthClosesOnTheClearedBalanceAndEarlierMonthsChainBackwards() {
+        let feed = [
+            feedItem(285_000, "2026-09-25T08:00:00Z", direction: .in, source: "FASTER_PAYMENTS_IN"),
+            feedItem(4_350, "2026-09-26T12:00:00Z"),
+            feedItem(520, "2026-10-02T12:00:00Z"),
+            feedItem(10_000, "2026-10-03T12:00:00Z", direction: .in),
+            feedItem(87, "2026-11-04T12:00:00Z"),
+        ]
+        let statements = StatementPeriods.statements(for: account(feed, cleared: gbp(500_000)), clock: london)
+        #expect(statements.map { "\($0.month)" } == ["2026-09", "2026-10", "2026-11"])
+        #expect(statements[2].closing == gbp(500_000))
+        #expect(statements[2].opening == gbp(500_087))
+        #expect(statements[1].closing == gbp(500_087))
+        #expect(statements[1].opening == gbp(490_607))
+        #expect(statements[1].moneyIn == gbp(10_000))
+        #expect(statements[1].moneyOut == gbp(520))
+        #expect(statements[1].lines.map(\.balance) == [gbp(490_087), gbp(500_087)])
+        #expect(statements[0].opening == gbp(209_957))
+        checkBalances(statements)
+    }
+
+    @Test func withoutABalanceFileOnlyMovementsAreKnown() {
+        let feed = [feedItem(435, "2026-10-02T12:00:00Z"), feedItem(1_000, "2026-10-03T12:00:00Z", direction: .in)]
+        let statements = StatementPeriods.statements(for: account(feed), clock: london)
+        #expect(statements.count == 1)
+        #expect(statements[0].opening == nil && statements[0].closing == nil)
+        #expect(statements[0].lines.allSatisfy { $0.balance == nil })
+        #expect(statements[0].net == gbp(565))
+    }
+
+    @Test func aBalanceInAnotherCurrencyIsNotUsed() {
+        let statements = StatementPeriods.statements(
+            for: account([feedItem(435, "2026-10-02T12:00:00Z")], cleared: Money(minorUnits: 100, currency: .eur)), clock: london)
+        #expect(statements[0].opening == nil)
+    }
+
+    @Test func monthsFollowTheSiteTimeZone() {
+        // 2026-09-30T23:30Z is 00:30 on 1 October in London (BST, UTC+1): an October transaction.
+        // 2026-10-31T23:30Z is 23:30 on 31 October (GMT again since 25 October): still October.
+        // 2026-08-31T22:59Z is 23:59 on 31 August: August.
+        let feed = [feedItem(100, "2026-09-30T23:30:00Z"), feedItem(200, "2026-10-31T23:30:00Z"), feedItem(300, "2026-08-31T22:59:00Z")]
+        let statements = StatementPeriods.statements(for: account(feed, cleared: gbp(10_000)), clock: london)
+        #expect(statements.map { "\($0.month)" } == ["2026-08", "2026-10"])
+        #expect(statements[1].moneyOut == gbp(300))
+        #expect(statements[0].moneyOut == gbp(300))
+        // In UTC the first one belongs to September.
+        let utc = StatementPeriods.statements(for: account(feed, cleared: gbp(10_000)), clock: LocalClock(identifier: "UTC")!)
+        #expect(utc.map { "\($0.month)" } == ["2026-08", "2026-09", "2026-10"])
+        checkBalances(statements)
+        checkBalances(utc)
+    }
+
+    @Test func pendingUpcomingAndDeclinedItemsAreListedApartAndNotInTheBalance() {
+        let feed = [
+            feedItem(435, "2026-10-02T12:00:00Z"),
+            feedItem(1_875, "2026-10-20T17:45:00Z", status: "PENDING"),
+            feedItem(1_199, "2026-10-21T06:00:00Z", status: "UPCOMING"),
+            feedItem(2_999, "2026-10-22T06:00:00Z", status: "DECLINED"),
+            feedItem(5_000, "2026-10-23T06:00:00Z", currency: .eur),
+        ]
+        let statement = StatementPeriods.statements(for: account(feed, cleared: gbp(10_000)), clock: london)[0]
+        #expect(statement.lines.count == 1)
+        #expect(statement.moneyOut == gbp(435))
+        #expect(statement.opening == gbp(10_435))
+        #expect(statement.apart.map(\.apart.reason) == ["Pending", "Upcoming", "Declined", "Settled in EUR, not the account's currency"])
+        // The round-up rule still counts the pending payment, as the weekly round-ups do.
+        #expect(statement.roundUps.count == 2)
+        #expect(statement.roundUpTotal == gbp(65 + 25))
+    }
+
+    @Test func everyFixtureStatementBalances() throws {
+        let log = DiagnosticLog()
+        let dataset = DataLoader.load(try DataFolder(root: repositoryRoot.appendingPathComponent("Fixtures")), log: log)
+        #expect(!log.hasErrors)
+        #expect(dataset.starling.count == 2)
+        for data in dataset.starling {
+            let statements = StatementPeriods.statements(for: data, clock: london)
+            #expect(!statements.isEmpty)
+            #expect(statements.last?.closing == data.balance?.cleared)
+            checkBalances(statements)
+        }
+    }
+
+    func render(_ dataset: Dataset, _ path: String) throws -> String {
+        let site = SiteReport.build(dataset)
+        let page = try #require(site.pages.first { $0.path == path }, "no page \(path)")
+        return try PageRenderer(templates: TemplateLibrary(), site: site).render(page).markdown
+    }
+
+    @Test func aStatementPageHasItsHeaderBalancesAndRoundUps() throws {
+        let feed = [
+            feedItem(435, "2026-10-18T23:30:00Z"),  // Monday 19 Oct, 00:30 in London: 2026-W43
+            feedItem(520, "2026-10-21T12:40:00Z"),
+            feedItem(87, "2026-10-25T23:30:00Z"),
+            feedItem(285_000, "2026-10-25T01:30:00Z", direction: .in, source: "FASTER_PAYMENTS_IN"),
+            feedItem(1_875, "2026-10-30T17:45:00Z", status: "PENDING"),
+        ]
+        var dataset = Dataset(starling: [account(feed, cleared: gbp(300_000))])
+        dataset.settings.title = "Test"
+        let page = try render(dataset, "statements/personal/2026-10")
+        #expect(page.hasPrefix("# Statement for Personal, 1–31 Oct 2026\n"))
+        #expect(page.contains("- **Account:** Personal (Primary)"))
+        #expect(page.contains("- **Currency:** GBP"))
+        #expect(page.contains("- **Account UID ending:** …ae81"))
+        // The statement date is the period's last day, never the day of the build.
+        #expect(page.contains("- **Statement date:** 31 Oct 2026"))
+        #expect(page.contains("| Opening balance on 1 Oct 2026 | £160.42 |"))
+        #expect(page.contains("| **Closing balance on 31 Oct 2026** | **£3,000.00** |"))
+        #expect(page.contains("| 19 Oct 2026 | 00:30 | Shop | REF |  | £4.35 | £156.07 |"))
+        #expect(page.contains("| 30 Oct 2026 | 17:45 | Shop | Pending | -£18.75 |"))
+        // Round-ups of the period, by week: the seed's £4.35, £5.20 and £0.87 give £1.58.
+        #expect(page.contains("| [2026-W43](../../roundups/personal/2026-W43.md) | 3 | £1.58 |"))
+        #expect(page.contains("| [2026-W44](../../roundups/personal/2026-W44.md) | 1 | £0.25 |"))
+    }
+
+    @Test func aStatementWithoutABalanceSaysSo() throws {
+        let dataset = Dataset(starling: [account([feedItem(435, "2026-10-02T12:00:00Z")])])
+        let page = try render(dataset, "statements/personal/2026-10")
+        #expect(page.contains("There is no balance file for this account (starling/balances/0f4d2c6e-1111-2222-3333-44445555ae81.json)"))
+        #expect(page.contains("| **Net movement** | **-£4.35** |"))
+        #expect(!page.contains("Opening balance"))
+        let index = try render(dataset, "statements/index")
+        #expect(index.contains("| Period | Transactions | Money in | Money out | Net movement |"))
+    }
+
+    @Test func theDashboardShowsEachAccountsLatestStatement() {
+        let dataset = Dataset(starling: [account([feedItem(435, "2026-10-02T12:00:00Z"), feedItem(100, "2026-11-02T12:00:00Z")],
+                                                 cleared: gbp(1_000))])
+        let section = StatementsReport.dashboard(for: dataset, context: ReportContext(settings: dataset.settings))
+        #expect(section?.figures.first?.value == "£10.00")
+        #expect(section?.figures.first?.href == "statements/personal/2026-11.md")
+        #expect(section?.table?.rows.first?.cells == ["Personal", "1–30 Nov 2026", "£0.00", "£1.00", "£10.00"])
+    }
+
+    @Test func noFeedMeansNoStatements() {
+        let dataset = Dataset(starling: [account([], cleared: gbp(1_000))])
+        #expect(StatementsReport.pages(for: dataset, context: ReportContext(settings: dataset.settings)).isEmpty)
+        #expect(StatementsReport.dashboard(for: dataset, context: ReportContext(settings: dataset.settings)) == nil)
+    }
+}
