@@ -236,7 +236,7 @@ import Testing
         #expect(files["lender/index.md"] == nil, "no lender files, no lender page")
         let text = { (path: String) in String(decoding: files[path] ?? Data(), as: UTF8.self) }
         #expect(text("loans/index.md").contains("3 loans in 2 countries"))
-        #expect(text("loans/index.md").contains("| US$1,000.00 | US$250.50 | 25% |"))
+        #expect(text("loans/index.md").contains("| US$1,000.00 | US$250.50 (25%) |"))
         #expect(text("loans/index.md").contains("| buy more merchandise |"))
         #expect(text("loans/map.md").contains("| 30–0°N | · | · | · | · | · | · | · | 1 | · | · | · | · |"))
         #expect(text("loans/map.md").contains("| 0–30°S | · | · | · | · | · | · | · | · | · | · | · | 1 |"))

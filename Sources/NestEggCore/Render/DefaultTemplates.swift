@@ -22,12 +22,12 @@ See them [on the map]({{root}}{{mapHref}}).
 
 {{#html}}<div class="kiva-wide">{{/html}}
 
-| Posted | Borrower | Town | Sector | Activity | Use | Status | Requested | Funded | Funded % |
-|:--|:--|:--|:--|:--|:--|:--|--:|--:|--:|
+| Posted | Borrower | Town | Activity (sector) | Use | Status | Requested | Funded (%) |
+|:--|:--|:--|:--|:--|:--|--:|--:|
 {{#loans}}
-| {{posted}} | {{borrower}} | {{town}} | {{sector}} | {{activity}} | {{use}} | {{status}} | {{requested}} | {{funded}} | {{percentFunded}} |
+| {{posted}} | {{borrower}} | {{town}} | {{activityAndSector}} | {{use}} | {{status}} | {{requested}} | {{fundedAndPercent}} |
 {{/loans}}
-| **Total** | | | | | | | **{{requested}}** | **{{funded}}** | **{{percentFunded}}** |
+| **Total** | | | | | | **{{requested}}** | **{{funded}} ({{percentFunded}})** |
 
 {{#html}}</div>{{/html}}
 
@@ -163,23 +163,23 @@ The data folder holds no data that NestEgg reports on yet.
 
 The {{myLoanSummary}} made with this account (`kiva/my/loans.json`), newest first.
 
-| Status | Loans | Requested | Funded | Funded % |
-|:--|--:|--:|--:|--:|
+| Status | Loans | Loan amounts |
+|:--|--:|--:|
 {{#myStatuses}}
-| {{status}} | {{loans}} | {{requested}} | {{funded}} | {{percentFunded}} |
+| {{status}} | {{loans}} | {{requested}} |
 {{/myStatuses}}
 {{#myTotal}}
-| **{{status}}** | **{{loans}}** | **{{requested}}** | **{{funded}}** | **{{percentFunded}}** |
+| **{{status}}** | **{{loans}}** | **{{requested}}** |
 {{/myTotal}}
 
 Each loan:
 
 {{#html}}<div class="kiva-wide">{{/html}}
 
-| Posted | Borrower | Country | Sector | Activity | Status | Requested | Funded % |
-|:--|:--|:--|:--|:--|:--|--:|--:|
+| Posted | Borrower | Country | Town | Activity (sector) | Use | Status | Loan amount |
+|:--|:--|:--|:--|:--|:--|:--|--:|
 {{#myLoans}}
-| {{posted}} | {{borrower}} | {{flag}} {{#countryHref}}[{{country}}]({{root}}{{countryHref}}){{/countryHref}}{{^countryHref}}{{country}}{{/countryHref}} | {{sector}} | {{activity}} | {{status}} | {{requested}} | {{percentFunded}} |
+| {{posted}} | {{borrower}} | {{flag}} {{#countryHref}}[{{country}}]({{root}}{{countryHref}}){{/countryHref}}{{^countryHref}}{{country}}{{/countryHref}} | {{town}} | {{activityAndSector}} | {{use}} | {{status}} | {{requested}} |
 {{/myLoans}}
 
 {{#html}}</div>{{/html}}
@@ -232,10 +232,10 @@ Newest first, by the date Kiva posted the loan.
 {{#hasLoans}}
 {{#html}}<div class="kiva-wide">{{/html}}
 
-| Posted | Borrower | Country | Town | Sector | Activity | Use | Status | Requested | Funded | Funded % |
-|:--|:--|:--|:--|:--|:--|:--|:--|--:|--:|--:|
+| Posted | Borrower | Country | Town | Activity (sector) | Use | Status | Requested | Funded (%) |
+|:--|:--|:--|:--|:--|:--|:--|--:|--:|
 {{#loans}}
-| {{posted}} | {{borrower}} | {{flag}} {{#countryHref}}[{{country}}]({{root}}{{countryHref}}){{/countryHref}}{{^countryHref}}{{country}}{{/countryHref}} | {{town}} | {{sector}} | {{activity}} | {{use}} | {{status}} | {{requested}} | {{funded}} | {{percentFunded}} |
+| {{posted}} | {{borrower}} | {{flag}} {{#countryHref}}[{{country}}]({{root}}{{countryHref}}){{/countryHref}}{{^countryHref}}{{country}}{{/countryHref}} | {{town}} | {{activityAndSector}} | {{use}} | {{status}} | {{requested}} | {{fundedAndPercent}} |
 {{/loans}}
 
 {{#html}}</div>{{/html}}
@@ -480,8 +480,8 @@ svg.chart-map { max-width: 52rem; }
 .chart-map .map-cell { fill: var(--s1); }
 .chart-map .map-point { fill-opacity: .8; stroke: var(--bg); stroke-width: .8; }
 .chart-map .map-label { font-size: 11px; fill: var(--muted); }
-.kiva-wide table { display: block; overflow-x: auto; }
-.kiva-wide td a { overflow-wrap: normal; }
+.kiva-wide table { display: block; overflow-x: auto; font-size: .875rem; }
+.kiva-wide td { overflow-wrap: normal; }
 .kiva-grid table { font-size: .8rem; }
 .kiva-grid th, .kiva-grid td { padding: .3rem .3rem; }
 

@@ -139,11 +139,24 @@ enum KivaSupport {
         let town: String
         let sector: String
         let activity: String
+        /// `Weaving (Arts)`: one column for both, so that the table fits a page.
+        let activityAndSector: String
         let use: String
         let status: String
         let requested: String
         let funded: String
         let percentFunded: String
+        /// `US$75.00 (50%)`: the amount funded and the share of the request, in one column.
+        let fundedAndPercent: String
+    }
+
+    static func activityAndSector(_ loan: KivaLoan) -> String {
+        switch (loan.activity.isEmpty, loan.sector.isEmpty) {
+        case (true, true): return "–"
+        case (false, true): return loan.activity
+        case (true, false): return loan.sector
+        case (false, false): return loan.activity == loan.sector ? loan.activity : "\(loan.activity) (\(loan.sector))"
+        }
     }
 
     static func loanRow(_ loan: KivaLoan, countries: [String: Country], slugs: [String: String], context: ReportContext) -> LoanRow {
@@ -151,9 +164,11 @@ enum KivaSupport {
         return LoanRow(
             posted: context.date(loan.postedDate), borrower: loan.name, flag: place.flag, country: place.name,
             countryHref: slugs[place.code].map { ReportContext.href(countryPath($0)) },
-            town: loan.location.town ?? "–", sector: loan.sector, activity: loan.activity, use: loan.use,
+            town: loan.location.town ?? "–", sector: loan.sector, activity: loan.activity,
+            activityAndSector: activityAndSector(loan), use: loan.use,
             status: statusLabel(loan.status), requested: context.money(loan.loanAmount),
-            funded: context.money(loan.fundedAmount), percentFunded: percentFunded(loan))
+            funded: context.money(loan.fundedAmount), percentFunded: percentFunded(loan),
+            fundedAndPercent: "\(context.money(loan.fundedAmount)) (\(percentFunded(loan)))")
     }
 
     struct StatusRow: Sendable {
