@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import NestEggCore
 
-func usd(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .usd) }
 
 /// Loads a data folder written by `files` (path → JSON text) with the real DataLoader.
 func loadFolder(_ files: [String: String]) throws -> (Dataset, DiagnosticLog) {

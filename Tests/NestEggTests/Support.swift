@@ -27,6 +27,7 @@ func sample(_ path: String) throws -> (JSONDocument, DiagnosticLog) {
 struct SampleError: Error, CustomStringConvertible { let message: String; var description: String { message } }
 
 func gbp(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .gbp) }
+func usd(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .usd) }
 
 func feedItem(_ minor: Int64, _ time: String, direction: FeedItem.Direction = .out, status: String = "SETTLED",
               source: String = "MASTER_CARD", currency: Currency = .gbp, uid: String? = nil) -> FeedItem {

@@ -204,6 +204,72 @@ public enum Chart {
         return svg + "</svg>"
     }
 
+    /// A place on the world map: a circle whose area follows `value`, titled `label: valueText`.
+    public struct MapPoint: Sendable {
+        public let label: String
+        public let latitude: Double
+        public let longitude: Double
+        public let value: Int64
+        public let valueText: String
+
+        public init(label: String, latitude: Double, longitude: Double, value: Int64, valueText: String) {
+            self.label = label
+            self.latitude = latitude
+            self.longitude = longitude
+            self.value = value
+            self.valueText = valueText
+        }
+    }
+
+    /// An equirectangular world map (2 units a degree): a 30° graticule with its labels, the
+    /// equator and prime meridian drawn stronger, `cells` (counts per 30° band, `[row][column]`,
+    /// north to south and west to east, as the page's grid table) shaded by count, and a circle
+    /// per point, its area proportional to its value. No tiles, no script: points off the globe
+    /// are left out. Coordinates are geometry, not money, so Doubles are fine here.
+    public static func worldMap(_ points: [MapPoint], title: String, cells: [[Int]] = []) -> String {
+        let left = 44, top = 8, scale = 2, band = 30
+        let plotWidth = 360 * scale, plotHeight = 180 * scale
+        let width = left + plotWidth + 12, height = top + plotHeight + 26
+        func x(_ longitude: Double) -> String { format(Double(left) + (longitude + 180) * Double(scale)) }
+        func y(_ latitude: Double) -> String { format(Double(top) + (90 - latitude) * Double(scale)) }
+        var svg = open(width: width, height: height, title: title, kind: "map")
+        svg += "<rect class=\"map-sea\" x=\"\(left)\" y=\"\(top)\" width=\"\(plotWidth)\" height=\"\(plotHeight)\"/>"
+        let most = cells.flatMap { $0 }.max() ?? 0
+        if most > 0 {
+            for (row, counts) in cells.enumerated() {
+                for (column, count) in counts.enumerated() where count > 0 {
+                    let opacity = format(0.12 + 0.38 * Double(count) / Double(most))
+                    svg += "<rect class=\"map-cell\" x=\"\(left + column * band * scale)\" y=\"\(top + row * band * scale)\" width=\"\(band * scale)\" height=\"\(band * scale)\" fill-opacity=\"\(opacity)\"/>"
+                }
+            }
+        }
+        for latitude in stride(from: 90 - band, to: -90, by: -band) {
+            svg += "<line class=\"\(latitude == 0 ? "map-equator" : "map-grid")\" x1=\"\(left)\" y1=\"\(y(Double(latitude)))\" x2=\"\(left + plotWidth)\" y2=\"\(y(Double(latitude)))\"/>"
+            let label = latitude == 0 ? "0°" : "\(abs(latitude))°\(latitude > 0 ? "N" : "S")"
+            svg += "<text class=\"chart-label map-label\" x=\"\(left - 6)\" y=\"\(format(Double(top) + Double(90 - latitude) * Double(scale) + 4))\" text-anchor=\"end\">\(label)</text>"
+        }
+        for longitude in stride(from: -180 + band, to: 180, by: band) {
+            svg += "<line class=\"\(longitude == 0 ? "map-equator" : "map-grid")\" x1=\"\(x(Double(longitude)))\" y1=\"\(top)\" x2=\"\(x(Double(longitude)))\" y2=\"\(top + plotHeight)\"/>"
+            let label = longitude == 0 ? "0°" : "\(abs(longitude))°\(longitude > 0 ? "E" : "W")"
+            svg += "<text class=\"chart-label map-label\" x=\"\(x(Double(longitude)))\" y=\"\(top + plotHeight + 18)\" text-anchor=\"middle\">\(label)</text>"
+        }
+        svg += "<rect class=\"map-frame\" x=\"\(left)\" y=\"\(top)\" width=\"\(plotWidth)\" height=\"\(plotHeight)\" fill=\"none\"/>"
+        let placed = points.filter { point in
+            point.latitude.isFinite && point.longitude.isFinite && abs(point.latitude) <= 90 && abs(point.longitude) <= 180
+        }
+        let largest = max(placed.map(\.value).max() ?? 0, 1)
+        // The largest circles first, so that smaller ones stay visible on top of them.
+        let ordered = placed.sorted { a, b in
+            if a.value != b.value { return a.value > b.value }
+            return (a.label, a.latitude, a.longitude) < (b.label, b.latitude, b.longitude)
+        }
+        for point in ordered {
+            let radius = 2.5 + 11.5 * (Double(max(point.value, 0)) / Double(largest)).squareRoot()
+            svg += "<circle class=\"series-2 map-point\" cx=\"\(x(point.longitude))\" cy=\"\(y(point.latitude))\" r=\"\(format(radius))\"><title>\(Escape.html(point.label)): \(Escape.html(point.valueText))</title></circle>"
+        }
+        return svg + "</svg>"
+    }
+
     static func open(width: Int, height: Int, title: String, kind: String) -> String {
         "<svg class=\"chart chart-\(kind)\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-label=\"\(Escape.html(title))\" xmlns=\"http://www.w3.org/2000/svg\"><title>\(Escape.html(title))</title>"
     }

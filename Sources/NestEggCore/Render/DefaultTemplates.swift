@@ -2,6 +2,73 @@
 
 enum DefaultTemplates {
     static let files: [String: String] = [
+        "countries-country.md.mustache": #"""
+# {{title}}
+
+{{#known}}
+{{#region}}{{region}}. {{/region}}{{#capital}}Capital: {{capital}}. {{/capital}}Population {{population}}. Gini coefficient {{gini}}. Position {{coordinates}}.
+{{/known}}
+{{^known}}
+RESTCountries does not list this country ({{code}}), so there is no population or Gini coefficient for it.
+{{/known}}
+{{#kivaName}}
+Kiva calls it {{kivaName}}.
+{{/kivaName}}
+
+## Loans
+
+{{summary}}{{#perMillion}} ({{perMillion}} per million people){{/perMillion}}, newest first. Amounts in US dollars.
+See them [on the map]({{root}}{{mapHref}}).
+
+{{#html}}<div class="kiva-wide">{{/html}}
+
+| Posted | Borrower | Town | Activity (sector) | Use | Status | Requested | Funded (%) |
+|:--|:--|:--|:--|:--|:--|--:|--:|
+{{#loans}}
+| {{posted}} | {{borrower}} | {{town}} | {{activityAndSector}} | {{use}} | {{status}} | {{requested}} | {{fundedAndPercent}} |
+{{/loans}}
+| **Total** | | | | | | **{{requested}}** | **{{funded}} ({{percentFunded}})** |
+
+{{#html}}</div>{{/html}}
+
+{{#hasStories}}
+## The borrowers' stories
+
+{{#stories}}
+### {{borrower}}
+
+{{status}}, {{requested}} requested.
+
+{{{descriptionMarkdown}}}
+
+{{/stories}}
+{{/hasStories}}
+
+"""#,
+        "countries-index.md.mustache": #"""
+# Countries
+
+{{summary}}{{#source}} from {{source}}{{/source}}, {{withLoans}} of them with Kiva loans,
+grouped by region and sorted by name. The Gini coefficient measures income inequality (0 is
+complete equality, 100 the most unequal); the year of the survey is in brackets.
+
+{{#regions}}
+## {{name}}
+
+{{summary}}.{{#note}} {{note}}{{/note}}
+
+| Flag | Country | Capital | Population | Gini (year) | Loans |
+|:--|:--|:--|--:|--:|--:|
+{{#countries}}
+| {{flag}} | {{#href}}[{{name}}]({{root}}{{href}}){{/href}}{{^href}}{{name}}{{/href}} | {{capital}} | {{population}} | {{gini}} | {{loans}} |
+{{/countries}}
+
+{{/regions}}
+{{^hasRegions}}
+No countries yet.
+{{/hasRegions}}
+
+"""#,
         "goals-goal.md.mustache": #"""
 # {{name}}
 
@@ -304,6 +371,159 @@ No pinned transactions in {{month}}.
 </html>
 
 """##,
+        "lender-index.md.mustache": #"""
+# Your Kiva account
+
+{{#name}}
+- Name: **{{name}}**
+{{/name}}
+{{#lenderID}}
+- Lender ID: {{lenderID}}
+{{/lenderID}}
+{{#balance}}
+- Balance: **{{balance}}**
+{{/balance}}
+
+{{#hasMyLoans}}
+## My loans
+
+The {{myLoanSummary}} made with this account (`kiva/my/loans.json`), newest first.
+
+| Status | Loans | Loan amounts |
+|:--|--:|--:|
+{{#myStatuses}}
+| {{status}} | {{loans}} | {{requested}} |
+{{/myStatuses}}
+{{#myTotal}}
+| **{{status}}** | **{{loans}}** | **{{requested}}** |
+{{/myTotal}}
+
+Each loan:
+
+{{#html}}<div class="kiva-wide">{{/html}}
+
+| Posted | Borrower | Country | Town | Activity (sector) | Use | Status | Loan amount |
+|:--|:--|:--|:--|:--|:--|:--|--:|
+{{#myLoans}}
+| {{posted}} | {{borrower}} | {{flag}} {{#countryHref}}[{{country}}]({{root}}{{countryHref}}){{/countryHref}}{{^countryHref}}{{country}}{{/countryHref}} | {{town}} | {{activityAndSector}} | {{use}} | {{status}} | {{requested}} |
+{{/myLoans}}
+
+{{#html}}</div>{{/html}}
+{{/hasMyLoans}}
+
+{{#hasCart}}
+## Cart
+
+The {{cartSummary}} in the cart (`kiva/cart.json`) and the donation chosen for each.
+
+| Loan | Borrower | Country | Status | Still needed | Donation | Note |
+|:--|:--|:--|:--|--:|--:|:--|
+{{#cart}}
+| {{loanID}} | {{borrower}} | {{flag}} {{#countryHref}}[{{country}}]({{root}}{{countryHref}}){{/countryHref}}{{^countryHref}}{{country}}{{/countryHref}} | {{status}} | {{stillNeeded}} | {{donation}} | {{note}} |
+{{/cart}}
+| **Total** | | | | | **{{cartTotal}}** | |
+
+**{{coverage}}**
+{{/hasCart}}
+
+"""#,
+        "loans-index.md.mustache": #"""
+# Kiva loans
+
+{{summary}}, from the loan listing (`kiva/loans.json` and its further
+pages `kiva/loans-*.json`; a loan that appears on two pages counts once). Amounts are in US dollars.
+See them [on the map]({{root}}{{mapHref}}) and [by country]({{root}}{{countriesHref}}).
+
+## By status
+
+How many loans are in each status, what they asked for and how much lenders have funded.
+
+{{#html}}
+{{{statusChartSVG}}}
+{{/html}}
+
+| Status | Loans | Requested | Funded | Funded % |
+|:--|--:|--:|--:|--:|
+{{#statuses}}
+| {{status}} | {{loans}} | {{requested}} | {{funded}} | {{percentFunded}} |
+{{/statuses}}
+{{#total}}
+| **{{status}}** | **{{loans}}** | **{{requested}}** | **{{funded}}** | **{{percentFunded}}** |
+{{/total}}
+
+## Every loan
+
+Newest first, by the date Kiva posted the loan.
+
+{{#hasLoans}}
+{{#html}}<div class="kiva-wide">{{/html}}
+
+| Posted | Borrower | Country | Town | Activity (sector) | Use | Status | Requested | Funded (%) |
+|:--|:--|:--|:--|:--|:--|:--|--:|--:|
+{{#loans}}
+| {{posted}} | {{borrower}} | {{flag}} {{#countryHref}}[{{country}}]({{root}}{{countryHref}}){{/countryHref}}{{^countryHref}}{{country}}{{/countryHref}} | {{town}} | {{activityAndSector}} | {{use}} | {{status}} | {{requested}} | {{fundedAndPercent}} |
+{{/loans}}
+
+{{#html}}</div>{{/html}}
+{{/hasLoans}}
+
+"""#,
+        "loans-map.md.mustache": #"""
+# Loan map
+
+The listing's {{summary}} by place: first by country, then on a world grid that reads in a
+terminal as well as in a browser. Amounts are in US dollars.
+
+## Loans by country
+
+Each country's position, population and Gini coefficient (income inequality: 0 is complete
+equality, 100 the most unequal; the year of the survey in brackets) come from RESTCountries.
+Most loans first; the last column is loans per million people.
+
+{{#hasCountries}}
+{{#html}}<div class="kiva-wide">{{/html}}
+
+| Flag | Country | Coordinates | Loans | Requested | Funded | Population | Gini (year) | Per million people |
+|:--|:--|:--|--:|--:|--:|--:|--:|--:|
+{{#countries}}
+| {{flag}} | [{{name}}]({{root}}{{href}}) | {{coordinates}} | {{loans}} | {{requested}} | {{funded}} | {{population}} | {{gini}} | {{perMillion}} |
+{{/countries}}
+| | **Total** | | **{{totalLoans}}** | **{{totalRequested}}** | **{{totalFunded}}** | | | |
+
+{{#html}}</div>{{/html}}
+{{/hasCountries}}
+
+{{#unknownCountries}}
+Not in `restcountries/countries.json`, so shown with Kiva's name and no population or Gini: {{unknownCountries}}.
+{{/unknownCountries}}
+
+## World grid
+
+{{#html}}
+Each circle is a place with loans (all the loans Kiva puts at that point), its area in proportion
+to the amount requested there; hover over it for the place, the number of loans and the amount.
+The shaded squares are the grid below.
+
+{{{mapSVG}}}
+
+{{/html}}
+The number of loans in each 30° square of the globe: rows run from the North Pole to the South
+Pole, columns from 180° west to 180° east. A loan on a line counts in the square south or east of
+it; loans at the poles or on the 180° meridian count in the outermost squares.
+
+{{#html}}<div class="kiva-grid kiva-wide">{{/html}}
+
+{{{gridHeader}}}
+{{{gridDivider}}}
+{{#gridRows}}
+{{{line}}}
+{{/gridRows}}
+
+{{#html}}</div>{{/html}}
+
+{{placed}} loans placed by the coordinates Kiva gives them.{{#hasUnplaced}} {{unplaced}} without usable coordinates are not on the map.{{/hasUnplaced}}
+
+"""#,
         "roundups-index.md.mustache": #"""
 # Weekly round-ups
 
@@ -715,31 +935,34 @@ body:has(.ledger-page) tr:has(> td:nth-child(5)) > td:nth-child(-n+2) { white-sp
   svg.chart { max-width: 100%; height: auto; overflow: visible; }
 }
 
+/* kiva */
+svg.chart-map { max-width: 52rem; }
+.chart-map .map-sea { fill: var(--panel); }
+.chart-map .map-frame { stroke: var(--line); stroke-width: 1; }
+.chart-map .map-grid { stroke: var(--line); stroke-width: .6; }
+.chart-map .map-equator { stroke: var(--muted); stroke-width: .8; stroke-dasharray: 4 3; }
+.chart-map .map-cell { fill: var(--s1); }
+.chart-map .map-point { fill-opacity: .8; stroke: var(--bg); stroke-width: .8; }
+.chart-map .map-label { font-size: 11px; fill: var(--muted); }
+.kiva-wide table { display: block; overflow-x: auto; font-size: .875rem; }
+.kiva-wide td { overflow-wrap: normal; }
+.kiva-grid table { font-size: .8rem; }
+.kiva-grid th, .kiva-grid td { padding: .3rem .3rem; }
+
 """#,
         "summary.md.mustache": #"""
 ## {{siteTitle}}
 
 {{#dataAsOf}}Data as of {{dataAsOf}}. {{/dataAsOf}}{{#hasWarnings}}⚠️ {{warningCount}} data warning(s).{{/hasWarnings}}{{^hasWarnings}}No data warnings.{{/hasWarnings}}
 
-{{#sections}}
-### {{title}}
-
-{{#figures}}
-- {{label}}: **{{value}}**
-{{/figures}}
-
-{{#table}}
-{{{header}}}
-{{{divider}}}
+{{#hasRows}}
+| Report | Figure | Value |
+|:--|:--|--:|
 {{#rows}}
-{{{line}}}
+{{{.}}}
 {{/rows}}
-{{/table}}
-{{#hasMoreRows}}
-…and {{moreRows}} more in the full report.
-{{/hasMoreRows}}
+{{/hasRows}}
 
-{{/sections}}
 {{#hasWarnings}}
 ### Data warnings
 

@@ -160,6 +160,10 @@ public enum SiteReport {
             TransactionsInsightsReport.dashboard(for: dataset, context: context))
         add(LoansReport.section, LoansReport.pages(for: dataset, context: context),
             LoansReport.dashboard(for: dataset, context: context))
+        add(CountriesReport.section, CountriesReport.pages(for: dataset, context: context),
+            CountriesReport.dashboard(for: dataset, context: context))
+        add(LenderReport.section, LenderReport.pages(for: dataset, context: context),
+            LenderReport.dashboard(for: dataset, context: context))
         add(StatementsReport.section, StatementsReport.pages(for: dataset, context: context),
             StatementsReport.dashboard(for: dataset, context: context))
         add(TransfersReport.section, TransfersReport.pages(for: dataset, context: context),
