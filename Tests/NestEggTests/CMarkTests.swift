@@ -28,3 +28,21 @@ import Testing
         #expect(html.contains("<code>[d](e.md)</code>"))
     }
 }
+
+@Suite struct SVGIslandTests {
+    @Test func chartsKeepTheirTitlesThroughTheTagFilter() {
+        let chart = Chart.bars([.init(label: "Food", value: 5, valueText: "£5.00")], title: "Spending")
+        let html = SVGIslands.html(from: "# Page\n\n\(chart)\n\n<title>raw</title>\n", rewriteLink: { _ in nil })
+        #expect(html.contains("<title>Spending</title>"))
+        #expect(html.contains("<title>Food: £5.00</title>"))
+        #expect(html.contains("&lt;title>raw&lt;/title>"), "other raw HTML still goes through the tag filter")
+        #expect(!html.contains("nestegg-svg"))
+    }
+
+    @Test func textFromDataIsNeverLifted() {
+        let hostile = Escape.markdown("<svg onload=alert(1)><title>x</title></svg>")
+        let html = SVGIslands.html(from: "Name: \(hostile)\n", rewriteLink: { _ in nil })
+        #expect(!html.contains("<svg"))
+        #expect(html.contains("&lt;svg onload=alert(1)&gt;"))
+    }
+}

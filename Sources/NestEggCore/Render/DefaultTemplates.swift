@@ -223,13 +223,13 @@ The data folder holds no data that NestEgg reports on yet.
 {{#html}}
 <div class="figures">
 {{#figures}}
-{{#hrefHTML}}<a class="figure" href="{{root}}{{{hrefHTML}}}">{{/hrefHTML}}{{^hrefHTML}}<div class="figure">{{/hrefHTML}}<span class="figure-label">{{{labelHTML}}}</span> <span class="figure-value">{{{valueHTML}}}</span>{{#hrefHTML}}</a>{{/hrefHTML}}{{^hrefHTML}}</div>{{/hrefHTML}}
+{{#linked}}<a class="figure" href="{{root}}{{{hrefHTML}}}">{{/linked}}{{^linked}}<div class="figure">{{/linked}}<span class="figure-label">{{{labelHTML}}}</span> <span class="figure-value">{{{valueHTML}}}</span>{{#linked}}</a>{{/linked}}{{^linked}}</div>{{/linked}}
 {{/figures}}
 </div>
 {{/html}}
 {{^html}}
 {{#figures}}
-- {{label}}: **{{#href}}[{{value}}]({{root}}{{href}}){{/href}}{{^href}}{{value}}{{/href}}**
+- {{label}}: **{{#linked}}[{{value}}]({{root}}{{href}}){{/linked}}{{^linked}}{{value}}{{/linked}}**
 {{/figures}}
 {{/html}}
 {{/hasFigures}}
@@ -827,7 +827,7 @@ a:focus-visible, summary:focus-visible, input:focus-visible { outline: 3px solid
 .breadcrumbs { padding: .5rem max(1rem, calc((100% - 68rem) / 2)) 0; font-size: .9rem; color: var(--muted); }
 .breadcrumbs ol { display: flex; flex-wrap: wrap; margin: 0; padding: 0; list-style: none; }
 .breadcrumbs li + li::before { content: "›"; padding: 0 .4rem; }
-main { max-width: 68rem; margin: 0 auto; padding: 1rem; overflow-wrap: anywhere; }
+main { max-width: 68rem; margin: 0 auto; padding: 1rem; overflow-wrap: break-word; }
 h1 { font-size: 1.75rem; line-height: 1.2; margin: .5rem 0 1rem; }
 h2 { font-size: 1.3rem; margin: 2rem 0 .75rem; padding-bottom: .25rem; border-bottom: 1px solid var(--line); }
 .table-scroll { max-width: 100%; overflow-x: auto; margin: 0 0 1.25rem; }

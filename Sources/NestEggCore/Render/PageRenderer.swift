@@ -34,7 +34,7 @@ public struct PageRenderer: Sendable {
         let view = TemplateValue.flatten(page.view) ?? [String: Any]()
         let markdown = try self.markdown(page, html: false, view: view)
         let content = HTMLPolish.polish(
-            CMark.html(from: try self.markdown(page, html: true, view: view), rewriteLink: CMark.markdownLinkToHTML))
+            SVGIslands.html(from: try self.markdown(page, html: true, view: view), rewriteLink: CMark.markdownLinkToHTML))
         let root = page.rootPrefix
         let nav = site.sections.map {
             NavItem(title: $0.title, href: root + $0.path + ".html", current: $0.id == page.section)

@@ -24,7 +24,7 @@ public struct SingleFileRenderer: Sendable {
             let directory = page.path.split(separator: "/").dropLast().map(String.init)
             // Each page's title becomes an h2 under the file's single h1.
             let content = Self.rewriteRawLinks(HTMLPolish.polish(
-                CMark.html(from: markdown, rewriteLink: { Self.anchor(for: $0, from: directory) }, headingOffset: 1)), from: directory)
+                SVGIslands.html(from: markdown, rewriteLink: { Self.anchor(for: $0, from: directory) }, headingOffset: 1)), from: directory)
             entries.append(Entry(id: Self.anchorID(page.path), title: page.title, content: content))
         }
         let toc = [TOCSection(title: "Dashboard", href: "#" + Self.anchorID("index"))]

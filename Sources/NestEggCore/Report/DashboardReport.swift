@@ -82,6 +82,8 @@ public enum DashboardReport {
         let label: String
         let value: String
         let href: String?
+        /// Whether the figure links somewhere (a section test on `href` would find the section's own).
+        let linked: Bool
         let labelHTML: String
         let valueHTML: String
         let hrefHTML: String?
@@ -109,7 +111,7 @@ public enum DashboardReport {
     }
 
     static func figureView(_ figure: DashboardSection.Figure) -> FigureView {
-        FigureView(label: figure.label, value: figure.value, href: figure.href,
+        FigureView(label: figure.label, value: figure.value, href: figure.href, linked: figure.href != nil,
                    labelHTML: Escape.html(figure.label), valueHTML: Escape.html(figure.value),
                    hrefHTML: figure.href.flatMap(CMark.markdownLinkToHTML).map(Escape.html))
     }
