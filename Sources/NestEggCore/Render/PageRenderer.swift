@@ -75,21 +75,27 @@ public struct PageRenderer: Sendable {
     }
 
     /// Collapses runs of blank lines that template sections leave behind and ends with one newline.
+    /// (A line of only spaces and tabs counts as blank.) One pass over the bytes.
     static func tidy(_ text: String) -> String {
-        var lines: [Substring] = []
-        var blank = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.allSatisfy({ $0 == " " || $0 == "\t" }) {
-                blank += 1
-                if blank > 1 { continue }
-                lines.append("")
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count)
+        var line: [UInt8] = []
+        var blankRun = 0
+        func flush() {
+            if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) {
+                blankRun += 1
             } else {
-                blank = 0
-                lines.append(line)
+                if !output.isEmpty { output.append(contentsOf: blankRun > 0 ? [0x0A, 0x0A] : [0x0A]) }
+                output.append(contentsOf: line)
+                blankRun = 0
             }
+            line.removeAll(keepingCapacity: true)
         }
-        while lines.first == "" { lines.removeFirst() }
-        while lines.last == "" { lines.removeLast() }
-        return lines.joined(separator: "\n") + "\n"
+        for byte in text.utf8 {
+            if byte == 0x0A { flush() } else { line.append(byte) }
+        }
+        flush()
+        output.append(0x0A)
+        return String(decoding: output, as: UTF8.self)
     }
 }
