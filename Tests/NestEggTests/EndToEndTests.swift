@@ -98,6 +98,7 @@ struct NestEggBinary {
         defer { try? FileManager.default.removeItem(at: work) }
         let output = work.appendingPathComponent("site")
         try write("old", to: output.appendingPathComponent("roundups/gone/2020-W01.md"))
+        try write("", to: output.appendingPathComponent(SiteWriter.marker))
         #expect(try NestEggBinary.run(["build", "--data", fixtures.path, "--output", output.path]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("roundups/gone/2020-W01.md").path))
     }
@@ -123,6 +124,40 @@ struct NestEggBinary {
         #expect(snapshot(output) == before)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasPrefix(".nestegg") }
         #expect(leftovers.isEmpty)
+    }
+
+    @Test func aFolderNesteggDidNotWriteIsNeverReplaced() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        try write("keep me", to: work.appendingPathComponent("precious/notes.txt"))
+        let foreign = try NestEggBinary.run(["build", "--data", fixtures.path, "--output", work.appendingPathComponent("precious").path])
+        #expect(foreign.status == 73)
+        #expect(foreign.stderr.contains("nestegg did not write it"), "\(foreign.stderr)")
+        #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("precious/notes.txt").path))
+
+        // The data folder, or a folder holding it, is never the output.
+        let data = work.appendingPathComponent("project/data")
+        try FileManager.default.copyItem(at: fixtures, to: data)
+        let holding = try NestEggBinary.run(["build", "--data", data.path, "--output", work.appendingPathComponent("project").path])
+        #expect(holding.status == 73)
+        #expect(holding.stderr.contains("holds the data folder"), "\(holding.stderr)")
+        let current = try NestEggBinary.run(["build", "--data", "data", "--output", "."], in: work.appendingPathComponent("project"))
+        #expect(current.status == 73)
+        #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent("starling/accounts.json").path))
+    }
+
+    @Test func aFailedArtifactLeavesTheSiteAsItWas() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let output = work.appendingPathComponent("site")
+        #expect(try NestEggBinary.run(["build", "-q", "--data", fixtures.path, "--output", output.path]).status == 0)
+        try FileManager.default.removeItem(at: output.appendingPathComponent("index.md"))
+        let before = snapshot(output)
+        try write("a file", to: work.appendingPathComponent("blocker"))
+        let result = try NestEggBinary.run(["build", "-q", "--data", fixtures.path, "--output", output.path,
+                                            "--json", work.appendingPathComponent("blocker/totals.json").path])
+        #expect(result.status == 73)
+        #expect(snapshot(output) == before, "the site was not swapped in")
     }
 
     @Test func aMissingDataFolderExitsWith66() throws {

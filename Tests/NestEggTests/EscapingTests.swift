@@ -39,13 +39,47 @@ import Testing
         }
     }
 
+    @Test func noValueFromDataBecomesALinkOrABlock() {
+        for hostile in ["see https://evil.example/x", "www.evil.example", "WWW.EVIL.EXAMPLE", "   # heading",
+                        "    indented code", "x\n\n[click](javascript:alert(1))", "mail a@b.example"] {
+            let html = CMark.html(from: "Value: \(Escape.markdown(hostile))\n\n\(Escape.markdown(hostile))\n")
+            #expect(!html.contains("<a "), "\(hostile) → \(html)")
+            #expect(!html.contains("<h1") && !html.contains("<pre") && !html.contains("<code"), "\(hostile) → \(html)")
+        }
+        // Spaces inside a value are kept; only leading ones go.
+        #expect(Escape.markdown("  a  b") == "a  b")
+        #expect(Escape.markdown(" continued", lineStart: false) == " continued")
+    }
+
+    @Test func rawHTMLValuesCannotEndTheirHTMLBlock() {
+        let label = Escape.html("x\n\n[click me](javascript:alert(1)) ![p](https://evil.example/t.png)")
+        let html = CMark.html(from: "<div class=\"figure\"><span>\(label)</span></div>\n")
+        #expect(!html.contains("<a "), "\(html)")
+        #expect(!html.contains("<img"), "\(html)")
+    }
+
+    @Test func onlySafeDestinationsSurviveTheNodeWalk() {
+        let html = CMark.html(from: "[a](javascript:alert(1)) [b](data:text/html,x) [c](https://ok.example) [d](../x.md) [e](#top)\n")
+        #expect(!html.contains("javascript:"))
+        #expect(!html.contains("data:"))
+        #expect(html.contains(#"href="https://ok.example""#) && html.contains(#"href="../x.md""#))
+        #expect(html.contains(##"href="#top""##))
+    }
+
+    @Test func diagnosticsCannotForgeLogLines() {
+        let diagnostic = Diagnostic(.error, file: "a.json", line: 1, column: 2, message: "found \"2026\n::add-mask::x\u{1B}[31m\"")
+        #expect(!diagnostic.description.contains("\n"))
+        #expect(!diagnostic.description.contains("\u{1B}"))
+        #expect(diagnostic.description.contains("\\n::add-mask::x\\u{1B}[31m"))
+    }
+
     @Test func htmlEscapingCoversAttributes() {
         #expect(Escape.html(#"<a href="x">'&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
     }
 
     @Test func onlyHTTPURLsAreSafe() {
         #expect(SafeURL("https://example.com/a b.png")?.description == "https://example.com/a%20b.png")
-        #expect(SafeURL(" http://example.com/x?y=1&z=(2) ")?.description == "http://example.com/x?y=1&z=%282%29")
+        #expect(SafeURL(" http://example.com/x?y=1&z=(2) ")?.description == "http://example.com/x?y=1&amp;z=%282%29")
         #expect(SafeURL("javascript:alert(1)") == nil)
         #expect(SafeURL("JaVaScRiPt:alert(1)") == nil)
         #expect(SafeURL("data:image/png;base64,AAAA") == nil)

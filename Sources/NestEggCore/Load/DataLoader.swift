@@ -4,7 +4,7 @@ public enum DataLoader {
     public static func load(_ folder: DataFolder, log: DiagnosticLog) -> Dataset {
         let settings = SettingsLoader.load(from: folder, log: log)
         var dataset = Dataset(settings: settings)
-        dataset.starling = StarlingLoader.load(from: folder, log: log)
+        dataset.starling = StarlingLoader.load(from: folder, settings: settings, log: log)
         dataset.qapital = QapitalLoader.load(from: folder, settings: settings, log: log)
         dataset.transactions = TransactionsLoader.load(from: folder, settings: settings, log: log)
         dataset.kiva = KivaLoader.load(from: folder, settings: settings, log: log)

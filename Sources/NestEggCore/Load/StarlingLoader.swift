@@ -1,7 +1,7 @@
 /// Reads `starling/`: accounts, and per account its feed, balance and savings goals,
 /// each in the shape Starling's public API v2 returns.
 public enum StarlingLoader {
-    public static func load(from folder: DataFolder, log: DiagnosticLog) -> [StarlingAccountData] {
+    public static func load(from folder: DataFolder, settings: Settings = Settings(), log: DiagnosticLog) -> [StarlingAccountData] {
         guard folder.hasFolder("starling") else { return [] }
         guard folder.contains("starling/accounts.json"), let document = folder.document("starling/accounts.json", log: log) else {
             if !folder.contains("starling/accounts.json") {
@@ -32,6 +32,17 @@ public enum StarlingLoader {
                 data.savingsGoals = savingsGoals(in: goals)
             }
             result.append(data)
+        }
+        for (accountUid, goalUid) in settings.roundUpGoals.sorted(by: { $0.key < $1.key }) {
+            guard let data = result.first(where: { $0.account.uid == accountUid }) else {
+                log.report(Diagnostic(.warning, file: SettingsLoader.fileName, path: "$.roundUpGoals",
+                                      message: "roundUpGoals names account \"\(accountUid)\", which is not in starling/accounts.json"))
+                continue
+            }
+            if !data.savingsGoals.contains(where: { $0.uid == goalUid }) {
+                log.report(Diagnostic(.warning, file: SettingsLoader.fileName, path: "$.roundUpGoals",
+                                      message: "roundUpGoals sends \(data.account.name)'s round-ups to savings goal \"\(goalUid)\", which the account does not have"))
+            }
         }
         for sub in ["feed", "balances", "savings-goals"] {
             for path in folder.files(in: "starling/\(sub)") {
@@ -74,7 +85,16 @@ public enum StarlingLoader {
     /// `{"feedItems": [...]}`
     public static func feedItems(in document: JSONDocument) -> [FeedItem] {
         guard let list = document.value.required("feedItems", "a list of feed items")?.array else { return [] }
-        return list.compactMap(feedItem)
+        var seen: Set<String> = []
+        return list.compactMap { value in
+            guard let item = feedItem(value) else { return nil }
+            // Saved pages of a feed can overlap; an item counted twice would count in every total twice.
+            guard seen.insert(item.uid).inserted else {
+                value["feedItemUid"]?.warning("feed item \(item.uid) appears again; counted once")
+                return nil
+            }
+            return item
+        }
     }
 
     public static func feedItem(_ value: JSONValue) -> FeedItem? {

@@ -102,10 +102,10 @@ public enum TransfersLoader {
         guard value.object != nil else { return nil }
         let tid = value.required("tid", "the transaction id")?.identifier
         let status = value.required("tstatus", "a status code such as \"001\"").flatMap(statusCode)
-        let time = value.required("ttime", "Unix seconds, as a string or number")?.intOrDigitString
+        let time = value.required("ttime", "Unix seconds, as a string or number")?.unixSeconds
         guard let tid, let status, let time else { return nil }
         if tid.isEmpty { value["tid"]?.error("expected a non-empty transaction id"); return nil }
-        return TransferResponse(tid: tid, status: TransferStatus(code: status), time: Instant(secondsSinceEpoch: Int64(time)))
+        return TransferResponse(tid: tid, status: TransferStatus(code: status), time: time)
     }
 
     static func statusCode(_ value: JSONValue) -> String? {

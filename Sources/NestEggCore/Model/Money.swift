@@ -14,6 +14,10 @@ public struct Money: Hashable, Sendable {
 
     public static func zero(_ currency: Currency) -> Money { Money(minorUnits: 0, currency: currency) }
 
+    /// The largest amount a loader accepts, in minor units (10¹², £10,000,000,000.00): far beyond any
+    /// real transaction, and small enough that a million of them still add up inside Int64.
+    public static let maximumMinorUnits: Int64 = 1_000_000_000_000
+
     public static func + (lhs: Money, rhs: Money) -> Money {
         precondition(lhs.currency == rhs.currency, "adding \(lhs.currency) to \(rhs.currency)")
         return Money(minorUnits: lhs.minorUnits + rhs.minorUnits, currency: lhs.currency)
@@ -111,6 +115,7 @@ public struct Money: Hashable, Sendable {
             if overflow { throw .outOfRange }
             result = times
         }
+        if result > maximumMinorUnits { throw .outOfRange }
         return Money(minorUnits: negative ? -result : result, currency: currency)
     }
 }

@@ -6,7 +6,7 @@ public struct Settings: Sendable {
     /// How money and dates are written.
     public var locale = SiteLocale.enGB
     /// Where weeks and months begin and end.
-    public var clock = LocalClock(identifier: "Europe/London")!
+    public var clock = LocalClock(identifier: "Europe/London") ?? LocalClock(identifier: "UTC") ?? LocalClock(identifier: "GMT")!
     /// The currency of sources whose amounts carry none (`qapital`, `transactions`, `transfers`).
     public var currencies: [String: Currency] = ["qapital": .usd, "transactions": .gbp, "transfers": .hkd]
     /// Which Starling savings goal (UID) each account's round-ups go to, by account UID.

@@ -24,3 +24,19 @@ public enum Text {
         return result
     }
 }
+
+/// Searching byte arrays, for the renderer's passes over its own HTML (faster than Foundation's
+/// `range(of:)`, which goes through NSString).
+enum Bytes {
+    /// The first index at or after `from` where `pattern` starts in `bytes`.
+    static func find(_ pattern: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
+        guard let first = pattern.first, bytes.count >= pattern.count else { return nil }
+        var index = from
+        let last = bytes.count - pattern.count
+        while index <= last {
+            if bytes[index] == first && bytes[index..<index + pattern.count].elementsEqual(pattern) { return index }
+            index += 1
+        }
+        return nil
+    }
+}

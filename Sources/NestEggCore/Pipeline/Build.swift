@@ -93,11 +93,16 @@ public struct Build {
         let renderer = PageRenderer(templates: templates, site: site)
         let artifacts = try renderArtifacts(renderer, warnings: warnings)
         let writer = try openWriter()
+        var staged: [StagedFile] = []
         do {
             try render(renderer, into: writer)
             if let printer { try printPDFs(site, with: printer, into: writer) }
+            // The extra files are staged beside their destinations before the site is swapped in,
+            // so a failure here still leaves everything as it was.
+            for (url, text) in artifacts { staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try StagedFile.stage(text, at: url) }) }
         } catch {
             writer.discard()
+            staged.forEach { $0.discard() }
             throw error
         }
         let summary: SiteWriter.Summary
@@ -105,20 +110,27 @@ public struct Build {
             summary = try writer.commit()
         } catch {
             writer.discard()
+            staged.forEach { $0.discard() }
             throw BuildError(step: .write, exitCode: BuildError.cannotCreate,
                              diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
         }
         progress("write: \(summary.files) files, \(summary.changed) changed, \(summary.removed) removed")
-        for (url, text) in artifacts {
-            do {
-                try FileWriter.write(text, to: url)
-            } catch {
-                throw BuildError(step: .write, exitCode: BuildError.cannotCreate,
-                                 diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
-            }
-            progress("write: \(url.path)")
+        for file in staged {
+            try Self.writeError { () throws(SiteWriter.WriteError) in try file.commit() }
+            progress("write: \(file.destination.path)")
         }
         return BuildResult(pages: site.pages.count, write: summary, warnings: warnings)
+    }
+
+    /// Runs a write, turning its failure into the write step's error (exit 73).
+    @discardableResult
+    static func writeError<T>(_ body: () throws(SiteWriter.WriteError) -> T) throws(BuildError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw BuildError(step: .write, exitCode: BuildError.cannotCreate,
+                             diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+        }
     }
 
     /// With `--pdf`, Chromium must be there before anything is read or written.
@@ -185,12 +197,7 @@ public struct Build {
     }
 
     func openWriter() throws(BuildError) -> SiteWriter {
-        do {
-            return try SiteWriter(output: options.output)
-        } catch {
-            throw BuildError(step: .write, exitCode: BuildError.cannotCreate,
-                             diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
-        }
+        try Self.writeError { () throws(SiteWriter.WriteError) in try SiteWriter(output: options.output, protecting: [options.data]) }
     }
 
     /// The single-file report, the summary and the JSON totals, rendered before anything is written.

@@ -24,12 +24,33 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        var location = file
+        var location = Self.printable(file)
         if let line { location += ":\(line)" }
         if let line, line > 0, let column { location += ":\(column)" }
-        var text = "\(location): \(severity.rawValue): \(message)"
-        if let path { text += " (at \(path))" }
+        var text = "\(location): \(severity.rawValue): \(Self.printable(message))"
+        if let path { text += " (at \(Self.printable(path)))" }
         return text
+    }
+
+    /// Messages quote data; control characters in it (a newline, an ANSI escape) are shown as
+    /// escapes, so data can neither forge a log line (or a CI command) nor colour the terminal.
+    public static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || (0x80..<0xA0).contains($0.value) }) else {
+            return text
+        }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case let control where control.value < 0x20 || control.value == 0x7F || (0x80..<0xA0).contains(control.value):
+                result += "\\u{\(String(control.value, radix: 16, uppercase: true))}"
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 }
 

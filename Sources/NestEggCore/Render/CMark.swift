@@ -32,13 +32,21 @@ public enum CMark {
         guard let document = cmark_parser_finish(parser) else { return "" }
         defer { cmark_node_free(document) }
 
+        var autolinkedEmails: [OpaquePointer] = []
         if let iterator = cmark_iter_new(document) {
             defer { cmark_iter_free(iterator) }
             while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
                 guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
                 switch cmark_node_get_type(node) {
-                case CMARK_NODE_LINK:
-                    if let url = cmark_node_get_url(node), let replacement = rewriteLink(String(cString: url)) {
+                case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
+                    let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+                    if url.hasPrefix("mailto:") {
+                        // Templates never write mail links: this is an address in data that the
+                        // autolink extension picked up, and it goes back to being text.
+                        autolinkedEmails.append(node)
+                    } else if !isSafeDestination(url) {
+                        cmark_node_set_url(node, "")
+                    } else if cmark_node_get_type(node) == CMARK_NODE_LINK, let replacement = rewriteLink(url) {
                         cmark_node_set_url(node, replacement)
                     }
                 case CMARK_NODE_HEADING where headingOffset != 0:
@@ -48,9 +56,23 @@ public enum CMark {
                 }
             }
         }
+        for link in autolinkedEmails {
+            while let child = cmark_node_first_child(link) { cmark_node_insert_before(link, child) }
+            cmark_node_free(link)
+        }
         guard let rendered = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser)) else { return "" }
         defer { free(rendered) }
         return String(cString: rendered)
+    }
+
+    /// A link or image destination that may stand in a page: relative, a fragment, or http(s).
+    /// Anything else (`javascript:`, `data:`, `vbscript:`) is emptied — a second line of defence,
+    /// as data never reaches a destination unescaped.
+    static func isSafeDestination(_ url: String) -> Bool {
+        guard let colon = url.firstIndex(of: ":") else { return true }
+        if let boundary = url.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }), boundary < colon { return true }
+        let scheme = url[..<colon].lowercased()
+        return scheme == "http" || scheme == "https"
     }
 
     /// `roundups/index.md` → `roundups/index.html` (and `x.md#part` → `x.html#part`),

@@ -28,7 +28,7 @@ public enum Chart {
         var svg = open(width: width, height: height, title: title, kind: "bars")
         for (index, bar) in bars.enumerated() {
             let y = index * rowHeight + 2
-            let length = bar.value <= 0 ? 0 : max(2, Int(Int64(barSpace) * bar.value / maximum))
+            let length = bar.value <= 0 ? 0 : max(2, scaled(bar.value, of: maximum, to: barSpace))
             svg += "<text class=\"chart-label\" x=\"\(labelWidth - 8)\" y=\"\(y + 20)\" text-anchor=\"end\">\(Escape.html(clip(bar.label, 26)))</text>"
             svg += "<rect class=\"series-\(index % 8 + 1)\" x=\"\(labelWidth)\" y=\"\(y + 5)\" width=\"\(length)\" height=\"\(rowHeight - 10)\" rx=\"3\"><title>\(Escape.html(bar.label)): \(Escape.html(bar.valueText))</title></rect>"
             svg += "<text class=\"chart-value\" x=\"\(labelWidth + length + 6)\" y=\"\(y + 20)\">\(Escape.html(bar.valueText))</text>"
@@ -48,7 +48,7 @@ public enum Chart {
         var svg = open(width: width, height: height, title: title, kind: "columns")
         svg += "<line class=\"chart-axis\" x1=\"0\" y1=\"\(top + plot)\" x2=\"\(width)\" y2=\"\(top + plot)\"/>"
         for (index, bar) in bars.enumerated() {
-            let barHeight = bar.value <= 0 ? 0 : max(2, Int(Int64(plot) * bar.value / maximum))
+            let barHeight = bar.value <= 0 ? 0 : max(2, scaled(bar.value, of: maximum, to: plot))
             let x = Int(slot * Double(index) + slot * 0.15)
             let barWidth = max(2, Int(slot * 0.7))
             let center = Int(slot * Double(index) + slot / 2)
@@ -94,7 +94,7 @@ public enum Chart {
 
     /// A ring (doughnut) of shares, with a legend beside it. Negative values count as zero.
     public static func ring(_ segments: [Segment], title: String, centerText: String = "") -> String {
-        let total = segments.reduce(Int64(0)) { $0 + max($1.value, 0) }
+        let total = segments.reduce(Int64(0)) { saturatingSum($0, max($1.value, 0)) }
         guard total > 0 else { return "" }
         let legendRow = 26
         let height = max(200, segments.count * legendRow + 20)
@@ -116,7 +116,7 @@ public enum Chart {
         let legendTop = (Double(height) - Double(segments.count * legendRow)) / 2
         for (index, segment) in segments.enumerated() {
             let y = Int(legendTop) + index * legendRow
-            let share = segment.value > 0 ? Int(segment.value * 100 / total) : 0
+            let share = segment.value > 0 ? ReportContext.percent(segment.value, of: total) ?? 0 : 0
             svg += "<rect class=\"series-\((segment.colorIndex ?? index) % 8 + 1)\" x=\"230\" y=\"\(y + 4)\" width=\"16\" height=\"16\" rx=\"3\"/>"
             svg += "<text class=\"chart-label\" x=\"254\" y=\"\(y + 17)\">\(Escape.html(clip(segment.label, 24))) · \(Escape.html(segment.valueText)) (\(share)%)</text>"
         }
@@ -127,11 +127,11 @@ public enum Chart {
     public static func sparkline(_ values: [Int64], title: String) -> String {
         guard values.count > 1 else { return "" }
         let width = 160, height = 40
-        let low = values.min()!, high = values.max()!
+        let low = Double(values.min()!), high = Double(values.max()!)
         let span = max(high - low, 1)
         let step = Double(width - 4) / Double(values.count - 1)
         let points = values.enumerated().map { index, value in
-            "\(format(2 + step * Double(index))),\(format(Double(height - 4) - Double(height - 8) * Double(value - low) / Double(span)))"
+            "\(format(2 + step * Double(index))),\(format(Double(height - 4) - Double(height - 8) * (Double(value) - low) / span))"
         }.joined(separator: " ")
         var svg = open(width: width, height: height, title: title, kind: "sparkline")
         svg += "<polyline class=\"chart-line\" fill=\"none\" stroke-width=\"2\" points=\"\(points)\"/>"
@@ -168,7 +168,7 @@ public enum Chart {
     /// Columns over time (months), each split into its series stacked bottom-up in series order,
     /// with a legend beside them; the newest last. Negative values count as zero.
     public static func stackedColumns(_ columns: [StackedColumn], series: [Series], title: String) -> String {
-        let totals = columns.map { $0.values.reduce(Int64(0)) { $0 + max($1, 0) } }
+        let totals = columns.map { $0.values.reduce(Int64(0)) { saturatingSum($0, max($1, 0)) } }
         guard !columns.isEmpty, !series.isEmpty, let maximum = totals.max(), maximum > 0 else { return "" }
         let legendWidth = 190, legendRow = 24
         let height = max(220, series.count * legendRow + 24), top = 24, bottom = 30
@@ -183,13 +183,13 @@ public enum Chart {
             var below: Int64 = 0
             for (position, value) in column.values.enumerated() where value > 0 && position < series.count {
                 // Each edge from the running sum, so the stack has no gaps from rounding.
-                let y0 = Int(Int64(plot) * below / maximum)
+                let y0 = scaled(below, of: maximum, to: plot)
                 below += value
-                let y1 = Int(Int64(plot) * below / maximum)
+                let y1 = scaled(below, of: maximum, to: plot)
                 let text = position < column.valueTexts.count ? column.valueTexts[position] : ""
                 svg += "<rect class=\"series-\(series[position].colorIndex % 8 + 1)\" x=\"\(x)\" y=\"\(top + plot - y1)\" width=\"\(barWidth)\" height=\"\(max(y1 - y0, 1))\"><title>\(Escape.html(column.label)), \(Escape.html(series[position].label)): \(Escape.html(text))</title></rect>"
             }
-            let stackHeight = Int(Int64(plot) * below / maximum)
+            let stackHeight = scaled(below, of: maximum, to: plot)
             svg += "<text class=\"chart-label\" x=\"\(center)\" y=\"\(height - 10)\" text-anchor=\"middle\">\(Escape.html(clip(column.label, 9)))</text>"
             if below > 0 {
                 svg += "<text class=\"chart-value\" x=\"\(center)\" y=\"\(top + plot - stackHeight - 6)\" text-anchor=\"middle\">\(Escape.html(column.totalText))</text>"
@@ -272,6 +272,18 @@ public enum Chart {
 
     static func open(width: Int, height: Int, title: String, kind: String) -> String {
         "<svg class=\"chart chart-\(kind)\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-label=\"\(Escape.html(title))\" xmlns=\"http://www.w3.org/2000/svg\"><title>\(Escape.html(title))</title>"
+    }
+
+    /// `value` of `maximum` as a share of `length` pixels. Geometry, not money: a Double cannot
+    /// overflow where `length × value` in Int64 could.
+    static func scaled(_ value: Int64, of maximum: Int64, to length: Int) -> Int {
+        guard maximum > 0 else { return 0 }
+        return Int(Double(length) * Double(value) / Double(maximum))
+    }
+
+    static func saturatingSum(_ a: Int64, _ b: Int64) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? Int64.max : sum
     }
 
     static func clip(_ text: String, _ length: Int) -> String {

@@ -5,22 +5,31 @@ import Mustache
 /// HTML-escaped; URLs pass through ``SafeURL`` first.
 public enum Escape {
     /// Text that Markdown must show literally: every character that could start emphasis,
-    /// a link, raw HTML, an entity, a table cell or a block is backslash-escaped, and line
-    /// breaks become spaces, so a value stays inside its table cell or sentence.
-    public static func markdown(_ text: String) -> String {
+    /// a link, raw HTML, an entity, a table cell or a block is backslash-escaped, line breaks
+    /// become spaces (so a value stays inside its table cell or sentence), leading white space
+    /// is dropped (four spaces would start a code block), and web addresses are broken up for
+    /// GitHub's autolinker (`https\://`, `www\.`), so no value from data becomes a link.
+    ///
+    /// `lineStart` says whether the value may begin a line (it does, as a template cell or
+    /// sentence); a piece of text that continues a line already begun passes `false`.
+    public static func markdown(_ text: String, lineStart: Bool = true) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count + 8)
-        var atStart = true
+        var atStart = lineStart
         var index = text.unicodeScalars.startIndex
         let scalars = text.unicodeScalars
         while index < scalars.endIndex {
             let scalar = scalars[index]
             let next = scalars.index(after: index)
             switch scalar {
-            case "\n", "\r", "\t", "\u{2028}", "\u{2029}":
-                if !result.hasSuffix(" ") && !atStart { result.append(" ") }
+            case "\n", "\r", "\t", " ", "\u{2028}", "\u{2029}":
+                if !atStart { result.append(scalar == " " || !result.hasSuffix(" ") ? " " : "") }
                 index = next
                 continue
+            case ":" where scalars[next...].starts(with: "//".unicodeScalars):
+                result.append("\\:")
+            case "." where result.unicodeScalars.suffix(3).map { $0.properties.lowercaseMapping } == ["w", "w", "w"]:
+                result.append("\\.")
             case "\\", "`", "*", "_", "[", "]", "<", ">", "|", "&", "~", "!", "{", "}":
                 result.append("\\")
                 result.unicodeScalars.append(scalar)
@@ -54,12 +63,16 @@ public enum Escape {
         return result
     }
 
-    /// Text for HTML element content and quoted attribute values.
+    /// Text for HTML element content and quoted attribute values — also inside raw HTML that
+    /// a Markdown template writes, which is why line breaks become spaces: a blank line would end
+    /// cmark's HTML block and let the rest of the value be read as Markdown.
     public static func html(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
             switch scalar {
+            case "\n", "\r", "\t", "\u{2028}", "\u{2029}": result += " "
+            case let control where control.value < 0x20 || control.value == 0x7F: continue
             case "&": result += "&amp;"
             case "<": result += "&lt;"
             case ">": result += "&gt;"
@@ -94,7 +107,11 @@ public struct SafeURL: Sendable, Hashable, CustomStringConvertible {
         var encoded = ""
         for byte in trimmed.utf8 {
             switch byte {
-            case 0x21, 0x23...0x27, 0x2A...0x3B, 0x3D, 0x3F...0x5A, 0x5F, 0x61...0x7A, 0x7E:
+            case 0x26:
+                // `&amp;` is right in both places a URL lands: cmark decodes it in a Markdown link,
+                // and in an HTML attribute it is the escaped form.
+                encoded += "&amp;"
+            case 0x21, 0x23...0x25, 0x27, 0x2A...0x3B, 0x3D, 0x3F...0x5A, 0x5F, 0x61...0x7A, 0x7E:
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)

@@ -14,7 +14,7 @@ public enum RichText {
 
         func flushText() {
             guard !text.isEmpty else { return }
-            output += Escape.markdown(decodeEntities(text)).replacingOccurrences(of: "  ", with: " ")
+            output += Escape.markdown(decodeEntities(text), lineStart: output.isEmpty)
             text = ""
         }
 
@@ -64,7 +64,7 @@ public enum RichText {
         flushText()
         for _ in 0..<openItalic { output = closeMarker("*", in: output) }
         for _ in 0..<openBold { output = closeMarker("**", in: output) }
-        return Text.trimmed(output.replacingOccurrences(of: "  ", with: " "))
+        return Text.trimmed(output)
     }
 
     /// Closes an emphasis run. An empty run (`**` then `**`) is removed rather than left as `****`;

@@ -42,18 +42,25 @@ public struct SingleFileRenderer: Sendable {
     /// Links that templates write as raw HTML (dashboard cards) are not link nodes in cmark's tree;
     /// their `href` attributes are rewritten here. Data cannot forge one: its quotes are escaped.
     static func rewriteRawLinks(_ html: String, from directory: [String]) -> String {
-        guard html.contains("href=\"") else { return html }
-        var result = ""
-        var rest = Substring(html)
-        while let start = rest.range(of: "href=\"") {
-            result += rest[..<start.upperBound]
-            rest = rest[start.upperBound...]
-            guard let end = rest.firstIndex(of: "\"") else { break }
-            let url = String(rest[..<end])
-            result += anchor(for: url, from: directory) ?? url
-            rest = rest[end...]
+        let bytes = Array(html.utf8)
+        let attribute = Array("href=\"".utf8)
+        guard var start = Bytes.find(attribute, in: bytes, from: 0) else { return html }
+        var output: [UInt8] = []
+        var copied = 0
+        while true {
+            let valueStart = start + attribute.count
+            guard let valueEnd = bytes[valueStart...].firstIndex(of: UInt8(ascii: "\"")) else { break }
+            let url = String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self)
+            if let anchor = anchor(for: url, from: directory) {
+                output.append(contentsOf: bytes[copied..<valueStart])
+                output.append(contentsOf: anchor.utf8)
+                copied = valueEnd
+            }
+            guard let next = Bytes.find(attribute, in: bytes, from: valueEnd) else { break }
+            start = next
         }
-        return result + rest
+        output.append(contentsOf: bytes[copied...])
+        return String(decoding: output, as: UTF8.self)
     }
 
     static func anchorID(_ path: String) -> String { "page-" + path.replacingOccurrences(of: "/", with: "--") }

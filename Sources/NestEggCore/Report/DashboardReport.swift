@@ -130,7 +130,7 @@ public struct MarkdownLine: Sendable, CustomStringConvertible {
     public let text: String
 
     public init(cells: [String]) {
-        text = "| " + cells.map(Escape.markdown).joined(separator: " | ") + " |"
+        text = "| " + cells.map { Escape.markdown($0) }.joined(separator: " | ") + " |"
     }
 
     public var description: String { text }

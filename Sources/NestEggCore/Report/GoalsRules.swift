@@ -41,8 +41,7 @@ public enum GoalsRules {
 
     /// Whole-number percentage, rounded down, without overflowing on huge amounts.
     static func percent(_ part: Int64, of whole: Int64) -> Int {
-        let (times, overflow) = part.multipliedReportingOverflow(by: 100)
-        return Int(overflow ? part / whole * 100 : times / whole)
+        ReportContext.percent(part, of: whole) ?? 0
     }
 
     /// How far along a goal is, in hundredths of a percent, capped at 100% (every reached goal

@@ -21,9 +21,11 @@ public struct ReportContext: Sendable {
     /// The link target of a page from the site root, as Markdown pages write it.
     public static func href(_ path: String) -> String { path + ".md" }
 
-    /// A whole-number percentage of part in whole, rounded down: 1.99% shows as 1%.
+    /// A whole-number percentage of part in whole, rounded down (1.99% shows as 1%), without
+    /// overflowing however large the amounts; `nil` when the whole is not positive.
     public static func percent(_ part: Int64, of whole: Int64) -> Int? {
         guard whole > 0 else { return nil }
-        return Int(part * 100 / whole)
+        let (times, overflow) = part.multipliedReportingOverflow(by: 100)
+        return Int(overflow ? part / whole * 100 : times / whole)
     }
 }

@@ -24,20 +24,63 @@ public final class SiteWriter {
         public let removed: Int
     }
 
-    public init(output: URL) throws(WriteError) {
+    /// The file that marks a folder as a site nestegg wrote, and so may replace.
+    public static let marker = ".nestegg-output"
+
+    /// Opens a staging folder beside `output`. Refuses (rather than replace) an output folder that
+    /// holds one of the `protecting` folders (the data), the current, home or root folder, or an
+    /// existing folder that nestegg did not write — the swap replaces the output folder whole.
+    public init(output: URL, protecting: [URL] = []) throws(WriteError) {
         self.output = output.standardizedFileURL
         let parent = self.output.deletingLastPathComponent()
         staging = parent.appendingPathComponent(".nestegg-staging-\(self.output.lastPathComponent)-\(getpid())")
+        try checkOutputIsOurs(protecting: protecting)
+        Self.removeLeftovers(of: self.output)
         do {
             try? fileManager.removeItem(at: staging)
             try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
+            try Data("This folder is a site written by nestegg build; the next build replaces it whole.\n".utf8)
+                .write(to: staging.appendingPathComponent(Self.marker))
         } catch {
             throw WriteError(path: parent.path, reason: "cannot create a folder here (\(Self.reason(error)))")
         }
+    }
+
+    private func checkOutputIsOurs(protecting: [URL]) throws(WriteError) {
+        let path = output.resolvingSymlinksInPath().path
+        let refuse = { (why: String) in WriteError(path: self.output.path, reason: "refusing to replace this folder: \(why)") }
+        let special = ["/", FileManager.default.homeDirectoryForCurrentUser.resolvingSymlinksInPath().path,
+                       URL(fileURLWithPath: FileManager.default.currentDirectoryPath).resolvingSymlinksInPath().path]
+        if special.contains(path) { throw refuse("it is the root, home or current folder") }
+        for folder in protecting {
+            let protected = folder.standardizedFileURL.resolvingSymlinksInPath().path
+            if protected == path || protected.hasPrefix(path + "/") { throw refuse("it holds the data folder \(folder.path)") }
+        }
         var isDirectory: ObjCBool = false
-        if fileManager.fileExists(atPath: self.output.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-            discard()
-            throw WriteError(path: self.output.path, reason: "exists and is not a folder")
+        guard fileManager.fileExists(atPath: output.path, isDirectory: &isDirectory) else { return }
+        guard isDirectory.boolValue else { throw WriteError(path: output.path, reason: "exists and is not a folder") }
+        let contents = (try? fileManager.contentsOfDirectory(atPath: output.path)) ?? []
+        if !contents.isEmpty && !contents.contains(Self.marker) {
+            throw refuse("it is not empty and nestegg did not write it (it has no \(Self.marker)); remove it or choose another --output")
+        }
+    }
+
+    /// Staging and retired folders left by a build that was killed: a missing output folder is
+    /// restored from its retired copy, and the rest removed. Folders of a build still running
+    /// (its process alive) are left alone.
+    static func removeLeftovers(of output: URL) {
+        let parent = output.deletingLastPathComponent()
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+        for name in names.sorted() {
+            for prefix in [".nestegg-staging-\(output.lastPathComponent)-", ".nestegg-old-\(output.lastPathComponent)-"] where name.hasPrefix(prefix) {
+                guard let pid = Int32(name.dropFirst(prefix.count)), pid != getpid(), kill(pid, 0) != 0 else { continue }
+                let leftover = parent.appendingPathComponent(name)
+                if prefix.hasPrefix(".nestegg-old"), !FileManager.default.fileExists(atPath: output.path) {
+                    try? FileManager.default.moveItem(at: leftover, to: output)
+                } else {
+                    try? FileManager.default.removeItem(at: leftover)
+                }
+            }
         }
     }
 
@@ -82,7 +125,7 @@ public final class SiteWriter {
                 changed += 1
             }
         }
-        let previous = Set(Self.listFiles(under: output))
+        let previous = Set(Self.listFiles(under: output)).subtracting([Self.marker])
         let removed = previous.subtracting(written).count
         let retired = output.deletingLastPathComponent()
             .appendingPathComponent(".nestegg-old-\(output.lastPathComponent)-\(getpid())")

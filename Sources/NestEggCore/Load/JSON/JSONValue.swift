@@ -35,8 +35,12 @@ public struct JSONValue {
 
     /// The member `key`; reports it as missing (naming what it should hold) when absent or null.
     public func required(_ key: String, _ what: String) -> JSONValue? {
-        guard case .object = node.kind else { expected("an object"); return nil }
+        guard case .object(let members) = node.kind else { expected("an object"); return nil }
         if let value = self[key] { return value }
+        if let member = members.last(where: { $0.key == key }) {
+            document.report(.error, at: member.value, "expected \(what), found null")
+            return nil
+        }
         document.report(.error, at: node, member: key, "missing required field \"\(key)\" (expected \(what))")
         return nil
     }
@@ -101,6 +105,16 @@ public struct JSONValue {
         }
     }
 
+    /// Unix seconds (a number or a string of digits), between the years 1970 and 9999.
+    public var unixSeconds: Instant? {
+        guard let seconds = intOrDigitString else { return nil }
+        guard (0...253_402_300_799).contains(seconds) else {
+            error("expected Unix seconds between 1970 and 9999, found \(seconds)")
+            return nil
+        }
+        return Instant(secondsSinceEpoch: Int64(seconds))
+    }
+
     public var instant: Instant? {
         guard let text = string else { return nil }
         guard let instant = Instant(iso8601: text) else {
@@ -132,6 +146,10 @@ public struct JSONValue {
         let code = required("currency", "an ISO 4217 code such as \"GBP\"")?.currency
         let units = required("minorUnits", "an integer number of minor units")?.int
         guard let code, let units else { return nil }
+        guard Int64(units).magnitude <= Money.maximumMinorUnits else {
+            self["minorUnits"]?.error("amount \(units) is too large to be an amount of money (at most \(Money.maximumMinorUnits) minor units)")
+            return nil
+        }
         return Money(minorUnits: Int64(units), currency: code)
     }
 
