@@ -7,7 +7,7 @@ DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev pkg-config poppl
 PDF_PACKAGES := chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: site test pdf deps pdf-deps bench build templates fixtures clean
+.PHONY: site test pdf deps pdf-deps bench build templates templates-check fixtures clean
 
 ## site: install what is missing, build nestegg, and generate Output/ from Fixtures/.
 site: deps templates
@@ -16,7 +16,7 @@ site: deps templates
 	@echo "Open Output/index.html in a browser (or read Output/index.md)."
 
 ## test: install what is missing, build once, and run every test (unit, end-to-end, golden, PDF).
-test: deps pdf-deps templates
+test: deps pdf-deps templates-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
@@ -55,6 +55,10 @@ bench: deps
 ## templates: embed Templates/ into the binary (Sources/NestEggCore/Render/DefaultTemplates.swift).
 templates:
 	@python3 scripts/embed-templates.py
+
+## templates-check: fail when the embedded templates are older than Templates/ (tests never rewrite sources).
+templates-check:
+	@python3 scripts/embed-templates.py --check
 
 ## fixtures: regenerate the sample data in Fixtures/ (deterministic; one script per source).
 fixtures:

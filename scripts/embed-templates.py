@@ -27,6 +27,10 @@ for name in names:
 out += ["    ]", "}", ""]
 new = "\n".join(out)
 old = open(target, encoding="utf-8").read() if os.path.exists(target) else None
+if "--check" in sys.argv:
+    if old != new:
+        sys.exit(f"{os.path.relpath(target, root)} is out of date with Templates/: run `make templates` and commit it")
+    sys.exit(0)
 if old != new:
     with open(target, "w", encoding="utf-8") as f:
         f.write(new)

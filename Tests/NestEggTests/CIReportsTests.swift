@@ -55,7 +55,7 @@ import Testing
         let text = SummaryRenderer(templates: try TemplateLibrary(), site: site, warnings: warnings).render()
         #expect(text.contains("12 data warning(s)"))
         #expect(!text.contains("Data as of"), "no date line without dates")
-        #expect(text.contains("- `kiva/x.json:1:1: warning: odd 1`"))
+        #expect(text.contains("- kiva/x.json:1:1: warning: odd 1"))
         #expect(!text.contains("odd 11"))
         #expect(text.contains("…and 2 more (run `nestegg check`)"))
     }

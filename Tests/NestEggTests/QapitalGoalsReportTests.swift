@@ -149,12 +149,17 @@ private func render(_ page: Page, in site: Site) throws -> PageRenderer.Output {
                     item("c", "2026-11-14T09:00:00Z", 1250, user: 1), item("d", "2026-11-13T09:00:00Z", 99, user: 3, rule: 1),
                     item("e", "2026-11-12T09:00:00Z", 5, user: 7, rule: 9)]
         let names = QapitalNames(data.qapital)
-        let byRule = GoalsRules.shares(feed, currency: .usd) { names.ruleType(of: $0) }
+        let byRule = GoalsRules.shares(feed, currency: .usd, key: { names.ruleType(of: $0) }, label: { names.ruleType(of: $0) })
         #expect(byRule.map(\.label) == ["Manual transfer", "Guilty pleasure", "Round-up", "Rule 9"])
         #expect(byRule.map(\.saved) == [usd(1250), usd(400), usd(177), usd(5)])
-        let byPerson = GoalsRules.shares(feed, currency: .usd) { names.user($0.userId) }
+        let byPerson = GoalsRules.shares(feed, currency: .usd, key: { "\($0.userId)" }, label: { names.user($0.userId) })
         #expect(byPerson.map(\.label) == ["Mikael", "Johan", "User 7"])
         #expect(byPerson.map(\.count) == [2, 2, 1])
+        // Two people with one name stay two rows.
+        data.qapital.users[7] = QapitalUser(id: 7, displayName: "Johan")
+        let namesakes = QapitalNames(data.qapital)
+        let bySaver = GoalsRules.shares(feed, currency: .usd, key: { "\($0.userId)" }, label: { namesakes.user($0.userId) })
+        #expect(bySaver.map(\.label) == ["Mikael", "Johan", "Johan"])
         #expect(names.rule(of: feed[0], money: ReportContext(settings: Settings()).money) == "Round-up to US$1.00")
         #expect(names.rule(of: feed[1], money: ReportContext(settings: Settings()).money) == "Guilty pleasure, US$4.00 each")
         #expect(names.rule(of: feed[2], money: ReportContext(settings: Settings()).money) == "manual")

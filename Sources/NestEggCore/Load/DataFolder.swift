@@ -25,11 +25,16 @@ public final class DataFolder {
     private static func listFiles(under root: URL) -> [String] {
         var result: [String] = []
         guard let enumerator = FileManager.default.enumerator(
-            at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]
+            at: root, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey], options: [.skipsHiddenFiles]
         ) else { return [] }
         let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
         for case let url as URL in enumerator {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+            // A file linked into the data folder counts as the file it points to.
+            let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey])
+            let isFile = values?.isSymbolicLink == true
+                ? (try? url.resolvingSymlinksInPath().resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+                : values?.isRegularFile == true
+            guard isFile else { continue }
             let path = url.standardizedFileURL.path
             guard path.hasPrefix(prefix) else { continue }
             result.append(String(path.dropFirst(prefix.count)))

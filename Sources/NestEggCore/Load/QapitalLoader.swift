@@ -36,7 +36,9 @@ public enum QapitalLoader {
         let goalIds = Set(data.goals.map(\.id))
         for path in folder.files(in: "qapital/feed") {
             let name = fileStem(path, in: "qapital/feed")
-            guard let goalId = Int(name), goalIds.contains(goalId) else {
+            // Only the canonical spelling (`7.json`, not `07.json` or `+7.json`) names goal 7, so two
+            // files can never claim one goal.
+            guard let goalId = Int(name), String(goalId) == name, goalIds.contains(goalId) else {
                 folder.claim(path)
                 log.report(Diagnostic(.warning, file: path, message: "no goal with id \"\(name)\" in qapital/savingsgoals.json; file ignored"))
                 continue

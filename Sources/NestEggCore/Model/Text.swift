@@ -8,6 +8,13 @@ public enum Text {
         return String(String.UnicodeScalarView(scalars))
     }
 
+    /// An API code in sentence case: `PRIMARY` → `Primary`, `FIXED_TERM_DEPOSIT` → `Fixed term deposit`,
+    /// `in_repayment` → `In repayment`.
+    public static func humanized(_ code: String) -> String {
+        let words = singleLine(code.replacingOccurrences(of: "_", with: " ")).lowercased()
+        return words.prefix(1).uppercased() + words.dropFirst()
+    }
+
     /// Collapses runs of white space (including newlines) into single spaces and trims.
     public static func singleLine(_ text: String) -> String {
         var result = ""

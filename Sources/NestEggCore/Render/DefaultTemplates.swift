@@ -967,7 +967,7 @@ svg.chart-map { max-width: 52rem; }
 ### Data warnings
 
 {{#warnings}}
-- `{{.}}`
+- {{.}}
 {{/warnings}}
 {{#hasMoreWarnings}}
 - …and {{moreWarnings}} more (run `nestegg check`).

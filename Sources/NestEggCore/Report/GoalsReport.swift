@@ -268,8 +268,8 @@ public enum GoalsReport {
             }, title: "\(entry.name): saved per week, the last \(chartWeeks) weeks")
         }
 
-        let byRule = GoalsRules.shares(feed, currency: currency) { names.ruleType(of: $0) }
-        let byPerson = GoalsRules.shares(feed, currency: currency) { names.user($0.userId) }
+        let byRule = GoalsRules.shares(feed, currency: currency, key: { names.ruleType(of: $0) }, label: { names.ruleType(of: $0) })
+        let byPerson = GoalsRules.shares(feed, currency: currency, key: { "\($0.userId)" }, label: { names.user($0.userId) })
         let feedTotal = feed.filter { $0.amount.currency == currency }.reduce(Money.zero(currency)) { $0 + $1.amount }
         let shareRows = { (shares: [GoalsRules.Share]) in
             shares.map { ShareRow(label: $0.label, count: $0.count, saved: context.money($0.saved)) }

@@ -169,16 +169,19 @@ public enum GoalsRules {
         public let count: Int
     }
 
-    /// Sums by a label, largest first (ties by label), so every breakdown reads the same way.
-    static func shares(_ feed: [QapitalFeedItem], currency: Currency, label: (QapitalFeedItem) -> String) -> [Share] {
-        var sums: [String: (Money, Int)] = [:]
+    /// Sums grouped by `key` (two people called Anna stay two rows), shown by `label`, largest
+    /// first (ties by label, then key), so every breakdown reads the same way.
+    static func shares(_ feed: [QapitalFeedItem], currency: Currency, key: (QapitalFeedItem) -> String,
+                       label: (QapitalFeedItem) -> String) -> [Share] {
+        var sums: [String: (label: String, saved: Money, count: Int)] = [:]
         for item in feed where item.amount.currency == currency {
-            let key = label(item)
-            let (sum, n) = sums[key] ?? (.zero(currency), 0)
-            sums[key] = (sum + item.amount, n + 1)
+            let group = key(item)
+            let (name, sum, n) = sums[group] ?? (label(item), .zero(currency), 0)
+            sums[group] = (name, sum + item.amount, n + 1)
         }
-        return sums.map { Share(label: $0.key, saved: $0.value.0, count: $0.value.1) }
-            .sorted { ($1.saved.minorUnits, $0.label) < ($0.saved.minorUnits, $1.label) }
+        return sums.sorted { a, b in
+            (b.value.saved.minorUnits, a.value.label, a.key) < (a.value.saved.minorUnits, b.value.label, b.key)
+        }.map { Share(label: $0.value.label, saved: $0.value.saved, count: $0.value.count) }
     }
 }
 
@@ -197,9 +200,7 @@ public struct QapitalNames: Sendable {
         switch type {
         case "roundup": return "Round-up"
         case "guilty_pleasure": return "Guilty pleasure"
-        default:
-            let words = type.replacingOccurrences(of: "_", with: " ")
-            return words.prefix(1).uppercased() + words.dropFirst()
+        default: return Text.humanized(type)
         }
     }
 

@@ -66,10 +66,7 @@ enum KivaSupport {
     }
 
     /// `in_repayment` → `In repayment`.
-    static func statusLabel(_ status: String) -> String {
-        let words = status.replacingOccurrences(of: "_", with: " ")
-        return words.prefix(1).uppercased() + words.dropFirst()
-    }
+    static func statusLabel(_ status: String) -> String { Text.humanized(status) }
 
     /// Newest first; ties by id, highest first.
     static func newestFirst(_ loans: [KivaLoan]) -> [KivaLoan] {

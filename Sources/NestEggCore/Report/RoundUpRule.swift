@@ -75,6 +75,11 @@ public enum RoundUpRule {
             byWeek[key] = week
         }
         let first = byWeek.keys.min()!, last = byWeek.keys.max()!
+        // Quiet weeks between active ones are listed with nothing — unless the data spans more than
+        // five years (one stray date must not add thousands of empty pages): then only active weeks.
+        guard last.monday.daysSinceEpoch - first.monday.daysSinceEpoch <= 5 * 366 else {
+            return byWeek.keys.sorted().map { byWeek[$0]! }
+        }
         var result: [Week] = []
         var monday = first.monday
         while true {

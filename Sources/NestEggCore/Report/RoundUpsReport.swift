@@ -127,7 +127,7 @@ public enum RoundUpsReport {
             let totalSpent = weeks.reduce(Money.zero(account.currency)) { $0 + $1.spent }
             let totalRoundUp = weeks.reduce(Money.zero(account.currency)) { $0 + $1.roundUp }
             accountViews.append(AccountView(
-                name: account.name, type: accountType(account.type), currency: account.currency.code, goal: goal,
+                name: account.name, type: Text.humanized(account.type), currency: account.currency.code, goal: goal,
                 weeks: rows, hasWeeks: !rows.isEmpty, totalCounted: weeks.reduce(0) { $0 + $1.counted.count },
                 totalSpent: context.money(totalSpent), totalRoundUp: context.money(totalRoundUp)))
         }
@@ -177,7 +177,7 @@ public enum RoundUpsReport {
                                      href: ReportContext.href("roundups/\(slug)/\(last.week)"), amount: last.roundUp,
                                      id: "\(slug).latest-round-up"))
             }
-            rows.append(.init([data.account.name, accountType(data.account.type), balance,
+            rows.append(.init([data.account.name, Text.humanized(data.account.type), balance,
                                weeks.last.map { context.money($0.roundUp) } ?? "–"]))
         }
         return DashboardSection(
@@ -185,10 +185,4 @@ public enum RoundUpsReport {
             figures: figures,
             table: .init(columns: ["Account", "Type", "Balance", "Latest round-up"], numeric: [false, false, true, true], rows: rows))
     }
-}
-
-/// `PRIMARY` → `Primary`, `FIXED_TERM_DEPOSIT` → `Fixed term deposit`.
-func accountType(_ type: String) -> String {
-    let words = type.lowercased().replacingOccurrences(of: "_", with: " ")
-    return words.prefix(1).uppercased() + words.dropFirst()
 }

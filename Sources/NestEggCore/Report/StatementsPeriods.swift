@@ -30,7 +30,7 @@ public enum StatementPeriods {
 
         public var reason: String {
             switch self {
-            case .status(let status): return accountType(status)
+            case .status(let status): return Text.humanized(status)
             case .foreignCurrency(let currency): return "Settled in \(currency.code), not the account's currency"
             }
         }

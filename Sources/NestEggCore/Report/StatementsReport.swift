@@ -149,7 +149,7 @@ public enum StatementsReport {
                          net: context.money(statement.net))
             }
             accountViews.append(IndexAccount(
-                name: account.name, type: accountType(account.type), currency: account.currency.code,
+                name: account.name, type: Text.humanized(account.type), currency: account.currency.code,
                 uidTail: uidTail(account.uid), hasBalance: reason == nil,
                 clearedBalance: reason == nil ? data.balance.map { context.money($0.cleared) } : nil,
                 noBalanceReason: reason, rows: rows))
@@ -169,7 +169,7 @@ public enum StatementsReport {
         let month = statement.month
         let lines = statement.lines.map { line in
             LineRow(date: context.date(line.item.transactionTime), time: context.time(line.item.transactionTime),
-                    description: line.item.counterPartyName.isEmpty ? accountType(line.item.source) : line.item.counterPartyName,
+                    description: line.item.counterPartyName.isEmpty ? Text.humanized(line.item.source) : line.item.counterPartyName,
                     reference: Text.singleLine(line.item.reference),
                     moneyIn: line.item.direction == .in ? context.money(line.item.amount) : "",
                     moneyOut: line.item.direction == .out ? context.money(line.item.amount) : "",
@@ -177,7 +177,7 @@ public enum StatementsReport {
         }
         let apart = statement.apart.map { entry in
             ApartRow(date: context.date(entry.item.transactionTime), time: context.time(entry.item.transactionTime),
-                     description: entry.item.counterPartyName.isEmpty ? accountType(entry.item.source) : entry.item.counterPartyName,
+                     description: entry.item.counterPartyName.isEmpty ? Text.humanized(entry.item.source) : entry.item.counterPartyName,
                      status: entry.apart.reason, amount: context.money(entry.item.signedAmount))
         }
         // Round-ups grouped by ISO week, linking to the week's round-up page.
@@ -195,7 +195,7 @@ public enum StatementsReport {
                            payments: $0.count, roundUp: context.money($0.total))
         }
         return StatementView(
-            accountName: account.name, accountType: accountType(account.type), currency: account.currency.code,
+            accountName: account.name, accountType: Text.humanized(account.type), currency: account.currency.code,
             uidTail: uidTail(account.uid), period: context.locale.formatRange(month.firstDay, month.lastDay),
             periodKey: "\(month)", statementDate: context.date(month.lastDay), timeZone: context.clock.identifier,
             hasBalance: statement.hasBalance, noBalanceReason: noBalanceReason,

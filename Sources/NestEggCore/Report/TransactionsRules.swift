@@ -76,8 +76,8 @@ public enum TransactionsRules {
     public static func starlingCategory(_ code: String?) -> SpendingCategory {
         let code = Text.trimmed(code ?? "")
         guard !code.isEmpty else { return SpendingCategory(key: "uncategorised", name: "Uncategorised") }
-        let words = Text.singleLine(code.replacingOccurrences(of: "_", with: " ")).lowercased()
-        return SpendingCategory(key: categoryKey(words), name: words.prefix(1).uppercased() + words.dropFirst())
+        let name = Text.humanized(code)
+        return SpendingCategory(key: categoryKey(name), name: name)
     }
 
     /// The stable order: the app's categories first in its order, then the rest by key, then by name.
