@@ -63,8 +63,6 @@ public final class DiagnosticLog {
 
     public func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
 
-    public func append(contentsOf other: [Diagnostic]) { diagnostics.append(contentsOf: other) }
-
     public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
     public var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }

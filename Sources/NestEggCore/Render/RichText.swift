@@ -77,18 +77,6 @@ public enum RichText {
         return body + marker + trailing
     }
 
-    /// The plain text of HTML: tags dropped, entities decoded once (for alt text, titles, sorting).
-    public static func plainText(fromHTML html: String) -> String {
-        var result = ""
-        var inTag = false
-        for scalar in html.unicodeScalars {
-            if scalar == "<" { inTag = true; continue }
-            if scalar == ">" && inTag { inTag = false; continue }
-            if !inTag { result.unicodeScalars.append(scalar) }
-        }
-        return Text.singleLine(decodeEntities(result))
-    }
-
     struct Tag {
         var name: String?
         var isClosing = false

@@ -146,5 +146,4 @@ public enum CountriesReport {
             stories: stories, hasStories: !stories.isEmpty, mapHref: ReportContext.href(LoansReport.mapPath))
     }
 
-    public static func dashboard(for dataset: Dataset, context: ReportContext) -> DashboardSection? { nil }
 }

@@ -157,13 +157,13 @@ public enum SiteReport {
         add(GoalsReport.section, GoalsReport.pages(for: dataset, context: context),
             GoalsReport.dashboard(for: dataset, context: context))
         add(TransactionsReport.section, TransactionsReport.pages(for: dataset, context: context),
-            TransactionsReport.dashboard(for: dataset, context: context))
+            nil)  // its start-page section is the insights'
         add(TransactionsInsightsReport.section, TransactionsInsightsReport.pages(for: dataset, context: context),
             TransactionsInsightsReport.dashboard(for: dataset, context: context))
         add(LoansReport.section, LoansReport.pages(for: dataset, context: context),
             LoansReport.dashboard(for: dataset, context: context))
         add(CountriesReport.section, CountriesReport.pages(for: dataset, context: context),
-            CountriesReport.dashboard(for: dataset, context: context))
+            nil)  // the loans section names the top countries
         add(LenderReport.section, LenderReport.pages(for: dataset, context: context),
             LenderReport.dashboard(for: dataset, context: context))
         add(StatementsReport.section, StatementsReport.pages(for: dataset, context: context),

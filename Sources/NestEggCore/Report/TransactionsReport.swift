@@ -82,9 +82,4 @@ public enum TransactionsReport {
         }
         return pages
     }
-
-    /// The start page's part is the insights section (``TransactionsInsightsReport/dashboard(for:context:)``).
-    public static func dashboard(for dataset: Dataset, context: ReportContext) -> DashboardSection? {
-        nil
-    }
 }
