@@ -890,7 +890,7 @@ svg.chart-sparkline { display: inline-block; width: 10rem; margin: 0; vertical-a
 .tx-filters strong { background: var(--accent); border-color: var(--accent); color: var(--accent-fg); }
 @media (min-width: 48rem) { .tx-filters p { flex-wrap: wrap; overflow-x: visible; } }
 .tx-filters ~ .table-scroll table td:first-child { white-space: nowrap; }
-tr:has(.tx-unpinned) td { opacity: .5; }
+tr:has(.tx-unpinned) td { color: var(--muted); font-style: italic; }
 .tx-unpinned { display: inline-block; margin-left: .35rem; padding: 0 .4rem; border: 1px solid var(--line); border-radius: 4px; font-size: .8rem; color: var(--muted); }
 .tx-sum {
   position: sticky; bottom: 0; z-index: 1; margin: 0 -1rem; padding: .6rem 1rem;
