@@ -54,7 +54,7 @@ def visits(site: Path) -> dict:
                 if scroll > inner:
                     wide = driver.execute_script(
                         "const w = window.innerWidth; return [...document.querySelectorAll('main *, header *, footer *, nav *')]"
-                        ".filter(e => e.getBoundingClientRect().right > w + 0.5 && !e.closest('.table-scroll, .kiva-wide table, .tx-filters p'))"
+                        ".filter(e => e.getBoundingClientRect().right > w + 0.5)"
                         ".slice(0, 5).map(e => e.tagName.toLowerCase() + (e.className && typeof e.className === 'string' ? '.' + e.className : '') + ' right=' + Math.round(e.getBoundingClientRect().right))")
                     record["overflow"][width] = (scroll, inner, wide)
             set_viewport(driver, 390)
