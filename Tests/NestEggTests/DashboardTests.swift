@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+@testable import NestEggCore
+
+@Suite("Start page")
+struct DashboardTests {
+    @Test func everyFigureLinksToItsOwnPageOrElseItsSection() {
+        let own = DashboardReport.figureView(.init(label: "Map", value: "loans by country", href: "loans/map.md"),
+                                             sectionHref: "loans/index.md")
+        #expect(own.href == "loans/map.md")
+        #expect(own.hrefHTML == "loans/map.html")
+        let section = DashboardReport.figureView(.init(label: "Failed <transfers>", value: "11"),
+                                                 sectionHref: "transfers/index.md")
+        #expect(section.href == "transfers/index.md")
+        #expect(section.hrefHTML == "transfers/index.html")
+        #expect(section.labelHTML == "Failed &lt;transfers&gt;")
+    }
+
+    @Test func wordsMakeAPhraseAmountsDoNot() {
+        #expect(DashboardReport.isPhrase("66 in 38 countries"))
+        #expect(DashboardReport.isPhrase("US$175.00 for 4 loans, US$12.50 more than the balance"))
+        #expect(!DashboardReport.isPhrase("£483.50 · US$1,083.40"))
+        #expect(!DashboardReport.isPhrase("US$41,100.00 (73%)"))
+    }
+
+    /// Only Starling data: the start page has cards for the sections with data, headline
+    /// figures first, every card figure a link, and no Kiva or transfer section at all.
+    @Test func theStartPageLeadsWithItsFiguresAndLeavesOutSectionsWithoutData() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let fixtures = repositoryRoot.appendingPathComponent("Fixtures")
+        for item in ["starling", "nestegg.json"] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(item), to: data.appendingPathComponent(item))
+        }
+        let output = work.appendingPathComponent("site")
+        let result = try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", output.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let html = try String(contentsOf: output.appendingPathComponent("index.html"), encoding: .utf8)
+        let glance = try #require(html.range(of: "At a glance"))
+        let firstTable = try #require(html.range(of: "<table"))
+        #expect(glance.lowerBound < firstTable.lowerBound)
+        #expect(html.contains("<h3><a href=\"roundups/index.html\">"))
+        #expect(!html.contains("Kiva") && !html.contains("Transfers"))
+        let cards = html.components(separatedBy: "class=\"figure\"").count - 1
+        let linkedCards = html.components(separatedBy: "<a class=\"figure\" href=").count - 1
+        #expect(cards > 0 && cards == linkedCards)
+        let markdown = try String(contentsOf: output.appendingPathComponent("index.md"), encoding: .utf8)
+        #expect(markdown.contains("## At a glance\n\n- [Accounts and round-ups](roundups/index.md)\n  - "))
+    }
+}

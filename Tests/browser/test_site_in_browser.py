@@ -1,0 +1,100 @@
+"""Each page type in headless Chromium: no horizontal scroll from 360 to 1440 px wide, no
+serious or critical axe-core violation in the light and the dark theme, and no request that
+leaves the page except the images named in the data."""
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import chromium_driver, page_types, set_color_scheme, set_viewport
+
+WIDTHS = (360, 390, 1440)
+SERIOUS = {"serious", "critical"}
+AXE_SCRIPT = Path(__import__("axe_selenium_python").__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def run_axe(driver, only: list[str] | None = None) -> list[dict]:
+    options = {"resultTypes": ["violations"]}
+    if only:
+        options["runOnly"] = {"type": "rule", "values": only}
+    results = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, arguments[0]).then(done, e => done({error: String(e)}));", options)
+    assert "error" not in results, results
+    return [v for v in results["violations"] if v.get("impact") in SERIOUS]
+
+
+def describe(violations: list[dict]) -> str:
+    lines = []
+    for v in violations:
+        lines.append(f"  {v['impact']} {v['id']}: {v['help']}")
+        for node in v["nodes"][:4]:
+            lines.append(f"    {' '.join(node['target'])}: {node.get('failureSummary', '').splitlines()[-1:]}")
+    return "\n".join(lines)
+
+
+@pytest.fixture(scope="session")
+def visits(site: Path) -> dict:
+    """Visits every page type once, in one browser session, and records what the tests assert."""
+    axe_source = AXE_SCRIPT.read_text(encoding="utf-8")
+    driver = chromium_driver(390)
+    driver.set_script_timeout(60)
+    found: dict[str, dict] = {}
+    try:
+        for page in page_types(site):
+            name = str(page.relative_to(site))
+            record = {"overflow": {}, "axe": {}, "requests": []}
+            set_color_scheme(driver, "light")
+            set_viewport(driver, 390)
+            driver.get(page.as_uri())
+            for width in WIDTHS:
+                set_viewport(driver, width)
+                scroll, inner = driver.execute_script(
+                    "return [document.documentElement.scrollWidth, window.innerWidth]")
+                if scroll > inner:
+                    wide = driver.execute_script(
+                        "const w = window.innerWidth; return [...document.querySelectorAll('main *, header *, footer *, nav *')]"
+                        ".filter(e => e.getBoundingClientRect().right > w + 0.5)"
+                        ".slice(0, 5).map(e => e.tagName.toLowerCase() + (e.className && typeof e.className === 'string' ? '.' + e.className : '') + ' right=' + Math.round(e.getBoundingClientRect().right))")
+                    record["overflow"][width] = (scroll, inner, wide)
+            set_viewport(driver, 390)
+            driver.execute_script(axe_source)
+            record["axe"]["light"] = run_axe(driver)
+            set_color_scheme(driver, "dark")
+            record["axe"]["dark"] = run_axe(driver, only=["color-contrast"])
+            record["requests"] = driver.execute_script(
+                "return performance.getEntriesByType('resource').map(e => [e.initiatorType, e.name])")
+            record["scripts"] = driver.execute_script(
+                "return document.querySelectorAll('script:not([src*=axe])').length")
+            found[name] = record
+    finally:
+        driver.quit()
+    return found
+
+
+def test_every_page_type_is_visited(visits):
+    sections = {name.split("/")[0] for name in visits if "/" in name}
+    assert "index.html" in visits
+    assert len(sections) >= 5, sorted(visits)
+
+
+def test_no_horizontal_scroll(visits):
+    problems = {name: r["overflow"] for name, r in visits.items() if r["overflow"]}
+    assert not problems, "pages wider than the window (scrollWidth, innerWidth, widest elements):\n" + \
+        json.dumps(problems, indent=1)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_accessibility_violation(visits, scheme):
+    problems = {name: r["axe"][scheme] for name, r in visits.items() if r["axe"][scheme]}
+    assert not problems, f"axe-core ({scheme}):\n" + "\n".join(
+        f"{name}:\n{describe(v)}" for name, v in problems.items())
+
+
+def test_no_request_leaves_the_page_but_data_images(visits):
+    problems = {}
+    for name, r in visits.items():
+        outside = [url for kind, url in r["requests"] if not url.startswith("file:") and kind != "img"]
+        if outside or r["scripts"]:
+            problems[name] = {"requests": outside, "scripts": r["scripts"]}
+    assert not problems, problems
