@@ -13,54 +13,60 @@ public enum Escape {
     /// `lineStart` says whether the value may begin a line (it does, as a template cell or
     /// sentence); a piece of text that continues a line already begun passes `false`.
     public static func markdown(_ text: String, lineStart: Bool = true) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count + 8)
+        // Every character that matters is ASCII, so this works on UTF-8 bytes (multi-byte
+        // characters pass through untouched, except the Unicode line and paragraph separators).
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 8)
         var atStart = lineStart
-        var index = text.unicodeScalars.startIndex
-        let scalars = text.unicodeScalars
-        while index < scalars.endIndex {
-            let scalar = scalars[index]
-            let next = scalars.index(after: index)
-            switch scalar {
-            case "\n", "\r", "\t", " ", "\u{2028}", "\u{2029}":
-                if !atStart { result.append(scalar == " " || !result.hasSuffix(" ") ? " " : "") }
-                index = next
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case 0x20, 0x0A, 0x0D, 0x09:
+                if !atStart && (byte == 0x20 || out.last != 0x20) { out.append(0x20) }
+                index += 1
                 continue
-            case ":" where scalars[next...].starts(with: "//".unicodeScalars):
-                result.append("\\:")
-            case "." where result.unicodeScalars.suffix(3).map { $0.properties.lowercaseMapping } == ["w", "w", "w"]:
-                result.append("\\.")
-            case "\\", "`", "*", "_", "[", "]", "<", ">", "|", "&", "~", "!", "{", "}":
-                result.append("\\")
-                result.unicodeScalars.append(scalar)
-            case let mark where atStart && (mark == "#" || mark == "-" || mark == "+" || mark == "="):
+            case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                if !atStart && out.last != 0x20 { out.append(0x20) }
+                index += 3
+                continue
+            case UInt8(ascii: ":") where index + 2 < bytes.count && bytes[index + 1] == UInt8(ascii: "/") && bytes[index + 2] == UInt8(ascii: "/"):
+                out.append(contentsOf: [UInt8(ascii: "\\"), byte])
+            case UInt8(ascii: ".") where out.count >= 3 && out.suffix(3).allSatisfy({ $0 | 0x20 == UInt8(ascii: "w") }):
+                out.append(contentsOf: [UInt8(ascii: "\\"), byte])
+            case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["), UInt8(ascii: "]"),
+                 UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "|"), UInt8(ascii: "&"), UInt8(ascii: "~"), UInt8(ascii: "!"),
+                 UInt8(ascii: "{"), UInt8(ascii: "}"):
+                out.append(contentsOf: [UInt8(ascii: "\\"), byte])
+            case let mark where atStart && (mark == UInt8(ascii: "#") || mark == UInt8(ascii: "-") || mark == UInt8(ascii: "+") || mark == UInt8(ascii: "=")):
                 // At the start of a line these begin a heading, list, rule or setext underline —
                 // but only when a space or the end follows, or the value is nothing but them.
-                let rest = scalars[next...]
-                if rest.isEmpty || rest.first == " " || rest.allSatisfy({ $0 == mark || $0 == " " }) {
-                    result.append("\\")
+                let rest = bytes[(index + 1)...]
+                if rest.isEmpty || rest.first == 0x20 || rest.allSatisfy({ $0 == mark || $0 == 0x20 }) {
+                    out.append(UInt8(ascii: "\\"))
                 }
-                result.unicodeScalars.append(mark)
-            case "0"..."9" where atStart:
+                out.append(mark)
+            case UInt8(ascii: "0")...UInt8(ascii: "9") where atStart:
                 // "1. " or "1) " at the start of a line would begin an ordered list.
-                var end = next
-                while end < scalars.endIndex, ("0"..."9").contains(scalars[end]) { end = scalars.index(after: end) }
-                result.unicodeScalars.append(contentsOf: scalars[index..<end])
-                if end < scalars.endIndex, scalars[end] == "." || scalars[end] == ")" {
-                    let after = scalars.index(after: end)
-                    if after == scalars.endIndex || scalars[after] == " " { result.append("\\") }
+                var end = index
+                while end < bytes.count, bytes[end] >= UInt8(ascii: "0") && bytes[end] <= UInt8(ascii: "9") { end += 1 }
+                out.append(contentsOf: bytes[index..<end])
+                if end < bytes.count, bytes[end] == UInt8(ascii: ".") || bytes[end] == UInt8(ascii: ")"),
+                   end + 1 == bytes.count || bytes[end + 1] == 0x20 {
+                    out.append(UInt8(ascii: "\\"))
                 }
                 index = end
                 atStart = false
                 continue
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F { index = next; continue }
-                result.unicodeScalars.append(scalar)
+                if byte < 0x20 || byte == 0x7F { index += 1; continue }
+                out.append(byte)
             }
             atStart = false
-            index = next
+            index += 1
         }
-        return result
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Text for HTML element content and quoted attribute values — also inside raw HTML that

@@ -52,7 +52,7 @@ public struct PageRenderer: Sendable {
             "isHome": page.path == "index",
             "markdownHref": (page.path.split(separator: "/").last.map(String.init) ?? "index") + ".md",
         ]
-        let html = templates.render("layout.html", layout) ?? content
+        let html = templates.render("layout.html", TemplateValue.flatten(layout) ?? layout) ?? content
         return Output(markdown: markdown, html: html)
     }
 

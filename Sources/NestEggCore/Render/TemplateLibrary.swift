@@ -115,8 +115,10 @@ enum TemplateValue {
         switch value {
         case let text as String: return text
         case let flag as Bool: return flag
-        case let number as Int: return number
-        case let number as Int64: return number
+        // Numbers become their text here, once: every leaf is then a String or a Bool, which
+        // swift-mustache renders on its fast path (see the conformance below).
+        case let number as Int: return String(number)
+        case let number as Int64: return String(number)
         case let dictionary as [String: Any]:
             return dictionary.compactMapValues(flatten)
         case let leaf as CustomStringConvertible where !(value is [Any]):
@@ -141,4 +143,13 @@ enum TemplateValue {
             return String(describing: value)
         }
     }
+}
+
+/// swift-mustache renders a value through `String(describing:)` after several dynamic casts,
+/// unless it is `MustacheCustomRenderable`; as every leaf of our view data is a String, this
+/// one conformance takes most of the casting out of rendering. (Retroactive: should the library
+/// add it itself, this goes.)
+extension String: @retroactive MustacheCustomRenderable {
+    public var renderText: String { self }
+    public var isNull: Bool { false }
 }

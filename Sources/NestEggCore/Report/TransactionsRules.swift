@@ -111,6 +111,21 @@ public enum TransactionsRules {
 
     /// Every item from both sources, newest first, each category under one name.
     public static func items(from dataset: Dataset, clock: LocalClock) -> [SpendingItem] {
+        // Category names are worked out once per spelling, not once per transaction.
+        var appCategories: [String: SpendingCategory] = [:]
+        var starlingCategories: [String: SpendingCategory] = [:]
+        func appCategory(_ name: String) -> SpendingCategory {
+            if let known = appCategories[name] { return known }
+            let category = Self.appCategory(name)
+            appCategories[name] = category
+            return category
+        }
+        func starlingCategory(_ code: String?) -> SpendingCategory {
+            if let known = starlingCategories[code ?? ""] { return known }
+            let category = Self.starlingCategory(code)
+            starlingCategories[code ?? ""] = category
+            return category
+        }
         var items: [SpendingItem] = dataset.transactions.transactions.map { transaction in
             var instant: Instant?
             if case .instant(let value) = transaction.date { instant = value }
