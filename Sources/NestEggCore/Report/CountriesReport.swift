@@ -106,9 +106,9 @@ public enum CountriesReport {
                           breadcrumbs: crumbs, view: index)]
         for group in groups.sorted(by: { $0.place.code < $1.place.code }) {
             guard let slug = slugs[group.place.code] else { continue }
-            let view = countryView(group, context: context)
             pages.append(Page(path: KivaSupport.countryPath(slug), title: Text.trimmed("\(group.place.flag) \(group.place.name)"),
-                              template: "countries-country", section: section.id, breadcrumbs: sectionCrumbs, view: view))
+                              template: "countries-country", section: section.id, breadcrumbs: sectionCrumbs,
+                              view: countryView(group, context: context)))
         }
         return pages
     }

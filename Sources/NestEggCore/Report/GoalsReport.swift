@@ -186,9 +186,8 @@ public enum GoalsReport {
 
         var pages: [Page] = []
         for entry in entries.sorted(by: { $0.path < $1.path }) {
-            let view = goalView(entry, names: names, asOf: asOf, context: context)
             pages.append(Page(path: entry.path, title: entry.name, template: "goals-goal", section: section.id,
-                              breadcrumbs: crumbs, view: view))
+                              breadcrumbs: crumbs, view: goalView(entry, names: names, asOf: asOf, context: context)))
         }
 
         let active = entries.filter { $0.inactiveStatus == nil }

@@ -11,16 +11,22 @@ public struct Page: Sendable {
     public let section: String?
     /// Links above the title, from the start page down to the parent.
     public let breadcrumbs: [Link]
-    /// What the template shows: a struct of strings, numbers, flags and lists.
-    public let view: any Sendable
+    /// Builds what the template shows — a struct of strings, numbers, flags and lists — when the
+    /// page is rendered, so that the report stage holds the site's structure, not its text: a
+    /// large site's view data never sits in memory all at once.
+    private let makeView: @Sendable () -> any Sendable
 
-    public init(path: String, title: String, template: String, section: String?, breadcrumbs: [Link] = [], view: any Sendable) {
+    /// What the template shows (built anew on each access).
+    public var view: any Sendable { makeView() }
+
+    public init(path: String, title: String, template: String, section: String?, breadcrumbs: [Link] = [],
+                view: @autoclosure @escaping @Sendable () -> any Sendable) {
         self.path = path
         self.title = title
         self.template = template
         self.section = section
         self.breadcrumbs = breadcrumbs
-        self.view = view
+        self.makeView = view
     }
 
     /// `../../` for `a/b/page`: how a page reaches the site root with relative links.

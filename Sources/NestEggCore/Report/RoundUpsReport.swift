@@ -112,11 +112,11 @@ public enum RoundUpsReport {
             for (index, week) in weeks.enumerated() {
                 let previous = index > 0 ? weeks[index - 1].week : nil
                 let next = index + 1 < weeks.count ? weeks[index + 1].week : nil
-                let view = weekView(week, account: account, goal: goal, context: context,
-                                    previous: previous.map { LinkView(title: "\($0)", href: ReportContext.href(pathOf($0))) },
-                                    next: next.map { LinkView(title: "\($0)", href: ReportContext.href(pathOf($0))) })
+                let previousLink = previous.map { LinkView(title: "\($0)", href: ReportContext.href(pathOf($0))) }
+                let nextLink = next.map { LinkView(title: "\($0)", href: ReportContext.href(pathOf($0))) }
                 pages.append(Page(path: pathOf(week.week), title: "Round-ups for \(account.name), \(week.week)",
-                                  template: "roundups-week", section: section.id, breadcrumbs: indexCrumbs, view: view))
+                                  template: "roundups-week", section: section.id, breadcrumbs: indexCrumbs,
+                                  view: weekView(week, account: account, goal: goal, context: context, previous: previousLink, next: nextLink)))
             }
 
             let rows = weeks.reversed().map { week in

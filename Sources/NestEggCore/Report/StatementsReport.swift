@@ -132,13 +132,14 @@ public enum StatementsReport {
                          href: ReportContext.href(statementPath(slug: slug, month: month)))
             }
             for (index, statement) in statements.enumerated() {
-                let view = statementView(
-                    statement, data: data, roundUpsSlug: slug, noBalanceReason: reason, context: context,
-                    previous: index > 0 ? link(statements[index - 1].month) : nil,
-                    next: index + 1 < statements.count ? link(statements[index + 1].month) : nil)
+                let previous = index > 0 ? link(statements[index - 1].month) : nil
+                let next = index + 1 < statements.count ? link(statements[index + 1].month) : nil
+                let period = context.locale.formatRange(statement.month.firstDay, statement.month.lastDay)
                 pages.append(Page(path: statementPath(slug: slug, month: statement.month),
-                                  title: "Statement for \(account.name), \(view.period)", template: statementTemplate,
-                                  section: section.id, breadcrumbs: indexCrumbs, view: view))
+                                  title: "Statement for \(account.name), \(period)", template: statementTemplate,
+                                  section: section.id, breadcrumbs: indexCrumbs,
+                                  view: statementView(statement, data: data, roundUpsSlug: slug, noBalanceReason: reason,
+                                                      context: context, previous: previous, next: next)))
             }
             let rows = statements.reversed().map { statement in
                 IndexRow(key: "\(statement.month)", period: context.locale.formatRange(statement.month.firstDay, statement.month.lastDay),
@@ -155,8 +156,9 @@ public enum StatementsReport {
                 noBalanceReason: reason, rows: rows))
         }
         guard !pages.isEmpty else { return [] }
+        let index = IndexView(timeZone: context.clock.identifier, accounts: accountViews)
         pages.insert(Page(path: section.path, title: "Statements", template: "statements-index", section: section.id,
-                          breadcrumbs: crumbs, view: IndexView(timeZone: context.clock.identifier, accounts: accountViews)), at: 0)
+                          breadcrumbs: crumbs, view: index), at: 0)
         return pages
     }
 

@@ -46,39 +46,48 @@ public enum TransactionsReport {
 
     // MARK: Building
 
+    /// One list page's view, built when the page is rendered (a list can hold every transaction).
+    static func listView(current: SpendingCategory?, shown: [SpendingItem], filters: [FilterView],
+                         pathOf: (SpendingCategory?) -> String, context: ReportContext) -> ListView {
+        let rows = shown.map { item in
+            RowView(date: context.date(item.date), name: item.name, category: item.category.name,
+                    categoryHref: ReportContext.href(pathOf(item.category)), provider: item.provider ?? "",
+                    account: item.accountName, source: item.source.rawValue, amount: context.money(item.amount),
+                    pinned: item.pinned, pending: item.pending)
+        }
+        let pinned = shown.filter(\.pinned).count
+        return ListView(
+            categoryName: current?.name, filters: filters, rows: rows, hasRows: !rows.isEmpty, showCategory: current == nil,
+            count: shown.count, pinnedCount: pinned, unpinnedCount: shown.count - pinned, hasUnpinned: pinned < shown.count,
+            pinnedSum: TransactionsRules.text(TransactionsRules.pinnedSum(shown), preferred: context.settings.currency(forSource: "transactions"),
+                                              context: context),
+            insightsHref: ReportContext.href(TransactionsInsightsReport.section.path))
+    }
+
     public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
         let items = TransactionsRules.items(from: dataset, clock: context.clock)
         guard !items.isEmpty else { return [] }
         let categories = TransactionsRules.categories(in: items)
         let slugs = TransactionsRules.slugs(for: categories)
-        let pathOf = { (category: SpendingCategory?) in "transactions/" + (category.flatMap { slugs[$0.key] } ?? "index") }
+        let pathOf: @Sendable (SpendingCategory?) -> String = { category in
+            "transactions/" + (category.flatMap { slugs[$0.key] } ?? "index")
+        }
         let crumbs = [Link("Dashboard", "index")]
 
         var pages: [Page] = []
         for current in [nil] + categories.map(Optional.some) {
             let shown = TransactionsRules.filter(items, category: current?.key)
-            var filters = [FilterView(name: "All", href: ReportContext.href(pathOf(nil)), count: items.count,
+            let filters = [FilterView(name: "All", href: ReportContext.href(pathOf(nil)), count: items.count,
                                       current: current == nil, first: true)]
-            for category in categories {
-                filters.append(FilterView(name: category.name, href: ReportContext.href(pathOf(category)),
-                                          count: TransactionsRules.filter(items, category: category.key).count,
-                                          current: category.key == current?.key, first: false))
-            }
-            let rows = shown.map { item in
-                RowView(date: context.date(item.date), name: item.name, category: item.category.name,
-                        categoryHref: ReportContext.href(pathOf(item.category)), provider: item.provider ?? "",
-                        account: item.accountName, source: item.source.rawValue, amount: context.money(item.amount),
-                        pinned: item.pinned, pending: item.pending)
-            }
-            let pinned = shown.filter(\.pinned).count
-            let view = ListView(
-                categoryName: current?.name, filters: filters, rows: rows, hasRows: !rows.isEmpty, showCategory: current == nil,
-                count: shown.count, pinnedCount: pinned, unpinnedCount: shown.count - pinned, hasUnpinned: pinned < shown.count,
-                pinnedSum: TransactionsRules.text(TransactionsRules.pinnedSum(shown), preferred: context.settings.currency(forSource: "transactions"), context: context),
-                insightsHref: ReportContext.href(TransactionsInsightsReport.section.path))
+                + categories.map { category in
+                    FilterView(name: category.name, href: ReportContext.href(pathOf(category)),
+                               count: TransactionsRules.filter(items, category: category.key).count,
+                               current: category.key == current?.key, first: false)
+                }
             let title = current.map { "Transactions: \($0.name)" } ?? "All transactions"
             pages.append(Page(path: pathOf(current), title: title, template: "transactions-list", section: section.id,
-                              breadcrumbs: current == nil ? crumbs : crumbs + [Link(section.title, section.path)], view: view))
+                              breadcrumbs: current == nil ? crumbs : crumbs + [Link(section.title, section.path)],
+                              view: listView(current: current, shown: shown, filters: filters, pathOf: pathOf, context: context)))
         }
         return pages
     }

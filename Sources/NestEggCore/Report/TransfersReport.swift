@@ -146,8 +146,7 @@ public enum TransfersReport {
         let data = dataset.transfers
         guard !data.isEmpty else { return [] }
         let people = self.people(data, settings: context.settings)
-        var byUid: [String: Person] = [:]
-        for person in people { byUid[person.uid] = person }
+        let byUid = Dictionary(people.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
         let fallback = context.settings.currency(forSource: "transfers")
         let crumbs = [Link("Dashboard", "index")]
         let indexCrumbs = crumbs + [Link(section.title, section.path)]
