@@ -2,6 +2,13 @@
 public enum Text {
     /// Removes white space and newlines at both ends (Starling pads references, Kiva pads `use`).
     public static func trimmed(_ text: String) -> String {
+        // Most values need nothing done: check the ends' bytes first (white space is ASCII or,
+        // beyond it, a multi-byte scalar that the slow path handles).
+        if let first = text.utf8.first, let last = text.utf8.last,
+           first > 0x20 && first < 0x80 && last > 0x20 && last < 0x80 {
+            return text
+        }
+        if text.isEmpty { return text }
         var scalars = Substring(text).unicodeScalars[...]
         while let first = scalars.first, first.properties.isWhitespace { scalars = scalars.dropFirst() }
         while let last = scalars.last, last.properties.isWhitespace { scalars = scalars.dropLast() }

@@ -180,17 +180,20 @@ public struct JSONParser {
         let open = index
         index += 1
         let contentStart = index
-        // Fast path: no escapes.
+        // Fast path: no escapes (and, when every byte is ASCII, nothing to validate).
+        var ascii = true
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = bytes[contentStart..<index]
                 index += 1
+                if ascii { return String(decoding: slice, as: UTF8.self) }
                 guard let text = String(validating: slice, as: UTF8.self) else {
                     throw SyntaxError(offset: contentStart, message: "string is not valid UTF-8")
                 }
                 return text
             }
+            if byte >= 0x80 { ascii = false }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 {
                 throw SyntaxError(offset: index, message: "control character in string (write it as an escape such as \\n)")
