@@ -49,29 +49,26 @@ public enum CountriesLoader {
     /// A `/v2/all` item: `{name, alpha2Code, region, subregion, capital, population, gini, latlng, …}`.
     public static func countryV2(_ value: JSONValue) -> Country? {
         guard value.object != nil else { return nil }
-        let code = value.required("alpha2Code", "an ISO 3166-1 alpha-2 code such as \"KE\"").flatMap(KivaLoader.countryCode)
-        let name = value.required("name", "the country's name")?.trimmedString
-        let region = value["region"]?.trimmedString ?? ""
-        let subregion = value["subregion"]?.trimmedString ?? ""
-        let capital = value["capital"]?.trimmedString
-        let population = value.required("population", "the number of inhabitants")?.int
-        let gini = value["gini"].flatMap(self.gini)
-        let coordinates = value["latlng"].flatMap(latlng)
-        guard let code, let name, let population else { return nil }
-        return Country(code: code, name: name, region: region, subregion: subregion,
-                       capital: capital.flatMap { $0.isEmpty ? nil : $0 }, population: population, gini: gini,
-                       coordinates: coordinates ?? nil)
+        return country(value,
+                       code: value.required("alpha2Code", "an ISO 3166-1 alpha-2 code such as \"KE\"").flatMap(KivaLoader.countryCode),
+                       name: value.required("name", "the country's name")?.trimmedString,
+                       capital: value["capital"]?.trimmedString)
     }
 
     /// A `/v3.1/all` item: `{name {common, official}, cca2, region, subregion, capital [], population, gini {year: n}, latlng, …}`.
     public static func countryV31(_ value: JSONValue) -> Country? {
         guard value.object != nil else { return nil }
-        let code = value.required("cca2", "an ISO 3166-1 alpha-2 code such as \"KE\"").flatMap(KivaLoader.countryCode)
-        let name = value.required("name", "the country's names {common, official}")?.object?
-            .required("common", "the country's common name")?.trimmedString
+        return country(value,
+                       code: value.required("cca2", "an ISO 3166-1 alpha-2 code such as \"KE\"").flatMap(KivaLoader.countryCode),
+                       name: value.required("name", "the country's names {common, official}")?.object?
+                           .required("common", "the country's common name")?.trimmedString,
+                       capital: value["capital"]?.array?.first?.trimmedString)
+    }
+
+    /// The fields both shapes write alike; `code`, `name` and `capital` are read by the caller.
+    static func country(_ value: JSONValue, code: String?, name: String?, capital: String?) -> Country? {
         let region = value["region"]?.trimmedString ?? ""
         let subregion = value["subregion"]?.trimmedString ?? ""
-        let capital = value["capital"]?.array?.first?.trimmedString
         let population = value.required("population", "the number of inhabitants")?.int
         let gini = value["gini"].flatMap(self.gini)
         let coordinates = value["latlng"].flatMap(latlng)
