@@ -93,6 +93,31 @@ struct NestEggBinary {
         #expect(modified == past)
     }
 
+    @Test func aRebuildWithUnchangedInputDoesNothing() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data"), output = work.appendingPathComponent("site")
+        try FileManager.default.copyItem(at: fixtures, to: data)
+        #expect(try NestEggBinary.run(["build", "--data", data.path, "--output", output.path]).status == 0)
+        let built = snapshot(output)
+
+        let again = try NestEggBinary.run(["build", "--data", data.path, "--output", output.path])
+        #expect(again.status == 0)
+        #expect(again.stderr.contains("up to date"), "\(again.stderr)")
+        #expect(snapshot(output) == built)
+
+        // A changed data file, or a page gone from the output, means a real build.
+        try FileManager.default.removeItem(at: output.appendingPathComponent("index.md"))
+        let repaired = try NestEggBinary.run(["build", "--data", data.path, "--output", output.path])
+        #expect(!repaired.stderr.contains("up to date"))
+        #expect(snapshot(output) == built)
+        let settings = data.appendingPathComponent("nestegg.json")
+        try write(#"{"title": "Renamed"}"#, to: settings)
+        let changed = try NestEggBinary.run(["build", "--data", data.path, "--output", output.path])
+        #expect(!changed.stderr.contains("up to date"))
+        #expect(try String(contentsOf: output.appendingPathComponent("index.md"), encoding: .utf8).hasPrefix("# Renamed"))
+    }
+
     @Test func stalePagesAreRemoved() throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }

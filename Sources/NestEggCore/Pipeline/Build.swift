@@ -86,7 +86,16 @@ public struct Build {
 
     public func run() throws(BuildError) -> BuildResult {
         let printer = try locatePrinter()
-        let (dataset, warnings) = try load()
+        let folder = try openDataFolder()
+        // A plain build whose input is unchanged has nothing to do (see BuildCache).
+        let plain = options.singleFile == nil && options.summary == nil && options.json == nil && printer == nil
+        let fingerprint = plain ? BuildCache.fingerprint(data: folder, templates: options.templates) : nil
+        if let fingerprint, let cache = BuildCache.read(from: options.output), cache.isCurrent(in: options.output, fingerprint: fingerprint) {
+            progress("up to date: the data, the templates and nestegg are as they were at the last build")
+            return BuildResult(pages: cache.files.keys.filter { $0.hasSuffix(".html") }.count,
+                               write: .init(files: cache.files.count, changed: 0, removed: 0), warnings: cache.warnings)
+        }
+        let (dataset, warnings) = try load(folder)
         let templates = try loadTemplates()
         let site = SiteReport.build(dataset)
         progress("report: \(site.pages.count) pages in \(site.sections.count) section\(site.sections.count == 1 ? "" : "s")")
@@ -99,6 +108,10 @@ public struct Build {
             if let printer { try printPDFs(site, with: printer, into: writer) }
             // The extra files are staged beside their destinations before the site is swapped in,
             // so a failure here still leaves everything as it was.
+            if let fingerprint {
+                let cache = BuildCache(fingerprint: fingerprint, files: writer.sizes, warnings: warnings)
+                try Self.writeError { () throws(SiteWriter.WriteError) in try writer.write(cache.text, to: BuildCache.fileName) }
+            }
             for (url, text) in artifacts { staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try StagedFile.stage(text, at: url) }) }
         } catch {
             writer.discard()
@@ -161,9 +174,12 @@ public struct Build {
 
     /// Step 1: every source in the data folder into a dataset; all errors of the run together.
     public func load() throws(BuildError) -> (Dataset, [Diagnostic]) {
-        let folder: DataFolder
+        try load(openDataFolder())
+    }
+
+    func openDataFolder() throws(BuildError) -> DataFolder {
         do {
-            folder = try DataFolder(root: options.data)
+            return try DataFolder(root: options.data)
         } catch {
             let message: String
             switch error {
@@ -173,6 +189,9 @@ public struct Build {
             throw BuildError(step: .load, exitCode: BuildError.noInput,
                              diagnostics: [Diagnostic(.error, file: options.dataLabel ?? options.data.path, message: message)])
         }
+    }
+
+    func load(_ folder: DataFolder) throws(BuildError) -> (Dataset, [Diagnostic]) {
         let log = DiagnosticLog()
         let dataset = DataLoader.load(folder, log: log)
         let label = options.dataLabel ?? folder.root.path

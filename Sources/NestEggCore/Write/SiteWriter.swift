@@ -9,6 +9,8 @@ public final class SiteWriter {
     let staging: URL
     private let fileManager = FileManager.default
     private var written: [String] = []
+    /// The size of each file written, for the build cache.
+    public private(set) var sizes: [String: Int] = [:]
 
     public struct WriteError: Error, Sendable {
         public let path: String
@@ -89,7 +91,9 @@ public final class SiteWriter {
         let url = staging.appendingPathComponent(path)
         do {
             try fileManager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
+            let data = Data(text.utf8)
+            try data.write(to: url)
+            sizes[path] = data.count
         } catch {
             throw WriteError(path: path, reason: Self.reason(error))
         }
@@ -125,7 +129,7 @@ public final class SiteWriter {
                 changed += 1
             }
         }
-        let previous = Set(Self.listFiles(under: output)).subtracting([Self.marker])
+        let previous = Set(Self.listFiles(under: output)).subtracting([Self.marker, BuildCache.fileName])
         let removed = previous.subtracting(written).count
         let retired = output.deletingLastPathComponent()
             .appendingPathComponent(".nestegg-old-\(output.lastPathComponent)-\(getpid())")
