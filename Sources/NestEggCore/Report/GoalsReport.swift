@@ -332,10 +332,11 @@ public enum GoalsReport {
                                         progressText(entry.progress)])
         }
         var figures = [DashboardSection.Figure(label: "Saved in \(active.count) active goal\(active.count == 1 ? "" : "s")",
-                                               value: context.money(totals), href: ReportContext.href(section.path))]
+                                               value: context.money(totals), href: ReportContext.href(section.path),
+                                               count: active.count, id: "saved")]
         if let closest = active.first(where: { if case .inProgress = $0.progress { return true } else { return false } }) {
             figures.append(.init(label: "Closest to its target: \(closest.name)", value: progressText(closest.progress),
-                                 href: ReportContext.href(closest.path)))
+                                 href: ReportContext.href(closest.path), id: "closest-to-target"))
         }
         return DashboardSection(
             title: "Savings goals", href: ReportContext.href(section.path), linkText: "Every savings goal",

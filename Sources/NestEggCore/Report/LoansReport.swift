@@ -158,10 +158,11 @@ public enum LoansReport {
         return DashboardSection(
             title: "Kiva loans", href: ReportContext.href(section.path), linkText: "Every loan",
             figures: [
-                .init(label: "Loans", value: "\(kiva.loans.count) in \(groups.count) countries", href: ReportContext.href(section.path)),
-                .init(label: "Requested", value: context.money(requested)),
-                .init(label: "Funded", value: context.money(funded) + percent),
-                .init(label: "Fundraising now", value: "\(fundraising)"),
+                .init(label: "Loans", value: "\(kiva.loans.count) in \(groups.count) countries", href: ReportContext.href(section.path),
+                      count: kiva.loans.count),
+                .init(label: "Requested", value: context.money(requested), amount: requested),
+                .init(label: "Funded", value: context.money(funded) + percent, amount: funded),
+                .init(label: "Fundraising now", value: "\(fundraising)", count: fundraising),
                 .init(label: "Map", value: "loans by country and a world grid", href: ReportContext.href(mapPath)),
             ],
             table: .init(columns: ["Top countries", "Loans", "Requested", "Funded"], numeric: [false, true, true, true],

@@ -221,9 +221,11 @@ public enum StatementsReport {
             let period = context.locale.formatRange(latest.month.firstDay, latest.month.lastDay)
             let href = ReportContext.href(statementPath(slug: slug, month: latest.month))
             if let closing = latest.closing {
-                figures.append(.init(label: "\(data.account.name): closing balance, \(period)", value: context.money(closing), href: href))
+                figures.append(.init(label: "\(data.account.name): closing balance, \(period)", value: context.money(closing), href: href,
+                                     amount: closing, id: "\(slug).latest-closing-balance"))
             } else {
-                figures.append(.init(label: "\(data.account.name): net movement, \(period)", value: context.money(latest.net), href: href))
+                figures.append(.init(label: "\(data.account.name): net movement, \(period)", value: context.money(latest.net), href: href,
+                                     amount: latest.net, id: "\(slug).latest-net-movement"))
             }
             rows.append(.init([data.account.name, period, context.money(latest.moneyIn), context.money(latest.moneyOut),
                                latest.closing.map(context.money) ?? "–"]))

@@ -240,7 +240,8 @@ public enum TransactionsInsightsReport {
         return DashboardSection(
             title: "Spending by category", href: ReportContext.href(section.path), linkText: "Spending by category",
             figures: [.init(label: "Spent in \(label) (pinned transactions)",
-                            value: TransactionsRules.text(TransactionsRules.pinnedSum(inMonth), preferred: preferred, context: context), href: ReportContext.href(monthPath(month)))],
+                            value: TransactionsRules.text(TransactionsRules.pinnedSum(inMonth), preferred: preferred, context: context), href: ReportContext.href(monthPath(month)),
+                            id: "latest-month-spent")],
             table: rows.isEmpty ? nil : .init(columns: ["Top categories, \(label)", "Spent", "Share", "Transactions"],
                                               numeric: [false, true, true, true], rows: rows))
     }
