@@ -9,7 +9,6 @@ the time the cmark-gfm command takes to convert the Markdown NestEgg wrote. It p
 NestEgg / floor and writes the table to bench-results/bench.md.
 """
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -33,21 +32,11 @@ except ImportError:
 
 
 def measured(command):
-    """Runs a command; returns its wall and CPU seconds."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
-
-
-def peak_memory_mb(command):
-    """Peak resident memory of one run, from GNU time (ru_maxrss of children would mix runs)."""
-    out = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, check=True, stdout=subprocess.DEVNULL,
+    """Runs a command once under GNU time; returns its wall seconds, CPU seconds and peak memory in MB."""
+    out = subprocess.run(["/usr/bin/time", "-f", "%e %U %S %M"] + command, check=True, stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE, text=True).stderr.strip().splitlines()[-1]
-    return int(out) / 1024
+    wall, user, system, peak_kb = out.split()
+    return float(wall), float(user) + float(system), int(peak_kb) / 1024
 
 
 def files_under(folder, suffix=None):
@@ -91,10 +80,8 @@ def main():
         site = os.path.join(work, f"site-{scale}")
         shutil.rmtree(site, ignore_errors=True)
         build = [nestegg, "build", "--quiet", "--data", data, "--output", site]
-        wall, cpu = measured(build)
-        rebuild_wall, _ = measured(build)
-        shutil.rmtree(site, ignore_errors=True)
-        memory = peak_memory_mb(build)
+        wall, cpu, memory = measured(build)
+        rebuild_wall, _, _ = measured(build)
         pages = sum(1 for _ in files_under(site, ".html"))
         written = sum(os.path.getsize(p) for p in files_under(site))
         parse_seconds, input_bytes = json_floor(data)
