@@ -1145,7 +1145,7 @@ the sum below nor in the [spending by category]({{root}}{{insightsHref}}).
 
 {{#html}}<div class="tx-sum" role="status">{{/html}}
 
-**Sum of {{pinnedCount}} pinned transactions{{#categoryName}} in {{categoryName}}{{/categoryName}}{{sumScope}}: {{pinnedSum}}**{{#hasUnpinned}} ({{unpinnedCount}} unpinned not counted){{/hasUnpinned}}
+**Sum of {{pinnedCount}} pinned transactions{{#categoryName}} in {{categoryName}}{{/categoryName}}{{#pager}}{{#isPaged}} on all {{total}} pages{{/isPaged}}{{/pager}}: {{pinnedSum}}**{{#hasUnpinned}} ({{unpinnedCount}} unpinned not counted){{/hasUnpinned}}
 
 {{#html}}</div>{{/html}}
 {{/hasRows}}

@@ -1,11 +1,13 @@
 /// Splits a list that grows with the data over several pages, so that no page — its view data,
 /// its Markdown and its HTML — holds more than a page's worth of rows.
 ///
-/// Page 1 keeps the list's own path (`transactions/index`); page n > 1 is `<path>_page<n>`
-/// (`transactions/index_page2`, `transactions/food_page3`). The underscore is what makes the
-/// scheme safe: a slug is made of `a-z`, `0-9` and `-` only (``Slug``, ``SlugAllocator``), and no
-/// fixed page name has an underscore, so a page path can never equal a slug or a fixed page —
-/// whereas `food-2` is what the allocator gives a second "Food", and "Index 2" slugs to `index-2`.
+/// Page 1 keeps the list's own path (`transactions/index`); page n > 1 is `<path>.page<n>`
+/// (`transactions/index.page2`, `transactions/food.page3`, written as `food.page3.md` and
+/// `food.page3.html`). The dot is what makes the scheme safe: a slug is made of `a-z`, `0-9` and
+/// `-` only (``Slug``, ``SlugAllocator``) and no fixed page name has a dot, so a later page can
+/// never take the path of a slug or a fixed page — whereas `food-2` is what the allocator gives a
+/// second "Food", and a category "Index 2" slugs to `index-2`. (An underscore would be as safe,
+/// but Markdown escaping would write it `\_` in every link of the .md pages.)
 public struct Pagination: Sendable, Equatable {
     /// Rows per page unless a report says otherwise: large enough that the sample data never
     /// pages, small enough that a page stays quick to load and to render.
@@ -49,7 +51,7 @@ public struct Pagination: Sendable, Equatable {
 
     /// The path of page `page` (1-based) of the list at `base`.
     public static func path(_ base: String, page: Int) -> String {
-        page <= 1 ? base : "\(base)_page\(page)"
+        page <= 1 ? base : "\(base).page\(page)"
     }
 
     /// Page 1 keeps its title; a later page adds where it is: `All transactions (page 2 of 7)`.

@@ -23,8 +23,6 @@ public enum TransactionsReport {
         let insightsHref: String
         /// Which part of the list this page shows (the list at `transactions/index` or a category's).
         let pager: Pagination.View
-        /// "" on an unpaged list; ` on all 3 pages` when the sum covers more than this page.
-        let sumScope: String
     }
 
     struct FilterView: Sendable {
@@ -68,8 +66,7 @@ public enum TransactionsReport {
             pinnedSum: TransactionsRules.text(TransactionsRules.pinnedSum(shown), preferred: context.settings.currency(forSource: "transactions"),
                                               context: context),
             insightsHref: ReportContext.href(TransactionsInsightsReport.section.path),
-            pager: pagination.view(page: page, base: pathOf(current), noun: "transactions", locale: context.locale),
-            sumScope: pagination.isPaged ? " on all \(pagination.pageCount) pages" : "")
+            pager: pagination.view(page: page, base: pathOf(current), noun: "transactions", locale: context.locale))
     }
 
     public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
