@@ -57,18 +57,18 @@ import Testing
         let two = Pagination(count: 501)
         let first = two.view(page: 1, base: "a/index", noun: "rows", locale: locale)
         #expect(first.isPaged && !first.hasPrevious && first.hasNext && first.nextHref == "a/index.page2.md")
-        #expect(first.label == "Page 1 of 2" && first.rangeText == "rows 1–500 of 501")
+        #expect(first.label == "Page 1 of 2" && first.rangeText == "1–500 of 501 rows")
         #expect(first.links.map(\.number) == ["1", "2"] && first.links.map(\.current) == [true, false])
         let last = two.view(page: 2, base: "a/index", noun: "rows", locale: locale)
         #expect(last.hasPrevious && !last.hasNext && last.previousHref == "a/index.md" && last.nextHref == "")
-        #expect(last.rangeText == "rows 501–501 of 501")
+        #expect(last.rangeText == "501 of 501 rows")
 
         let seven = Pagination(count: 3_500)
         let middle = seven.view(page: 4, base: "t/food", noun: "transactions", locale: locale)
         #expect(middle.links.map(\.number) == ["1", "3", "4", "5", "7"])
         #expect(middle.links.map(\.gapBefore) == [false, true, false, false, true])
         #expect(middle.links.map(\.href) == ["t/food.md", "t/food.page3.md", "t/food.page4.md", "t/food.page5.md", "t/food.page7.md"])
-        #expect(middle.rangeText == "transactions 1,501–2,000 of 3,500")
+        #expect(middle.rangeText == "1,501–2,000 of 3,500 transactions")
         let second = seven.view(page: 2, base: "t/food", noun: "transactions", locale: locale)
         #expect(second.links.map(\.number) == ["1", "2", "3", "7"] && second.links.map(\.gapBefore) == [false, false, false, true])
     }
@@ -106,7 +106,7 @@ import Testing
 
         let first = try #require(files["transactions/index.md"])
         #expect(first.hasPrefix("# All transactions\n"))
-        #expect(first.contains("Page 1 of 3, transactions 1–500 of 1,201: **1** [2](../transactions/index.page2.md) "
+        #expect(first.contains("Page 1 of 3, 1–500 of 1,201 transactions: **1** [2](../transactions/index.page2.md) "
             + "[3](../transactions/index.page3.md) [Next →](../transactions/index.page2.md)"))
         #expect(first.contains("**Sum of 1201 pinned transactions on all 3 pages: £1,501.25**"), "the sum is the whole list's")
         #expect(first.contains("[Food (801)](../transactions/food.md)"), "the filters count the whole category")

@@ -76,7 +76,7 @@ public struct Pagination: Sendable, Equatable {
         let total: Int
         /// `Page 2 of 7`.
         let label: String
-        /// `transactions 501–1,000 of 3,120`, or "" when not paged.
+        /// `501–1,000 of 3,120 transactions` (`10 of 10 accounts` for one), or "" when not paged.
         let rangeText: String
         let hasPrevious: Bool
         let previousHref: String
@@ -108,7 +108,9 @@ public struct Pagination: Sendable, Equatable {
         let number = { (value: Int) in KivaSupport.integer(value, locale: locale) }
         return View(
             isPaged: isPaged, current: page, total: pageCount, label: "Page \(page) of \(pageCount)",
-            rangeText: isPaged ? "\(noun) \(number(range.lowerBound + 1))–\(number(range.upperBound)) of \(number(count))" : "",
+            rangeText: !isPaged ? "" : range.count == 1
+                ? "\(number(range.upperBound)) of \(number(count)) \(noun)"
+                : "\(number(range.lowerBound + 1))–\(number(range.upperBound)) of \(number(count)) \(noun)",
             hasPrevious: page > 1, previousHref: page > 1 ? href(page - 1) : "",
             hasNext: page < pageCount, nextHref: page < pageCount ? href(page + 1) : "",
             links: isPaged ? links : [])
