@@ -163,11 +163,21 @@ reports: the amount saved, the target and the percentage.
 
 """#,
         "goals-index.md.mustache": #"""
-# Savings goals
+# {{title}}
 
 Every savings goal, closest to its target first: goals that have reached their target, then the
 rest by the share saved, then goals without a target.{{#asOf}} The last activity in the data is
 from {{asOf}}; dates are in {{timeZone}}.{{/asOf}}
+
+{{#pager}}
+{{#isPaged}}
+{{#html}}<nav class="pagination" aria-label="Pages">{{/html}}
+
+{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
+
+{{#html}}</nav>{{/html}}
+{{/isPaged}}
+{{/pager}}
 
 {{#hasGoals}}
 | Goal | Source | Saved | Target | Progress | Members | Last activity |
@@ -176,9 +186,9 @@ from {{asOf}}; dates are in {{timeZone}}.{{/asOf}}
 | {{#html}}<span class="goal-cell">{{#imageURL}}<img class="goal-thumb" src="{{{imageURL}}}" alt="" width="40" height="40" loading="lazy"> {{/imageURL}}{{/html}}[{{name}}]({{root}}{{href}}){{#html}}</span>{{/html}} | {{source}} | {{saved}} | {{target}} | {{#html}}{{#progressSVG}}{{{progressSVG}}} {{/progressSVG}}{{/html}}{{progressText}} | {{#members}}{{#html}}{{#avatarURL}}<img class="avatar" src="{{{avatarURL}}}" alt="" width="24" height="24" loading="lazy"> {{/avatarURL}}{{/html}}{{name}}{{#isOwner}} (owner){{/isOwner}}{{^isLast}}, {{/isLast}}{{/members}}{{^hasMembers}}–{{/hasMembers}} | {{lastActivity}} |
 {{/goals}}
 {{/hasGoals}}
-{{^hasGoals}}
+{{#noActiveGoals}}
 There are no active savings goals.
-{{/hasGoals}}
+{{/noActiveGoals}}
 
 {{#hasTotals}}
 ## Saved in total
@@ -204,6 +214,16 @@ These goals are no longer in use; they are left out of every total above.
 | [{{name}}]({{root}}{{href}}) | {{source}} | {{status}} | {{saved}} | {{target}} | {{lastActivity}} |
 {{/inactive}}
 {{/hasInactive}}
+
+{{#pager}}
+{{#isPaged}}
+{{#html}}<nav class="pagination" aria-label="Pages (end of list)">{{/html}}
+
+{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
+
+{{#html}}</nav>{{/html}}
+{{/isPaged}}
+{{/pager}}
 
 """#,
         "index.md.mustache": #"""
@@ -442,12 +462,13 @@ The {{cartSummary}} in the cart (`kiva/cart.json`) and the donation chosen for e
 
 """#,
         "loans-index.md.mustache": #"""
-# Kiva loans
+# {{title}}
 
 {{summary}}, from the loan listing (`kiva/loans.json` and its further
 pages `kiva/loans-*.json`; a loan that appears on two pages counts once). Amounts are in US dollars.
 See them [on the map]({{root}}{{mapHref}}) and [by country]({{root}}{{countriesHref}}).
 
+{{#isFirstPage}}
 ## By status
 
 How many loans are in each status, what they asked for and how much lenders have funded.
@@ -464,12 +485,23 @@ How many loans are in each status, what they asked for and how much lenders have
 {{#total}}
 | **{{status}}** | **{{loans}}** | **{{requested}}** | **{{funded}}** | **{{percentFunded}}** |
 {{/total}}
+{{/isFirstPage}}
 
 ## Every loan
 
 Newest first, by the date Kiva posted the loan.
 
 {{#hasLoans}}
+{{#pager}}
+{{#isPaged}}
+{{#html}}<nav class="pagination" aria-label="Pages">{{/html}}
+
+{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
+
+{{#html}}</nav>{{/html}}
+{{/isPaged}}
+{{/pager}}
+
 {{#html}}<div class="kiva-wide">{{/html}}
 
 | Posted | Borrower | Country | Town | Activity (sector) | Use | Status | Requested | Funded (%) |
@@ -479,6 +511,16 @@ Newest first, by the date Kiva posted the loan.
 {{/loans}}
 
 {{#html}}</div>{{/html}}
+
+{{#pager}}
+{{#isPaged}}
+{{#html}}<nav class="pagination" aria-label="Pages (end of list)">{{/html}}
+
+{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
+
+{{#html}}</nav>{{/html}}
+{{/isPaged}}
+{{/pager}}
 {{/hasLoans}}
 
 """#,
@@ -539,12 +581,22 @@ it; loans at the poles or on the 180° meridian count in the outermost squares.
 
 """#,
         "roundups-index.md.mustache": #"""
-# Weekly round-ups
+# {{title}}
 
 Each week runs from Monday 00:00 to Sunday midnight ({{timeZone}}). Every payment out of an
 account that is settled or pending, and is not a transfer between your own accounts, is rounded
 up to the next whole unit of its currency; the week's round-up is the sum, ready to move into a
 savings goal.
+
+{{#pager}}
+{{#isPaged}}
+{{#html}}<nav class="pagination" aria-label="Pages">{{/html}}
+
+{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
+
+{{#html}}</nav>{{/html}}
+{{/isPaged}}
+{{/pager}}
 
 {{#accounts}}
 ## {{name}}
@@ -570,6 +622,16 @@ No transactions yet.
 {{/hasWeeks}}
 
 {{/accounts}}
+
+{{#pager}}
+{{#isPaged}}
+{{#html}}<nav class="pagination" aria-label="Pages (end of list)">{{/html}}
+
+{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
+
+{{#html}}</nav>{{/html}}
+{{/isPaged}}
+{{/pager}}
 
 """#,
         "roundups-week.md.mustache": #"""
@@ -658,12 +720,22 @@ Nothing to move this week.
 
 """##,
         "statements-index.md.mustache": #"""
-# Statements
+# {{title}}
 
 One statement per account for every calendar month with transactions, with months running from
 the 1st at 00:00 to the last day at midnight ({{timeZone}}). Only settled transactions count in
 a balance; each month's closing balance is the next month's opening balance, and the newest
 month closes on the account's cleared balance.
+
+{{#pager}}
+{{#isPaged}}
+{{#html}}<nav class="pagination" aria-label="Pages">{{/html}}
+
+{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
+
+{{#html}}</nav>{{/html}}
+{{/isPaged}}
+{{/pager}}
 
 {{#accounts}}
 ## {{name}}
@@ -692,6 +764,16 @@ Statements, newest first:
 {{/hasBalance}}
 
 {{/accounts}}
+
+{{#pager}}
+{{#isPaged}}
+{{#html}}<nav class="pagination" aria-label="Pages (end of list)">{{/html}}
+
+{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
+
+{{#html}}</nav>{{/html}}
+{{/isPaged}}
+{{/pager}}
 
 """#,
         "statements-month.md.mustache": #"""
@@ -977,6 +1059,14 @@ svg.chart-map { max-width: 52rem; }
 .kiva-wide td { overflow-wrap: normal; }
 .kiva-grid table { font-size: .8rem; }
 .kiva-grid th, .kiva-grid td { padding: .3rem .3rem; }
+/* pagination */
+.pagination p { display: flex; flex-wrap: wrap; align-items: center; gap: .4rem; margin: .75rem 0; }
+.pagination a, .pagination strong {
+  display: inline-block; min-width: 2.5rem; padding: .35rem .6rem; border: 1px solid var(--line); border-radius: 6px;
+  text-align: center; text-decoration: none; background: var(--panel); color: var(--fg);
+}
+.pagination a:hover, .pagination a:focus-visible { border-color: var(--accent); }
+.pagination strong { background: var(--accent); border-color: var(--accent); color: var(--accent-fg); }
 
 """#,
         "summary.md.mustache": #"""
@@ -1018,6 +1108,16 @@ svg.chart-map { max-width: 52rem; }
 (settled or pending). Unpinned transactions are marked{{#html}} and dimmed{{/html}}; they are not counted in
 the sum below nor in the [spending by category]({{root}}{{insightsHref}}).
 
+{{#pager}}
+{{#isPaged}}
+{{#html}}<nav class="pagination" aria-label="Pages">{{/html}}
+
+{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
+
+{{#html}}</nav>{{/html}}
+{{/isPaged}}
+{{/pager}}
+
 {{#showCategory}}
 | Date | Name | Category | Provider | Account | Source | Amount |
 |:--|:--|:--|:--|:--|:--|--:|
@@ -1033,9 +1133,19 @@ the sum below nor in the [spending by category]({{root}}{{insightsHref}}).
 {{/rows}}
 {{/showCategory}}
 
+{{#pager}}
+{{#isPaged}}
+{{#html}}<nav class="pagination" aria-label="Pages (end of list)">{{/html}}
+
+{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
+
+{{#html}}</nav>{{/html}}
+{{/isPaged}}
+{{/pager}}
+
 {{#html}}<div class="tx-sum" role="status">{{/html}}
 
-**Sum of {{pinnedCount}} pinned transactions{{#categoryName}} in {{categoryName}}{{/categoryName}}: {{pinnedSum}}**{{#hasUnpinned}} ({{unpinnedCount}} unpinned not counted){{/hasUnpinned}}
+**Sum of {{pinnedCount}} pinned transactions{{#categoryName}} in {{categoryName}}{{/categoryName}}{{#pager}}{{#isPaged}} on all {{total}} pages{{/isPaged}}{{/pager}}: {{pinnedSum}}**{{#hasUnpinned}} ({{unpinnedCount}} unpinned not counted){{/hasUnpinned}}
 
 {{#html}}</div>{{/html}}
 {{/hasRows}}
@@ -1045,7 +1155,7 @@ No transactions in this category.
 
 """#,
         "transfers-index.md.mustache": #"""
-# Transfers
+# {{title}}
 
 {{#html}}<div class="ledger-page" hidden></div>{{/html}}
 
@@ -1056,16 +1166,37 @@ No transactions in this category.
 {{#hasTransfers}}
 Newest first:
 
+{{#pager}}
+{{#isPaged}}
+{{#html}}<nav class="pagination" aria-label="Pages">{{/html}}
+
+{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
+
+{{#html}}</nav>{{/html}}
+{{/isPaged}}
+{{/pager}}
+
 | Date | Time | From | To | Amount | Status | Transaction |
 |:--|:--|:--|:--|--:|:--|:--|
 {{#transfers}}
 | {{date}} | {{time}} | [{{from}}]({{root}}{{fromHref}}) | [{{to}}]({{root}}{{toHref}}) | {{amount}} | {{status}} | {{tid}} |
 {{/transfers}}
+
+{{#pager}}
+{{#isPaged}}
+{{#html}}<nav class="pagination" aria-label="Pages (end of list)">{{/html}}
+
+{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
+
+{{#html}}</nav>{{/html}}
+{{/isPaged}}
+{{/pager}}
 {{/hasTransfers}}
 {{^hasTransfers}}
 No transfers yet.
 {{/hasTransfers}}
 
+{{#isFirstPage}}
 {{#hasPeople}}
 ## By person
 
@@ -1099,6 +1230,7 @@ Money sent and received counts successful transfers only; net is received minus 
 {{^hasFailures}}
 Every transfer went through.
 {{/hasFailures}}
+{{/isFirstPage}}
 
 """#,
         "transfers-person.md.mustache": #"""

@@ -84,6 +84,12 @@ public enum GoalsReport {
         let hasTotals: Bool
         let inactive: [GoalRow]
         let hasInactive: Bool
+        /// True when there are no active goals at all (not merely none on this page).
+        let noActiveGoals: Bool
+        /// The active goals, then the inactive ones, split over pages as one list.
+        let pager: Pagination.View
+        /// The totals show on the first page only.
+        let isFirstPage: Bool
     }
 
     struct GoalRow: Sendable {
@@ -199,13 +205,25 @@ public enum GoalsReport {
                      saved: context.money(amount),
                      targets: targets.amounts.contains { $0.currency == amount.currency } ? context.money(targets[amount.currency]) : "–")
         }
-        let index = IndexView(
-            asOf: asOf.map(context.date), timeZone: context.clock.identifier,
-            goals: active.map { row($0, names: names, context: context) }, hasGoals: !active.isEmpty,
-            totals: totalRows, hasTotals: !totalRows.isEmpty,
-            inactive: inactive.map { row($0, names: names, context: context) }, hasInactive: !inactive.isEmpty)
-        pages.insert(Page(path: section.path, title: "Savings goals", template: "goals-index", section: section.id,
-                          breadcrumbs: [Link("Dashboard", "index")], view: index), at: 0)
+        // Active then inactive goals page as one list, so neither table can grow a page past its size.
+        let pagination = Pagination(count: active.count + inactive.count)
+        let indexPages = pagination.pages(base: section.path, title: "Savings goals").map { page in
+            let activeRange = page.range.clamped(to: 0..<active.count)
+            let inactiveRange = (page.range.lowerBound - active.count)..<(page.range.upperBound - active.count)
+            let inactiveShown = inactiveRange.clamped(to: 0..<inactive.count)
+            let first = page.number == 1
+            return Page(path: page.path, title: page.title, template: "goals-index", section: section.id,
+                        breadcrumbs: first ? [Link("Dashboard", "index")] : crumbs,
+                        view: IndexView(
+                            asOf: asOf.map(context.date), timeZone: context.clock.identifier,
+                            goals: active[activeRange].map { row($0, names: names, context: context) }, hasGoals: !activeRange.isEmpty,
+                            totals: first ? totalRows : [], hasTotals: first && !totalRows.isEmpty,
+                            inactive: inactive[inactiveShown].map { row($0, names: names, context: context) },
+                            hasInactive: !inactiveShown.isEmpty, noActiveGoals: active.isEmpty,
+                            pager: pagination.view(page: page.number, base: section.path, noun: "goals", locale: context.locale),
+                            isFirstPage: first))
+        }
+        pages.insert(contentsOf: indexPages, at: 0)
         return pages
     }
 

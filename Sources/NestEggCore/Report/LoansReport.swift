@@ -15,6 +15,10 @@ public enum LoansReport {
         let hasLoans: Bool
         let mapHref: String
         let countriesHref: String
+        /// Which part of the loan table this page shows; the totals by status are every loan's.
+        let pager: Pagination.View
+        /// The totals by status show on the first page only.
+        let isFirstPage: Bool
     }
 
     struct MapView: Sendable {
@@ -63,24 +67,36 @@ public enum LoansReport {
         let countries = kiva.countriesByCode
         let slugs = KivaSupport.countrySlugs(kiva.loans.map(\.location.countryCode))
         let loans = KivaSupport.newestFirst(kiva.loans)
-        let totals = KivaSupport.statusTotals(loans, currency: kiva.currency, context: context)
-        let bars = KivaSupport.sortedStatuses(loans.map(\.status)).map { status in
-            Chart.Bar(label: KivaSupport.statusLabel(status), value: Int64(loans.filter { $0.status == status }.count),
-                      valueText: "\(loans.filter { $0.status == status }.count)")
+        let pagination = Pagination(count: loans.count)
+        var pages = pagination.pages(base: section.path, title: "Kiva loans").map { page in
+            Page(path: page.path, title: page.title, template: "loans-index", section: section.id,
+                 breadcrumbs: page.number == 1 ? crumbs : sectionCrumbs,
+                 view: indexView(loans, currency: kiva.currency, range: page.range, page: page.number, pagination: pagination,
+                                 countries: countries, slugs: slugs, context: context))
         }
-        let index = IndexView(
+        pages.append(
+            Page(path: mapPath, title: "Loan map", template: "loans-map", section: section.id,
+                 breadcrumbs: sectionCrumbs, view: mapView(kiva, slugs: slugs, context: context)))
+        return pages
+    }
+
+    /// One page of `loans/index`: the totals by status over every loan, and the loans of `range`.
+    static func indexView(_ loans: [KivaLoan], currency: Currency, range: Range<Int>, page: Int, pagination: Pagination,
+                          countries: [String: Country], slugs: [String: String], context: ReportContext) -> IndexView {
+        let totals = KivaSupport.statusTotals(loans, currency: currency, context: context)
+        let bars = KivaSupport.sortedStatuses(loans.map(\.status)).map { status in
+            let count = loans.filter { $0.status == status }.count
+            return Chart.Bar(label: KivaSupport.statusLabel(status), value: Int64(count), valueText: "\(count)")
+        }
+        return IndexView(
             summary: KivaSupport.count(loans.count, "loan") + " in " + KivaSupport.count(slugs.count, "country", "countries"),
             statuses: totals.rows, total: totals.total,
             statusChartSVG: Chart.bars(bars, title: "Loans by status"),
-            loans: loans.map { KivaSupport.loanRow($0, countries: countries, slugs: slugs, context: context) },
+            loans: loans[range].map { KivaSupport.loanRow($0, countries: countries, slugs: slugs, context: context) },
             hasLoans: !loans.isEmpty, mapHref: ReportContext.href(mapPath),
-            countriesHref: ReportContext.href(CountriesReport.section.path))
-        return [
-            Page(path: section.path, title: "Kiva loans", template: "loans-index", section: section.id,
-                 breadcrumbs: crumbs, view: index),
-            Page(path: mapPath, title: "Loan map", template: "loans-map", section: section.id,
-                 breadcrumbs: sectionCrumbs, view: mapView(kiva, slugs: slugs, context: context)),
-        ]
+            countriesHref: ReportContext.href(CountriesReport.section.path),
+            pager: pagination.view(page: page, base: section.path, noun: "loans", locale: context.locale),
+            isFirstPage: page == 1)
     }
 
     static func mapView(_ kiva: KivaData, slugs: [String: String], context: ReportContext) -> MapView {

@@ -8,6 +8,9 @@ public enum RoundUpsReport {
         let timeZone: String
         let accounts: [AccountView]
         let hasAccounts: Bool
+        /// Which accounts this page shows: accounts are kept whole and share a page while their
+        /// weeks fit in one.
+        let pager: Pagination.View
     }
 
     struct AccountView: Sendable {
@@ -99,7 +102,7 @@ public enum RoundUpsReport {
         guard !accounts.isEmpty else { return [] }
         let slugs = accountSlugs(accounts)
         var pages: [Page] = []
-        var accountViews: [AccountView] = []
+        var summaries: [AccountSummary] = []
         let crumbs = [Link("Dashboard", "index")]
         let indexCrumbs = crumbs + [Link(section.title, section.path)]
 
@@ -119,23 +122,44 @@ public enum RoundUpsReport {
                                   view: weekView(week, account: account, goal: goal, context: context, previous: previousLink, next: nextLink)))
             }
 
-            let rows = weeks.reversed().map { week in
-                WeekRow(label: "\(week.week)", dates: context.locale.formatRange(week.week.monday, week.week.sunday),
-                        href: ReportContext.href(pathOf(week.week)), counted: week.counted.count,
-                        spent: context.money(week.spent), roundUp: context.money(week.roundUp))
-            }
-            let totalSpent = weeks.reduce(Money.zero(account.currency)) { $0 + $1.spent }
-            let totalRoundUp = weeks.reduce(Money.zero(account.currency)) { $0 + $1.roundUp }
-            accountViews.append(AccountView(
-                name: account.name, type: Text.humanized(account.type), currency: account.currency.code, goal: goal,
-                weeks: rows, hasWeeks: !rows.isEmpty, totalCounted: weeks.reduce(0) { $0 + $1.counted.count },
-                totalSpent: context.money(totalSpent), totalRoundUp: context.money(totalRoundUp)))
+            summaries.append(AccountSummary(account: account, slug: slug, weeks: weeks, goal: goal))
         }
 
-        let index = IndexView(timeZone: context.clock.identifier, accounts: accountViews, hasAccounts: !accountViews.isEmpty)
-        pages.insert(Page(path: section.path, title: "Weekly round-ups", template: "roundups-index",
-                          section: section.id, breadcrumbs: crumbs, view: index), at: 0)
+        let pagination = Pagination(rows: summaries.map { $0.weeks.count + 1 })
+        let all = summaries
+        let indexPages = pagination.pages(base: section.path, title: "Weekly round-ups").map { page in
+            Page(path: page.path, title: page.title, template: "roundups-index", section: section.id,
+                 breadcrumbs: page.number == 1 ? crumbs : indexCrumbs,
+                 view: IndexView(timeZone: context.clock.identifier,
+                                 accounts: all[page.range].map { accountView($0, context: context) }, hasAccounts: !all.isEmpty,
+                                 pager: pagination.view(page: page.number, base: section.path, noun: "accounts", locale: context.locale)))
+        }
+        pages.insert(contentsOf: indexPages, at: 0)
         return pages
+    }
+
+    /// One account's weeks, as the index needs them.
+    struct AccountSummary: Sendable {
+        let account: StarlingAccount
+        let slug: String
+        let weeks: [RoundUpRule.Week]
+        let goal: GoalView?
+    }
+
+    /// One account on the index: its weeks newest first, with totals.
+    static func accountView(_ summary: AccountSummary, context: ReportContext) -> AccountView {
+        let account = summary.account, weeks = summary.weeks
+        let rows = weeks.reversed().map { week in
+            WeekRow(label: "\(week.week)", dates: context.locale.formatRange(week.week.monday, week.week.sunday),
+                    href: ReportContext.href("roundups/\(summary.slug)/\(week.week)"), counted: week.counted.count,
+                    spent: context.money(week.spent), roundUp: context.money(week.roundUp))
+        }
+        let totalSpent = weeks.reduce(Money.zero(account.currency)) { $0 + $1.spent }
+        let totalRoundUp = weeks.reduce(Money.zero(account.currency)) { $0 + $1.roundUp }
+        return AccountView(
+            name: account.name, type: Text.humanized(account.type), currency: account.currency.code, goal: summary.goal,
+            weeks: rows, hasWeeks: !rows.isEmpty, totalCounted: weeks.reduce(0) { $0 + $1.counted.count },
+            totalSpent: context.money(totalSpent), totalRoundUp: context.money(totalRoundUp))
     }
 
     static func goalView(_ goal: StarlingSavingsGoal, context: ReportContext) -> GoalView {

@@ -10,6 +10,9 @@ public enum StatementsReport {
     struct IndexView: Sendable {
         let timeZone: String
         let accounts: [IndexAccount]
+        /// Which accounts this page shows: accounts are kept whole and share a page while their
+        /// months fit in one.
+        let pager: Pagination.View
     }
 
     struct IndexAccount: Sendable {
@@ -120,7 +123,7 @@ public enum StatementsReport {
         let crumbs = [Link("Dashboard", "index")]
         let indexCrumbs = crumbs + [Link(section.title, section.path)]
         var pages: [Page] = []
-        var accountViews: [IndexAccount] = []
+        var summaries: [AccountStatements] = []
 
         for (data, slug) in zip(accounts, slugs) {
             let account = data.account
@@ -141,25 +144,46 @@ public enum StatementsReport {
                                   view: statementView(statement, data: data, roundUpsSlug: slug, noBalanceReason: reason,
                                                       context: context, previous: previous, next: next)))
             }
-            let rows = statements.reversed().map { statement in
-                IndexRow(key: "\(statement.month)", period: context.locale.formatRange(statement.month.firstDay, statement.month.lastDay),
-                         href: ReportContext.href(statementPath(slug: slug, month: statement.month)),
-                         transactions: statement.lines.count,
-                         opening: statement.opening.map(context.money) ?? "–", moneyIn: context.money(statement.moneyIn),
-                         moneyOut: context.money(statement.moneyOut), closing: statement.closing.map(context.money) ?? "–",
-                         net: context.money(statement.net))
-            }
-            accountViews.append(IndexAccount(
-                name: account.name, type: Text.humanized(account.type), currency: account.currency.code,
-                uidTail: uidTail(account.uid), hasBalance: reason == nil,
-                clearedBalance: reason == nil ? data.balance.map { context.money($0.cleared) } : nil,
-                noBalanceReason: reason, rows: rows))
+            summaries.append(AccountStatements(data: data, slug: slug, statements: statements, noBalanceReason: reason))
         }
         guard !pages.isEmpty else { return [] }
-        let index = IndexView(timeZone: context.clock.identifier, accounts: accountViews)
-        pages.insert(Page(path: section.path, title: "Statements", template: "statements-index", section: section.id,
-                          breadcrumbs: crumbs, view: index), at: 0)
+        let pagination = Pagination(rows: summaries.map { $0.statements.count + 1 })
+        let all = summaries
+        let indexPages = pagination.pages(base: section.path, title: "Statements").map { page in
+            Page(path: page.path, title: page.title, template: "statements-index", section: section.id,
+                 breadcrumbs: page.number == 1 ? crumbs : indexCrumbs,
+                 view: IndexView(timeZone: context.clock.identifier,
+                                 accounts: all[page.range].map { indexAccount($0, context: context) },
+                                 pager: pagination.view(page: page.number, base: section.path, noun: "accounts", locale: context.locale)))
+        }
+        pages.insert(contentsOf: indexPages, at: 0)
         return pages
+    }
+
+    /// One account's statements, as the index needs them.
+    struct AccountStatements: Sendable {
+        let data: StarlingAccountData
+        let slug: String
+        let statements: [StatementPeriods.Statement]
+        let noBalanceReason: String?
+    }
+
+    /// One account on the index: its months newest first.
+    static func indexAccount(_ summary: AccountStatements, context: ReportContext) -> IndexAccount {
+        let account = summary.data.account, reason = summary.noBalanceReason
+        let rows = summary.statements.reversed().map { statement in
+            IndexRow(key: "\(statement.month)", period: context.locale.formatRange(statement.month.firstDay, statement.month.lastDay),
+                     href: ReportContext.href(statementPath(slug: summary.slug, month: statement.month)),
+                     transactions: statement.lines.count,
+                     opening: statement.opening.map(context.money) ?? "–", moneyIn: context.money(statement.moneyIn),
+                     moneyOut: context.money(statement.moneyOut), closing: statement.closing.map(context.money) ?? "–",
+                     net: context.money(statement.net))
+        }
+        return IndexAccount(
+            name: account.name, type: Text.humanized(account.type), currency: account.currency.code,
+            uidTail: uidTail(account.uid), hasBalance: reason == nil,
+            clearedBalance: reason == nil ? summary.data.balance.map { context.money($0.cleared) } : nil,
+            noBalanceReason: reason, rows: rows)
     }
 
     /// The last four characters of an account UID, as statements print it: `…ae81`.

@@ -21,6 +21,8 @@ public enum TransactionsReport {
         /// Per currency, joined with ` · `.
         let pinnedSum: String
         let insightsHref: String
+        /// Which part of the list this page shows (the list at `transactions/index` or a category's).
+        let pager: Pagination.View
     }
 
     struct FilterView: Sendable {
@@ -46,10 +48,12 @@ public enum TransactionsReport {
 
     // MARK: Building
 
-    /// One list page's view, built when the page is rendered (a list can hold every transaction).
-    static func listView(current: SpendingCategory?, shown: [SpendingItem], filters: [FilterView],
+    /// One list page's view, built when the page is rendered (a list can hold every transaction):
+    /// the rows of `range` only, while the counts, the filters and the pinned sum are the whole list's.
+    static func listView(current: SpendingCategory?, shown: [SpendingItem], range: Range<Int>, page: Int,
+                         pagination: Pagination, filters: [FilterView],
                          pathOf: (SpendingCategory?) -> String, context: ReportContext) -> ListView {
-        let rows = shown.map { item in
+        let rows = shown[range].map { item in
             RowView(date: context.date(item.date), name: item.name, category: item.category.name,
                     categoryHref: ReportContext.href(pathOf(item.category)), provider: item.provider ?? "",
                     account: item.accountName, source: item.source.rawValue, amount: context.money(item.amount),
@@ -57,11 +61,12 @@ public enum TransactionsReport {
         }
         let pinned = shown.filter(\.pinned).count
         return ListView(
-            categoryName: current?.name, filters: filters, rows: rows, hasRows: !rows.isEmpty, showCategory: current == nil,
+            categoryName: current?.name, filters: filters, rows: rows, hasRows: !shown.isEmpty, showCategory: current == nil,
             count: shown.count, pinnedCount: pinned, unpinnedCount: shown.count - pinned, hasUnpinned: pinned < shown.count,
             pinnedSum: TransactionsRules.text(TransactionsRules.pinnedSum(shown), preferred: context.settings.currency(forSource: "transactions"),
                                               context: context),
-            insightsHref: ReportContext.href(TransactionsInsightsReport.section.path))
+            insightsHref: ReportContext.href(TransactionsInsightsReport.section.path),
+            pager: pagination.view(page: page, base: pathOf(current), noun: "transactions", locale: context.locale))
     }
 
     public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
@@ -85,9 +90,13 @@ public enum TransactionsReport {
                                current: category.key == current?.key, first: false)
                 }
             let title = current.map { "Transactions: \($0.name)" } ?? "All transactions"
-            pages.append(Page(path: pathOf(current), title: title, template: "transactions-list", section: section.id,
-                              breadcrumbs: current == nil ? crumbs : crumbs + [Link(section.title, section.path)],
-                              view: listView(current: current, shown: shown, filters: filters, pathOf: pathOf, context: context)))
+            let pagination = Pagination(count: shown.count)
+            for page in pagination.pages(base: pathOf(current), title: title) {
+                pages.append(Page(path: page.path, title: page.title, template: "transactions-list", section: section.id,
+                                  breadcrumbs: current == nil && page.number == 1 ? crumbs : crumbs + [Link(section.title, section.path)],
+                                  view: listView(current: current, shown: shown, range: page.range, page: page.number,
+                                                 pagination: pagination, filters: filters, pathOf: pathOf, context: context)))
+            }
         }
         return pages
     }

@@ -18,6 +18,9 @@ public enum TransfersReport {
         let sentChartSVG: String
         let failures: [FailureGroup]
         let hasFailures: Bool
+        /// Which part of "Every transfer" this page shows; the people and the failures are on page 1.
+        let pager: Pagination.View
+        let isFirstPage: Bool
     }
 
     struct TransferRow: Sendable {
@@ -151,7 +154,7 @@ public enum TransfersReport {
         let crumbs = [Link("Dashboard", "index")]
         let indexCrumbs = crumbs + [Link(section.title, section.path)]
 
-        func row(_ transfer: Transfer) -> TransferRow {
+        let row: @Sendable (Transfer) -> TransferRow = { transfer in
             let from = byUid[transfer.fromUid]!, to = byUid[transfer.toUid]!
             return TransferRow(date: context.date(transfer.time), time: context.time(transfer.time), tid: transfer.tid,
                                from: from.name, fromHref: ReportContext.href(personPath(from)),
@@ -186,25 +189,39 @@ public enum TransfersReport {
 
         var groups: [TransferStatus: [Transfer]] = [:]
         for transfer in failed { groups[transfer.status, default: []].append(transfer) }
-        let failures = groups.keys.sorted().map { status in
-            let transfers = groups[status]!
-            let heading: String
-            if case .unknown = status { heading = status.words } else { heading = "\(status.words) (\(status.code))" }
-            return FailureGroup(heading: heading, countText: counted(transfers.count, "transfer"),
-                                value: context.money(MoneyTotals(transfers.map(\.amount))), transfers: transfers.map(row))
+        let failedByStatus = groups.keys.sorted().map { ($0, groups[$0]!) }
+        // Built with the first page's view, when it is rendered.
+        let failures: @Sendable () -> [FailureGroup] = {
+            failedByStatus.map { status, transfers in
+                let heading: String
+                if case .unknown = status { heading = status.words } else { heading = "\(status.words) (\(status.code))" }
+                return FailureGroup(heading: heading, countText: counted(transfers.count, "transfer"),
+                                    value: context.money(MoneyTotals(transfers.map(\.amount))), transfers: transfers.map(row))
+            }
         }
         // One chart only when every person's sends are in one currency (a bar cannot mix currencies).
         let currencies = Set(successful.map(\.amount.currency))
         let chart = bars.count == people.count && currencies.count <= 1 && bars.contains { $0.value > 0 }
             ? Chart.bars(bars, title: "Money sent per person (successful transfers)") : ""
 
-        let index = IndexView(
-            timeZone: context.clock.identifier, countText: counted(ordered.count, "transfer"), successCount: successful.count,
-            failureCount: failed.count, moved: moved.isEmpty ? context.money(Money.zero(fallback)) : context.money(moved),
-            transfers: ordered.map(row), hasTransfers: !ordered.isEmpty, people: personRows, hasPeople: !personRows.isEmpty,
-            sentChartSVG: chart, failures: failures, hasFailures: !failures.isEmpty)
-        pages.insert(Page(path: section.path, title: "Transfers", template: "transfers-index", section: section.id,
-                          breadcrumbs: crumbs, view: index), at: 0)
+        let pagination = Pagination(count: ordered.count)
+        let personList = personRows
+        let movedText = moved.isEmpty ? context.money(Money.zero(fallback)) : context.money(moved)
+        let indexPages = pagination.pages(base: section.path, title: "Transfers").map { page in
+            let first = page.number == 1
+            return Page(path: page.path, title: page.title, template: "transfers-index", section: section.id,
+                        breadcrumbs: first ? crumbs : indexCrumbs,
+                        view: IndexView(
+                            timeZone: context.clock.identifier, countText: counted(ordered.count, "transfer"),
+                            successCount: successful.count, failureCount: failed.count, moved: movedText,
+                            transfers: ordered[page.range].map(row), hasTransfers: !ordered.isEmpty,
+                            people: first ? personList : [], hasPeople: first && !personList.isEmpty,
+                            sentChartSVG: first ? chart : "", failures: first ? failures() : [],
+                            hasFailures: !failedByStatus.isEmpty,
+                            pager: pagination.view(page: page.number, base: section.path, noun: "transfers", locale: context.locale),
+                            isFirstPage: first))
+        }
+        pages.insert(contentsOf: indexPages, at: 0)
         return pages
     }
 
