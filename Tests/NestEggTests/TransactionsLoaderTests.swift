@@ -112,7 +112,7 @@ import Testing
         #expect(list.contains { $0.amount.currency != .gbp })
         #expect(list.contains { if case .day = $0.date { return true } else { return false } })
         let clock = LocalClock(identifier: "Europe/London")!
-        let months = Set(list.map { YearMonth($0.date.date(on: clock)) })
+        let months = Set(list.map { CalendarMonth($0.date.date(on: clock)) })
         #expect(months.count >= 6)
     }
 }

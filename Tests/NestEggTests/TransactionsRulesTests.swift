@@ -159,7 +159,7 @@ import Testing
         #expect(TransactionsRules.lastMonths(of: []).isEmpty)
         // A payment at 23:30 UTC on 30 June is in July on the London clock.
         let late = items([transaction(1, "food", 100, "2026-06-30T23:30:00Z")])
-        #expect(TransactionsRules.items(late, in: YearMonth(year: 2026, month: 7)).count == 1)
+        #expect(TransactionsRules.items(late, in: CalendarMonth(year: 2026, month: 7)).count == 1)
     }
 
     @Test func largestFirstBreaksTiesInCategoryOrder() {

@@ -186,6 +186,28 @@ public struct ISOWeek: Hashable, Comparable, Sendable, CustomStringConvertible {
     public static func < (lhs: ISOWeek, rhs: ISOWeek) -> Bool { (lhs.year, lhs.week) < (rhs.year, rhs.week) }
 }
 
+/// A calendar month: `2026-11` — a statement's period, a column of the spending insights.
+public struct CalendarMonth: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let year: Int
+    public let month: Int
+
+    public init(year: Int, month: Int) {
+        self.year = year
+        self.month = month
+    }
+
+    /// The month a date falls in.
+    public init(_ date: CivilDate) { self.init(year: date.year, month: date.month) }
+
+    public var firstDay: CivilDate { CivilDate(year: year, month: month, day: 1)! }
+    public var lastDay: CivilDate { firstDay.lastDayOfMonth }
+    public var previous: CalendarMonth { month == 1 ? CalendarMonth(year: year - 1, month: 12) : CalendarMonth(year: year, month: month - 1) }
+
+    public var description: String { "\(year)-\(month < 10 ? "0" : "")\(month)" }
+
+    public static func < (lhs: CalendarMonth, rhs: CalendarMonth) -> Bool { (lhs.year, lhs.month) < (rhs.year, rhs.month) }
+}
+
 /// Turns instants into local dates and times in one time zone, via Foundation's tz database.
 public struct LocalClock: Sendable {
     public let timeZone: TimeZone

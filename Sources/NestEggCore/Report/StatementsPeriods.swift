@@ -1,23 +1,3 @@
-/// A calendar month, the period of one statement: `2026-10`.
-public struct StatementMonth: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let year: Int
-    public let month: Int
-
-    public init(year: Int, month: Int) {
-        self.year = year
-        self.month = month
-    }
-
-    public init(containing date: CivilDate) { self.init(year: date.year, month: date.month) }
-
-    public var firstDay: CivilDate { CivilDate(year: year, month: month, day: 1)! }
-    public var lastDay: CivilDate { firstDay.lastDayOfMonth }
-
-    public var description: String { "\(year)-\(month < 10 ? "0" : "")\(month)" }
-
-    public static func < (lhs: StatementMonth, rhs: StatementMonth) -> Bool { (lhs.year, lhs.month) < (rhs.year, rhs.month) }
-}
-
 /// Monthly statements of a Starling account: which items make up each month's balance, and
 /// the balances themselves, derived backwards from the account's cleared balance.
 public enum StatementPeriods {
@@ -48,7 +28,7 @@ public enum StatementPeriods {
     }
 
     public struct Statement: Sendable {
-        public let month: StatementMonth
+        public let month: CalendarMonth
         /// Settled items in the account's currency, in time order.
         public var lines: [Line]
         public var apart: [ApartItem]
@@ -78,9 +58,9 @@ public enum StatementPeriods {
     public static func statements(for data: StarlingAccountData, clock: LocalClock) -> [Statement] {
         let currency = data.account.currency
         let ordered = data.feed.sorted { ($0.transactionTime, $0.uid) < ($1.transactionTime, $1.uid) }
-        var byMonth: [StatementMonth: Statement] = [:]
+        var byMonth: [CalendarMonth: Statement] = [:]
         for item in ordered {
-            let key = StatementMonth(containing: clock.date(of: item.transactionTime))
+            let key = CalendarMonth(clock.date(of: item.transactionTime))
             var statement = byMonth[key] ?? Statement(
                 month: key, lines: [], apart: [], moneyIn: .zero(currency), moneyOut: .zero(currency),
                 opening: nil, closing: nil, roundUps: [], roundUpTotal: .zero(currency))

@@ -103,7 +103,7 @@ public enum StatementsReport {
 
     // MARK: Building
 
-    static func statementPath(slug: String, month: StatementMonth) -> String { "statements/\(slug)/\(month)" }
+    static func statementPath(slug: String, month: CalendarMonth) -> String { "statements/\(slug)/\(month)" }
 
     /// Why an account's statements show movements only, or nil when they carry balances.
     static func noBalanceReason(_ data: StarlingAccountData) -> String? {
@@ -130,7 +130,7 @@ public enum StatementsReport {
             let statements = StatementPeriods.statements(for: data, clock: context.clock)
             guard !statements.isEmpty else { continue }
             let reason = noBalanceReason(data)
-            let link = { (month: StatementMonth) in
+            let link = { (month: CalendarMonth) in
                 LinkView(title: context.locale.formatRange(month.firstDay, month.lastDay),
                          href: ReportContext.href(statementPath(slug: slug, month: month)))
             }

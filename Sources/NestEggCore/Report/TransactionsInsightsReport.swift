@@ -71,11 +71,11 @@ public enum TransactionsInsightsReport {
 
     // MARK: Building
 
-    static func monthLabel(_ month: YearMonth, context: ReportContext) -> String {
+    static func monthLabel(_ month: CalendarMonth, context: ReportContext) -> String {
         "\(context.locale.monthAbbreviations[month.month - 1]) \(month.year)"
     }
 
-    static func monthPath(_ month: YearMonth) -> String { "insights/\(month)" }
+    static func monthPath(_ month: CalendarMonth) -> String { "insights/\(month)" }
 
     /// A share as a whole percentage, rounded down; `–` when the total is not positive.
     /// A share too small to show as 1% reads `<1%`, not `0%`.
@@ -186,11 +186,11 @@ public enum TransactionsInsightsReport {
                              ringSVG: Chart.ring(segments, title: "\(title) (\(currency.code))", centerText: context.money(total)))
     }
 
-    static func trend(_ items: [SpendingItem], months: [YearMonth], currency: Currency, palette: [String],
+    static func trend(_ items: [SpendingItem], months: [CalendarMonth], currency: Currency, palette: [String],
                       context: ReportContext) -> TrendView? {
         let perMonth = months.map { TransactionsRules.spendingByCategory(TransactionsRules.items(items, in: $0), currency: currency) }
         let categories = TransactionsRules.categories(in: items.filter { item in
-            item.pinned && item.amount.currency == currency && months.contains(YearMonth(item.date))
+            item.pinned && item.amount.currency == currency && months.contains(CalendarMonth(item.date))
         })
         guard !categories.isEmpty else { return nil }
         let entry = { (month: Int, key: String) in perMonth[month].first { $0.category.key == key } }

@@ -36,25 +36,6 @@ public struct SpendingItem: Sendable, Hashable {
     public var pending: Bool
 }
 
-/// A calendar month: `2026-11`.
-public struct YearMonth: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public let year: Int
-    public let month: Int
-
-    public init(year: Int, month: Int) {
-        self.year = year
-        self.month = month
-    }
-
-    public init(_ date: CivilDate) { self.init(year: date.year, month: date.month) }
-
-    public var previous: YearMonth { month == 1 ? YearMonth(year: year - 1, month: 12) : YearMonth(year: year, month: month - 1) }
-
-    public var description: String { "\(year)-\(month < 10 ? "0" : "")\(month)" }
-
-    public static func < (lhs: YearMonth, rhs: YearMonth) -> Bool { (lhs.year, lhs.month) < (rhs.year, rhs.month) }
-}
-
 /// The rules of the transactions app (seed 003): categories and their order, filtering,
 /// the sum of the pinned transactions, and spending per category.
 public enum TransactionsRules {
@@ -224,14 +205,14 @@ public enum TransactionsRules {
     }
 
     /// The items in one calendar month.
-    public static func items(_ items: [SpendingItem], in month: YearMonth) -> [SpendingItem] {
-        items.filter { YearMonth($0.date) == month }
+    public static func items(_ items: [SpendingItem], in month: CalendarMonth) -> [SpendingItem] {
+        items.filter { CalendarMonth($0.date) == month }
     }
 
     /// The `count` months that end with the month of the latest item, oldest first.
-    public static func lastMonths(of items: [SpendingItem], count: Int = 6) -> [YearMonth] {
+    public static func lastMonths(of items: [SpendingItem], count: Int = 6) -> [CalendarMonth] {
         guard let latest = items.map(\.date).max() else { return [] }
-        var months = [YearMonth(latest)]
+        var months = [CalendarMonth(latest)]
         while months.count < count { months.insert(months[0].previous, at: 0) }
         return months
     }
