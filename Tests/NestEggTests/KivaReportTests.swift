@@ -128,9 +128,9 @@ import Testing
         #expect(view.loans[1].country == "Solomon Islands")
         #expect(view.loans[1].countryHref == "countries/sb.md")
         #expect(view.statuses.map(\.status) == ["Fundraising", "In repayment", "Paid", "Expired"])
-        #expect(view.total.loans == 4)
-        #expect(view.total.requested == "US$2,200.00")
-        #expect(view.total.funded == "US$1,525.00")
+        #expect(view.total?.loans == 4)
+        #expect(view.total?.requested == "US$2,200.00")
+        #expect(view.total?.funded == "US$1,525.00")
         #expect(view.summary == "4 loans in 3 countries")
     }
 

@@ -9,7 +9,7 @@ public enum LoansReport {
     struct IndexView: Sendable {
         let summary: String
         let statuses: [KivaSupport.StatusRow]
-        let total: KivaSupport.StatusRow
+        let total: KivaSupport.StatusRow?
         let statusChartSVG: String
         let loans: [KivaSupport.LoanRow]
         let hasLoans: Bool
@@ -83,14 +83,16 @@ public enum LoansReport {
     /// One page of `loans/index`: the totals by status over every loan, and the loans of `range`.
     static func indexView(_ loans: [KivaLoan], currency: Currency, range: Range<Int>, page: Int, pagination: Pagination,
                           countries: [String: Country], slugs: [String: String], context: ReportContext) -> IndexView {
-        let totals = KivaSupport.statusTotals(loans, currency: currency, context: context)
-        let bars = KivaSupport.sortedStatuses(loans.map(\.status)).map { status in
-            let count = loans.filter { $0.status == status }.count
-            return Chart.Bar(label: KivaSupport.statusLabel(status), value: Int64(count), valueText: "\(count)")
+        // The totals per status stand on the first page only: the other pages do not work them out.
+        let totals = page == 1 ? KivaSupport.statusTotals(loans, currency: currency, context: context) : nil
+        var perStatus: [String: Int] = [:]
+        if page == 1 { for loan in loans { perStatus[loan.status, default: 0] += 1 } }
+        let bars = KivaSupport.sortedStatuses(Array(perStatus.keys)).map { status in
+            Chart.Bar(label: KivaSupport.statusLabel(status), value: Int64(perStatus[status]!), valueText: "\(perStatus[status]!)")
         }
         return IndexView(
             summary: KivaSupport.count(loans.count, "loan") + " in " + KivaSupport.count(slugs.count, "country", "countries"),
-            statuses: totals.rows, total: totals.total,
+            statuses: totals?.rows ?? [], total: totals?.total,
             statusChartSVG: Chart.bars(bars, title: "Loans by status"),
             loans: loans[range].map { KivaSupport.loanRow($0, countries: countries, slugs: slugs, context: context) },
             hasLoans: !loans.isEmpty, mapHref: ReportContext.href(mapPath),

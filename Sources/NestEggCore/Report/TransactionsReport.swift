@@ -50,8 +50,17 @@ public enum TransactionsReport {
 
     /// One list page's view, built when the page is rendered (a list can hold every transaction):
     /// the rows of `range` only, while the counts, the filters and the pinned sum are the whole list's.
+    /// What a list's pages share, worked out once per list (not once per page: a list can hold
+    /// every transaction, and it has a page per 500 of them).
+    struct ListSummary: Sendable {
+        let count: Int
+        let pinnedCount: Int
+        let pinnedSum: String
+    }
+
+    /// One page of a list, built when the page is rendered: only its own rows.
     static func listView(current: SpendingCategory?, shown: [SpendingItem], range: Range<Int>, page: Int,
-                         pagination: Pagination, filters: [FilterView],
+                         pagination: Pagination, filters: [FilterView], summary: ListSummary,
                          pathOf: (SpendingCategory?) -> String, context: ReportContext) -> ListView {
         let rows = shown[range].map { item in
             RowView(date: context.date(item.date), name: item.name, category: item.category.name,
@@ -59,12 +68,10 @@ public enum TransactionsReport {
                     account: item.accountName, source: item.source.rawValue, amount: context.money(item.amount),
                     pinned: item.pinned, pending: item.pending)
         }
-        let pinned = shown.filter(\.pinned).count
         return ListView(
-            categoryName: current?.name, filters: filters, rows: rows, hasRows: !shown.isEmpty, showCategory: current == nil,
-            count: shown.count, pinnedCount: pinned, unpinnedCount: shown.count - pinned, hasUnpinned: pinned < shown.count,
-            pinnedSum: TransactionsRules.text(TransactionsRules.pinnedSum(shown), preferred: context.settings.currency(forSource: "transactions"),
-                                              context: context),
+            categoryName: current?.name, filters: filters, rows: rows, hasRows: summary.count > 0, showCategory: current == nil,
+            count: summary.count, pinnedCount: summary.pinnedCount, unpinnedCount: summary.count - summary.pinnedCount,
+            hasUnpinned: summary.pinnedCount < summary.count, pinnedSum: summary.pinnedSum,
             insightsHref: ReportContext.href(TransactionsInsightsReport.section.path),
             pager: pagination.view(page: page, base: pathOf(current), noun: "transactions", locale: context.locale))
     }
@@ -79,14 +86,20 @@ public enum TransactionsReport {
         }
         let crumbs = [Link("Dashboard", "index")]
 
+        var perCategory: [String: Int] = [:]
+        for item in items { perCategory[item.category.key, default: 0] += 1 }
+        let preferred = context.settings.currency(forSource: "transactions")
+
         var pages: [Page] = []
         for current in [nil] + categories.map(Optional.some) {
             let shown = TransactionsRules.filter(items, category: current?.key)
+            let summary = ListSummary(count: shown.count, pinnedCount: shown.lazy.filter(\.pinned).count,
+                                      pinnedSum: TransactionsRules.text(TransactionsRules.pinnedSum(shown), preferred: preferred, context: context))
             let filters = [FilterView(name: "All", href: ReportContext.href(pathOf(nil)), count: items.count,
                                       current: current == nil, first: true)]
                 + categories.map { category in
                     FilterView(name: category.name, href: ReportContext.href(pathOf(category)),
-                               count: TransactionsRules.filter(items, category: category.key).count,
+                               count: perCategory[category.key] ?? 0,
                                current: category.key == current?.key, first: false)
                 }
             let title = current.map { "Transactions: \($0.name)" } ?? "All transactions"
@@ -95,7 +108,8 @@ public enum TransactionsReport {
                 pages.append(Page(path: page.path, title: page.title, template: "transactions-list", section: section.id,
                                   breadcrumbs: current == nil && page.number == 1 ? crumbs : crumbs + [Link(section.title, section.path)],
                                   view: listView(current: current, shown: shown, range: page.range, page: page.number,
-                                                 pagination: pagination, filters: filters, pathOf: pathOf, context: context)))
+                                                 pagination: pagination, filters: filters, summary: summary,
+                                                 pathOf: pathOf, context: context)))
             }
         }
         return pages
