@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func jsonStringsAreEscaped() {
-        #expect(TotalsJSON.quote("a\"b\\c\nd\u{1}") == #""a\"b\\c\nd\u0001""#)
+        #expect(JSONText.quote("a\"b\\c\nd\u{1}") == #""a\"b\\c\nd\u0001""#)
     }
 
     @Test func checkExitsZeroOnCleanData() throws {

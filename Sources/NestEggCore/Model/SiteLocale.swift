@@ -58,13 +58,7 @@ public struct SiteLocale: Sendable, Hashable {
         let digits = money.currency.minorDigits
         let unit = UInt64(money.currency.minorUnitsPerUnit)
         let magnitude = money.minorUnits.magnitude
-        var whole = String(magnitude / unit)
-        var grouped = ""
-        while whole.count > 3 {
-            grouped = groupingSeparator + String(whole.suffix(3)) + grouped
-            whole.removeLast(3)
-        }
-        grouped = whole + grouped
+        var grouped = group(String(magnitude / unit))
         if digits > 0 {
             let fraction = String(magnitude % unit)
             grouped += decimalSeparator + String(repeating: "0", count: digits - fraction.count) + fraction
@@ -74,6 +68,22 @@ public struct SiteLocale: Sendable, Hashable {
             return symbolBeforeAmount ? sign + symbol + grouped : sign + grouped + "\u{00A0}" + symbol
         }
         return symbolBeforeAmount ? sign + money.currency.code + "\u{00A0}" + grouped : sign + grouped + "\u{00A0}" + money.currency.code
+    }
+
+    /// `53771300` → `53,771,300` (`53.771.300` in de_DE).
+    public func format(_ value: Int) -> String {
+        (value < 0 ? "-" : "") + group(String(value.magnitude))
+    }
+
+    /// Digits with the locale's grouping separator every three from the right.
+    private func group(_ digits: String) -> String {
+        var digits = digits
+        var grouped = ""
+        while digits.count > 3 {
+            grouped = groupingSeparator + String(digits.suffix(3)) + grouped
+            digits.removeLast(3)
+        }
+        return digits + grouped
     }
 
     /// `16 Nov 2026` (or `Nov 16, 2026` in en_US).

@@ -169,15 +169,7 @@ Every savings goal, closest to its target first: goals that have reached their t
 rest by the share saved, then goals without a target.{{#asOf}} The last activity in the data is
 from {{asOf}}; dates are in {{timeZone}}.{{/asOf}}
 
-{{#pager}}
-{{#isPaged}}
-{{#html}}<nav class="pagination" aria-label="Pages">{{/html}}
-
-{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
-
-{{#html}}</nav>{{/html}}
-{{/isPaged}}
-{{/pager}}
+{{> pager-top.md}}
 
 {{#hasGoals}}
 | Goal | Source | Saved | Target | Progress | Members | Last activity |
@@ -215,15 +207,7 @@ These goals are no longer in use; they are left out of every total above.
 {{/inactive}}
 {{/hasInactive}}
 
-{{#pager}}
-{{#isPaged}}
-{{#html}}<nav class="pagination" aria-label="Pages (end of list)">{{/html}}
-
-{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
-
-{{#html}}</nav>{{/html}}
-{{/isPaged}}
-{{/pager}}
+{{> pager-bottom.md}}
 
 """#,
         "index.md.mustache": #"""
@@ -492,15 +476,7 @@ How many loans are in each status, what they asked for and how much lenders have
 Newest first, by the date Kiva posted the loan.
 
 {{#hasLoans}}
-{{#pager}}
-{{#isPaged}}
-{{#html}}<nav class="pagination" aria-label="Pages">{{/html}}
-
-{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
-
-{{#html}}</nav>{{/html}}
-{{/isPaged}}
-{{/pager}}
+{{> pager-top.md}}
 
 {{#html}}<div class="kiva-wide">{{/html}}
 
@@ -512,15 +488,7 @@ Newest first, by the date Kiva posted the loan.
 
 {{#html}}</div>{{/html}}
 
-{{#pager}}
-{{#isPaged}}
-{{#html}}<nav class="pagination" aria-label="Pages (end of list)">{{/html}}
-
-{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
-
-{{#html}}</nav>{{/html}}
-{{/isPaged}}
-{{/pager}}
+{{> pager-bottom.md}}
 {{/hasLoans}}
 
 """#,
@@ -580,14 +548,19 @@ it; loans at the poles or on the 180° meridian count in the outermost squares.
 {{placed}} loans placed by the coordinates Kiva gives them.{{#hasUnplaced}} {{unplaced}} without usable coordinates are not on the map.{{/hasUnplaced}}
 
 """#,
-        "roundups-index.md.mustache": #"""
-# {{title}}
+        "pager-bottom.md.mustache": #"""
+{{#pager}}
+{{#isPaged}}
+{{#html}}<nav class="pagination" aria-label="Pages (end of list)">{{/html}}
 
-Each week runs from Monday 00:00 to Sunday midnight ({{timeZone}}). Every payment out of an
-account that is settled or pending, and is not a transfer between your own accounts, is rounded
-up to the next whole unit of its currency; the week's round-up is the sum, ready to move into a
-savings goal.
+{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
 
+{{#html}}</nav>{{/html}}
+{{/isPaged}}
+{{/pager}}
+
+"""#,
+        "pager-top.md.mustache": #"""
 {{#pager}}
 {{#isPaged}}
 {{#html}}<nav class="pagination" aria-label="Pages">{{/html}}
@@ -597,6 +570,17 @@ savings goal.
 {{#html}}</nav>{{/html}}
 {{/isPaged}}
 {{/pager}}
+
+"""#,
+        "roundups-index.md.mustache": #"""
+# {{title}}
+
+Each week runs from Monday 00:00 to Sunday midnight ({{timeZone}}). Every payment out of an
+account that is settled or pending, and is not a transfer between your own accounts, is rounded
+up to the next whole unit of its currency; the week's round-up is the sum, ready to move into a
+savings goal.
+
+{{> pager-top.md}}
 
 {{#accounts}}
 ## {{name}}
@@ -623,15 +607,7 @@ No transactions yet.
 
 {{/accounts}}
 
-{{#pager}}
-{{#isPaged}}
-{{#html}}<nav class="pagination" aria-label="Pages (end of list)">{{/html}}
-
-{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
-
-{{#html}}</nav>{{/html}}
-{{/isPaged}}
-{{/pager}}
+{{> pager-bottom.md}}
 
 """#,
         "roundups-week.md.mustache": #"""
@@ -727,15 +703,7 @@ the 1st at 00:00 to the last day at midnight ({{timeZone}}). Only settled transa
 a balance; each month's closing balance is the next month's opening balance, and the newest
 month closes on the account's cleared balance.
 
-{{#pager}}
-{{#isPaged}}
-{{#html}}<nav class="pagination" aria-label="Pages">{{/html}}
-
-{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
-
-{{#html}}</nav>{{/html}}
-{{/isPaged}}
-{{/pager}}
+{{> pager-top.md}}
 
 {{#accounts}}
 ## {{name}}
@@ -765,15 +733,7 @@ Statements, newest first:
 
 {{/accounts}}
 
-{{#pager}}
-{{#isPaged}}
-{{#html}}<nav class="pagination" aria-label="Pages (end of list)">{{/html}}
-
-{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
-
-{{#html}}</nav>{{/html}}
-{{/isPaged}}
-{{/pager}}
+{{> pager-bottom.md}}
 
 """#,
         "statements-month.md.mustache": #"""
@@ -1108,15 +1068,7 @@ svg.chart-map { max-width: 52rem; }
 (settled or pending). Unpinned transactions are marked{{#html}} and dimmed{{/html}}; they are not counted in
 the sum below nor in the [spending by category]({{root}}{{insightsHref}}).
 
-{{#pager}}
-{{#isPaged}}
-{{#html}}<nav class="pagination" aria-label="Pages">{{/html}}
-
-{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
-
-{{#html}}</nav>{{/html}}
-{{/isPaged}}
-{{/pager}}
+{{> pager-top.md}}
 
 {{#showCategory}}
 | Date | Name | Category | Provider | Account | Source | Amount |
@@ -1133,15 +1085,7 @@ the sum below nor in the [spending by category]({{root}}{{insightsHref}}).
 {{/rows}}
 {{/showCategory}}
 
-{{#pager}}
-{{#isPaged}}
-{{#html}}<nav class="pagination" aria-label="Pages (end of list)">{{/html}}
-
-{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
-
-{{#html}}</nav>{{/html}}
-{{/isPaged}}
-{{/pager}}
+{{> pager-bottom.md}}
 
 {{#html}}<div class="tx-sum" role="status">{{/html}}
 
@@ -1166,15 +1110,7 @@ No transactions in this category.
 {{#hasTransfers}}
 Newest first:
 
-{{#pager}}
-{{#isPaged}}
-{{#html}}<nav class="pagination" aria-label="Pages">{{/html}}
-
-{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
-
-{{#html}}</nav>{{/html}}
-{{/isPaged}}
-{{/pager}}
+{{> pager-top.md}}
 
 | Date | Time | From | To | Amount | Status | Transaction |
 |:--|:--|:--|:--|--:|:--|:--|
@@ -1182,15 +1118,7 @@ Newest first:
 | {{date}} | {{time}} | [{{from}}]({{root}}{{fromHref}}) | [{{to}}]({{root}}{{toHref}}) | {{amount}} | {{status}} | {{tid}} |
 {{/transfers}}
 
-{{#pager}}
-{{#isPaged}}
-{{#html}}<nav class="pagination" aria-label="Pages (end of list)">{{/html}}
-
-{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
-
-{{#html}}</nav>{{/html}}
-{{/isPaged}}
-{{/pager}}
+{{> pager-bottom.md}}
 {{/hasTransfers}}
 {{^hasTransfers}}
 No transfers yet.

@@ -68,7 +68,7 @@ public struct PDFPrinter: Sendable {
         process.standardOutput = FileHandle.nullDevice
         do {
             try files.createDirectory(at: profile, withIntermediateDirectories: true)
-            files.createFile(atPath: log.path, contents: nil)
+            _ = files.createFile(atPath: log.path, contents: nil)
             process.standardError = try FileHandle(forWritingTo: log)
             try process.run()
         } catch {

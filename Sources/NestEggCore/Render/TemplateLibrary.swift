@@ -8,6 +8,9 @@ public struct TemplateLibrary: Sendable {
     /// for a built-in one, the override's path otherwise.
     public private(set) var sources: [String: String] = [:]
     private var templates: [String: MustacheTemplate] = [:]
+    /// The same templates, for `{{> name}}` partials (`{{> pager-top.md}}`: the page bar every
+    /// paged list shows, written once).
+    private var partials = MustacheLibrary()
     /// `style.css`, copied to the site root.
     public private(set) var stylesheet: String
 
@@ -68,6 +71,7 @@ public struct TemplateLibrary: Sendable {
             }
         }
         if !diagnostics.isEmpty { throw LoadError(diagnostics: diagnostics) }
+        partials = MustacheLibrary(templates: templates)
     }
 
     static func describe(_ error: Error) -> String {
@@ -87,8 +91,10 @@ public struct TemplateLibrary: Sendable {
 
     /// Renders the template `name` (`roundups-week.md`, `layout.html`) with `context`.
     public func render(_ name: String, _ context: Any) -> String? {
-        templates[name]?.render(context)
+        templates[name]?.render(context, library: partials)
     }
+
+
 
     public func has(_ name: String) -> Bool { templates[name] != nil }
 }

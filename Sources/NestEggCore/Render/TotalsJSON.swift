@@ -7,25 +7,25 @@ public enum TotalsJSON {
     public static func render(site: Site, warnings: [Diagnostic]) -> String {
         var out = "{\n"
         out += "  \"schemaVersion\": \(schemaVersion),\n"
-        out += "  \"title\": \(quote(site.title)),\n"
-        out += "  \"dataAsOf\": \(site.dataAsOf.map { quote("\($0)") } ?? "null"),\n"
+        out += "  \"title\": \(JSONText.quote(site.title)),\n"
+        out += "  \"dataAsOf\": \(site.dataAsOf.map { JSONText.quote("\($0)") } ?? "null"),\n"
         out += "  \"warnings\": \(warnings.count),\n"
         out += "  \"sections\": ["
         for (index, entry) in site.dashboard.enumerated() {
             out += index == 0 ? "\n" : ",\n"
             out += "    {\n"
-            out += "      \"id\": \(quote(entry.section.id)),\n"
-            out += "      \"title\": \(quote(entry.summary.title)),\n"
+            out += "      \"id\": \(JSONText.quote(entry.section.id)),\n"
+            out += "      \"title\": \(JSONText.quote(entry.summary.title)),\n"
             out += "      \"figures\": ["
             for (figureIndex, figure) in entry.summary.figures.enumerated() {
                 out += figureIndex == 0 ? "\n" : ",\n"
                 var fields = [
-                    "\"id\": \(quote(figure.id))",
-                    "\"label\": \(quote(figure.label))",
-                    "\"value\": \(quote(figure.value))",
+                    "\"id\": \(JSONText.quote(figure.id))",
+                    "\"label\": \(JSONText.quote(figure.label))",
+                    "\"value\": \(JSONText.quote(figure.value))",
                 ]
                 if let amount = figure.amount {
-                    fields.append("\"amount\": {\"amount\": \(quote(amount.decimalString)), \"currency\": \(quote(amount.currency.code))}")
+                    fields.append("\"amount\": {\"amount\": \(JSONText.quote(amount.decimalString)), \"currency\": \(JSONText.quote(amount.currency.code))}")
                 }
                 if let count = figure.count { fields.append("\"count\": \(count)") }
                 out += "        {" + fields.joined(separator: ", ") + "}"
@@ -36,6 +36,4 @@ public enum TotalsJSON {
         out += site.dashboard.isEmpty ? "]\n" : "\n  ]\n"
         return out + "}\n"
     }
-
-    static func quote(_ text: String) -> String { JSONText.quote(text) }
 }

@@ -81,15 +81,7 @@ enum KivaSupport {
     }
 
     /// `53771300` → `53,771,300` in the site's locale.
-    static func integer(_ value: Int, locale: SiteLocale) -> String {
-        var digits = String(value.magnitude)
-        var grouped = ""
-        while digits.count > 3 {
-            grouped = locale.groupingSeparator + String(digits.suffix(3)) + grouped
-            digits.removeLast(3)
-        }
-        return (value < 0 ? "-" : "") + digits + grouped
-    }
+    static func integer(_ value: Int, locale: SiteLocale) -> String { locale.format(value) }
 
     /// Loans per million inhabitants, to two decimals (rounded half up); `nil` without a population.
     /// `"<0.01"` when there are loans but too few to show.
