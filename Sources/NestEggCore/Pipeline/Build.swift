@@ -79,8 +79,6 @@ public struct Build {
     public let options: BuildOptions
     /// Called with one line per step, for the progress display.
     public var progress: (String) -> Void = { _ in }
-    /// Pages rendered at once, on every core, before they are written one by one.
-    static let batchSize = 256
 
     public init(options: BuildOptions) { self.options = options }
 
@@ -238,33 +236,18 @@ public struct Build {
         return artifacts
     }
 
-    /// Steps 3 and 4: pages are rendered a batch at a time on every core, then written one by one
-    /// in page order, so memory holds one batch, never the whole site.
+    /// Steps 3 and 4: pages are rendered on every core, and each worker writes the page it has
+    /// just rendered before taking the next, so memory holds a page per core, never the site.
+    /// After a failure the workers skip the remaining pages; the error reported is the first
+    /// page's in site order, whichever worker met it first.
     func render(_ renderer: PageRenderer, into writer: SiteWriter) throws(BuildError) {
         let pages = renderer.site.pages
-        var start = 0
-        while start < pages.count {
-            let batch = Array(pages[start..<min(start + Self.batchSize, pages.count)])
-            let results = ConcurrentResults<Result<PageRenderer.Output, PageRenderer.MissingTemplate>>(count: batch.count)
-            DispatchQueue.concurrentPerform(iterations: batch.count) { index in
-                results.set(index, Result { () throws(PageRenderer.MissingTemplate) in try renderer.render(batch[index]) })
-            }
-            for (page, result) in zip(batch, results.values) {
-                do {
-                    let output = try result.get()
-                    try writer.write(output.markdown, to: page.path + ".md")
-                    try writer.write(output.html, to: page.path + ".html")
-                } catch let error as PageRenderer.MissingTemplate {
-                    throw Self.missingTemplate(error)
-                } catch let error as SiteWriter.WriteError {
-                    throw BuildError(step: .write, exitCode: BuildError.cannotCreate,
-                                     diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
-                } catch {
-                    throw BuildError(step: .render, exitCode: BuildError.software, diagnostics: [Diagnostic(.error, file: page.path, message: "\(error)")])
-                }
-            }
-            start += batch.count
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: pages.count) { index in
+            guard !failures.any else { return }
+            if let error = Self.renderAndWrite(pages[index], renderer, writer) { failures.record(error, at: index) }
         }
+        if let error = failures.first { throw error }
         do {
             try writer.write(renderer.templates.stylesheet, to: "style.css")
         } catch {
@@ -274,6 +257,23 @@ public struct Build {
         progress("render: \(pages.count * 2 + 1) files")
     }
 
+    /// One page's Markdown and HTML, rendered and written. - Returns: what went wrong, or `nil`.
+    static func renderAndWrite(_ page: Page, _ renderer: PageRenderer, _ writer: SiteWriter) -> BuildError? {
+        do {
+            let output = try renderer.render(page)
+            try writer.write(output.markdown, to: page.path + ".md")
+            try writer.write(output.html, to: page.path + ".html")
+            return nil
+        } catch let error as PageRenderer.MissingTemplate {
+            return missingTemplate(error)
+        } catch let error as SiteWriter.WriteError {
+            return BuildError(step: .write, exitCode: BuildError.cannotCreate,
+                              diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+        } catch {
+            return BuildError(step: .render, exitCode: BuildError.software, diagnostics: [Diagnostic(.error, file: page.path, message: "\(error)")])
+        }
+    }
+
     static func missingTemplate(_ error: PageRenderer.MissingTemplate) -> BuildError {
         BuildError(step: .render, exitCode: BuildError.configError, diagnostics: [
             Diagnostic(.error, file: error.name, message: "no template \(error.name) for page \(error.page)"),
@@ -281,18 +281,16 @@ public struct Build {
     }
 }
 
-/// Slots that concurrent workers fill by index (each index written once, read after all finish).
-final class ConcurrentResults<Value>: @unchecked Sendable {
-    private var storage: [Value?]
+/// The render workers' failures: whether there is one yet, and the first in page order.
+final class Failures: @unchecked Sendable {
+    private var errors: [(index: Int, error: BuildError)] = []
     private let lock = NSLock()
 
-    init(count: Int) { storage = Array(repeating: nil, count: count) }
+    var any: Bool { lock.withLock { !errors.isEmpty } }
 
-    func set(_ index: Int, _ value: Value) {
-        lock.lock()
-        storage[index] = value
-        lock.unlock()
+    func record(_ error: BuildError, at index: Int) {
+        lock.withLock { errors.append((index, error)) }
     }
 
-    var values: [Value] { storage.map { $0! } }
+    var first: BuildError? { lock.withLock { errors.min { $0.index < $1.index }?.error } }
 }
