@@ -21,10 +21,7 @@ let package = Package(
         ),
         .target(
             name: "NestEggCore",
-            dependencies: [
-                "CCmarkGFM",
-                .product(name: "Mustache", package: "swift-mustache"),
-            ]
+            dependencies: ["CCmarkGFM"]
         ),
         .executableTarget(
             name: "nestegg",
@@ -33,9 +30,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // swift-mustache is the reference NestEgg's own Mustache renderer is checked against
+        // (MustacheParityTests); see the README's "Dependencies".
         .testTarget(
             name: "NestEggTests",
-            dependencies: ["NestEggCore"]
+            dependencies: [
+                "NestEggCore",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
         ),
     ]
 )

@@ -11,7 +11,6 @@ import Testing
         var build = Build(options: BuildOptions(data: repositoryRoot.appendingPathComponent("Fixtures"), output: generated))
         build.progress = { _ in }
         _ = try build.run()
-        // PDFs from `make pdf` are not part of the committed site (and are git-ignored).
         // PDFs (`make pdf`) and the build cache are not part of the committed site.
         let committed = { (path: String) in !path.hasSuffix(".pdf") && path != BuildCache.fileName }
         let expected = snapshot(repositoryRoot.appendingPathComponent("Output")).filter { committed($0.key) }

@@ -78,7 +78,8 @@ public enum CMark {
     /// `roundups/index.md` → `roundups/index.html` (and `x.md#part` → `x.html#part`),
     /// for relative links only; absolute URLs are left alone.
     public static func markdownLinkToHTML(_ url: String) -> String? {
-        if url.contains(":") || url.hasPrefix("/") || url.hasPrefix("#") { return nil }
+        // (Byte tests: `String.contains(_:)` with a string goes through Foundation, and this runs for every link.)
+        if url.utf8.contains(UInt8(ascii: ":")) || url.utf8.first == UInt8(ascii: "/") || url.utf8.first == UInt8(ascii: "#") { return nil }
         let (path, fragment) = url.firstIndex(of: "#").map { (url[..<$0], url[$0...]) } ?? (url[...], ""[...])
         guard path.hasSuffix(".md") else { return nil }
         return path.dropLast(3) + ".html" + fragment

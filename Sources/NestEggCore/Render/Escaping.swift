@@ -1,5 +1,3 @@
-import Mustache
-
 /// Escaping for each context a string from data can land in. Templates never see raw data:
 /// `{{name}}` in a `.md.mustache` template is Markdown-escaped, in `layout.html.mustache`
 /// HTML-escaped; URLs pass through ``SafeURL`` first.
@@ -13,6 +11,7 @@ public enum Escape {
     /// `lineStart` says whether the value may begin a line (it does, as a template cell or
     /// sentence); a piece of text that continues a line already begun passes `false`.
     public static func markdown(_ text: String, lineStart: Bool = true) -> String {
+        if isPlainMarkdown(text, lineStart: lineStart) { return text }
         // Every character that matters is ASCII, so this works on UTF-8 bytes (multi-byte
         // characters pass through untouched, except the Unicode line and paragraph separators).
         let bytes = Array(text.utf8)
@@ -69,10 +68,56 @@ public enum Escape {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Bytes that ``html(_:)`` changes or may change (0xE2 starts the line separators).
+    private static let htmlSpecial = byteTable(marking: "&<>\"'")
+
+    /// Bytes that can never pass through Markdown as they are (or may not, depending on what is
+    /// around them: `:` of `://`, `.` of `www.`, the line separators' first byte 0xE2): every
+    /// escaped ASCII character, white space but the plain space, and control characters.
+    private static let markdownSpecial = byteTable(marking: "\\`*_[]<>|&~!{}:.")
+
+    /// A table of 256 flags: set for the bytes of `characters`, control characters and 0xE2.
+    private static func byteTable(marking characters: String) -> [Bool] {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in 0..<0x20 { table[byte] = true }
+        table[0x7F] = true
+        table[0xE2] = true
+        for byte in characters.utf8 { table[Int(byte)] = true }
+        return table
+    }
+
+    /// Whether ``markdown(_:lineStart:)`` would return `text` unchanged, found without building
+    /// anything: most values (amounts, dates, names) have nothing to escape.
+    static func isPlainMarkdown(_ text: String, lineStart: Bool) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let first = bytes.first else { return true }
+            if lineStart && (first == 0x20 || first == UInt8(ascii: "#") || first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
+                || first == UInt8(ascii: "=") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))) { return false }
+            for index in bytes.indices where markdownSpecial[Int(bytes[index])] {
+                // `.`, `:` and 0xE2 matter only in company; anything else takes the full path.
+                switch bytes[index] {
+                case UInt8(ascii: "."):
+                    if index >= 3 && bytes[index - 3] | 0x20 == UInt8(ascii: "w") && bytes[index - 2] | 0x20 == UInt8(ascii: "w")
+                        && bytes[index - 1] | 0x20 == UInt8(ascii: "w") { return false }
+                case UInt8(ascii: ":"):
+                    if index + 2 < bytes.count && bytes[index + 1] == UInt8(ascii: "/") && bytes[index + 2] == UInt8(ascii: "/") { return false }
+                case 0xE2:
+                    if index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9) { return false }
+                default:
+                    return false
+                }
+            }
+            return true
+        }
+    }
+
     /// Text for HTML element content and quoted attribute values — also inside raw HTML that
     /// a Markdown template writes, which is why line breaks become spaces: a blank line would end
     /// cmark's HTML block and let the rest of the value be read as Markdown.
     public static func html(_ text: String) -> String {
+        // Most values have nothing to escape: returned as they are.
+        if !text.utf8.contains(where: { htmlSpecial[Int($0)] }) { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -91,19 +136,9 @@ public enum Escape {
     }
 }
 
-/// `{{value}}` in Markdown templates.
-struct MarkdownContentType: MustacheContentType {
-    func escapeText(_ text: String) -> String { Escape.markdown(text) }
-}
-
-/// `{{value}}` in HTML templates (our own escaping, which also covers `'`).
-struct HTMLContentType: MustacheContentType {
-    func escapeText(_ text: String) -> String { Escape.html(text) }
-}
-
 /// A URL that is safe to link to: `http` or `https` only, with characters that could end
 /// the URL in Markdown or HTML percent-encoded.
-public struct SafeURL: Sendable, Hashable, CustomStringConvertible {
+public struct SafeURL: Sendable, Hashable, CustomStringConvertible, Encodable {
     public let description: String
 
     public init?(_ text: String) {
@@ -124,6 +159,12 @@ public struct SafeURL: Sendable, Hashable, CustomStringConvertible {
             }
         }
         description = encoded
+    }
+
+    /// A template sees the URL's text.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
     }
 }
 

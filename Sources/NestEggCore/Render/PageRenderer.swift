@@ -19,59 +19,53 @@ public struct PageRenderer: Sendable {
         public let page: String
     }
 
-    struct NavItem: Sendable {
-        let title: String
-        let href: String
-        let current: Bool
-    }
-
-    struct Crumb: Sendable {
-        let title: String
-        let href: String
-    }
-
     public func render(_ page: Page) throws(MissingTemplate) -> Output {
-        let view = TemplateValue.flatten(page.view) ?? [String: Any]()
+        let view = TemplateValue(encoding: page.view)
         let markdown = try self.markdown(page, html: false, view: view)
         let content = HTMLPolish.polish(
             SVGIslands.html(from: try self.markdown(page, html: true, view: view), rewriteLink: CMark.markdownLinkToHTML))
-        let root = page.rootPrefix
-        let nav = site.sections.map {
-            NavItem(title: $0.title, href: root + $0.path + ".html", current: $0.id == page.section)
-        }
-        let crumbs = page.breadcrumbs.map { Crumb(title: $0.title, href: root + $0.path + ".html") }
-        let layout: [String: Any] = [
-            "title": page.title,
-            "siteTitle": site.title,
-            "root": root,
-            "content": content,
-            "nav": nav,
-            "hasNav": !nav.isEmpty,
-            "breadcrumbs": crumbs,
-            "hasBreadcrumbs": !crumbs.isEmpty,
-            "isHome": page.path == "index",
-            "markdownHref": (page.path.split(separator: "/").last.map(String.init) ?? "index") + ".md",
-        ]
-        let html = templates.render("layout.html", TemplateValue.flatten(layout) ?? layout) ?? content
+        let html = templates.render("layout.html", layoutValue(for: page, content: content)) ?? content
         return Output(markdown: markdown, html: html)
+    }
+
+    /// What `layout.html` shows around a page's HTML `content`.
+    func layoutValue(for page: Page, content: String) -> TemplateValue {
+        let root = page.rootPrefix
+        let nav: [TemplateValue] = site.sections.map {
+            .object(["title": .text($0.title), "href": .text(root + $0.path + ".html"), "current": .flag($0.id == page.section)])
+        }
+        let crumbs: [TemplateValue] = page.breadcrumbs.map {
+            .object(["title": .text($0.title), "href": .text(root + $0.path + ".html")])
+        }
+        return .object([
+            "title": .text(page.title),
+            "siteTitle": .text(site.title),
+            "root": .text(root),
+            "content": .text(content),
+            "nav": .list(nav),
+            "hasNav": .flag(!nav.isEmpty),
+            "breadcrumbs": .list(crumbs),
+            "hasBreadcrumbs": .flag(!crumbs.isEmpty),
+            "isHome": .flag(page.path == "index"),
+            "markdownHref": .text((page.path.split(separator: "/").last.map(String.init) ?? "index") + ".md"),
+        ])
     }
 
     /// The page's Markdown. With `html` set, the template may add what only HTML can show
     /// (an inline SVG chart) where the Markdown has its table; that version feeds cmark.
     public func markdown(_ page: Page, html: Bool) throws(MissingTemplate) -> String {
-        try markdown(page, html: html, view: page.view)
+        try markdown(page, html: html, view: TemplateValue(encoding: page.view))
     }
 
-    func markdown(_ page: Page, html: Bool, view: Any) throws(MissingTemplate) -> String {
+    func markdown(_ page: Page, html: Bool, view: TemplateValue) throws(MissingTemplate) -> String {
         let name = page.template + ".md"
         guard templates.has(name) else { throw MissingTemplate(name: name + ".mustache", page: page.path) }
-        let common: [String: Any] = [
-            "root": page.rootPrefix,
-            "siteTitle": site.title,
-            "title": page.title,
-            "html": html,
-        ]
-        return Self.tidy(templates.render(name, TemplateContext(common: common, view: view)) ?? "")
+        return Self.tidy(templates.render(name, view, commonValue(for: page, html: html)) ?? "")
+    }
+
+    /// The fields every page's template has, looked up before the page's own view.
+    func commonValue(for page: Page, html: Bool) -> TemplateValue {
+        .object(["root": .text(page.rootPrefix), "siteTitle": .text(site.title), "title": .text(page.title), "html": .flag(html)])
     }
 
     /// Collapses runs of blank lines that template sections leave behind and ends with one newline.

@@ -6,13 +6,13 @@ public struct SingleFileRenderer: Sendable {
 
     public init(pages: PageRenderer) { self.pages = pages }
 
-    struct Entry: Sendable {
+    struct Entry: Sendable, Encodable {
         let id: String
         let title: String
         let content: String
     }
 
-    struct TOCSection: Sendable {
+    struct TOCSection: Sendable, Encodable {
         let title: String
         let href: String
     }
@@ -29,14 +29,17 @@ public struct SingleFileRenderer: Sendable {
         }
         let toc = [TOCSection(title: "Dashboard", href: "#" + Self.anchorID("index"))]
             + pages.site.sections.map { TOCSection(title: $0.title, href: "#" + Self.anchorID($0.path)) }
-        var context: [String: Any] = [
-            "siteTitle": pages.site.title,
-            "stylesheet": pages.templates.stylesheet,
-            "sections": toc,
-            "pages": entries,
-        ]
-        if let date = pages.site.dataAsOf { context["dataAsOf"] = "\(date)" }
-        return pages.templates.render("single.html", context) ?? ""
+        let view = View(siteTitle: pages.site.title, stylesheet: pages.templates.stylesheet, sections: toc, pages: entries,
+                        dataAsOf: pages.site.dataAsOf.map { "\($0)" })
+        return pages.templates.render("single.html", TemplateValue(encoding: view)) ?? ""
+    }
+
+    struct View: Encodable {
+        let siteTitle: String
+        let stylesheet: String
+        let sections: [TOCSection]
+        let pages: [Entry]
+        let dataAsOf: String?
     }
 
     /// Links that templates write as raw HTML (dashboard cards) are not link nodes in cmark's tree;

@@ -22,17 +22,22 @@ public struct SummaryRenderer: Sendable {
                 rows.append(MarkdownLine(cells: [index == 0 ? entry.summary.title : "", figure.label, figure.value]))
             }
         }
-        var context: [String: Any] = [
-            "siteTitle": site.title,
-            "rows": rows,
-            "hasRows": !rows.isEmpty,
-            "warnings": warnings.prefix(Self.warningsShown).map(\.description),
-            "warningCount": warnings.count,
-            "hasWarnings": !warnings.isEmpty,
-            "moreWarnings": warnings.count - Self.warningsShown,
-            "hasMoreWarnings": warnings.count > Self.warningsShown,
-        ]
-        if let date = site.dataAsOf { context["dataAsOf"] = "\(date)" }
-        return PageRenderer.tidy(templates.render("summary.md", context) ?? "")
+        let view = View(siteTitle: site.title, rows: rows, hasRows: !rows.isEmpty,
+                        warnings: warnings.prefix(Self.warningsShown).map(\.description), warningCount: warnings.count,
+                        hasWarnings: !warnings.isEmpty, moreWarnings: warnings.count - Self.warningsShown,
+                        hasMoreWarnings: warnings.count > Self.warningsShown, dataAsOf: site.dataAsOf.map { "\($0)" })
+        return PageRenderer.tidy(templates.render("summary.md", TemplateValue(encoding: view)) ?? "")
+    }
+
+    struct View: Encodable {
+        let siteTitle: String
+        let rows: [MarkdownLine]
+        let hasRows: Bool
+        let warnings: [String]
+        let warningCount: Int
+        let hasWarnings: Bool
+        let moreWarnings: Int
+        let hasMoreWarnings: Bool
+        let dataAsOf: String?
     }
 }

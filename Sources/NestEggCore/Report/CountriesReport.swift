@@ -5,7 +5,7 @@ public enum CountriesReport {
 
     // MARK: View data
 
-    struct IndexView: Sendable {
+    struct IndexView: Sendable, Encodable {
         let summary: String
         let source: String?
         let withLoans: Int
@@ -13,14 +13,14 @@ public enum CountriesReport {
         let hasRegions: Bool
     }
 
-    struct RegionView: Sendable {
+    struct RegionView: Sendable, Encodable {
         let name: String
         let summary: String
         let note: String?
         let countries: [CountryRow]
     }
 
-    struct CountryRow: Sendable {
+    struct CountryRow: Sendable, Encodable {
         let flag: String
         let name: String
         let href: String?
@@ -30,7 +30,7 @@ public enum CountriesReport {
         let loans: Int
     }
 
-    struct CountryView: Sendable {
+    struct CountryView: Sendable, Encodable {
         let flag: String
         let name: String
         let code: String
@@ -52,7 +52,7 @@ public enum CountriesReport {
         let mapHref: String
     }
 
-    struct StoryView: Sendable {
+    struct StoryView: Sendable, Encodable {
         let borrower: String
         let status: String
         let requested: String

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A report's part of the start page: a few headline figures and, optionally, a small table,
 /// with a link to the report. Every report contributes one through the same shape, so the
 /// start page's template stays generic; a section with no data is left out, not shown empty.
@@ -61,13 +63,13 @@ public struct DashboardSection: Sendable {
 
 /// The start page, `index`: every report's dashboard section, in the order of the navigation.
 public enum DashboardReport {
-    struct View: Sendable {
+    struct View: Sendable, Encodable {
         let dataAsOf: String?
         let sections: [SectionView]
         let hasSections: Bool
     }
 
-    struct SectionView: Sendable {
+    struct SectionView: Sendable, Encodable {
         let title: String
         let href: String
         let linkText: String
@@ -82,7 +84,7 @@ public enum DashboardReport {
     /// A headline figure: a list item in Markdown, a card in HTML (whose raw HTML needs its
     /// own escaping and an `.html` link, as cmark only rewrites Markdown links). Every figure
     /// links somewhere: to its own page, or else to its section's index.
-    struct FigureView: Sendable {
+    struct FigureView: Sendable, Encodable {
         let label: String
         let value: String
         let href: String
@@ -93,13 +95,13 @@ public enum DashboardReport {
         let isPhrase: Bool
     }
 
-    struct TableView: Sendable {
+    struct TableView: Sendable, Encodable {
         let header: String
         let divider: String
         let rows: [RowView]
     }
 
-    struct RowView: Sendable {
+    struct RowView: Sendable, Encodable {
         /// Cells already Markdown-escaped and joined with ` | ` (a cell list cannot be joined in Mustache).
         let line: MarkdownLine
     }
@@ -141,7 +143,7 @@ public enum DashboardReport {
 
 /// A Markdown table row built from data cells, each escaped. Renders unescaped in templates
 /// (`{{{line}}}`), because its cells were escaped when it was made.
-public struct MarkdownLine: Sendable, CustomStringConvertible {
+public struct MarkdownLine: Sendable, CustomStringConvertible, Encodable {
     public let text: String
 
     public init(cells: [String]) {
@@ -149,45 +151,75 @@ public struct MarkdownLine: Sendable, CustomStringConvertible {
     }
 
     public var description: String { text }
+
+    /// A template sees the line's text.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
 }
 
 /// The report stage: every report's pages, from the dataset alone (pure functions).
 public enum SiteReport {
+    /// One report: its section, and how it makes its pages and its part of the start page.
+    struct Report: Sendable {
+        let section: Section
+        let pages: @Sendable (Dataset, ReportContext) -> [Page]
+        let dashboard: @Sendable (Dataset, ReportContext) -> DashboardSection?
+    }
+
+    /// The reports, in the order of the navigation and the start page.
+    static let reports: [Report] = [
+        Report(section: RoundUpsReport.section, pages: { RoundUpsReport.pages(for: $0.starling, context: $1) },
+               dashboard: { RoundUpsReport.dashboard(for: $0.starling, context: $1) }),
+        Report(section: GoalsReport.section, pages: GoalsReport.pages, dashboard: GoalsReport.dashboard),
+        // Its start-page section is the insights'.
+        Report(section: TransactionsReport.section, pages: TransactionsReport.pages, dashboard: { _, _ in nil }),
+        Report(section: TransactionsInsightsReport.section, pages: TransactionsInsightsReport.pages,
+               dashboard: TransactionsInsightsReport.dashboard),
+        Report(section: LoansReport.section, pages: LoansReport.pages, dashboard: LoansReport.dashboard),
+        // The loans section names the top countries.
+        Report(section: CountriesReport.section, pages: CountriesReport.pages, dashboard: { _, _ in nil }),
+        Report(section: LenderReport.section, pages: LenderReport.pages, dashboard: LenderReport.dashboard),
+        Report(section: StatementsReport.section, pages: StatementsReport.pages, dashboard: StatementsReport.dashboard),
+        Report(section: TransfersReport.section, pages: TransfersReport.pages, dashboard: TransfersReport.dashboard),
+    ]
+
+    /// Every report's pages (the reports are worked out at once, on every core), the start page
+    /// first; a report without pages has no section.
     public static func build(_ dataset: Dataset) -> Site {
         let context = ReportContext(settings: dataset.settings)
+        let results = Slots<([Page], DashboardSection?)>(count: reports.count)
+        DispatchQueue.concurrentPerform(iterations: reports.count) { index in
+            let report = reports[index]
+            let pages = report.pages(dataset, context)
+            results[index] = (pages, pages.isEmpty ? nil : report.dashboard(dataset, context))
+        }
         var sections: [Section] = []
         var pages: [Page] = []
         var dashboard: [Site.DashboardEntry] = []
-
-        /// Adds a report when it has pages.
-        func add(_ section: Section, _ reportPages: [Page], _ summary: DashboardSection?) {
-            guard !reportPages.isEmpty else { return }
-            sections.append(section)
+        for (report, (reportPages, summary)) in zip(reports, results.values) where !reportPages.isEmpty {
+            sections.append(report.section)
             pages += reportPages
-            if let summary { dashboard.append(.init(section: section, summary: summary)) }
+            if let summary { dashboard.append(.init(section: report.section, summary: summary)) }
         }
-
-        add(RoundUpsReport.section, RoundUpsReport.pages(for: dataset.starling, context: context),
-            RoundUpsReport.dashboard(for: dataset.starling, context: context))
-        add(GoalsReport.section, GoalsReport.pages(for: dataset, context: context),
-            GoalsReport.dashboard(for: dataset, context: context))
-        add(TransactionsReport.section, TransactionsReport.pages(for: dataset, context: context),
-            nil)  // its start-page section is the insights'
-        add(TransactionsInsightsReport.section, TransactionsInsightsReport.pages(for: dataset, context: context),
-            TransactionsInsightsReport.dashboard(for: dataset, context: context))
-        add(LoansReport.section, LoansReport.pages(for: dataset, context: context),
-            LoansReport.dashboard(for: dataset, context: context))
-        add(CountriesReport.section, CountriesReport.pages(for: dataset, context: context),
-            nil)  // the loans section names the top countries
-        add(LenderReport.section, LenderReport.pages(for: dataset, context: context),
-            LenderReport.dashboard(for: dataset, context: context))
-        add(StatementsReport.section, StatementsReport.pages(for: dataset, context: context),
-            StatementsReport.dashboard(for: dataset, context: context))
-        add(TransfersReport.section, TransfersReport.pages(for: dataset, context: context),
-            TransfersReport.dashboard(for: dataset, context: context))
-
         pages.insert(DashboardReport.page(for: dataset, sections: dashboard.map(\.summary), context: context), at: 0)
         return Site(title: dataset.settings.title, sections: sections, pages: pages, dashboard: dashboard,
                     dataAsOf: dataset.latestInstant.map(context.clock.date))
     }
+}
+
+/// Slots that concurrent workers fill by index, each once; read when all are done.
+final class Slots<Value>: @unchecked Sendable {
+    private var storage: [Value?]
+    private let lock = NSLock()
+
+    init(count: Int) { storage = Array(repeating: nil, count: count) }
+
+    subscript(index: Int) -> Value? {
+        get { lock.withLock { storage[index] } }
+        set { lock.withLock { storage[index] = newValue } }
+    }
+
+    var values: [Value] { lock.withLock { storage.map { $0! } } }
 }

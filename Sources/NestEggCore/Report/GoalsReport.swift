@@ -75,7 +75,7 @@ public enum GoalsReport {
 
     // MARK: View data (what the templates see)
 
-    struct IndexView: Sendable {
+    struct IndexView: Sendable, Encodable {
         let asOf: String?
         let timeZone: String
         let goals: [GoalRow]
@@ -92,7 +92,7 @@ public enum GoalsReport {
         let isFirstPage: Bool
     }
 
-    struct GoalRow: Sendable {
+    struct GoalRow: Sendable, Encodable {
         let name: String
         let href: String
         let source: String
@@ -112,21 +112,21 @@ public enum GoalsReport {
         let status: String
     }
 
-    struct MemberView: Sendable {
+    struct MemberView: Sendable, Encodable {
         let name: String
         let avatarURL: String?
         let isOwner: Bool
         let isLast: Bool
     }
 
-    struct TotalRow: Sendable {
+    struct TotalRow: Sendable, Encodable {
         let currency: String
         let goals: Int
         let saved: String
         let targets: String
     }
 
-    struct GoalView: Sendable {
+    struct GoalView: Sendable, Encodable {
         let name: String
         let source: String
         /// `Qapital goal, created 10 Aug 2026` or `Starling savings goal of the account Personal`.
@@ -157,20 +157,20 @@ public enum GoalsReport {
         let itemCount: Int
     }
 
-    struct WeekRow: Sendable {
+    struct WeekRow: Sendable, Encodable {
         let week: String
         let dates: String
         let count: Int
         let saved: String
     }
 
-    struct ShareRow: Sendable {
+    struct ShareRow: Sendable, Encodable {
         let label: String
         let count: Int
         let saved: String
     }
 
-    struct ItemRow: Sendable {
+    struct ItemRow: Sendable, Encodable {
         let date: String
         let time: String
         /// RichText.markdown(fromHTML:) output: already escaped, emphasis kept.

@@ -119,7 +119,7 @@ enum KivaSupport {
 
     // MARK: Views shared by the loan tables
 
-    struct LoanRow: Sendable {
+    struct LoanRow: Sendable, Encodable {
         let posted: String
         let borrower: String
         let flag: String
@@ -160,7 +160,7 @@ enum KivaSupport {
             fundedAndPercent: "\(context.money(loan.fundedAmount)) (\(percentFunded(loan)))")
     }
 
-    struct StatusRow: Sendable {
+    struct StatusRow: Sendable, Encodable {
         let status: String
         let loans: Int
         let requested: String

@@ -5,7 +5,7 @@ public enum LenderReport {
 
     // MARK: View data
 
-    struct View: Sendable {
+    struct View: Sendable, Encodable {
         let name: String?
         let lenderID: String?
         let balance: String?
@@ -22,7 +22,7 @@ public enum LenderReport {
         let covered: Bool
     }
 
-    struct CartRow: Sendable {
+    struct CartRow: Sendable, Encodable {
         let loanID: Int
         let borrower: String
         let flag: String

@@ -6,7 +6,7 @@ public enum LoansReport {
 
     // MARK: View data
 
-    struct IndexView: Sendable {
+    struct IndexView: Sendable, Encodable {
         let summary: String
         let statuses: [KivaSupport.StatusRow]
         let total: KivaSupport.StatusRow?
@@ -21,7 +21,7 @@ public enum LoansReport {
         let isFirstPage: Bool
     }
 
-    struct MapView: Sendable {
+    struct MapView: Sendable, Encodable {
         let summary: String
         let countries: [CountryRow]
         let hasCountries: Bool
@@ -39,7 +39,7 @@ public enum LoansReport {
         let countriesHref: String
     }
 
-    struct CountryRow: Sendable {
+    struct CountryRow: Sendable, Encodable {
         let flag: String
         let name: String
         let href: String
@@ -52,7 +52,7 @@ public enum LoansReport {
         let perMillion: String
     }
 
-    struct GridRow: Sendable {
+    struct GridRow: Sendable, Encodable {
         /// The band's label and its counts, already Markdown-escaped.
         let line: MarkdownLine
     }

@@ -14,13 +14,13 @@ public struct Page: Sendable {
     /// Builds what the template shows — a struct of strings, numbers, flags and lists — when the
     /// page is rendered, so that the report stage holds the site's structure, not its text: a
     /// large site's view data never sits in memory all at once.
-    private let makeView: @Sendable () -> any Sendable
+    private let makeView: @Sendable () -> any Encodable & Sendable
 
     /// What the template shows (built anew on each access).
-    public var view: any Sendable { makeView() }
+    public var view: any Encodable & Sendable { makeView() }
 
     public init(path: String, title: String, template: String, section: String?, breadcrumbs: [Link] = [],
-                view: @autoclosure @escaping @Sendable () -> any Sendable) {
+                view: @autoclosure @escaping @Sendable () -> any Encodable & Sendable) {
         self.path = path
         self.title = title
         self.template = template

@@ -70,7 +70,7 @@ public struct Pagination: Sendable, Equatable {
 
     /// What a template needs to show the pagination bar of one page. Every flag is a Bool that
     /// is always present (a missing field would be looked up in the enclosing context).
-    struct View: Sendable {
+    struct View: Sendable, Encodable {
         let isPaged: Bool
         let current: Int
         let total: Int
@@ -86,7 +86,7 @@ public struct Pagination: Sendable, Equatable {
         let links: [LinkView]
     }
 
-    struct LinkView: Sendable {
+    struct LinkView: Sendable, Encodable {
         let number: String
         let href: String
         let current: Bool

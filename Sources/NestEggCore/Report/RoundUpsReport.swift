@@ -4,7 +4,7 @@ public enum RoundUpsReport {
 
     // MARK: View data (what the templates see)
 
-    struct IndexView: Sendable {
+    struct IndexView: Sendable, Encodable {
         let timeZone: String
         let accounts: [AccountView]
         let hasAccounts: Bool
@@ -13,7 +13,7 @@ public enum RoundUpsReport {
         let pager: Pagination.View
     }
 
-    struct AccountView: Sendable {
+    struct AccountView: Sendable, Encodable {
         let name: String
         let type: String
         let currency: String
@@ -25,14 +25,14 @@ public enum RoundUpsReport {
         let totalRoundUp: String
     }
 
-    struct GoalView: Sendable {
+    struct GoalView: Sendable, Encodable {
         let name: String
         let saved: String
         let target: String?
         let percent: Int?
     }
 
-    struct WeekRow: Sendable {
+    struct WeekRow: Sendable, Encodable {
         let label: String
         let dates: String
         let href: String
@@ -41,7 +41,7 @@ public enum RoundUpsReport {
         let roundUp: String
     }
 
-    struct WeekView: Sendable {
+    struct WeekView: Sendable, Encodable {
         let accountName: String
         let week: String
         let dates: String
@@ -58,7 +58,7 @@ public enum RoundUpsReport {
         let next: LinkView?
     }
 
-    struct ItemRow: Sendable {
+    struct ItemRow: Sendable, Encodable {
         let date: String
         let time: String
         let counterParty: String
@@ -68,7 +68,7 @@ public enum RoundUpsReport {
         let pending: Bool
     }
 
-    struct ExcludedRow: Sendable {
+    struct ExcludedRow: Sendable, Encodable {
         let date: String
         let time: String
         let counterParty: String
@@ -76,7 +76,7 @@ public enum RoundUpsReport {
         let reason: String
     }
 
-    struct LinkView: Sendable {
+    struct LinkView: Sendable, Encodable {
         let title: String
         let href: String
     }

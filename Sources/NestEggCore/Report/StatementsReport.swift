@@ -7,7 +7,7 @@ public enum StatementsReport {
 
     // MARK: View data (what the templates see)
 
-    struct IndexView: Sendable {
+    struct IndexView: Sendable, Encodable {
         let timeZone: String
         let accounts: [IndexAccount]
         /// Which accounts this page shows: accounts are kept whole and share a page while their
@@ -15,7 +15,7 @@ public enum StatementsReport {
         let pager: Pagination.View
     }
 
-    struct IndexAccount: Sendable {
+    struct IndexAccount: Sendable, Encodable {
         let name: String
         let type: String
         let currency: String
@@ -26,7 +26,7 @@ public enum StatementsReport {
         let rows: [IndexRow]
     }
 
-    struct IndexRow: Sendable {
+    struct IndexRow: Sendable, Encodable {
         let key: String
         let period: String
         let href: String
@@ -38,7 +38,7 @@ public enum StatementsReport {
         let net: String
     }
 
-    struct StatementView: Sendable {
+    struct StatementView: Sendable, Encodable {
         let accountName: String
         let accountType: String
         let currency: String
@@ -71,7 +71,7 @@ public enum StatementsReport {
         let next: LinkView?
     }
 
-    struct LineRow: Sendable {
+    struct LineRow: Sendable, Encodable {
         let date: String
         let time: String
         let description: String
@@ -81,7 +81,7 @@ public enum StatementsReport {
         let balance: String
     }
 
-    struct ApartRow: Sendable {
+    struct ApartRow: Sendable, Encodable {
         let date: String
         let time: String
         let description: String
@@ -89,14 +89,14 @@ public enum StatementsReport {
         let amount: String
     }
 
-    struct RoundUpWeekRow: Sendable {
+    struct RoundUpWeekRow: Sendable, Encodable {
         let week: String
         let href: String
         let payments: Int
         let roundUp: String
     }
 
-    struct LinkView: Sendable {
+    struct LinkView: Sendable, Encodable {
         let title: String
         let href: String
     }

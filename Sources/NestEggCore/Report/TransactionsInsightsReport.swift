@@ -6,7 +6,7 @@ public enum TransactionsInsightsReport {
 
     // MARK: View data
 
-    struct IndexView: Sendable {
+    struct IndexView: Sendable, Encodable {
         let firstDate: String
         let lastDate: String
         let pinnedCount: Int
@@ -21,7 +21,7 @@ public enum TransactionsInsightsReport {
     }
 
     /// Spending per category in one currency: the table and its ring.
-    struct BreakdownView: Sendable {
+    struct BreakdownView: Sendable, Encodable {
         let currency: String
         let rows: [CategoryRow]
         let total: String
@@ -29,7 +29,7 @@ public enum TransactionsInsightsReport {
         let ringSVG: String
     }
 
-    struct CategoryRow: Sendable {
+    struct CategoryRow: Sendable, Encodable {
         let name: String
         let href: String
         let amount: String
@@ -38,7 +38,7 @@ public enum TransactionsInsightsReport {
     }
 
     /// The last months side by side, in one currency: a table (rows built here, as the columns vary) and a chart.
-    struct TrendView: Sendable {
+    struct TrendView: Sendable, Encodable {
         let currency: String
         let header: String
         let divider: String
@@ -47,18 +47,18 @@ public enum TransactionsInsightsReport {
         let chartSVG: String
     }
 
-    struct LineView: Sendable {
+    struct LineView: Sendable, Encodable {
         /// A table row whose cells were Markdown-escaped when it was built.
         let line: String
     }
 
-    struct MonthLink: Sendable {
+    struct MonthLink: Sendable, Encodable {
         let label: String
         let href: String
         let first: Bool
     }
 
-    struct MonthView: Sendable {
+    struct MonthView: Sendable, Encodable {
         let month: String
         let pinnedCount: Int
         let unpinnedCount: Int

@@ -7,7 +7,7 @@ public enum TransactionsReport {
 
     // MARK: View data
 
-    struct ListView: Sendable {
+    struct ListView: Sendable, Encodable {
         /// `nil` on the "All" page.
         let categoryName: String?
         let filters: [FilterView]
@@ -25,7 +25,7 @@ public enum TransactionsReport {
         let pager: Pagination.View
     }
 
-    struct FilterView: Sendable {
+    struct FilterView: Sendable, Encodable {
         let name: String
         let href: String
         let count: Int
@@ -33,7 +33,7 @@ public enum TransactionsReport {
         let first: Bool
     }
 
-    struct RowView: Sendable {
+    struct RowView: Sendable, Encodable {
         let date: String
         let name: String
         let category: String

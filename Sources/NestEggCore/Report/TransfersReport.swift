@@ -5,7 +5,7 @@ public enum TransfersReport {
 
     // MARK: View data (what the templates see)
 
-    struct IndexView: Sendable {
+    struct IndexView: Sendable, Encodable {
         let timeZone: String
         let countText: String
         let successCount: Int
@@ -23,7 +23,7 @@ public enum TransfersReport {
         let isFirstPage: Bool
     }
 
-    struct TransferRow: Sendable {
+    struct TransferRow: Sendable, Encodable {
         let date: String
         let time: String
         let tid: String
@@ -35,7 +35,7 @@ public enum TransfersReport {
         let status: String
     }
 
-    struct PersonRow: Sendable {
+    struct PersonRow: Sendable, Encodable {
         let name: String
         let href: String
         let known: Bool
@@ -47,7 +47,7 @@ public enum TransfersReport {
         let failedCount: Int
     }
 
-    struct FailureGroup: Sendable {
+    struct FailureGroup: Sendable, Encodable {
         /// `Recipient not found (003)`; an unknown status already names its code.
         let heading: String
         let countText: String
@@ -55,7 +55,7 @@ public enum TransfersReport {
         let transfers: [TransferRow]
     }
 
-    struct PersonView: Sendable {
+    struct PersonView: Sendable, Encodable {
         let name: String
         let uid: String
         let known: Bool
@@ -70,7 +70,7 @@ public enum TransfersReport {
         let failedText: String
     }
 
-    struct PersonLine: Sendable {
+    struct PersonLine: Sendable, Encodable {
         let date: String
         let time: String
         let tid: String
