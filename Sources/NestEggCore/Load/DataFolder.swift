@@ -3,12 +3,16 @@ import Foundation
 /// The data folder: every file in it, which loaders have read, and which nobody claimed.
 ///
 /// Files are listed once, sorted, so loading is deterministic. A file that no loader
-/// claims is reported as a warning (it is neither read nor silently skipped).
-public final class DataFolder {
+/// claims is reported as a warning (it is neither read nor silently skipped). Loaders may read
+/// from several threads at once.
+public final class DataFolder: @unchecked Sendable {
     public let root: URL
     /// Paths relative to `root`, with `/` separators, sorted.
     public let files: [String]
+    /// The same paths, to look one up (a loader asks for thousands).
+    private let known: Set<String>
     private var claimed: Set<String> = []
+    private let lock = NSLock()
 
     public enum OpenError: Error { case missing(String), notAFolder(String) }
 
@@ -20,6 +24,7 @@ public final class DataFolder {
         guard isDirectory.boolValue else { throw .notAFolder(root.path) }
         self.root = root.standardizedFileURL
         self.files = Self.listFiles(under: self.root)
+        self.known = Set(files)
     }
 
     private static func listFiles(under root: URL) -> [String] {
@@ -42,7 +47,7 @@ public final class DataFolder {
         return result.sorted()
     }
 
-    public func contains(_ path: String) -> Bool { files.contains(path) }
+    public func contains(_ path: String) -> Bool { known.contains(path) }
 
     /// Whether any file lies under `folder/`.
     public func hasFolder(_ folder: String) -> Bool { files.contains { $0.hasPrefix(folder + "/") } }
@@ -57,7 +62,7 @@ public final class DataFolder {
 
     /// Reads and parses a file, claiming it. Syntax errors go to `log`.
     public func document(_ path: String, log: DiagnosticLog) -> JSONDocument? {
-        claimed.insert(path)
+        claim(path)
         let url = root.appendingPathComponent(path)
         guard let data = FileManager.default.contents(atPath: url.path) else {
             log.report(Diagnostic(.error, file: path, message: "cannot read the file"))
@@ -67,8 +72,8 @@ public final class DataFolder {
     }
 
     /// Marks a file as read without parsing it here.
-    public func claim(_ path: String) { claimed.insert(path) }
+    public func claim(_ path: String) { lock.withLock { _ = claimed.insert(path) } }
 
     /// Files that no loader read: reported as warnings by the load stage.
-    public var unclaimedFiles: [String] { files.filter { !claimed.contains($0) } }
+    public var unclaimedFiles: [String] { lock.withLock { files.filter { !claimed.contains($0) } } }
 }

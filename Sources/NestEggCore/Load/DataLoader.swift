@@ -1,14 +1,22 @@
 /// The load stage: reads every source in the data folder into a ``Dataset``.
 /// Each loader reports problems to `log` and reads on, so one run shows them all.
 public enum DataLoader {
+    /// The sources after the settings, read at once; each returns how it fills the dataset.
+    static let sources: [@Sendable (DataFolder, Settings, DiagnosticLog) -> (inout Dataset) -> Void] = [
+        { folder, settings, log in let value = StarlingLoader.load(from: folder, settings: settings, log: log); return { $0.starling = value } },
+        { folder, settings, log in let value = QapitalLoader.load(from: folder, settings: settings, log: log); return { $0.qapital = value } },
+        { folder, settings, log in
+            let value = TransactionsLoader.load(from: folder, settings: settings, log: log); return { $0.transactions = value } },
+        { folder, settings, log in let value = KivaLoader.load(from: folder, settings: settings, log: log); return { $0.kiva = value } },
+        { folder, settings, log in let value = TransfersLoader.load(from: folder, settings: settings, log: log); return { $0.transfers = value } },
+    ]
+
     public static func load(_ folder: DataFolder, log: DiagnosticLog) -> Dataset {
         let settings = SettingsLoader.load(from: folder, log: log)
         var dataset = Dataset(settings: settings)
-        dataset.starling = StarlingLoader.load(from: folder, settings: settings, log: log)
-        dataset.qapital = QapitalLoader.load(from: folder, settings: settings, log: log)
-        dataset.transactions = TransactionsLoader.load(from: folder, settings: settings, log: log)
-        dataset.kiva = KivaLoader.load(from: folder, settings: settings, log: log)
-        dataset.transfers = TransfersLoader.load(from: folder, settings: settings, log: log)
+        // The sources are read on every core; their diagnostics come in the order above.
+        let fills = Concurrently.map(sources.count, log: log) { index, own in sources[index](folder, settings, own) }
+        for fill in fills { fill(&dataset) }
         for path in folder.unclaimedFiles {
             log.report(Diagnostic(.warning, file: path, message: "not part of the input contract; not read"))
         }

@@ -34,18 +34,22 @@ public enum QapitalLoader {
         }
 
         let goalIds = Set(data.goals.map(\.id))
-        for path in folder.files(in: "qapital/feed") {
+        // Feeds are read on every core (one file per goal), in order.
+        let feedPaths = folder.files(in: "qapital/feed")
+        let feeds = Concurrently.map(feedPaths.count, log: log) { index, log -> (Int, [QapitalFeedItem])? in
+            let path = feedPaths[index]
             let name = fileStem(path, in: "qapital/feed")
             // Only the canonical spelling (`7.json`, not `07.json` or `+7.json`) names goal 7, so two
             // files can never claim one goal.
             guard let goalId = Int(name), String(goalId) == name, goalIds.contains(goalId) else {
                 folder.claim(path)
                 log.report(Diagnostic(.warning, file: path, message: "no goal with id \"\(name)\" in qapital/savingsgoals.json; file ignored"))
-                continue
+                return nil
             }
-            guard let document = folder.document(path, log: log) else { continue }
-            data.feeds[goalId] = QapitalData.newestFirst(feed(in: document, goalId: goalId, currency: currency))
+            guard let document = folder.document(path, log: log) else { return nil }
+            return (goalId, QapitalData.newestFirst(feed(in: document, goalId: goalId, currency: currency)))
         }
+        for case let (goalId, items)? in feeds { data.feeds[goalId] = items }
 
         checkReferences(data, log: log)
         return data

@@ -12,8 +12,9 @@ public enum StarlingLoader {
         }
         let accounts = self.accounts(in: document)
         let known = Set(accounts.map(\.uid))
-        var result: [StarlingAccountData] = []
-        for account in accounts {
+        // Accounts are read on every core (a bank's data can have thousands), in order.
+        let result = Concurrently.map(accounts.count, log: log) { index, log in
+            let account = accounts[index]
             var data = StarlingAccountData(account: account, feed: [], balance: nil, savingsGoals: [])
             let feedPath = "starling/feed/\(account.uid).json"
             if folder.contains(feedPath), let feed = folder.document(feedPath, log: log) {
@@ -31,7 +32,7 @@ public enum StarlingLoader {
             if folder.contains(goalsPath), let goals = folder.document(goalsPath, log: log) {
                 data.savingsGoals = savingsGoals(in: goals)
             }
-            result.append(data)
+            return data
         }
         for (accountUid, goalUid) in settings.roundUpGoals.sorted(by: { $0.key < $1.key }) {
             guard let data = result.first(where: { $0.account.uid == accountUid }) else {

@@ -161,11 +161,50 @@ public struct MarkdownLine: Sendable, CustomStringConvertible, Encodable {
 
 /// The report stage: every report's pages, from the dataset alone (pure functions).
 public enum SiteReport {
+    /// What several reports derive from the dataset, worked out once, by whichever report asks
+    /// first (the reports run at once).
+    final class Derived: @unchecked Sendable {
+        private let lock = NSLock()
+        private let dataset: Dataset
+        private let clock: LocalClock
+        private var spendingItems: [SpendingItem]?
+
+        init(_ dataset: Dataset, clock: LocalClock) {
+            self.dataset = dataset
+            self.clock = clock
+        }
+
+        /// Outgoing payments of both sources (``TransactionsRules/items(from:clock:)``): the
+        /// transactions pages, the insights and the start page all list them.
+        var spending: [SpendingItem] {
+            lock.withLock {
+                if let spendingItems { return spendingItems }
+                let items = TransactionsRules.items(from: dataset, clock: clock)
+                spendingItems = items
+                return items
+            }
+        }
+    }
+
     /// One report: its section, and how it makes its pages and its part of the start page.
     struct Report: Sendable {
         let section: Section
-        let pages: @Sendable (Dataset, ReportContext) -> [Page]
-        let dashboard: @Sendable (Dataset, ReportContext) -> DashboardSection?
+        let pages: @Sendable (Dataset, ReportContext, Derived) -> [Page]
+        let dashboard: @Sendable (Dataset, ReportContext, Derived) -> DashboardSection?
+
+        init(section: Section, pages: @escaping @Sendable (Dataset, ReportContext) -> [Page],
+             dashboard: @escaping @Sendable (Dataset, ReportContext) -> DashboardSection?) {
+            self.section = section
+            self.pages = { dataset, context, _ in pages(dataset, context) }
+            self.dashboard = { dataset, context, _ in dashboard(dataset, context) }
+        }
+
+        init(section: Section, pages: @escaping @Sendable (Dataset, ReportContext, Derived) -> [Page],
+             dashboard: @escaping @Sendable (Dataset, ReportContext, Derived) -> DashboardSection?) {
+            self.section = section
+            self.pages = pages
+            self.dashboard = dashboard
+        }
     }
 
     /// The reports, in the order of the navigation and the start page.
@@ -174,9 +213,11 @@ public enum SiteReport {
                dashboard: { RoundUpsReport.dashboard(for: $0.starling, context: $1) }),
         Report(section: GoalsReport.section, pages: GoalsReport.pages, dashboard: GoalsReport.dashboard),
         // Its start-page section is the insights'.
-        Report(section: TransactionsReport.section, pages: TransactionsReport.pages, dashboard: { _, _ in nil }),
-        Report(section: TransactionsInsightsReport.section, pages: TransactionsInsightsReport.pages,
-               dashboard: TransactionsInsightsReport.dashboard),
+        Report(section: TransactionsReport.section, pages: { TransactionsReport.pages(for: $2.spending, context: $1) },
+               dashboard: { _, _, _ in nil }),
+        Report(section: TransactionsInsightsReport.section,
+               pages: { TransactionsInsightsReport.pages(for: $2.spending, context: $1) },
+               dashboard: { TransactionsInsightsReport.dashboard(for: $2.spending, context: $1) }),
         Report(section: LoansReport.section, pages: LoansReport.pages, dashboard: LoansReport.dashboard),
         // The loans section names the top countries.
         Report(section: CountriesReport.section, pages: CountriesReport.pages, dashboard: { _, _ in nil }),
@@ -189,16 +230,16 @@ public enum SiteReport {
     /// first; a report without pages has no section.
     public static func build(_ dataset: Dataset) -> Site {
         let context = ReportContext(settings: dataset.settings)
-        let results = Slots<([Page], DashboardSection?)>(count: reports.count)
-        DispatchQueue.concurrentPerform(iterations: reports.count) { index in
+        let derived = Derived(dataset, clock: context.clock)
+        let results = Concurrently.map(reports.count) { index in
             let report = reports[index]
-            let pages = report.pages(dataset, context)
-            results[index] = (pages, pages.isEmpty ? nil : report.dashboard(dataset, context))
+            let pages = report.pages(dataset, context, derived)
+            return (pages, pages.isEmpty ? nil : report.dashboard(dataset, context, derived))
         }
         var sections: [Section] = []
         var pages: [Page] = []
         var dashboard: [Site.DashboardEntry] = []
-        for (report, (reportPages, summary)) in zip(reports, results.values) where !reportPages.isEmpty {
+        for (report, (reportPages, summary)) in zip(reports, results) where !reportPages.isEmpty {
             sections.append(report.section)
             pages += reportPages
             if let summary { dashboard.append(.init(section: report.section, summary: summary)) }
@@ -207,19 +248,4 @@ public enum SiteReport {
         return Site(title: dataset.settings.title, sections: sections, pages: pages, dashboard: dashboard,
                     dataAsOf: dataset.latestInstant.map(context.clock.date))
     }
-}
-
-/// Slots that concurrent workers fill by index, each once; read when all are done.
-final class Slots<Value>: @unchecked Sendable {
-    private var storage: [Value?]
-    private let lock = NSLock()
-
-    init(count: Int) { storage = Array(repeating: nil, count: count) }
-
-    subscript(index: Int) -> Value? {
-        get { lock.withLock { storage[index] } }
-        set { lock.withLock { storage[index] = newValue } }
-    }
-
-    var values: [Value] { lock.withLock { storage.map { $0! } } }
 }

@@ -37,16 +37,22 @@ public enum Slug {
 /// Callers feed names in a stable order, so the same data always gets the same slugs.
 public struct SlugAllocator: Sendable {
     private var taken: Set<String> = []
+    /// For each base, the counter to try next: the ones below it are taken already (the set only
+    /// grows), so a thousandth "Bike" does not try the 998 before it again.
+    private var nextCounter: [String: Int] = [:]
 
     public init(reserved: [String] = []) { taken = Set(reserved) }
 
     public mutating func allocate(_ text: String, fallback: String = "item") -> String {
         let base = Slug.make(text, fallback: fallback)
         var candidate = base
-        var counter = 2
-        while taken.contains(candidate) {
-            candidate = "\(base)-\(counter)"
-            counter += 1
+        var counter = nextCounter[base] ?? 2
+        if taken.contains(candidate) {
+            repeat {
+                candidate = "\(base)-\(counter)"
+                counter += 1
+            } while taken.contains(candidate)
+            nextCounter[base] = counter
         }
         taken.insert(candidate)
         return candidate

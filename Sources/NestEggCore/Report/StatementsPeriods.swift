@@ -58,26 +58,35 @@ public enum StatementPeriods {
     public static func statements(for data: StarlingAccountData, clock: LocalClock) -> [Statement] {
         let currency = data.account.currency
         let ordered = data.feed.sorted { ($0.transactionTime, $0.uid) < ($1.transactionTime, $1.uid) }
-        var byMonth: [CalendarMonth: Statement] = [:]
+        // Statements are filled in place, found by month (not copied out of a dictionary and
+        // back, which copied each month's lines at every item).
+        var statements: [Statement] = []
+        var position: [CalendarMonth: Int] = [:]
         for item in ordered {
             let key = CalendarMonth(clock.date(of: item.transactionTime))
-            var statement = byMonth[key] ?? Statement(
-                month: key, lines: [], apart: [], moneyIn: .zero(currency), moneyOut: .zero(currency),
-                opening: nil, closing: nil, roundUps: [], roundUpTotal: .zero(currency))
-            if let apart = apart(item, accountCurrency: currency) {
-                statement.apart.append(ApartItem(item: item, apart: apart))
+            let index: Int
+            if let known = position[key] {
+                index = known
             } else {
-                statement.lines.append(Line(item: item, balance: nil))
-                if item.direction == .in { statement.moneyIn += item.amount } else { statement.moneyOut += item.amount }
+                index = statements.count
+                position[key] = index
+                statements.append(Statement(month: key, lines: [], apart: [], moneyIn: .zero(currency), moneyOut: .zero(currency),
+                                            opening: nil, closing: nil, roundUps: [], roundUpTotal: .zero(currency)))
+            }
+            if let apart = apart(item, accountCurrency: currency) {
+                statements[index].apart.append(ApartItem(item: item, apart: apart))
+            } else {
+                statements[index].lines.append(Line(item: item, balance: nil))
+                if item.direction == .in { statements[index].moneyIn += item.amount } else { statements[index].moneyOut += item.amount }
             }
             if RoundUpRule.exclusion(for: item, accountCurrency: currency) == nil {
                 let up = RoundUpRule.roundUp(item.amount)
-                statement.roundUps.append(RoundUpRule.CountedItem(item: item, roundUp: up))
-                statement.roundUpTotal += up
+                statements[index].roundUps.append(RoundUpRule.CountedItem(item: item, roundUp: up))
+                statements[index].roundUpTotal += up
             }
-            byMonth[key] = statement
         }
-        var statements = byMonth.keys.sorted().map { byMonth[$0]! }
+        // In time order the months come in order too, but for a clock that turns back across midnight.
+        statements.sort { $0.month < $1.month }
         guard let cleared = data.balance?.cleared, cleared.currency == currency else { return statements }
         var closing = cleared
         for index in statements.indices.reversed() {

@@ -85,7 +85,11 @@ public enum TransactionsInsightsReport {
     }
 
     public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
-        let items = TransactionsRules.items(from: dataset, clock: context.clock)
+        pages(for: TransactionsRules.items(from: dataset, clock: context.clock), context: context)
+    }
+
+    /// The pages for spending items already worked out (``TransactionsRules/items(from:clock:)``).
+    static func pages(for items: [SpendingItem], context: ReportContext) -> [Page] {
         guard let newest = items.first, let oldest = items.last else { return [] }
         let slugs = TransactionsRules.slugs(for: TransactionsRules.categories(in: items))
         let categoryHref = { (category: SpendingCategory) in ReportContext.href("transactions/" + (slugs[category.key] ?? "index")) }
@@ -224,7 +228,10 @@ public enum TransactionsInsightsReport {
 
     /// The start page's part: this month's spending (the month of the latest transaction) and its top categories.
     public static func dashboard(for dataset: Dataset, context: ReportContext) -> DashboardSection? {
-        let items = TransactionsRules.items(from: dataset, clock: context.clock)
+        dashboard(for: TransactionsRules.items(from: dataset, clock: context.clock), context: context)
+    }
+
+    static func dashboard(for items: [SpendingItem], context: ReportContext) -> DashboardSection? {
         guard let month = TransactionsRules.lastMonths(of: items, count: 1).first else { return nil }
         let inMonth = TransactionsRules.items(items, in: month)
         let label = monthLabel(month, context: context)

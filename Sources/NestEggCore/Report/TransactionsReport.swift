@@ -77,7 +77,11 @@ public enum TransactionsReport {
     }
 
     public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
-        let items = TransactionsRules.items(from: dataset, clock: context.clock)
+        pages(for: TransactionsRules.items(from: dataset, clock: context.clock), context: context)
+    }
+
+    /// The pages for spending items already worked out (``TransactionsRules/items(from:clock:)``).
+    static func pages(for items: [SpendingItem], context: ReportContext) -> [Page] {
         guard !items.isEmpty else { return [] }
         let categories = TransactionsRules.categories(in: items)
         let slugs = TransactionsRules.slugs(for: categories)

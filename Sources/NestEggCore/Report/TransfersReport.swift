@@ -167,11 +167,18 @@ public enum TransfersReport {
         let failed = ordered.filter { !$0.status.isSuccess }
         let moved = MoneyTotals(successful.map(\.amount))
 
+        // Each person's transfers, found once (not by a pass over every transfer per person).
+        var byPerson: [String: [Transfer]] = [:]
+        for transfer in data.transfers {
+            byPerson[transfer.fromUid, default: []].append(transfer)
+            if transfer.toUid != transfer.fromUid { byPerson[transfer.toUid, default: []].append(transfer) }
+        }
         var personRows: [PersonRow] = []
         var bars: [Chart.Bar] = []
         var pages: [Page] = []
         for person in people {
-            let totals = Totals(uid: person.uid, transfers: data.transfers)
+            let mine = byPerson[person.uid] ?? []
+            let totals = Totals(uid: person.uid, transfers: mine)
             let href = ReportContext.href(personPath(person))
             personRows.append(PersonRow(
                 name: person.name, href: href, known: person.known,
@@ -184,7 +191,7 @@ public enum TransfersReport {
             }
             pages.append(Page(path: personPath(person), title: "Transfers of \(person.name)", template: "transfers-person",
                               section: section.id, breadcrumbs: indexCrumbs,
-                              view: personView(person, totals: totals, transfers: data.transfers, people: byUid, context: context)))
+                              view: personView(person, totals: totals, transfers: mine, people: byUid, context: context)))
         }
 
         var groups: [TransferStatus: [Transfer]] = [:]
@@ -225,7 +232,8 @@ public enum TransfersReport {
         return pages
     }
 
-    /// One person's transfers, oldest first, with the running net of the successful ones.
+    /// One person's transfers, oldest first, with the running net of the successful ones
+    /// (`transfers` may hold others', which are left out).
     static func personView(_ person: Person, totals: Totals, transfers: [Transfer], people: [String: Person],
                            context: ReportContext) -> PersonView {
         let mine = transfers.filter { $0.fromUid == person.uid || $0.toUid == person.uid }
