@@ -101,4 +101,15 @@ import Testing
         #expect(allocator.allocate("bike!") == "bike-3")
         #expect(allocator.allocate("Index") == "index-2")
     }
+
+    /// The allocator remembers where each name's counter stands; the slugs are the ones a fresh
+    /// count from 2 would give, also when a numbered slug was taken by another name in between.
+    @Test func slugCountersSkipWhatIsTaken() {
+        var allocator = SlugAllocator(reserved: ["bike-3"])
+        let slugs = ["Bike", "Bike", "Bike 2", "Bike", "Bike", "Bike 2"].map { allocator.allocate($0) }
+        #expect(slugs == ["bike", "bike-2", "bike-2-2", "bike-4", "bike-5", "bike-2-3"])
+        var many = SlugAllocator()
+        let thousand = (0..<1_000).map { _ in many.allocate("Holiday") }
+        #expect(thousand.first == "holiday" && thousand.last == "holiday-1000" && Set(thousand).count == 1_000)
+    }
 }
