@@ -56,6 +56,9 @@ import Testing
         let value = object(["n": .text("7")])
         #expect(try render("x\n{{> part}}\ny", value, partials: ["part": "[{{n}}]\n"]) == "x\n[7]\ny")
         #expect(try render("  {{> part}}\n", value, partials: ["part": "a\nb\n"]) == "  a\n  b\n")
+        // The indentation goes before the partial's own lines, not inside a value it shows.
+        let lines = object(["svg": .text("<svg>\n<g/>\n</svg>")])
+        #expect(try render("  {{> part}}\n", lines, partials: ["part": "{{{svg}}}\nend\n"]) == "  <svg>\n<g/>\n</svg>\n  end\n")
         #expect(try render("{{> unknown}}", value) == "")
     }
 
@@ -77,6 +80,7 @@ import Testing
         #expect(failure("£ {{=<% %>=}}") == .init(line: 1, column: 3, message: "set-delimiter tags ({{=<% %>=}}) are not supported"))
         #expect(failure("{{ }}")?.message == "a tag has no name")
         #expect(failure("{{a..b}}")?.message == "malformed name \"a..b\"")
+        #expect(failure("{{#na me}}{{/na me}}")?.message == "malformed name \"na me\"")
         #expect(failure("{{<parent}}{{/parent}}") != nil)
     }
 

@@ -238,13 +238,13 @@ public struct Build {
 
     /// Steps 3 and 4: pages are rendered on every core, and each worker writes the page it has
     /// just rendered before taking the next, so memory holds a page per core, never the site.
-    /// After a failure the workers skip the remaining pages; the error reported is the first
-    /// page's in site order, whichever worker met it first.
+    /// After a failure the workers skip the pages after it, but not those before it, so the
+    /// error reported is always the first page's in site order, whichever worker met it first.
     func render(_ renderer: PageRenderer, into writer: SiteWriter) throws(BuildError) {
         let pages = renderer.site.pages
         let failures = Failures()
         DispatchQueue.concurrentPerform(iterations: pages.count) { index in
-            guard !failures.any else { return }
+            guard index < failures.lowestIndex else { return }
             if let error = Self.renderAndWrite(pages[index], renderer, writer) { failures.record(error, at: index) }
         }
         if let error = failures.first { throw error }
@@ -281,12 +281,13 @@ public struct Build {
     }
 }
 
-/// The render workers' failures: whether there is one yet, and the first in page order.
+/// The render workers' failures: the first in page order.
 final class Failures: @unchecked Sendable {
     private var errors: [(index: Int, error: BuildError)] = []
     private let lock = NSLock()
 
-    var any: Bool { lock.withLock { !errors.isEmpty } }
+    /// The index of the first failed page so far (`Int.max` while none has failed).
+    var lowestIndex: Int { lock.withLock { errors.map(\.index).min() ?? .max } }
 
     func record(_ error: BuildError, at index: Int) {
         lock.withLock { errors.append((index, error)) }

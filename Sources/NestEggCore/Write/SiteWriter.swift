@@ -19,6 +19,8 @@ public final class SiteWriter: @unchecked Sendable {
     /// Held while a file is created: one at a time.
     private let creating = NSLock()
     private var written: [String] = []
+    /// The same paths, to refuse a second write to one (it could reach the old output through a link).
+    private var writtenPaths: Set<String> = []
     private var changed = 0
     private var sizesByPath: [String: Int] = [:]
     /// Folders of the staging folder known to exist.
@@ -105,14 +107,20 @@ public final class SiteWriter: @unchecked Sendable {
     /// `path`, the old file is hard-linked instead, keeping its modification time (and the old
     /// output intact until the swap).
     public func write(_ text: String, to path: String) throws(WriteError) {
+        guard lock.withLock({ writtenPaths.insert(path).inserted }) else {
+            throw WriteError(path: path, reason: "written twice in one build (two pages with one path)")
+        }
         var text = text
         let size = text.utf8.count
         try ensureFolder(of: path)
-        let new = staging.path + "/" + path
-        let unchanged = text.withUTF8 { bytes in Self.file(atPath: output.path + "/" + path, holds: bytes) }
+        let old = output.path + "/" + path, new = staging.path + "/" + path
+        let unchanged = text.withUTF8 { bytes in Self.file(atPath: old, holds: bytes) }
         let failure: String? = creating.withLock {
             if unchanged && keep(path) { return nil }
-            return text.withUTF8 { bytes in Self.writeFile(atPath: new, bytes) }
+            let failure = text.withUTF8 { bytes in Self.writeFile(atPath: new, bytes) }
+            // Where the disk cannot link, the copy still keeps the old modification time.
+            if failure == nil && unchanged { Self.copyModificationTime(from: old, to: new) }
+            return failure
         }
         if let failure { throw WriteError(path: path, reason: failure) }
         lock.withLock {
@@ -120,6 +128,13 @@ public final class SiteWriter: @unchecked Sendable {
             sizesByPath[path] = size
             if !unchanged { changed += 1 }
         }
+    }
+
+    static func copyModificationTime(from source: String, to destination: String) {
+        var status = stat()
+        guard stat(source, &status) == 0 else { return }
+        var times = [status.st_atim, status.st_mtim]
+        _ = utimensat(AT_FDCWD, destination, &times, 0)
     }
 
     /// Where a file of the new output is staged, for a tool that writes it itself (`--pdf`).
@@ -168,15 +183,20 @@ public final class SiteWriter: @unchecked Sendable {
         }
     }
 
-    /// Writes `bytes` to a new file at `path`. - Returns: why it failed, or `nil`.
+    /// Writes `bytes` to a new file at `path` (never into an existing one: in the staging folder
+    /// that would be a linked file of the old output). - Returns: why it failed, or `nil`.
     static func writeFile(atPath path: String, _ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else {
+            return errno == EEXIST ? "another file of this build has the same name (a disk that ignores case?)"
+                : String(cString: strerror(errno))
+        }
         var offset = 0
         while offset < bytes.count {
             let count = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if count < 0 {
-                if errno == EINTR { continue }
+            if count <= 0 {
+                if count < 0 && errno == EINTR { continue }
+                if count == 0 { errno = EIO }
                 let reason = String(cString: strerror(errno))
                 close(descriptor)
                 return reason

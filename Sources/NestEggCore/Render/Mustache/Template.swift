@@ -35,6 +35,8 @@ public struct Template: Sendable {
 
     let kind: Kind
     let nodes: [Node]
+    /// The text it was parsed from (an indented partial is parsed again with its indentation).
+    let source: String
 
     /// A template that does not parse, with where (1-based, in characters) and why.
     public struct ParseError: Error, Sendable, Equatable {
@@ -45,6 +47,7 @@ public struct Template: Sendable {
 
     public init(_ text: String, kind: Kind) throws(ParseError) {
         self.kind = kind
+        source = text
         var parser = TemplateParser(text)
         nodes = try parser.parse()
     }
@@ -115,14 +118,14 @@ public struct Template: Sendable {
                     break
                 }
             case .partial(let name, let indentation):
-                guard let partial = partials[name] else { continue }
-                if indentation.isEmpty {
-                    partial.render(partial.nodes, stack: &stack, partials: partials, into: &output)
-                } else {
-                    var included = ""
-                    partial.render(partial.nodes, stack: &stack, partials: partials, into: &included)
-                    output += Self.indent(included, by: indentation)
+                guard var partial = partials[name] else { continue }
+                // A standalone partial's indentation goes before each line of its template (not
+                // of the values it shows), as the spec says: parsed again, indented. (Rare: the
+                // built-in templates have none.)
+                if !indentation.isEmpty, let indented = try? Template(Self.indent(partial.source, by: indentation), kind: partial.kind) {
+                    partial = indented
                 }
+                partial.render(partial.nodes, stack: &stack, partials: partials, into: &output)
             }
         }
     }
@@ -145,7 +148,7 @@ public struct Template: Sendable {
         return nil
     }
 
-    /// A standalone partial's indentation, put before each line it renders.
+    /// `indentation` before each line of `text` (not after a final line break).
     static func indent(_ text: String, by indentation: String) -> String {
         var result = ""
         var atLineStart = true
@@ -224,6 +227,7 @@ struct TemplateParser {
                 sections[sections.count - 1].nodes.append(
                     .section(names: try names(name, at: open.offset), inverted: open.inverted, body: open.nodes))
             case ">":
+                if name.contains(where: \.isWhitespace) { throw error(at: tagStart, "malformed name \"\(name)\"") }
                 sections[sections.count - 1].nodes.append(.partial(name: name, indentation: indentation))
             case "=":
                 throw error(at: tagStart, "set-delimiter tags ({{=<% %>=}}) are not supported")
@@ -245,6 +249,7 @@ struct TemplateParser {
     /// `a.b.c` → `["a", "b", "c"]`; `.` → `[]` (the current value).
     private func names(_ name: String, at offset: Int) throws(Template.ParseError) -> [String] {
         if name == "." { return [] }
+        if name.contains(where: \.isWhitespace) { throw error(at: offset, "malformed name \"\(name)\"") }
         let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard !parts.contains(where: \.isEmpty) else { throw error(at: offset, "malformed name \"\(name)\"") }
         return parts

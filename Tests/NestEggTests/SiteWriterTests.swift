@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+@testable import NestEggCore
+
+/// The write stage on its own: staged, all or nothing, unchanged files kept, never a write
+/// through to the old output.
+@Suite struct SiteWriterTests {
+    func site(_ files: [String: String], into output: URL) throws {
+        let writer = try SiteWriter(output: output)
+        for (path, text) in files.sorted(by: { $0.key < $1.key }) { try writer.write(text, to: path) }
+        _ = try writer.commit()
+    }
+
+    @Test func unchangedFilesKeepTheirCopyAndChangedOnesAreCounted() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let output = work.appendingPathComponent("site")
+        try site(["a.md": "same", "b/c.md": "old"], into: output)
+        let before = try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent("a.md").path)
+        let inode = before[.systemFileNumber] as? Int
+        let writer = try SiteWriter(output: output)
+        try writer.write("same", to: "a.md")
+        try writer.write("new", to: "b/c.md")
+        let summary = try writer.commit()
+        #expect(summary.files == 2 && summary.changed == 1 && summary.removed == 0)
+        let after = try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent("a.md").path)
+        #expect(after[.systemFileNumber] as? Int == inode, "the unchanged file is the old one, linked")
+        #expect(try String(contentsOf: output.appendingPathComponent("b/c.md"), encoding: .utf8) == "new")
+    }
+
+    @Test func aSecondWriteToOnePathIsRefusedAndTheOldOutputStaysWhole() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let output = work.appendingPathComponent("site")
+        try site(["page.md": "kept"], into: output)
+        let writer = try SiteWriter(output: output)
+        try writer.write("kept", to: "page.md")   // linked to the old output's file
+        #expect(throws: SiteWriter.WriteError.self) { try writer.write("changed", to: "page.md") }
+        writer.discard()
+        #expect(try String(contentsOf: output.appendingPathComponent("page.md"), encoding: .utf8) == "kept")
+    }
+
+    @Test func pagesWrittenFromManyThreadsAreAllThere() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let output = work.appendingPathComponent("site")
+        let writer = try SiteWriter(output: output)
+        let failures = Slots<Bool>(count: 400)
+        DispatchQueue.concurrentPerform(iterations: 400) { index in
+            failures[index] = (try? writer.write("page \(index)\n", to: "f\(index % 7)/p\(index).md")) == nil
+        }
+        #expect(!failures.values.contains(true))
+        let summary = try writer.commit()
+        #expect(summary.files == 400 && summary.changed == 400)
+        #expect(try String(contentsOf: output.appendingPathComponent("f3/p10.md"), encoding: .utf8) == "page 10\n")
+    }
+}
