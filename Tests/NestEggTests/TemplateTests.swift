@@ -52,6 +52,15 @@ import Testing
         #expect(try render("a {{#yes}}b{{/yes}}\n", value) == "a b\n")
     }
 
+    /// What sections leave behind is tidied: runs of blank lines become one, the text ends with one newline.
+    @Test func tidyCollapsesBlankRuns() {
+        #expect(PageRenderer.tidy("\n\nA\n  \n\t\nB\nC\n\n\n") == "A\n\nB\nC\n")
+        #expect(PageRenderer.tidy("  x\n") == "  x\n")
+        #expect(PageRenderer.tidy("x") == "x\n")
+        #expect(PageRenderer.tidy("") == "\n")
+        #expect(PageRenderer.tidy("€ a\n\n\n£ b") == "€ a\n\n£ b\n")
+    }
+
     @Test func partialsAreIncludedWithTheirIndentation() throws {
         let value = object(["n": .text("7")])
         #expect(try render("x\n{{> part}}\ny", value, partials: ["part": "[{{n}}]\n"]) == "x\n[7]\ny")

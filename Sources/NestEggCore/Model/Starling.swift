@@ -8,23 +8,42 @@ public struct StarlingAccount: Sendable, Hashable {
 }
 
 /// A Starling feed item (`GET /api/v2/feed/account/{accountUid}/category/{categoryUid}`).
-public struct FeedItem: Sendable, Hashable {
+/// Its fields are shared between copies (see ``SharedRecord``).
+@dynamicMemberLookup
+public struct FeedItem: Sendable, SharedRecord {
     public enum Direction: String, Sendable, CaseIterable { case `in` = "IN", out = "OUT" }
 
-    public var uid: String
-    public var amount: Money
-    public var direction: Direction
-    public var transactionTime: Instant
-    /// SETTLED, PENDING, DECLINED, UPCOMING, REVERSED, REFUNDED…: kept as written, since the API adds values.
-    public var status: String
-    /// MASTER_CARD, DIRECT_DEBIT, FASTER_PAYMENTS_IN, INTERNAL_TRANSFER…
-    public var source: String
-    public var counterPartyName: String
-    public var reference: String
-    public var spendingCategory: String?
+    public struct Fields: Sendable, Hashable {
+        public var uid: String
+        public var amount: Money
+        public var direction: Direction
+        public var transactionTime: Instant
+        /// SETTLED, PENDING, DECLINED, UPCOMING, REVERSED, REFUNDED…: kept as written, since the API adds values.
+        public var status: String
+        /// MASTER_CARD, DIRECT_DEBIT, FASTER_PAYMENTS_IN, INTERNAL_TRANSFER…
+        public var source: String
+        public var counterPartyName: String
+        public var reference: String
+        public var spendingCategory: String?
+    }
+
+    private var box: SharedBox<Fields>
+
+    public var fields: Fields {
+        // Read in place (no copy of the fields for each one read).
+        _read { yield box.value }
+        set { box = SharedBox(newValue) }
+    }
+
+    public init(uid: String, amount: Money, direction: Direction, transactionTime: Instant, status: String, source: String,
+                counterPartyName: String, reference: String, spendingCategory: String?) {
+        box = SharedBox(Fields(uid: uid, amount: amount, direction: direction, transactionTime: transactionTime, status: status,
+                               source: source, counterPartyName: counterPartyName, reference: reference,
+                               spendingCategory: spendingCategory))
+    }
 
     /// The amount with its sign: negative when money leaves the account.
-    public var signedAmount: Money { direction == .out ? -amount : amount }
+    public var signedAmount: Money { self.direction == .out ? -self.amount : self.amount }
 }
 
 /// A Starling balance (`GET /api/v2/accounts/{accountUid}/balance`).

@@ -47,7 +47,7 @@ public struct PageRenderer: Sendable {
             "breadcrumbs": .list(crumbs),
             "hasBreadcrumbs": .flag(!crumbs.isEmpty),
             "isHome": .flag(page.path == "index"),
-            "markdownHref": .text((page.path.split(separator: "/").last.map(String.init) ?? "index") + ".md"),
+            "markdownHref": .text(page.fileName + ".md"),
         ])
     }
 
@@ -71,25 +71,31 @@ public struct PageRenderer: Sendable {
     /// Collapses runs of blank lines that template sections leave behind and ends with one newline.
     /// (A line of only spaces and tabs counts as blank.) One pass over the bytes.
     static func tidy(_ text: String) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(text.utf8.count)
-        var line: [UInt8] = []
-        var blankRun = 0
-        func flush() {
-            if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) {
-                blankRun += 1
-            } else {
-                if !output.isEmpty { output.append(contentsOf: blankRun > 0 ? [0x0A, 0x0A] : [0x0A]) }
-                output.append(contentsOf: line)
-                blankRun = 0
+        var text = text
+        return text.withUTF8 { bytes in
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count + 1)
+            var blankRun = 0
+            var start = 0
+            // Line by line; a line that is kept is copied whole.
+            while start <= bytes.count {
+                var end = start
+                var blank = true
+                while end < bytes.count && bytes[end] != 0x0A {
+                    if bytes[end] != 0x20 && bytes[end] != 0x09 { blank = false }
+                    end += 1
+                }
+                if blank {
+                    blankRun += 1
+                } else {
+                    if !output.isEmpty { output.append(contentsOf: blankRun > 0 ? [0x0A, 0x0A] : [0x0A]) }
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                    blankRun = 0
+                }
+                start = end + 1
             }
-            line.removeAll(keepingCapacity: true)
+            output.append(0x0A)
+            return String(decoding: output, as: UTF8.self)
         }
-        for byte in text.utf8 {
-            if byte == 0x0A { flush() } else { line.append(byte) }
-        }
-        flush()
-        output.append(0x0A)
-        return String(decoding: output, as: UTF8.self)
     }
 }

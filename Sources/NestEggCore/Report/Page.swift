@@ -31,7 +31,13 @@ public struct Page: Sendable {
 
     /// `../../` for `a/b/page`: how a page reaches the site root with relative links.
     public var rootPrefix: String {
-        String(repeating: "../", count: path.split(separator: "/").count - 1)
+        // Counted in bytes: splitting the path into Characters cost more than the page's escaping.
+        String(repeating: "../", count: path.utf8.lazy.filter { $0 == UInt8(ascii: "/") }.count)
+    }
+
+    /// The last part of the path: `2026-W47` for `roundups/personal/2026-W47`.
+    public var fileName: Substring {
+        path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[path.index(after: $0)...] } ?? path[...]
     }
 }
 

@@ -11,29 +11,48 @@ public struct SpendingCategory: Sendable, Hashable {
 }
 
 /// One outgoing payment as the transactions pages and the insights see it, from either source.
-public struct SpendingItem: Sendable, Hashable {
+/// Its fields are shared between copies (see ``SharedRecord``): every list of the transactions
+/// pages holds the same items.
+@dynamicMemberLookup
+public struct SpendingItem: Sendable, SharedRecord {
     public enum Source: String, Sendable, Hashable {
         case transactions = "Transactions app"
         case starling = "Starling"
     }
 
-    /// Unique across sources: `transactions:<id>` or `starling:<feedItemUid>`.
-    public var id: String
-    public var source: Source
-    public var name: String
-    public var category: SpendingCategory
-    /// Money spent, positive (a refund in the transactions app may be negative).
-    public var amount: Money
-    /// The local date on the site's clock.
-    public var date: CivilDate
-    /// The exact moment, when the data has one (a transaction may give only a date).
-    public var instant: Instant?
-    public var accountName: String
-    public var provider: String?
-    /// Only pinned items count towards sums and insights. Starling items are always pinned.
-    public var pinned: Bool
-    /// A Starling payment that is not settled yet.
-    public var pending: Bool
+    public struct Fields: Sendable, Hashable {
+        /// Unique across sources: `transactions:<id>` or `starling:<feedItemUid>`.
+        public var id: String
+        public var source: Source
+        public var name: String
+        public var category: SpendingCategory
+        /// Money spent, positive (a refund in the transactions app may be negative).
+        public var amount: Money
+        /// The local date on the site's clock.
+        public var date: CivilDate
+        /// The exact moment, when the data has one (a transaction may give only a date).
+        public var instant: Instant?
+        public var accountName: String
+        public var provider: String?
+        /// Only pinned items count towards sums and insights. Starling items are always pinned.
+        public var pinned: Bool
+        /// A Starling payment that is not settled yet.
+        public var pending: Bool
+    }
+
+    private var box: SharedBox<Fields>
+
+    public var fields: Fields {
+        // Read in place (no copy of the fields for each one read).
+        _read { yield box.value }
+        set { box = SharedBox(newValue) }
+    }
+
+    public init(id: String, source: Source, name: String, category: SpendingCategory, amount: Money, date: CivilDate,
+                instant: Instant?, accountName: String, provider: String?, pinned: Bool, pending: Bool) {
+        box = SharedBox(Fields(id: id, source: source, name: name, category: category, amount: amount, date: date, instant: instant,
+                               accountName: accountName, provider: provider, pinned: pinned, pending: pending))
+    }
 }
 
 /// The rules of the transactions app (seed 003): categories and their order, filtering,
@@ -139,8 +158,10 @@ public enum TransactionsRules {
             names[item.category.key] = item.category.name
         }
         return items.map { item in
+            // Only an item whose spelling loses is changed (a change is a new copy of its fields).
+            guard let name = names[item.category.key], name != item.category.name else { return item }
             var item = item
-            item.category = SpendingCategory(key: item.category.key, name: names[item.category.key] ?? item.category.name)
+            item.category = SpendingCategory(key: item.category.key, name: name)
             return item
         }
     }
