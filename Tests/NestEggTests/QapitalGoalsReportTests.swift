@@ -177,6 +177,9 @@ private func render(_ page: Page, in site: Site) throws -> PageRenderer.Output {
         ("Ben &amp; Jerry&#39;s", #"Ben \& Jerry's"#),
         ("Tom &amp;amp; Jerry", #"Tom \&amp; Jerry"#),
         ("[x](javascript:alert(1))", #"\[x\](javascript:alert(1))"#),
+        // Plain text (no tag, no entity) takes the short way, with the same result.
+        ("  Saved *lots* for https://x.example  ", #"Saved \*lots\* for https\://x.example"#),
+        ("# 1. not a heading", ##"\# 1. not a heading"##),
     ])
     func feedMessagesKeepOnlyEmphasis(html: String, markdown: String) {
         #expect(RichText.markdown(fromHTML: html) == markdown)

@@ -7,6 +7,10 @@
 /// `&lt;`), then all text is Markdown-escaped, so nothing in the input can become markup.
 public enum RichText {
     public static func markdown(fromHTML html: String) -> String {
+        // Without tags or entities it is plain text.
+        if !html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) {
+            return Text.trimmed(Escape.markdown(html))
+        }
         var output = ""
         var text = ""
         var skipping: String? = nil  // inside <script> or <style>
@@ -103,7 +107,7 @@ public enum RichText {
 
     /// Decodes `&amp;`, `&#39;`, `&#x27;` and the common named entities, once.
     public static func decodeEntities(_ text: String) -> String {
-        guard text.contains("&") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
         var result = ""
         var rest = Substring(text)
         while let amp = rest.firstIndex(of: "&") {

@@ -291,11 +291,17 @@ public enum GoalsReport {
         let shareRows = { (shares: [GoalsRules.Share]) in
             shares.map { ShareRow(label: $0.label, count: $0.count, saved: context.money($0.saved)) }
         }
+        // A feed repeats its messages and its people: each is worked out once per page.
+        var messages: [String: String] = [:]
+        var avatars: [Int: String?] = [:]
         let items = feed.map { item in
-            ItemRow(date: context.date(item.timestamp), time: context.time(item.timestamp),
-                    messageMarkdown: RichText.markdown(fromHTML: item.messageHTML), amount: context.money(item.amount),
-                    who: names.user(item.userId), avatarURL: names.avatar(item.userId)?.description,
-                    rule: names.rule(of: item, money: context.money))
+            let message = messages[item.messageHTML] ?? RichText.markdown(fromHTML: item.messageHTML)
+            messages[item.messageHTML] = message
+            let avatar = avatars[item.userId] ?? names.avatar(item.userId)?.description
+            avatars[item.userId] = avatar
+            return ItemRow(date: context.date(item.timestamp), time: context.time(item.timestamp),
+                           messageMarkdown: message, amount: context.money(item.amount),
+                           who: names.user(item.userId), avatarURL: avatar, rule: names.rule(of: item, money: context.money))
         }
 
         return GoalView(
