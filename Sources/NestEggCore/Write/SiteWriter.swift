@@ -6,10 +6,9 @@ import Foundation
 /// and files that the new build did not write (stale pages) are gone after the swap.
 ///
 /// ``write(_:to:)`` may be called from several threads at once (the render stage's workers each
-/// write the pages they render). Files are created one at a time: ext4 made two threads creating
-/// files side by side spend more time waiting on each other in the kernel than writing (at
-/// scale 10, 6–9 s of system time instead of 1 s). They are written plainly, without `fsync`:
-/// the swap, not the disk cache, is what keeps the previous output whole.
+/// write the pages they render). Files are created one at a time (creating them is the kernel's
+/// work, which a second thread did not speed up), plainly, without `fsync`: the swap, not the
+/// disk cache, is what keeps the previous output whole.
 public final class SiteWriter: @unchecked Sendable {
     public let output: URL
     let staging: URL
