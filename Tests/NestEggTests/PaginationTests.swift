@@ -108,8 +108,9 @@ import Testing
         #expect(first.hasPrefix("# All transactions\n"))
         #expect(first.contains("Page 1 of 3, 1–500 of 1,201 transactions: **1** [2](../transactions/index.page2.md) "
             + "[3](../transactions/index.page3.md) [Next →](../transactions/index.page2.md)"))
-        #expect(first.contains("**Sum of 1201 pinned transactions on all 3 pages: £1,501.25**"), "the sum is the whole list's")
+        #expect(first.contains("**Sum of 1,201 pinned transactions on all 3 pages: £1,501.25**"), "the sum is the whole list's, its count grouped")
         #expect(first.contains("[Food (801)](../transactions/food.md)"), "the filters count the whole category")
+        #expect(first.contains("**All (1,201)**") && first.contains("1,201 transactions, newest first"), "counts are grouped")
         let middle = try #require(files["transactions/index.page2.md"])
         #expect(middle.hasPrefix("# All transactions (page 2 of 3)\n"))
         #expect(middle.contains("[← Previous](../transactions/index.md) [1](../transactions/index.md) **2** "

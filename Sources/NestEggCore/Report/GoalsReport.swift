@@ -121,7 +121,7 @@ public enum GoalsReport {
 
     struct TotalRow: Sendable, Encodable {
         let currency: String
-        let goals: Int
+        let goals: String
         let saved: String
         let targets: String
     }
@@ -154,19 +154,19 @@ public enum GoalsReport {
         let byPersonTotal: String
         let items: [ItemRow]
         let hasItems: Bool
-        let itemCount: Int
+        let itemCount: String
     }
 
     struct WeekRow: Sendable, Encodable {
         let week: String
         let dates: String
-        let count: Int
+        let count: String
         let saved: String
     }
 
     struct ShareRow: Sendable, Encodable {
         let label: String
-        let count: Int
+        let count: String
         let saved: String
     }
 
@@ -201,7 +201,7 @@ public enum GoalsReport {
         let totals = MoneyTotals(active.map(\.saved))
         let targets = MoneyTotals(active.compactMap(\.target))
         let totalRows = totals.amounts.map { amount in
-            TotalRow(currency: amount.currency.code, goals: active.filter { $0.saved.currency == amount.currency }.count,
+            TotalRow(currency: amount.currency.code, goals: context.count(active.filter { $0.saved.currency == amount.currency }.count),
                      saved: context.money(amount),
                      targets: targets.amounts.contains { $0.currency == amount.currency } ? context.money(targets[amount.currency]) : "–")
         }
@@ -276,7 +276,7 @@ public enum GoalsReport {
             let weeks = GoalsRules.weeklyTotals(feed, currency: currency, asOf: asOf, clock: context.clock, count: chartWeeks)
             weekRows = weeks.map { week in
                 WeekRow(week: "\(week.week)", dates: context.locale.formatRange(week.week.monday, week.week.sunday),
-                        count: week.count, saved: context.money(week.saved))
+                        count: context.count(week.count), saved: context.money(week.saved))
             }
             weeksTotal = weeks.reduce(Money.zero(currency)) { $0 + $1.saved }
             weeksSVG = Chart.columns(weeks.map { week in
@@ -289,7 +289,7 @@ public enum GoalsReport {
         let byPerson = GoalsRules.shares(feed, currency: currency, key: { "\($0.userId)" }, label: { names.user($0.userId) })
         let feedTotal = feed.filter { $0.amount.currency == currency }.reduce(Money.zero(currency)) { $0 + $1.amount }
         let shareRows = { (shares: [GoalsRules.Share]) in
-            shares.map { ShareRow(label: $0.label, count: $0.count, saved: context.money($0.saved)) }
+            shares.map { ShareRow(label: $0.label, count: context.count($0.count), saved: context.money($0.saved)) }
         }
         // A feed repeats its messages and its people: each is worked out once per page.
         var messages: [String: String] = [:]
@@ -317,7 +317,7 @@ public enum GoalsReport {
             weeks: weekRows, weeksSVG: weeksSVG, weeksTotal: context.money(weeksTotal),
             byRule: shareRows(byRule), byRuleTotal: context.money(feedTotal),
             byPerson: shareRows(byPerson), byPersonTotal: context.money(feedTotal),
-            items: items, hasItems: !items.isEmpty, itemCount: items.count)
+            items: items, hasItems: !items.isEmpty, itemCount: context.count(items.count))
     }
 
     /// The projection as a headline and a sentence saying how it was worked out.

@@ -8,6 +8,8 @@ public struct ReportContext: Sendable {
     public var clock: LocalClock { settings.clock }
 
     public func money(_ amount: Money) -> String { locale.format(amount) }
+    /// A count as the locale groups it: `12,345`.
+    public func count(_ value: Int) -> String { locale.format(value) }
 
     /// Totals per currency, joined: `£12.00 · €3.50`.
     public func money(_ totals: MoneyTotals) -> String {

@@ -9,8 +9,8 @@ public enum TransactionsInsightsReport {
     struct IndexView: Sendable, Encodable {
         let firstDate: String
         let lastDate: String
-        let pinnedCount: Int
-        let unpinnedCount: Int
+        let pinnedCount: String
+        let unpinnedCount: String
         let hasUnpinned: Bool
         let currencies: [BreakdownView]
         let hasCurrencies: Bool
@@ -25,7 +25,7 @@ public enum TransactionsInsightsReport {
         let currency: String
         let rows: [CategoryRow]
         let total: String
-        let totalCount: Int
+        let totalCount: String
         let ringSVG: String
     }
 
@@ -34,7 +34,7 @@ public enum TransactionsInsightsReport {
         let href: String
         let amount: String
         let share: String
-        let count: Int
+        let count: String
     }
 
     /// The last months side by side, in one currency: a table (rows built here, as the columns vary) and a chart.
@@ -60,8 +60,8 @@ public enum TransactionsInsightsReport {
 
     struct MonthView: Sendable, Encodable {
         let month: String
-        let pinnedCount: Int
-        let unpinnedCount: Int
+        let pinnedCount: String
+        let unpinnedCount: String
         let hasUnpinned: Bool
         let currencies: [BreakdownView]
         let hasCurrencies: Bool
@@ -112,7 +112,7 @@ public enum TransactionsInsightsReport {
         }
         let index = IndexView(
             firstDate: context.date(oldest.date), lastDate: context.date(newest.date),
-            pinnedCount: pinned, unpinnedCount: items.count - pinned, hasUnpinned: pinned < items.count,
+            pinnedCount: context.count(pinned), unpinnedCount: context.count(items.count - pinned), hasUnpinned: pinned < items.count,
             currencies: currencies.map { breakdown(items, currency: $0, palette: palette[$0] ?? [], categoryHref: categoryHref,
                                                    title: "Spending by category", context: context) },
             hasCurrencies: !currencies.isEmpty,
@@ -126,7 +126,7 @@ public enum TransactionsInsightsReport {
             let monthPinned = inMonth.filter(\.pinned).count
             let label = monthLabel(month, context: context)
             let view = MonthView(
-                month: label, pinnedCount: monthPinned, unpinnedCount: inMonth.count - monthPinned,
+                month: label, pinnedCount: context.count(monthPinned), unpinnedCount: context.count(inMonth.count - monthPinned),
                 hasUnpinned: monthPinned < inMonth.count,
                 currencies: TransactionsRules.currencies(in: inMonth, preferred: preferred).map {
                     breakdown(inMonth, currency: $0, palette: palette[$0] ?? [], categoryHref: categoryHref,
@@ -182,11 +182,11 @@ public enum TransactionsInsightsReport {
         let total = totals.reduce(Money.zero(currency)) { $0 + $1.amount }
         let rows = totals.map { entry in
             CategoryRow(name: entry.category.name, href: categoryHref(entry.category), amount: context.money(entry.amount),
-                        share: share(entry.amount, of: total), count: entry.count)
+                        share: share(entry.amount, of: total), count: context.count(entry.count))
         }
         let segments = self.segments(totals, palette: palette, currency: currency, context: context)
         return BreakdownView(currency: currency.code, rows: rows, total: context.money(total),
-                             totalCount: totals.reduce(0) { $0 + $1.count },
+                             totalCount: context.count(totals.reduce(0) { $0 + $1.count }),
                              ringSVG: Chart.ring(segments, title: "\(title) (\(currency.code))", centerText: context.money(total)))
     }
 

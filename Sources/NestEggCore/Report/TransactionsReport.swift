@@ -14,9 +14,9 @@ public enum TransactionsReport {
         let rows: [RowView]
         let hasRows: Bool
         let showCategory: Bool
-        let count: Int
-        let pinnedCount: Int
-        let unpinnedCount: Int
+        let count: String
+        let pinnedCount: String
+        let unpinnedCount: String
         let hasUnpinned: Bool
         /// Per currency, joined with ` · `.
         let pinnedSum: String
@@ -28,7 +28,7 @@ public enum TransactionsReport {
     struct FilterView: Sendable, Encodable {
         let name: String
         let href: String
-        let count: Int
+        let count: String
         let current: Bool
         let first: Bool
     }
@@ -70,7 +70,8 @@ public enum TransactionsReport {
         }
         return ListView(
             categoryName: current?.name, filters: filters, rows: rows, hasRows: summary.count > 0, showCategory: current == nil,
-            count: summary.count, pinnedCount: summary.pinnedCount, unpinnedCount: summary.count - summary.pinnedCount,
+            count: context.count(summary.count), pinnedCount: context.count(summary.pinnedCount),
+            unpinnedCount: context.count(summary.count - summary.pinnedCount),
             hasUnpinned: summary.pinnedCount < summary.count, pinnedSum: summary.pinnedSum,
             insightsHref: ReportContext.href(TransactionsInsightsReport.section.path),
             pager: pagination.view(page: page, base: pathOf(current), noun: "transactions", locale: context.locale))
@@ -99,11 +100,11 @@ public enum TransactionsReport {
             let shown = TransactionsRules.filter(items, category: current?.key)
             let summary = ListSummary(count: shown.count, pinnedCount: shown.lazy.filter(\.pinned).count,
                                       pinnedSum: TransactionsRules.text(TransactionsRules.pinnedSum(shown), preferred: preferred, context: context))
-            let filters = [FilterView(name: "All", href: ReportContext.href(pathOf(nil)), count: items.count,
+            let filters = [FilterView(name: "All", href: ReportContext.href(pathOf(nil)), count: context.count(items.count),
                                       current: current == nil, first: true)]
                 + categories.map { category in
                     FilterView(name: category.name, href: ReportContext.href(pathOf(category)),
-                               count: perCategory[category.key] ?? 0,
+                               count: context.count(perCategory[category.key] ?? 0),
                                current: category.key == current?.key, first: false)
                 }
             let title = current.map { "Transactions: \($0.name)" } ?? "All transactions"

@@ -8,8 +8,8 @@ public enum TransfersReport {
     struct IndexView: Sendable, Encodable {
         let timeZone: String
         let countText: String
-        let successCount: Int
-        let failureCount: Int
+        let successCount: String
+        let failureCount: String
         let moved: String
         let transfers: [TransferRow]
         let hasTransfers: Bool
@@ -202,7 +202,7 @@ public enum TransfersReport {
             failedByStatus.map { status, transfers in
                 let heading: String
                 if case .unknown = status { heading = status.words } else { heading = "\(status.words) (\(status.code))" }
-                return FailureGroup(heading: heading, countText: counted(transfers.count, "transfer"),
+                return FailureGroup(heading: heading, countText: counted(transfers.count, "transfer", context.locale),
                                     value: context.money(MoneyTotals(transfers.map(\.amount))), transfers: transfers.map(row))
             }
         }
@@ -219,8 +219,8 @@ public enum TransfersReport {
             return Page(path: page.path, title: page.title, template: "transfers-index", section: section.id,
                         breadcrumbs: first ? crumbs : indexCrumbs,
                         view: IndexView(
-                            timeZone: context.clock.identifier, countText: counted(ordered.count, "transfer"),
-                            successCount: successful.count, failureCount: failed.count, moved: movedText,
+                            timeZone: context.clock.identifier, countText: counted(ordered.count, "transfer", context.locale),
+                            successCount: context.count(successful.count), failureCount: context.count(failed.count), moved: movedText,
                             transfers: ordered[page.range].map(row), hasTransfers: !ordered.isEmpty,
                             people: first ? personList : [], hasPeople: first && !personList.isEmpty,
                             sentChartSVG: first ? chart : "", failures: first ? failures() : [],
@@ -257,10 +257,10 @@ public enum TransfersReport {
         return PersonView(
             name: person.name, uid: person.uid, known: person.known, timeZone: context.clock.identifier,
             lines: lines, hasLines: !lines.isEmpty,
-            sentText: counted(totals.sentCount, "successful transfer"), sent: money(totals.sent, zero: person.currency, context: context),
+            sentText: counted(totals.sentCount, "successful transfer", context.locale), sent: money(totals.sent, zero: person.currency, context: context),
             receivedCount: totals.receivedCount, received: money(totals.received, zero: person.currency, context: context),
             net: money(totals.net, zero: person.currency, context: context),
-            failedText: counted(totals.failedCount, "transfer") + " failed")
+            failedText: counted(totals.failedCount, "transfer", context.locale) + " failed")
     }
 
     /// The start page's transfers: how many, the value moved, and the failures.
