@@ -11,8 +11,8 @@ public struct Page: Sendable {
     public let section: String?
     /// Links above the title, from the start page down to the parent.
     public let breadcrumbs: [Link]
-    /// Builds what the template shows — a struct of strings, numbers, flags and lists — when the
-    /// page is rendered, so that the report stage holds the site's structure, not its text: a
+    /// Builds what the template shows — an `Encodable` struct of strings, numbers, flags and lists,
+    /// which ``TemplateValue/init(encoding:)`` hands to the template — when the page is rendered, so that the report stage holds the site's structure, not its text: a
     /// large site's view data never sits in memory all at once.
     private let makeView: @Sendable () -> any Encodable & Sendable
 
