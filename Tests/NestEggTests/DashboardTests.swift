@@ -16,6 +16,24 @@ struct DashboardTests {
         #expect(section.labelHTML == "Failed &lt;transfers&gt;")
     }
 
+    /// With a thousand accounts the start page stays a start page: six figures and twelve rows a
+    /// section, then a line saying how many more there are, a link away.
+    @Test func longSectionsAreCutShortWithWhatIsLeft() throws {
+        let section = DashboardSection(
+            title: "Statements", href: "statements/index.md", linkText: "Every monthly statement",
+            figures: (1...1_000).map { .init(label: "Account \($0)", value: "£\($0).00") },
+            table: .init(columns: ["Account", "Closing"], numeric: [false, true],
+                         rows: (1...1_000).map { .init(["Account \($0)", "£\($0).00"]) }))
+        let page = DashboardReport.page(for: Dataset(settings: Settings()), sections: [section],
+                                        context: ReportContext(settings: Settings()))
+        let site = Site(title: "T", sections: [], pages: [page], dashboard: [], dataAsOf: nil)
+        let markdown = try PageRenderer(templates: TemplateLibrary(), site: site).render(page).markdown
+        #expect(markdown.contains("  - Account 6: **[£6.00](statements/index.md)**\n  - [and 994 more](statements/index.md)\n"))
+        #expect(!markdown.contains("Account 7: "))
+        #expect(markdown.contains("| Account 12 | £12.00 |\n\nThe first 12 of 1,000 rows.\n\n[Every monthly statement →](statements/index.md)"))
+        #expect(!markdown.contains("| Account 13 |"))
+    }
+
     @Test func wordsMakeAPhraseAmountsDoNot() {
         #expect(DashboardReport.isPhrase("66 in 38 countries"))
         #expect(DashboardReport.isPhrase("US$175.00 for 4 loans, US$12.50 more than the balance"))

@@ -233,6 +233,9 @@ The data folder holds no data that NestEgg reports on yet.
 {{#figures}}
 <li><a class="figure" href="{{root}}{{{hrefHTML}}}"><span class="figure-label">{{{labelHTML}}}</span> <span class="figure-value{{#isPhrase}} figure-phrase{{/isPhrase}}">{{{valueHTML}}}</span></a></li>
 {{/figures}}
+{{#moreFigures}}
+<li><a class="figure" href="{{root}}{{{hrefHTML}}}"><span class="figure-label">{{moreFigures}}</span></a></li>
+{{/moreFigures}}
 </ul>
 {{/hasFigures}}
 </section>
@@ -245,6 +248,9 @@ The data folder holds no data that NestEgg reports on yet.
 {{#figures}}
   - {{label}}: **[{{value}}]({{root}}{{href}})**
 {{/figures}}
+{{#moreFigures}}
+  - [{{moreFigures}}]({{root}}{{href}})
+{{/moreFigures}}
 {{/sections}}
 {{/html}}
 {{/hasSections}}
@@ -258,6 +264,10 @@ The data folder holds no data that NestEgg reports on yet.
 {{#rows}}
 {{{line}}}
 {{/rows}}
+{{#moreRows}}
+
+{{moreRows}}
+{{/moreRows}}
 
 [{{linkText}} →]({{root}}{{href}})
 

@@ -75,6 +75,8 @@ public enum DashboardReport {
         let linkText: String
         let figures: [FigureView]
         let hasFigures: Bool
+        /// `and 994 more`, when a section has more figures than the start page shows.
+        let moreFigures: String?
         let table: TableView?
         /// The title and the `.html` link of the section's index, escaped for the raw-HTML cards.
         let titleHTML: String
@@ -99,6 +101,8 @@ public enum DashboardReport {
         let header: String
         let divider: String
         let rows: [RowView]
+        /// `The first 12 of 1,000 rows.`, when the table is longer than the start page shows.
+        let moreRows: String?
     }
 
     struct RowView: Sendable, Encodable {
@@ -106,12 +110,21 @@ public enum DashboardReport {
         let line: MarkdownLine
     }
 
+    /// At most this many figures a section, and rows a table, on the start page: with a thousand
+    /// accounts it would otherwise list each twice. The rest are a link away (and all of them
+    /// are in `--json`).
+    static let figuresShown = 6
+    static let rowsShown = 12
+
     public static func page(for dataset: Dataset, sections: [DashboardSection], context: ReportContext) -> Page {
         let views = sections.map { section in
-            SectionView(title: section.title, href: section.href, linkText: section.linkText,
-                        figures: section.figures.map { figureView($0, sectionHref: section.href) },
-                        hasFigures: !section.figures.isEmpty, table: section.table.map(tableView),
-                        titleHTML: Escape.html(section.title), hrefHTML: htmlHref(section.href))
+            let hidden = section.figures.count - figuresShown
+            return SectionView(
+                title: section.title, href: section.href, linkText: section.linkText,
+                figures: section.figures.prefix(figuresShown).map { figureView($0, sectionHref: section.href) },
+                hasFigures: !section.figures.isEmpty, moreFigures: hidden > 0 ? "and \(context.count(hidden)) more" : nil,
+                table: section.table.map { tableView($0, context: context) },
+                titleHTML: Escape.html(section.title), hrefHTML: htmlHref(section.href))
         }
         let view = View(dataAsOf: dataset.latestInstant.map(context.date), sections: views, hasSections: !views.isEmpty)
         return Page(path: "index", title: dataset.settings.title, template: "index", section: nil, view: view)
@@ -133,11 +146,13 @@ public enum DashboardReport {
         Escape.html(CMark.markdownLinkToHTML(markdownHref) ?? markdownHref)
     }
 
-    static func tableView(_ table: DashboardSection.Table) -> TableView {
+    static func tableView(_ table: DashboardSection.Table, context: ReportContext) -> TableView {
         TableView(
             header: MarkdownLine(cells: table.columns).text,
             divider: "|" + table.numeric.map { $0 ? "--:|" : ":--|" }.joined(),
-            rows: table.rows.map { RowView(line: MarkdownLine(cells: $0.cells)) })
+            rows: table.rows.prefix(rowsShown).map { RowView(line: MarkdownLine(cells: $0.cells)) },
+            moreRows: table.rows.count > rowsShown
+                ? "The first \(rowsShown) of \(context.count(table.rows.count)) rows." : nil)
     }
 }
 

@@ -95,7 +95,7 @@ public enum LenderReport {
         guard kiva.hasLender else { return nil }
         var figures: [DashboardSection.Figure] = []
         if let balance = kiva.balance { figures.append(.init(label: "Balance", value: context.money(balance))) }
-        if kiva.hasMyLoans { figures.append(.init(label: "My loans", value: "\(kiva.myLoans.count)")) }
+        if kiva.hasMyLoans { figures.append(.init(label: "My loans", value: context.count(kiva.myLoans.count))) }
         if kiva.hasCart {
             let total = kiva.cart.reduce(Money.zero(kiva.currency)) { $0 + $1.amount }
             var value = "\(context.money(total)) for \(kiva.cart.count) loan\(kiva.cart.count == 1 ? "" : "s")"

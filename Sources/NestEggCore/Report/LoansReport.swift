@@ -176,11 +176,11 @@ public enum LoansReport {
         return DashboardSection(
             title: "Kiva loans", href: ReportContext.href(section.path), linkText: "Every loan",
             figures: [
-                .init(label: "Loans", value: "\(kiva.loans.count) in \(groups.count) countries", href: ReportContext.href(section.path),
+                .init(label: "Loans", value: "\(context.count(kiva.loans.count)) in \(context.count(groups.count)) countries", href: ReportContext.href(section.path),
                       count: kiva.loans.count),
                 .init(label: "Requested", value: context.money(requested), amount: requested),
                 .init(label: "Funded", value: context.money(funded) + percent, amount: funded),
-                .init(label: "Fundraising now", value: "\(fundraising)", count: fundraising),
+                .init(label: "Fundraising now", value: context.count(fundraising), count: fundraising),
                 .init(label: "Map", value: "loans by country and a world grid", href: ReportContext.href(mapPath)),
             ],
             table: .init(columns: ["Top countries", "Loans", "Requested", "Funded"], numeric: [false, true, true, true],

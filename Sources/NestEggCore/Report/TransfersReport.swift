@@ -273,11 +273,11 @@ public enum TransfersReport {
         for transfer in data.transfers where !transfer.status.isSuccess { groups[transfer.status, default: 0] += 1 }
         let href = ReportContext.href(section.path)
         let figures: [DashboardSection.Figure] = [
-            .init(label: "Transfers", value: "\(data.transfers.count)", href: href, count: data.transfers.count),
+            .init(label: "Transfers", value: context.count(data.transfers.count), href: href, count: data.transfers.count),
             .init(label: "Value moved (successful transfers)",
                   value: moved.isEmpty ? context.money(Money.zero(context.settings.currency(forSource: "transfers"))) : context.money(moved),
                   href: href),
-            .init(label: "Failed transfers", value: "\(data.transfers.count - successful.count)", href: href,
+            .init(label: "Failed transfers", value: context.count(data.transfers.count - successful.count), href: href,
                   count: data.transfers.count - successful.count),
         ]
         let rows = groups.keys.sorted().map { DashboardSection.Table.Row([$0.words, "\(groups[$0]!)"]) }
