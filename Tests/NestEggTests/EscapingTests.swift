@@ -112,4 +112,28 @@ import Testing
         let thousand = (0..<1_000).map { _ in many.allocate("Holiday") }
         #expect(thousand.first == "holiday" && thousand.last == "holiday-1000" && Set(thousand).count == 1_000)
     }
+
+    /// The escapers' short way (a value with nothing to escape is returned as it is) must never
+    /// skip what the long way would change: every string of up to three pieces from a set of
+    /// awkward ones, at a line's start and in its middle.
+    @Test func theShortWayAgreesWithTheLongWay() {
+        let pieces = ["a", " ", "  ", "1", "1.", "1)", "#", "-", "+", "=", "*", "_", ":", "//", "https", "www", "WwW", ".",
+                      "\\", "`", "[", "]", "<", ">", "|", "&", "~", "!", "{", "}", "\n", "\t", "\r", "\u{2028}", "€", "–",
+                      "£", "é", "\"", "'", "\u{7F}", "\u{1}"]
+        var checked = 0
+        for a in pieces {
+            for b in pieces {
+                for c in ["", "x", ".", "//", "\u{2029}"] {
+                    let text = a + b + c
+                    for lineStart in [true, false] {
+                        #expect(Escape.markdown(text, lineStart: lineStart) == Escape.escapedMarkdown(text, lineStart: lineStart),
+                                "\(text.debugDescription), line start: \(lineStart)")
+                    }
+                    #expect(Escape.html(text) == Escape.escapedHTML(text), "\(text.debugDescription)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == pieces.count * pieces.count * 5)
+    }
 }

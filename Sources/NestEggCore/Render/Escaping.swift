@@ -11,7 +11,11 @@ public enum Escape {
     /// `lineStart` says whether the value may begin a line (it does, as a template cell or
     /// sentence); a piece of text that continues a line already begun passes `false`.
     public static func markdown(_ text: String, lineStart: Bool = true) -> String {
-        if isPlainMarkdown(text, lineStart: lineStart) { return text }
+        isPlainMarkdown(text, lineStart: lineStart) ? text : escapedMarkdown(text, lineStart: lineStart)
+    }
+
+    /// ``markdown(_:lineStart:)`` the long way, byte by byte (a test holds the short way to it).
+    static func escapedMarkdown(_ text: String, lineStart: Bool) -> String {
         // Every character that matters is ASCII, so this works on UTF-8 bytes (multi-byte
         // characters pass through untouched, except the Unicode line and paragraph separators).
         let bytes = Array(text.utf8)
@@ -117,7 +121,11 @@ public enum Escape {
     /// cmark's HTML block and let the rest of the value be read as Markdown.
     public static func html(_ text: String) -> String {
         // Most values have nothing to escape: returned as they are.
-        if !text.utf8.contains(where: { htmlSpecial[Int($0)] }) { return text }
+        text.utf8.contains(where: { htmlSpecial[Int($0)] }) ? escapedHTML(text) : text
+    }
+
+    /// ``html(_:)`` the long way, scalar by scalar.
+    static func escapedHTML(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

@@ -27,7 +27,7 @@ public enum CountriesReport {
         let capital: String
         let population: String
         let gini: String
-        let loans: Int
+        let loans: String
     }
 
     struct CountryView: Sendable, Encodable {
@@ -77,8 +77,8 @@ public enum CountriesReport {
                 flag: place.flag, name: place.name,
                 href: slugs[place.code].map { ReportContext.href(KivaSupport.countryPath($0)) },
                 capital: place.country?.capital ?? "–",
-                population: place.country.map { KivaSupport.integer($0.population, locale: context.locale) } ?? "–",
-                gini: KivaSupport.gini(place.country?.gini), loans: loansByCode[place.code]?.loans.count ?? 0)
+                population: place.country.map { context.count($0.population) } ?? "–",
+                gini: KivaSupport.gini(place.country?.gini), loans: context.count(loansByCode[place.code]?.loans.count ?? 0))
         }
 
         var regions: [RegionView] = []
@@ -86,20 +86,21 @@ public enum CountriesReport {
         for region in byRegion.keys.sorted() {
             let list = byRegion[region]!.sorted { ($0.name, $0.code) < ($1.name, $1.code) }
             let rows = list.map { row(KivaSupport.Place(code: $0.code, name: $0.name, country: $0)) }
-            regions.append(RegionView(name: region, summary: regionSummary(rows), note: nil, countries: rows))
+            regions.append(RegionView(name: region, summary: regionSummary(list.map(\.code), loansByCode, context: context),
+                                      note: nil, countries: rows))
         }
         let unknown = groups.filter { $0.place.country == nil }.map(\.place).sorted { ($0.name, $0.code) < ($1.name, $1.code) }
         if !unknown.isEmpty {
             let rows = unknown.map(row)
             regions.append(RegionView(
-                name: "Not in RESTCountries", summary: regionSummary(rows),
+                name: "Not in RESTCountries", summary: regionSummary(unknown.map(\.code), loansByCode, context: context),
                 note: kiva.countries.isEmpty
                     ? "There is no restcountries/countries.json, so these countries show Kiva's names and no population or Gini coefficient."
                     : "Kiva has loans in these countries, but restcountries/countries.json does not list them: they show Kiva's names and no population or Gini coefficient.",
                 countries: rows))
         }
         let index = IndexView(
-            summary: KivaSupport.count(kiva.countries.count + unknown.count, "country", "countries"),
+            summary: context.counted(kiva.countries.count + unknown.count, "country", "countries"),
             source: kiva.countriesVersion.map { "RESTCountries (the /\($0.rawValue)/all shape)" }, withLoans: groups.count,
             regions: regions, hasRegions: !regions.isEmpty)
         var pages = [Page(path: section.path, title: "Countries", template: "countries-index", section: section.id,
@@ -113,8 +114,10 @@ public enum CountriesReport {
         return pages
     }
 
-    static func regionSummary(_ rows: [CountryRow]) -> String {
-        KivaSupport.count(rows.count, "country", "countries") + ", " + KivaSupport.count(rows.reduce(0) { $0 + $1.loans }, "loan")
+    /// `3 countries, 12 loans`.
+    static func regionSummary(_ codes: [String], _ loansByCode: [String: KivaSupport.CountryLoans], context: ReportContext) -> String {
+        context.counted(codes.count, "country", "countries") + ", "
+            + context.counted(codes.reduce(0) { $0 + (loansByCode[$1]?.loans.count ?? 0) }, "loan")
     }
 
     static func countryView(_ group: KivaSupport.CountryLoans, context: ReportContext) -> CountryView {
@@ -138,10 +141,10 @@ public enum CountriesReport {
             flag: place.flag, name: place.name, code: place.code,
             kivaName: kivaName != nil && kivaName != place.name ? kivaName : nil,
             known: country != nil, region: region, capital: country?.capital,
-            population: country.map { KivaSupport.integer($0.population, locale: context.locale) },
+            population: country.map { context.count($0.population) },
             gini: KivaSupport.gini(country?.gini), coordinates: KivaSupport.coordinates(country?.coordinates),
             perMillion: country.flatMap { KivaSupport.perMillion(loans: loans.count, population: $0.population, locale: context.locale) },
-            loans: rows, summary: KivaSupport.count(rows.count, "loan"), requested: context.money(group.requested), funded: context.money(group.funded),
+            loans: rows, summary: context.counted(rows.count, "loan"), requested: context.money(group.requested), funded: context.money(group.funded),
             percentFunded: ReportContext.percent(group.funded.minorUnits, of: group.requested.minorUnits).map { "\($0)%" } ?? "–",
             stories: stories, hasStories: !stories.isEmpty, mapHref: ReportContext.href(LoansReport.mapPath))
     }

@@ -75,13 +75,6 @@ enum KivaSupport {
 
     // MARK: Numbers
 
-    /// `1 loan`, `5 loans`; `1 country`, `3 countries`.
-    static func count(_ number: Int, _ singular: String, _ plural: String? = nil) -> String {
-        "\(number) \(number == 1 ? singular : plural ?? singular + "s")"
-    }
-
-    /// `53771300` → `53,771,300` in the site's locale.
-    static func integer(_ value: Int, locale: SiteLocale) -> String { locale.format(value) }
 
     /// Loans per million inhabitants, to two decimals (rounded half up); `nil` without a population.
     /// `"<0.01"` when there are loans but too few to show.
@@ -91,7 +84,7 @@ enum KivaSupport {
         let hundredths = (2 * numerator + Int64(population)) / (2 * Int64(population))
         if hundredths == 0 && loans > 0 { return "<0\(locale.decimalSeparator)01" }
         let whole = Int(hundredths / 100), fraction = Int(hundredths % 100)
-        return integer(whole, locale: locale) + locale.decimalSeparator + (fraction < 10 ? "0" : "") + String(fraction)
+        return locale.format(whole) + locale.decimalSeparator + (fraction < 10 ? "0" : "") + String(fraction)
     }
 
     /// `40.8 (2015)`, `40.8` (v2 gives no year), or `–`.
@@ -162,7 +155,7 @@ enum KivaSupport {
 
     struct StatusRow: Sendable, Encodable {
         let status: String
-        let loans: Int
+        let loans: String
         let requested: String
         let funded: String
         let percentFunded: String
@@ -177,7 +170,7 @@ enum KivaSupport {
         func row(_ label: String, _ list: [KivaLoan]) -> StatusRow {
             let requested = list.reduce(Money.zero(currency)) { $0 + $1.loanAmount }
             let funded = list.reduce(Money.zero(currency)) { $0 + $1.fundedAmount }
-            return StatusRow(status: label, loans: list.count, requested: context.money(requested), funded: context.money(funded),
+            return StatusRow(status: label, loans: context.count(list.count), requested: context.money(requested), funded: context.money(funded),
                              percentFunded: ReportContext.percent(funded.minorUnits, of: requested.minorUnits).map { "\($0)%" } ?? "–")
         }
         let rows = sortedStatuses(loans.map(\.status)).map { status in

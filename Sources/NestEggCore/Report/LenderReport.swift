@@ -82,8 +82,8 @@ public enum LenderReport {
         let view = View(
             name: kiva.account.map(\.name).flatMap { $0.isEmpty ? nil : $0 }, lenderID: kiva.account?.lenderID,
             balance: kiva.balance.map(context.money),
-            hasMyLoans: kiva.hasMyLoans, myLoanSummary: KivaSupport.count(rows.count, "loan"), myLoans: rows, myStatuses: totals.rows, myTotal: totals.total,
-            hasCart: kiva.hasCart, cart: cart, cartSummary: KivaSupport.count(cart.count, "loan"), cartTotal: context.money(total),
+            hasMyLoans: kiva.hasMyLoans, myLoanSummary: context.counted(rows.count, "loan"), myLoans: rows, myStatuses: totals.rows, myTotal: totals.total,
+            hasCart: kiva.hasCart, cart: cart, cartSummary: context.counted(cart.count, "loan"), cartTotal: context.money(total),
             coverage: coverage.text, covered: coverage.covered)
         return [Page(path: section.path, title: "Your Kiva account", template: "lender-index", section: section.id,
                      breadcrumbs: [Link("Dashboard", "index")], view: view)]

@@ -25,7 +25,7 @@ public enum LoansReport {
         let summary: String
         let countries: [CountryRow]
         let hasCountries: Bool
-        let totalLoans: Int
+        let totalLoans: String
         let totalRequested: String
         let totalFunded: String
         let unknownCountries: String?
@@ -44,7 +44,7 @@ public enum LoansReport {
         let name: String
         let href: String
         let coordinates: String
-        let loans: Int
+        let loans: String
         let requested: String
         let funded: String
         let population: String
@@ -91,7 +91,7 @@ public enum LoansReport {
             Chart.Bar(label: KivaSupport.statusLabel(status), value: Int64(perStatus[status]!), valueText: "\(perStatus[status]!)")
         }
         return IndexView(
-            summary: KivaSupport.count(loans.count, "loan") + " in " + KivaSupport.count(slugs.count, "country", "countries"),
+            summary: context.counted(loans.count, "loan") + " in " + context.counted(slugs.count, "country", "countries"),
             statuses: totals?.rows ?? [], total: totals?.total,
             statusChartSVG: Chart.bars(bars, title: "Loans by status"),
             loans: loans[range].map { KivaSupport.loanRow($0, countries: countries, slugs: slugs, context: context) },
@@ -109,8 +109,8 @@ public enum LoansReport {
                 flag: group.place.flag, name: group.place.name,
                 href: ReportContext.href(KivaSupport.countryPath(slugs[group.place.code] ?? "index")),
                 coordinates: KivaSupport.coordinates(group.place.country?.coordinates),
-                loans: group.loans.count, requested: context.money(group.requested), funded: context.money(group.funded),
-                population: group.place.country.map { KivaSupport.integer($0.population, locale: context.locale) } ?? "–",
+                loans: context.count(group.loans.count), requested: context.money(group.requested), funded: context.money(group.funded),
+                population: group.place.country.map { context.count($0.population) } ?? "–",
                 gini: KivaSupport.gini(group.place.country?.gini),
                 perMillion: group.place.country.flatMap {
                     KivaSupport.perMillion(loans: group.loans.count, population: $0.population, locale: context.locale)
@@ -127,7 +127,7 @@ public enum LoansReport {
         let requested = kiva.loans.reduce(Money.zero(kiva.currency)) { $0 + $1.loanAmount }
         let funded = kiva.loans.reduce(Money.zero(kiva.currency)) { $0 + $1.fundedAmount }
         return MapView(
-            summary: KivaSupport.count(kiva.loans.count, "loan"), countries: rows, hasCountries: !rows.isEmpty, totalLoans: kiva.loans.count,
+            summary: context.counted(kiva.loans.count, "loan"), countries: rows, hasCountries: !rows.isEmpty, totalLoans: context.count(kiva.loans.count),
             totalRequested: context.money(requested), totalFunded: context.money(funded),
             unknownCountries: unknown.isEmpty ? nil : unknown.joined(separator: ", "),
             gridHeader: header, gridDivider: divider, gridRows: gridRows,

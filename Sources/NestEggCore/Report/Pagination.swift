@@ -105,7 +105,7 @@ public struct Pagination: Sendable, Equatable {
                                   gapBefore: index > 0 && number > shown[index - 1] + 1))
         }
         let range = ranges[page - 1]
-        let number = { (value: Int) in KivaSupport.integer(value, locale: locale) }
+        let number = { (value: Int) in locale.format(value) }
         return View(
             isPaged: isPaged, current: page, total: pageCount, label: "Page \(page) of \(pageCount)",
             rangeText: !isPaged ? "" : range.count == 1

@@ -10,6 +10,10 @@ public struct ReportContext: Sendable {
     public func money(_ amount: Money) -> String { locale.format(amount) }
     /// A count as the locale groups it: `12,345`.
     public func count(_ value: Int) -> String { locale.format(value) }
+    /// A count with its noun: `1 loan`, `1,500 loans`, `3 countries` (`plural` when not just `+s`).
+    public func counted(_ value: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(count(value)) \(value == 1 ? singular : plural ?? singular + "s")"
+    }
 
     /// Totals per currency, joined: `£12.00 · €3.50`.
     public func money(_ totals: MoneyTotals) -> String {

@@ -229,9 +229,9 @@ public enum StatementsReport {
             moneyIn: context.money(statement.moneyIn), moneyOut: context.money(statement.moneyOut),
             net: context.money(statement.net), firstDay: context.date(month.firstDay), lastDay: context.date(month.lastDay),
             lines: lines, hasLines: !lines.isEmpty, lineCount: lines.count,
-            lineCountText: counted(lines.count, "settled transaction", context.locale), apart: apart, hasApart: !apart.isEmpty,
+            lineCountText: context.counted(lines.count, "settled transaction"), apart: apart, hasApart: !apart.isEmpty,
             roundUpWeeks: weekRows, hasRoundUps: !statement.roundUps.isEmpty, roundUpCount: statement.roundUps.count,
-            roundUpCountText: counted(statement.roundUps.count, "payment", context.locale),
+            roundUpCountText: context.counted(statement.roundUps.count, "payment"),
             roundUpTotal: context.money(statement.roundUpTotal), previous: previous, next: next)
     }
 
@@ -263,7 +263,3 @@ public enum StatementsReport {
     }
 }
 
-/// `1 payment`, `3 payments`.
-func counted(_ count: Int, _ noun: String, _ locale: SiteLocale) -> String {
-    "\(locale.format(count)) \(noun)\(count == 1 ? "" : "s")"
-}

@@ -202,7 +202,7 @@ public enum TransfersReport {
             failedByStatus.map { status, transfers in
                 let heading: String
                 if case .unknown = status { heading = status.words } else { heading = "\(status.words) (\(status.code))" }
-                return FailureGroup(heading: heading, countText: counted(transfers.count, "transfer", context.locale),
+                return FailureGroup(heading: heading, countText: context.counted(transfers.count, "transfer"),
                                     value: context.money(MoneyTotals(transfers.map(\.amount))), transfers: transfers.map(row))
             }
         }
@@ -219,7 +219,7 @@ public enum TransfersReport {
             return Page(path: page.path, title: page.title, template: "transfers-index", section: section.id,
                         breadcrumbs: first ? crumbs : indexCrumbs,
                         view: IndexView(
-                            timeZone: context.clock.identifier, countText: counted(ordered.count, "transfer", context.locale),
+                            timeZone: context.clock.identifier, countText: context.counted(ordered.count, "transfer"),
                             successCount: context.count(successful.count), failureCount: context.count(failed.count), moved: movedText,
                             transfers: ordered[page.range].map(row), hasTransfers: !ordered.isEmpty,
                             people: first ? personList : [], hasPeople: first && !personList.isEmpty,
@@ -257,10 +257,10 @@ public enum TransfersReport {
         return PersonView(
             name: person.name, uid: person.uid, known: person.known, timeZone: context.clock.identifier,
             lines: lines, hasLines: !lines.isEmpty,
-            sentText: counted(totals.sentCount, "successful transfer", context.locale), sent: money(totals.sent, zero: person.currency, context: context),
+            sentText: context.counted(totals.sentCount, "successful transfer"), sent: money(totals.sent, zero: person.currency, context: context),
             receivedCount: totals.receivedCount, received: money(totals.received, zero: person.currency, context: context),
             net: money(totals.net, zero: person.currency, context: context),
-            failedText: counted(totals.failedCount, "transfer", context.locale) + " failed")
+            failedText: context.counted(totals.failedCount, "transfer") + " failed")
     }
 
     /// The start page's transfers: how many, the value moved, and the failures.
