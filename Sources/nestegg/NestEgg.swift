@@ -23,6 +23,10 @@ struct NestEgg: ParsableCommand {
 struct DataOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The data folder: starling/, qapital/, transactions/, kiva/, transfers/, nestegg.json.", valueName: "dir"))
     var data: String = "Fixtures"
+
+    func validate() throws {
+        if data.isEmpty { throw ValidationError("--data needs a folder (an empty path names none)") }
+    }
 }
 
 struct BuildCommand: ParsableCommand {
@@ -70,6 +74,10 @@ struct BuildCommand: ParsableCommand {
 
     func validate() throws {
         if chromium != nil && !pdf { throw ValidationError("--chromium is used only with --pdf") }
+        for (option, value) in [("--output", output), ("--templates", templates), ("--single-file", singleFile),
+                                ("--summary", summary), ("--json", json)] where value?.isEmpty == true {
+            throw ValidationError("\(option) needs a path (an empty one names nothing)")
+        }
     }
 
     func run() throws {
@@ -90,13 +98,18 @@ struct BuildCommand: ParsableCommand {
             let result = try build.run()
             result.warnings.forEach(console.report)
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-            let warnings = result.warnings.isEmpty ? "" : ", \(result.warnings.count) warning\(result.warnings.count == 1 ? "" : "s")"
+            let count = DiagnosticLog.tally(result.warnings).warnings
+            let warnings = count == 0 ? "" : ", \(count) warning\(count == 1 ? "" : "s")"
             console.progress(String(format: "Built %d pages (%d files, %d changed) into %@ in %.2f s%@",
                                     result.pages, result.write.files, result.write.changed, output, seconds, warnings))
         } catch {
             error.diagnostics.forEach(console.report)
-            console.failure("\(error); \(output) was left as it was")
-            throw ExitCode(error.exitCode)
+            let extras = [singleFile, summary, json].compactMap { $0 }
+            let kept = ([output] + extras).joined(separator: ", ")
+            console.failure(error.outputUnchanged
+                ? "\(error); \(kept) \(extras.isEmpty ? "was" : "were") left as \(extras.isEmpty ? "it was" : "they were")"
+                : "\(error); the previous output could not be fully put back: check \(kept)")
+            throw ExitCode(error.exitCode.rawValue)
         }
     }
 }
@@ -124,14 +137,14 @@ struct CheckCommand: ParsableCommand {
         do {
             let (_, warnings) = try Build(options: options).load()
             warnings.forEach(console.report)
-            console.progress("\(dataOptions.data): no errors, \(warnings.count) warning\(warnings.count == 1 ? "" : "s")")
-            if strict && !warnings.isEmpty { throw ExitCode(BuildError.dataError) }
+            let count = DiagnosticLog.tally(warnings).warnings
+            console.progress("\(dataOptions.data): no errors, \(count) warning\(count == 1 ? "" : "s")")
+            if strict && !warnings.isEmpty { throw ExitCode(ExitStatus.dataError.rawValue) }
         } catch let error as BuildError {
             error.diagnostics.forEach(console.report)
-            let errors = error.diagnostics.filter { $0.severity == .error }.count
-            let warnings = error.diagnostics.count - errors
+            let (errors, warnings) = DiagnosticLog.tally(error.diagnostics)
             console.progress("\(dataOptions.data): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
-            throw ExitCode(error.exitCode)
+            throw ExitCode(error.exitCode.rawValue)
         }
     }
 }

@@ -11,7 +11,15 @@ public enum DataLoader {
         { folder, settings, log in let value = TransfersLoader.load(from: folder, settings: settings, log: log); return { $0.transfers = value } },
     ]
 
+    /// The folders a data folder is read from; one of them must hold a file.
+    public static let sourceFolders = ["starling", "qapital", "transactions", "kiva", "restcountries", "transfers"]
+
     public static func load(_ folder: DataFolder, log: DiagnosticLog) -> Dataset {
+        folder.listingProblems.forEach(log.report)
+        if !sourceFolders.contains(where: folder.hasFolder) && !folder.listingProblems.contains(where: { $0.severity == .error }) {
+            log.report(Diagnostic(.error, file: "", message: "no data to report on: the folder holds none of "
+                + sourceFolders.map { $0 + "/" }.joined(separator: ", ") + " (docs/INPUTS.md says what goes in each)"))
+        }
         let settings = SettingsLoader.load(from: folder, log: log)
         var dataset = Dataset(settings: settings)
         // The sources are read on every core; their diagnostics come in the order above.

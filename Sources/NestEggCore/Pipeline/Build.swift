@@ -33,35 +33,44 @@ public enum BuildStep: String, Sendable {
     case load, report, render, pdf, write
 }
 
-/// Why a build stopped: the step, the diagnostics (each with its file), and the exit code
-/// that tells a script what kind of failure it was (sysexits.h).
+/// nestegg's exit statuses, from sysexits.h: one list for every command.
+public enum ExitStatus: Int32, Sendable {
+    case success = 0
+    /// EX_USAGE: the command line is wrong (a contradictory option, a path nestegg will not write).
+    case usage = 64
+    /// EX_DATAERR: the input data is wrong.
+    case dataError = 65
+    /// EX_NOINPUT: the data folder does not exist or cannot be read.
+    case noInput = 66
+    /// EX_UNAVAILABLE: a tool the build needs is missing.
+    case unavailable = 69
+    /// EX_SOFTWARE: a bug in nestegg.
+    case software = 70
+    /// EX_CANTCREAT: the output cannot be written.
+    case cannotCreate = 73
+    /// EX_CONFIG: a template is wrong.
+    case configError = 78
+}
+
+/// Why a build stopped: the step, the diagnostics (each with its file), and the exit status
+/// that tells a script what kind of failure it was.
 public struct BuildError: Error, Sendable, CustomStringConvertible {
     public let step: BuildStep
-    public let exitCode: Int32
+    public let exitCode: ExitStatus
     public let diagnostics: [Diagnostic]
+    /// Whether everything the build would write (the output folder and the files beside it) is
+    /// as it was before the build. Only a failure to undo a half-finished commit makes it false.
+    public var outputUnchanged = true
 
-    public init(step: BuildStep, exitCode: Int32, diagnostics: [Diagnostic]) {
+    public init(step: BuildStep, exitCode: ExitStatus, diagnostics: [Diagnostic]) {
         self.step = step
         self.exitCode = exitCode
         self.diagnostics = diagnostics
     }
 
-    /// EX_DATAERR: the input data is wrong.
-    public static let dataError: Int32 = 65
-    /// EX_NOINPUT: the data folder does not exist.
-    public static let noInput: Int32 = 66
-    /// EX_SOFTWARE: a bug in nestegg.
-    public static let software: Int32 = 70
-    /// EX_UNAVAILABLE: a tool the build needs is missing.
-    public static let unavailable: Int32 = 69
-    /// EX_CANTCREAT: the output cannot be written.
-    public static let cannotCreate: Int32 = 73
-    /// EX_CONFIG: a template is wrong.
-    public static let configError: Int32 = 78
-
     public var description: String {
-        let errors = diagnostics.filter { $0.severity == .error }
-        return "\(step) failed with \(errors.count) error\(errors.count == 1 ? "" : "s")"
+        let errors = DiagnosticLog.tally(diagnostics).errors
+        return "\(step) failed with \(errors) error\(errors == 1 ? "" : "s")"
     }
 }
 
@@ -83,10 +92,18 @@ public struct Build {
     public init(options: BuildOptions) { self.options = options }
 
     public func run() throws(BuildError) -> BuildResult {
+        // Every path is checked before anything is read or written, and what a killed build
+        // left behind is repaired before anything looks at the output.
+        let destinations = Destinations(options)
+        if let error = destinations.check(data: options.data, output: options.output, templates: options.templates) { throw error }
+        try checkOutputFolder()
+        try checkTemplatesFolder()
+        SiteWriter.recover(options.output)
+        destinations.urls.forEach(StagedFile.recover(beside:))
         let printer = try locatePrinter()
         let folder = try openDataFolder()
         // A plain build whose input is unchanged has nothing to do (see BuildCache).
-        let plain = options.singleFile == nil && options.summary == nil && options.json == nil && printer == nil
+        let plain = destinations.entries.isEmpty && printer == nil
         let fingerprint = plain ? BuildCache.fingerprint(data: folder, templates: options.templates) : nil
         if let fingerprint, let cache = BuildCache.read(from: options.output), cache.isCurrent(in: options.output, fingerprint: fingerprint) {
             progress("up to date: the data, the templates and nestegg are as they were at the last build")
@@ -107,7 +124,7 @@ public struct Build {
             // The extra files are staged beside their destinations before the site is swapped in,
             // so a failure here still leaves everything as it was.
             if let fingerprint {
-                let cache = BuildCache(fingerprint: fingerprint, files: writer.sizes, warnings: warnings)
+                let cache = BuildCache(fingerprint: fingerprint, files: writer.stamps(), warnings: warnings)
                 try Self.writeError { () throws(SiteWriter.WriteError) in try writer.write(cache.text, to: BuildCache.fileName) }
             }
             for (url, text) in artifacts { staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try StagedFile.stage(text, at: url) }) }
@@ -116,21 +133,63 @@ public struct Build {
             staged.forEach { $0.discard() }
             throw error
         }
-        let summary: SiteWriter.Summary
+        let swap = try commit(writer, with: staged)
+        progress("write: \(swap.summary.files) files, \(swap.summary.changed) changed, \(swap.summary.removed) removed")
+        for file in staged { progress("write: \(file.destination.path)") }
+        return BuildResult(pages: site.pages.count, write: swap.summary, warnings: warnings)
+    }
+
+    /// Commits the site and the files beside it as one: the site is swapped in, then each file
+    /// renamed into place; if any of them fails, those already in place and the site are put back.
+    func commit(_ writer: SiteWriter, with staged: [StagedFile]) throws(BuildError) -> SiteWriter.Swap {
+        let swap: SiteWriter.Swap
         do {
-            summary = try writer.commit()
+            swap = try writer.commit()
         } catch {
             writer.discard()
             staged.forEach { $0.discard() }
-            throw BuildError(step: .write, exitCode: BuildError.cannotCreate,
-                             diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+            throw BuildError(step: .write, exitCode: .cannotCreate, diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
         }
-        progress("write: \(summary.files) files, \(summary.changed) changed, \(summary.removed) removed")
-        for file in staged {
-            try Self.writeError { () throws(SiteWriter.WriteError) in try file.commit() }
-            progress("write: \(file.destination.path)")
+        for (index, file) in staged.enumerated() {
+            do {
+                try file.commit()
+            } catch {
+                var restored = true
+                for done in staged[..<index].reversed() where !done.rollBack() { restored = false }
+                staged[index...].forEach { $0.discard() }
+                if !swap.rollBack() { restored = false }
+                var failure = BuildError(step: .write, exitCode: .cannotCreate, diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+                failure.outputUnchanged = restored
+                throw failure
+            }
         }
-        return BuildResult(pages: site.pages.count, write: summary, warnings: warnings)
+        swap.finish()
+        staged.forEach { $0.finish() }
+        return swap
+    }
+
+    /// The output folder must be one nestegg may replace; checked first, with the other paths.
+    func checkOutputFolder() throws(BuildError) {
+        try Self.writeError { () throws(SiteWriter.WriteError) in
+            try SiteWriter.checkOutputIsOurs(options.output, protecting: [options.data] + (options.templates.map { [$0] } ?? []))
+        }
+    }
+
+    /// A `--templates` folder that is not there is an error, also when the output is up to date.
+    func checkTemplatesFolder() throws(BuildError) {
+        guard let templates = options.templates else { return }
+        var status = stat()
+        let reason: String?
+        if stat(templates.path, &status) != 0 {
+            reason = errno == ENOENT ? "templates folder not found" : "cannot read the templates folder: \(systemReason(errno))"
+        } else if status.st_mode & S_IFMT != S_IFDIR {
+            reason = "is not a folder (--templates takes a folder of templates)"
+        } else {
+            reason = nil
+        }
+        if let reason {
+            throw BuildError(step: .render, exitCode: .configError, diagnostics: [Diagnostic(.error, file: templates.path, message: reason)])
+        }
     }
 
     /// Runs a write, turning its failure into the write step's error (exit 73).
@@ -139,7 +198,7 @@ public struct Build {
         do {
             return try body()
         } catch {
-            throw BuildError(step: .write, exitCode: BuildError.cannotCreate,
+            throw BuildError(step: .write, exitCode: .cannotCreate,
                              diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
         }
     }
@@ -150,7 +209,7 @@ public struct Build {
         do {
             return try PDFPrinter.locate(explicit: options.chromium, searchPath: ProcessInfo.processInfo.environment["PATH"])
         } catch {
-            throw BuildError(step: .pdf, exitCode: BuildError.unavailable,
+            throw BuildError(step: .pdf, exitCode: .unavailable,
                              diagnostics: [Diagnostic(.error, file: error.file, message: error.message)])
         }
     }
@@ -162,7 +221,7 @@ public struct Build {
             do {
                 try printer.print(writer.stagedURL(page.path + ".html"), to: writer.stagedURL(page.path + ".pdf"), page: page.path)
             } catch {
-                throw BuildError(step: .pdf, exitCode: BuildError.unavailable,
+                throw BuildError(step: .pdf, exitCode: .unavailable,
                                  diagnostics: [Diagnostic(.error, file: error.page + ".pdf", message: error.reason)])
             }
             writer.adopt(page.path + ".pdf")
@@ -183,8 +242,9 @@ public struct Build {
             switch error {
             case .missing(let path): message = "data folder \(path) does not exist"
             case .notAFolder(let path): message = "\(path) is not a folder"
+            case .unreadable(let path, let reason): message = "cannot read the data folder \(path): \(reason)"
             }
-            throw BuildError(step: .load, exitCode: BuildError.noInput,
+            throw BuildError(step: .load, exitCode: .noInput,
                              diagnostics: [Diagnostic(.error, file: options.dataLabel ?? options.data.path, message: message)])
         }
     }
@@ -195,11 +255,12 @@ public struct Build {
         let label = options.dataLabel ?? folder.root.path
         let diagnostics = log.diagnostics.map { diagnostic in
             var placed = diagnostic
-            placed.file = label == "." ? diagnostic.file : (label.hasSuffix("/") ? label : label + "/") + diagnostic.file
+            placed.file = diagnostic.file.isEmpty ? label
+                : label == "." ? diagnostic.file : (label.hasSuffix("/") ? label : label + "/") + diagnostic.file
             return placed
         }
         if log.hasErrors {
-            throw BuildError(step: .load, exitCode: BuildError.dataError, diagnostics: diagnostics)
+            throw BuildError(step: .load, exitCode: .dataError, diagnostics: diagnostics)
         }
         progress("load: \(folder.files.count) file\(folder.files.count == 1 ? "" : "s") from \(label)")
         return (dataset, diagnostics)
@@ -209,12 +270,14 @@ public struct Build {
         do {
             return try TemplateLibrary(overrides: options.templates)
         } catch {
-            throw BuildError(step: .render, exitCode: BuildError.configError, diagnostics: error.diagnostics)
+            throw BuildError(step: .render, exitCode: .configError, diagnostics: error.diagnostics)
         }
     }
 
     func openWriter() throws(BuildError) -> SiteWriter {
-        try Self.writeError { () throws(SiteWriter.WriteError) in try SiteWriter(output: options.output, protecting: [options.data]) }
+        try Self.writeError { () throws(SiteWriter.WriteError) in
+            try SiteWriter(output: options.output, protecting: [options.data] + (options.templates.map { [$0] } ?? []))
+        }
     }
 
     /// The single-file report, the summary and the JSON totals, rendered before anything is written.
@@ -251,7 +314,7 @@ public struct Build {
         do {
             try writer.write(renderer.templates.stylesheet, to: "style.css")
         } catch {
-            throw BuildError(step: .write, exitCode: BuildError.cannotCreate,
+            throw BuildError(step: .write, exitCode: .cannotCreate,
                              diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
         }
         progress("render: \(pages.count * 2 + 1) files")
@@ -267,15 +330,15 @@ public struct Build {
         } catch let error as PageRenderer.MissingTemplate {
             return missingTemplate(error)
         } catch let error as SiteWriter.WriteError {
-            return BuildError(step: .write, exitCode: BuildError.cannotCreate,
+            return BuildError(step: .write, exitCode: .cannotCreate,
                               diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
         } catch {
-            return BuildError(step: .render, exitCode: BuildError.software, diagnostics: [Diagnostic(.error, file: page.path, message: "\(error)")])
+            return BuildError(step: .render, exitCode: .software, diagnostics: [Diagnostic(.error, file: page.path, message: "\(error)")])
         }
     }
 
     static func missingTemplate(_ error: PageRenderer.MissingTemplate) -> BuildError {
-        BuildError(step: .render, exitCode: BuildError.configError, diagnostics: [
+        BuildError(step: .render, exitCode: .configError, diagnostics: [
             Diagnostic(.error, file: error.name, message: "no template \(error.name) for page \(error.page)"),
         ])
     }

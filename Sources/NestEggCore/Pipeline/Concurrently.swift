@@ -17,7 +17,7 @@ enum Concurrently {
             let own = DiagnosticLog()
             return (body(index, own), own)
         }
-        for (_, own) in results { own.diagnostics.forEach(log.report) }
+        for (_, own) in results { log.absorb(own) }
         return results.map(\.0)
     }
 }

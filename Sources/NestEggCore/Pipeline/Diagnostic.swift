@@ -13,6 +13,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public var column: Int?
     public var path: String?
     public var message: String
+    /// How many problems this line stands for: 1, or more for the closing line of a file whose
+    /// later diagnostics were only counted (``DiagnosticLog``).
+    public var count = 1
 
     public init(_ severity: Severity, file: String, line: Int? = nil, column: Int? = nil, path: String? = nil, message: String) {
         self.severity = severity
@@ -56,14 +59,62 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 
 /// Collects diagnostics during one stage; loaders report into it and go on, so
 /// that one run shows every error rather than only the first.
+///
+/// A file shows its first ``perFileLimit`` diagnostics in full; the rest are counted into one
+/// closing line for that file ("… and 12,345 more errors"), so that a broken export of millions
+/// of records stays readable and its report costs no more than the count. Callers may ask
+/// ``showsInFull(_:)`` first and skip placing a diagnostic that would only be counted.
 public final class DiagnosticLog {
     public private(set) var diagnostics: [Diagnostic] = []
+    public static let perFileLimit = 100
+    private var shown: [String: Int] = [:]
+    /// Per file: where its closing line is, and how many errors and warnings it stands for.
+    private var hidden: [String: (index: Int, errors: Int, warnings: Int)] = [:]
 
     public init() {}
 
-    public func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
+    /// Whether a diagnostic for `file` reported now would be shown in full.
+    public func showsInFull(_ file: String) -> Bool { shown[file, default: 0] < Self.perFileLimit }
+
+    public func report(_ diagnostic: Diagnostic) {
+        let alreadyShown = shown[diagnostic.file, default: 0]
+        if alreadyShown < Self.perFileLimit {
+            shown[diagnostic.file] = alreadyShown + 1
+            diagnostics.append(diagnostic)
+        } else {
+            count(diagnostic.severity, in: diagnostic.file)
+        }
+    }
+
+    /// Counts a diagnostic that is not shown (see ``showsInFull(_:)``).
+    public func count(_ severity: Diagnostic.Severity, in file: String) {
+        var entry = hidden[file] ?? (index: diagnostics.count, errors: 0, warnings: 0)
+        if hidden[file] == nil { diagnostics.append(Diagnostic(.warning, file: file, message: "")) }
+        if severity == .error { entry.errors += 1 } else { entry.warnings += 1 }
+        hidden[file] = entry
+        var closing = Diagnostic(entry.errors > 0 ? .error : .warning, file: file, message: "")
+        let parts = [(entry.errors, "error"), (entry.warnings, "warning")].filter { $0.0 > 0 }
+            .map { "\($0.0) more \($0.1)\($0.0 == 1 ? "" : "s")" }
+        closing.message = "… and \(parts.joined(separator: " and ")) in this file, not shown (the first \(Self.perFileLimit) are)"
+        closing.count = entry.errors + entry.warnings
+        diagnostics[entry.index] = closing
+    }
+
+    /// Takes over the diagnostics of another log, in order (the work of one concurrent task).
+    public func absorb(_ other: DiagnosticLog) {
+        for diagnostic in other.diagnostics {
+            diagnostics.append(diagnostic)
+            shown[diagnostic.file, default: 0] += 1
+        }
+    }
 
     public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
+    /// How many errors and warnings were reported, those only counted included.
+    public static func tally(_ diagnostics: [Diagnostic]) -> (errors: Int, warnings: Int) {
+        diagnostics.reduce(into: (0, 0)) { tally, diagnostic in
+            if diagnostic.severity == .error { tally.0 += diagnostic.count } else { tally.1 += diagnostic.count }
+        }
+    }
     public var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 }

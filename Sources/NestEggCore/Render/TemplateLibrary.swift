@@ -27,9 +27,13 @@ public struct TemplateLibrary: Sendable {
         }
         var diagnostics: [Diagnostic] = []
         if let overrides {
-            let names = ((try? FileManager.default.contentsOfDirectory(atPath: overrides.path)) ?? []).sorted()
-            if names.isEmpty && !FileManager.default.fileExists(atPath: overrides.path) {
-                throw LoadError(diagnostics: [Diagnostic(.error, file: overrides.path, message: "templates folder not found")])
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: overrides.path).sorted()
+            } catch {
+                let exists = FileManager.default.fileExists(atPath: overrides.path)
+                throw LoadError(diagnostics: [Diagnostic(.error, file: overrides.path,
+                                                         message: exists ? "cannot read the templates folder" : "templates folder not found")])
             }
             for name in names where !name.hasPrefix(".") {
                 let path = overrides.appendingPathComponent(name).path
@@ -38,8 +42,16 @@ public struct TemplateLibrary: Sendable {
                         + "overridable: \(DefaultTemplates.files.keys.sorted().joined(separator: ", "))"))
                     continue
                 }
-                guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-                    diagnostics.append(Diagnostic(.error, file: path, message: "cannot read the template as UTF-8 text"))
+                let text: String
+                switch DataFolder.read(path) {
+                case .success(let bytes):
+                    guard let decoded = String(validating: bytes, as: UTF8.self) else {
+                        diagnostics.append(Diagnostic(.error, file: path, message: "cannot read the template: it is not UTF-8 text"))
+                        continue
+                    }
+                    text = decoded
+                case .failure(let failure):
+                    diagnostics.append(Diagnostic(.error, file: path, message: "cannot read the template: \(failure.reason)"))
                     continue
                 }
                 texts[name] = (text, path)

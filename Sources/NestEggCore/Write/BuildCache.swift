@@ -4,15 +4,18 @@ import Foundation
 ///
 /// A build records, in `<output>/.nestegg-cache` (not part of the site; git-ignored), a
 /// fingerprint of everything its output depends on — every data file's bytes, the template
-/// overrides, and the `nestegg` executable itself — with the size of each file it wrote and its
-/// warnings. The next build computes the fingerprint first; when it matches and every file is
-/// still there at its size, the output is already what the build would write, and it stops there.
+/// overrides, and the `nestegg` executable itself — with the size and modification time (to the
+/// nanosecond) of each file it wrote, and its warnings. The next build computes the fingerprint
+/// first; when it matches, the output folder still carries its marker, and every file is still
+/// a regular file of the same size and modification time, the output is taken to be what the
+/// build would write, and it stops there. What this trusts: a change to an output file that
+/// keeps both its size and its modification time (only a deliberate `touch -d` does) is not seen.
 public struct BuildCache: Sendable {
     public static let fileName = ".nestegg-cache"
-    static let format = "nestegg-cache 1"
+    static let format = "nestegg-cache 2"
 
     public let fingerprint: String
-    public var files: [String: Int]
+    public var files: [String: FileStamp]
     public var warnings: [Diagnostic]
 
     /// The fingerprint of a build's input.
@@ -25,12 +28,19 @@ public struct BuildCache: Sendable {
         }
         for path in data.files {
             hash.add(path)
-            hash.add(FileManager.default.contents(atPath: data.root.appendingPathComponent(path).path) ?? Data())
+            switch DataFolder.read(data.root.path + "/" + path) {
+            case .success(let bytes): hash.add(bytes)
+            case .failure(let failure): hash.add("unreadable: " + failure.reason)
+            }
         }
+        for problem in data.listingProblems { hash.add(problem.description) }
         if let templates {
             for name in ((try? FileManager.default.contentsOfDirectory(atPath: templates.path)) ?? []).sorted() {
                 hash.add(name)
-                hash.add(FileManager.default.contents(atPath: templates.appendingPathComponent(name).path) ?? Data())
+                switch DataFolder.read(templates.path + "/" + name) {
+                case .success(let bytes): hash.add(bytes)
+                case .failure(let failure): hash.add("unreadable: " + failure.reason)
+                }
             }
         }
         return hash.hex
@@ -45,10 +55,14 @@ public struct BuildCache: Sendable {
         for line in lines.dropFirst(2) where !line.isEmpty {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             switch fields.first {
-            case "file" where fields.count == 3: cache.files[fields[1]] = Int(fields[2])
-            case "warning" where fields.count == 6:
-                cache.warnings.append(Diagnostic(.warning, file: fields[1], line: Int(fields[2]), column: Int(fields[3]),
-                                                 path: fields[4].isEmpty ? nil : fields[4], message: fields[5]))
+            case "file" where fields.count == 4:
+                guard let size = Int(fields[2]), let modified = Int64(fields[3]) else { return nil }
+                cache.files[fields[1]] = FileStamp(size: size, modified: modified)
+            case "warning" where fields.count == 7:
+                var warning = Diagnostic(.warning, file: fields[1], line: Int(fields[2]), column: Int(fields[3]),
+                                         path: fields[4].isEmpty ? nil : fields[4], message: fields[5])
+                warning.count = Int(fields[6]) ?? 1
+                cache.warnings.append(warning)
             default: return nil
             }
         }
@@ -57,22 +71,42 @@ public struct BuildCache: Sendable {
 
     /// Whether `output` holds exactly what a build with this fingerprint wrote.
     public func isCurrent(in output: URL, fingerprint: String) -> Bool {
-        guard fingerprint == self.fingerprint, !files.isEmpty else { return false }
-        for (path, size) in files {
-            let attributes = try? FileManager.default.attributesOfItem(atPath: output.appendingPathComponent(path).path)
-            guard (attributes?[.size] as? NSNumber)?.intValue == size else { return false }
+        guard fingerprint == self.fingerprint, !files.isEmpty,
+              FileStamp(path: output.appendingPathComponent(SiteWriter.marker).path) != nil else { return false }
+        for (path, stamp) in files where FileStamp(path: output.appendingPathComponent(path).path) != stamp {
+            return false
         }
         return true
     }
 
     var text: String {
         var lines = [Self.format, fingerprint]
-        lines += files.keys.sorted().map { "file\t\($0)\t\(files[$0]!)" }
+        lines += files.keys.sorted().map { "file\t\($0)\t\(files[$0]!.size)\t\(files[$0]!.modified)" }
         lines += warnings.map { warning in
             ["warning", warning.file, warning.line.map(String.init) ?? "", warning.column.map(String.init) ?? "",
-             warning.path ?? "", warning.message].map(Diagnostic.printable).joined(separator: "\t")
+             warning.path ?? "", warning.message, String(warning.count)].map(Diagnostic.printable).joined(separator: "\t")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// What the "up to date" check compares of an output file: its size and modification time.
+public struct FileStamp: Sendable, Hashable {
+    public let size: Int
+    /// Nanoseconds since 1970.
+    public let modified: Int64
+
+    init(size: Int, modified: Int64) {
+        self.size = size
+        self.modified = modified
+    }
+
+    /// The stamp of the regular file at `path` (not followed through a link); `nil` for anything else.
+    init?(path: String) {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        size = Int(status.st_size)
+        modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
     }
 }
 

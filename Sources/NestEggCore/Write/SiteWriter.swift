@@ -13,7 +13,7 @@ public final class SiteWriter: @unchecked Sendable {
     public let output: URL
     let staging: URL
     private let fileManager = FileManager.default
-    /// Guards `written`, `changed`, `sizesByPath` and `folders`.
+    /// Guards `written`, `changed` and `folders`.
     private let lock = NSLock()
     /// Held while a file is created: one at a time.
     private let creating = NSLock()
@@ -21,12 +21,19 @@ public final class SiteWriter: @unchecked Sendable {
     /// The same paths, to refuse a second write to one (it could reach the old output through a link).
     private var writtenPaths: Set<String> = []
     private var changed = 0
-    private var sizesByPath: [String: Int] = [:]
     /// Folders of the staging folder known to exist.
     private var folders: Set<String> = [""]
+    /// This build's lock on its staging folder.
+    private var stagingOwnership: Ownership?
 
-    /// The size of each file written, for the build cache.
-    public var sizes: [String: Int] { lock.withLock { sizesByPath } }
+    /// The size and modification time of each file written so far, for the build cache (a
+    /// file keeps both through the swap).
+    public func stamps() -> [String: FileStamp] {
+        let written = lock.withLock { self.written }
+        var stamps: [String: FileStamp] = [:]
+        for path in written { stamps[path] = FileStamp(path: staging.path + "/" + path) }
+        return stamps.compactMapValues { $0 }
+    }
 
     public struct WriteError: Error, Sendable {
         public let path: String
@@ -51,9 +58,9 @@ public final class SiteWriter: @unchecked Sendable {
     public init(output: URL, protecting: [URL] = []) throws(WriteError) {
         self.output = output.standardizedFileURL
         let parent = self.output.deletingLastPathComponent()
-        staging = parent.appendingPathComponent(".nestegg-staging-\(self.output.lastPathComponent)-\(getpid())")
-        try checkOutputIsOurs(protecting: protecting)
-        Self.removeLeftovers(of: self.output)
+        staging = parent.appendingPathComponent(Self.stagingPrefix(of: self.output) + "\(getpid())")
+        try Self.checkOutputIsOurs(self.output, protecting: protecting)
+        Self.recover(self.output)
         do {
             try? fileManager.removeItem(at: staging)
             try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
@@ -62,43 +69,68 @@ public final class SiteWriter: @unchecked Sendable {
         } catch {
             throw WriteError(path: parent.path, reason: "cannot create a folder here (\(Self.reason(error)))")
         }
+        // Held until the staging folder is swapped in or discarded: while it is, no other build
+        // takes the folder for a leftover.
+        guard let ownership = Ownership(of: staging.path) else {
+            try? fileManager.removeItem(at: staging)
+            throw WriteError(path: staging.path, reason: "cannot lock the staging folder")
+        }
+        stagingOwnership = ownership
     }
 
-    private func checkOutputIsOurs(protecting: [URL]) throws(WriteError) {
+    static func stagingPrefix(of output: URL) -> String { ".nestegg-staging-\(output.lastPathComponent)-" }
+    static func retiredPrefix(of output: URL) -> String { ".nestegg-old-\(output.lastPathComponent)-" }
+
+    /// Refuses an output folder that the swap must not replace.
+    public static func checkOutputIsOurs(_ output: URL, protecting: [URL]) throws(WriteError) {
+        let fileManager = FileManager.default
         let path = output.resolvingSymlinksInPath().path
-        let refuse = { (why: String) in WriteError(path: self.output.path, reason: "refusing to replace this folder: \(why)") }
-        let special = ["/", FileManager.default.homeDirectoryForCurrentUser.resolvingSymlinksInPath().path,
-                       URL(fileURLWithPath: FileManager.default.currentDirectoryPath).resolvingSymlinksInPath().path]
+        let refuse = { (why: String) in WriteError(path: output.path, reason: "refusing to replace this folder: \(why)") }
+        let special = ["/", fileManager.homeDirectoryForCurrentUser.resolvingSymlinksInPath().path,
+                       URL(fileURLWithPath: fileManager.currentDirectoryPath).resolvingSymlinksInPath().path]
         if special.contains(path) { throw refuse("it is the root, home or current folder") }
         for folder in protecting {
             let protected = folder.standardizedFileURL.resolvingSymlinksInPath().path
             if protected == path || protected.hasPrefix(path + "/") { throw refuse("it holds the data folder \(folder.path)") }
+            if path.hasPrefix(protected + "/") { throw refuse("it is inside the input folder \(folder.path)") }
         }
-        var isDirectory: ObjCBool = false
-        guard fileManager.fileExists(atPath: output.path, isDirectory: &isDirectory) else { return }
-        guard isDirectory.boolValue else { throw WriteError(path: output.path, reason: "exists and is not a folder") }
-        let contents = (try? fileManager.contentsOfDirectory(atPath: output.path)) ?? []
+        var status = stat()
+        guard lstat(output.path, &status) == 0 else {
+            if errno == ENOENT { return }
+            throw WriteError(path: output.path, reason: systemReason(errno))
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            throw WriteError(path: output.path, reason: status.st_mode & S_IFMT == S_IFLNK
+                ? "is a symbolic link; give the folder it points to as --output" : "exists and is not a folder")
+        }
+        let contents: [String]
+        do {
+            contents = try fileManager.contentsOfDirectory(atPath: output.path)
+        } catch {
+            throw WriteError(path: output.path, reason: "cannot read the folder (\(reason(error)))")
+        }
         if !contents.isEmpty && !contents.contains(Self.marker) {
             throw refuse("it is not empty and nestegg did not write it (it has no \(Self.marker)); remove it or choose another --output")
         }
     }
 
-    /// Staging and retired folders left by a build that was killed: a missing output folder is
-    /// restored from its retired copy, and the rest removed. Folders of a build still running
-    /// (its process alive) are left alone.
-    static func removeLeftovers(of output: URL) {
+    /// Cleans up after a build of `output` that was killed: a missing output folder is restored
+    /// from its retired copy (a swap interrupted between its two renames), and staging and
+    /// retired folders that no running build owns are removed. Run before anything else looks
+    /// at the output (the "up to date" check among them).
+    public static func recover(_ output: URL) {
+        let output = output.standardizedFileURL
         let parent = output.deletingLastPathComponent()
         let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
-        for name in names.sorted() {
-            for prefix in [".nestegg-staging-\(output.lastPathComponent)-", ".nestegg-old-\(output.lastPathComponent)-"] where name.hasPrefix(prefix) {
-                guard let pid = Int32(name.dropFirst(prefix.count)), pid != getpid(), kill(pid, 0) != 0 else { continue }
-                let leftover = parent.appendingPathComponent(name)
-                if prefix.hasPrefix(".nestegg-old"), !FileManager.default.fileExists(atPath: output.path) {
-                    try? FileManager.default.moveItem(at: leftover, to: output)
-                } else {
-                    try? FileManager.default.removeItem(at: leftover)
-                }
+        let staging = stagingPrefix(of: output), retired = retiredPrefix(of: output)
+        for name in names.sorted() where name.hasPrefix(staging) || name.hasPrefix(retired) {
+            let leftover = parent.appendingPathComponent(name)
+            guard Ownership.isAbandoned(leftover.path) else { continue }
+            var status = stat()
+            if name.hasPrefix(retired), lstat(output.path, &status) != 0, errno == ENOENT {
+                if rename(leftover.path, output.path) == 0 { continue }
             }
+            try? FileManager.default.removeItem(at: leftover)
         }
     }
 
@@ -106,11 +138,13 @@ public final class SiteWriter: @unchecked Sendable {
     /// `path`, the old file is hard-linked instead, keeping its modification time (and the old
     /// output intact until the swap).
     public func write(_ text: String, to path: String) throws(WriteError) {
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0.isEmpty }) else {
+            throw WriteError(path: path, reason: "not a path inside the site")
+        }
         guard lock.withLock({ writtenPaths.insert(path).inserted }) else {
             throw WriteError(path: path, reason: "written twice in one build (two pages with one path)")
         }
         var text = text
-        let size = text.utf8.count
         try ensureFolder(of: path)
         let old = output.path + "/" + path, new = staging.path + "/" + path
         let unchanged = text.withUTF8 { bytes in Self.file(atPath: old, holds: bytes) }
@@ -124,7 +158,6 @@ public final class SiteWriter: @unchecked Sendable {
         if let failure { throw WriteError(path: path, reason: failure) }
         lock.withLock {
             written.append(path)
-            sizesByPath[path] = size
             if !unchanged { changed += 1 }
         }
     }
@@ -206,31 +239,89 @@ public final class SiteWriter: @unchecked Sendable {
         return nil
     }
 
-    /// Swaps the staging folder in as the output folder.
-    public func commit() throws(WriteError) -> Summary {
+    /// Swaps the staging folder in as the output folder, in one atomic step where the file
+    /// system allows it (`renameat2` with `RENAME_EXCHANGE`), else in two renames whose
+    /// interruption ``recover(_:)`` repairs. The previous output is kept aside until
+    /// ``Swap/finish()`` (or put back by ``Swap/rollBack()``), so that files committed with the
+    /// site can still undo the whole.
+    public func commit() throws(WriteError) -> Swap {
         let (written, changed) = lock.withLock { (self.written, self.changed) }
         let previous = Set(Self.listFiles(under: output)).subtracting([Self.marker, BuildCache.fileName])
         let removed = previous.subtracting(written).count
-        let retired = output.deletingLastPathComponent()
-            .appendingPathComponent(".nestegg-old-\(output.lastPathComponent)-\(getpid())")
-        do {
-            if fileManager.fileExists(atPath: output.path) {
-                try fileManager.moveItem(at: output, to: retired)
-            }
-            try fileManager.moveItem(at: staging, to: output)
-        } catch {
-            if fileManager.fileExists(atPath: retired.path) && !fileManager.fileExists(atPath: output.path) {
-                try? fileManager.moveItem(at: retired, to: output)
-            }
-            throw WriteError(path: output.path, reason: Self.reason(error))
+        let summary = Summary(files: written.count, changed: changed, removed: removed)
+        var status = stat()
+        guard lstat(output.path, &status) == 0 else {
+            guard rename(staging.path, output.path) == 0 else { throw WriteError(path: output.path, reason: systemReason(errno)) }
+            stagingOwnership?.release()
+            return Swap(output: output, previous: nil, exchanged: false, summary: summary)
         }
-        try? fileManager.removeItem(at: retired)
-        return Summary(files: written.count, changed: changed, removed: removed)
+        // The old site is locked by this build while it is moved aside.
+        let oldOwnership = Ownership(of: output.path)
+        switch AtomicExchange.exchange(staging.path, output.path) {
+        case .exchanged:
+            stagingOwnership?.release()
+            return Swap(output: output, previous: staging, exchanged: true, summary: summary, ownership: oldOwnership)
+        case .failed(let code):
+            throw WriteError(path: output.path, reason: systemReason(code))
+        case .unsupported:
+            let retired = output.deletingLastPathComponent().appendingPathComponent(Self.retiredPrefix(of: output) + "\(getpid())")
+            guard rename(output.path, retired.path) == 0 else { throw WriteError(path: output.path, reason: systemReason(errno)) }
+            guard rename(staging.path, output.path) == 0 else {
+                let code = errno
+                _ = rename(retired.path, output.path)
+                throw WriteError(path: output.path, reason: systemReason(code))
+            }
+            stagingOwnership?.release()
+            return Swap(output: output, previous: retired, exchanged: false, summary: summary, ownership: oldOwnership)
+        }
+    }
+
+    /// A site swapped in, with the previous one kept aside until ``finish()``.
+    public final class Swap: @unchecked Sendable {
+        public let output: URL
+        /// Where the previous output is now (`nil`: there was none).
+        let previous: URL?
+        let exchanged: Bool
+        public let summary: Summary
+        private let ownership: Ownership?
+
+        init(output: URL, previous: URL?, exchanged: Bool, summary: Summary, ownership: Ownership? = nil) {
+            self.output = output
+            self.previous = previous
+            self.exchanged = exchanged
+            self.summary = summary
+            self.ownership = ownership
+        }
+
+        /// Removes the previous output: the new one stays.
+        public func finish() {
+            if let previous { try? FileManager.default.removeItem(at: previous) }
+            ownership?.release()
+        }
+
+        /// Puts the previous output back (removing the new one). - Returns: whether it could.
+        @discardableResult
+        public func rollBack() -> Bool {
+            defer { ownership?.release() }
+            guard let previous else {
+                return (try? FileManager.default.removeItem(at: output)) != nil
+            }
+            if exchanged, case .exchanged = AtomicExchange.exchange(previous.path, output.path) {
+                try? FileManager.default.removeItem(at: previous)
+                return true
+            }
+            let discarded = output.deletingLastPathComponent().appendingPathComponent(".nestegg-staging-\(output.lastPathComponent)-\(getpid())-discarded")
+            guard rename(output.path, discarded.path) == 0 else { return false }
+            guard rename(previous.path, output.path) == 0 else { _ = rename(discarded.path, output.path); return false }
+            try? FileManager.default.removeItem(at: discarded)
+            return true
+        }
     }
 
     /// Removes the staging folder: the output folder stays as it was.
     public func discard() {
         try? fileManager.removeItem(at: staging)
+        stagingOwnership?.release()
     }
 
     static func listFiles(under root: URL) -> [String] {

@@ -5,6 +5,16 @@ public final class JSONDocument {
     public let root: JSONNode
     private let bytes: [UInt8]
     let log: DiagnosticLog
+    /// Where the last diagnostic was placed: the next one, usually further on, is placed from
+    /// here, so that placing every diagnostic of a file costs one pass over it, not one each.
+    private var cursor = Position(offset: 0, line: 1, column: 1)
+
+    /// A byte offset with its 1-based line and column (in Unicode scalars).
+    struct Position {
+        var offset: Int
+        var line: Int
+        var column: Int
+    }
 
     /// Parses `bytes`; a syntax error is reported to `log` and gives `nil`.
     public static func parse(_ bytes: [UInt8], file: String, log: DiagnosticLog) -> JSONDocument? {
@@ -29,43 +39,65 @@ public final class JSONDocument {
 
     /// 1-based line and column (in Unicode scalars) of a byte offset.
     static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (Int, Int) {
-        var line = 1
-        var column = 1
-        var index = 0
+        let position = advance(Position(offset: 0, line: 1, column: 1), to: offset, in: bytes)
+        return (position.line, position.column)
+    }
+
+    /// `start` moved forward to `offset` (not beyond the end of `bytes`).
+    static func advance(_ start: Position, to offset: Int, in bytes: [UInt8]) -> Position {
+        var position = start
         let end = min(offset, bytes.count)
-        while index < end {
-            let byte = bytes[index]
+        while position.offset < end {
+            let byte = bytes[position.offset]
             if byte == 0x0A {
-                line += 1
-                column = 1
+                position.line += 1
+                position.column = 1
             } else if byte & 0xC0 != 0x80 {
-                column += 1
+                position.column += 1
             }
-            index += 1
+            position.offset += 1
         }
-        return (line, column)
+        return position
+    }
+
+    /// The line and column of `offset`, found from the last one placed when it lies behind.
+    private func place(_ offset: Int) -> (Int, Int) {
+        if offset < cursor.offset { cursor = Position(offset: 0, line: 1, column: 1) }
+        cursor = Self.advance(cursor, to: offset, in: bytes)
+        return (cursor.line, cursor.column)
     }
 
     /// The JSON path (`$.feedItems[3].amount`) of the value that starts at `offset`,
-    /// found by walking down from the root; nothing is stored per value for it.
+    /// found by walking down from the root; nothing is stored per value for it. Each level is a
+    /// binary search (values lie in a file in the order of their offsets).
     func path(to offset: Int) -> String {
         var path = "$"
         var node = root
         while node.offset != offset {
             switch node.kind {
             case .array(let elements):
-                guard let index = elements.lastIndex(where: { $0.offset <= offset }) else { return path }
+                guard let index = Self.lastIndex(in: elements.count, startingAtOrBefore: offset, { elements[$0].offset }) else { return path }
                 path += "[\(index)]"
                 node = elements[index]
             case .object(let members):
-                guard let member = members.last(where: { $0.value.offset <= offset }) else { return path }
-                path += Self.pathComponent(member.key)
-                node = member.value
+                guard let index = Self.lastIndex(in: members.count, startingAtOrBefore: offset, { members[$0].value.offset }) else { return path }
+                path += Self.pathComponent(members[index].key)
+                node = members[index].value
             default:
                 return path
             }
         }
         return path
+    }
+
+    /// The last index whose offset is at most `offset`, of `count` increasing offsets.
+    static func lastIndex(in count: Int, startingAtOrBefore offset: Int, _ offsetAt: (Int) -> Int) -> Int? {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if offsetAt(middle) <= offset { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? nil : low - 1
     }
 
     static func pathComponent(_ key: String) -> String {
@@ -77,10 +109,11 @@ public final class JSONDocument {
         return "['\(escaped)']"
     }
 
-    func report(_ severity: Diagnostic.Severity, at node: JSONNode, member: String? = nil, _ message: String) {
-        let (line, column) = Self.lineAndColumn(of: node.offset, in: bytes)
+    func report(_ severity: Diagnostic.Severity, at node: JSONNode, member: String? = nil, _ message: @autoclosure () -> String) {
+        guard log.showsInFull(file) else { return log.count(severity, in: file) }
+        let (line, column) = place(node.offset)
         var path = path(to: node.offset)
         if let member { path += Self.pathComponent(member) }
-        log.report(Diagnostic(severity, file: file, line: line, column: column, path: path, message: message))
+        log.report(Diagnostic(severity, file: file, line: line, column: column, path: path, message: message()))
     }
 }
