@@ -139,6 +139,7 @@ struct NestEggBinary {
         try write("{\"savingsGoalList\": [", to: data.appendingPathComponent("starling/savings-goals/a1.json"))
         let output = work.appendingPathComponent("site")
         try write("previous", to: output.appendingPathComponent("index.md"))
+        try write("", to: output.appendingPathComponent(SiteWriter.marker))
         let before = snapshot(output)
 
         let result = try NestEggBinary.run(["build", "--data", data.path, "--output", output.path])

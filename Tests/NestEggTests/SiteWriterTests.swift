@@ -8,7 +8,7 @@ import Testing
     func site(_ files: [String: String], into output: URL) throws {
         let writer = try SiteWriter(output: output)
         for (path, text) in files.sorted(by: { $0.key < $1.key }) { try writer.write(text, to: path) }
-        _ = try writer.commit()
+        _ = try writer.commit().finished()
     }
 
     @Test func unchangedFilesKeepTheirCopyAndChangedOnesAreCounted() throws {
@@ -21,7 +21,7 @@ import Testing
         let writer = try SiteWriter(output: output)
         try writer.write("same", to: "a.md")
         try writer.write("new", to: "b/c.md")
-        let summary = try writer.commit()
+        let summary = try writer.commit().finished()
         #expect(summary.files == 2 && summary.changed == 1 && summary.removed == 0)
         let after = try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent("a.md").path)
         #expect(after[.systemFileNumber] as? Int == inode, "the unchanged file is the old one, linked")
@@ -50,7 +50,7 @@ import Testing
             failures[index] = (try? writer.write("page \(index)\n", to: "f\(index % 7)/p\(index).md")) == nil
         }
         #expect(!failures.values.contains(true))
-        let summary = try writer.commit()
+        let summary = try writer.commit().finished()
         #expect(summary.files == 400 && summary.changed == 400)
         #expect(try String(contentsOf: output.appendingPathComponent("f3/p10.md"), encoding: .utf8) == "page 10\n")
     }

@@ -48,10 +48,11 @@ func write(_ text: String, to url: URL) throws {
     try Data(text.utf8).write(to: url)
 }
 
-/// Every file under a folder, by relative path, with its bytes.
+/// Every file under a folder, by relative path, with its bytes; the build cache (bookkeeping
+/// that records modification times, not part of the site) is left out.
 func snapshot(_ root: URL) -> [String: Data] {
     var result: [String: Data] = [:]
-    for path in SiteWriter.listFiles(under: root) {
+    for path in SiteWriter.listFiles(under: root) where path != BuildCache.fileName {
         result[path] = FileManager.default.contents(atPath: root.appendingPathComponent(path).path)
     }
     return result

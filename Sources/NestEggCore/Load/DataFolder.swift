@@ -144,8 +144,8 @@ public final class DataFolder: @unchecked Sendable {
         switch Self.read(root.path + "/" + path) {
         case .success(let bytes):
             return JSONDocument.parse(bytes, file: path, log: log)
-        case .failure(let reason):
-            log.report(Diagnostic(.error, file: path, message: "cannot read the file: \(reason)"))
+        case .failure(let failure):
+            log.report(Diagnostic(.error, file: path, message: "cannot read the file: \(failure.reason)"))
             return nil
         }
     }

@@ -79,8 +79,10 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     public let month: Int
     public let day: Int
 
+    /// A date of the years 1 to 9999 (the range every date format NestEgg reads can write);
+    /// `nil` for anything else, so calendar arithmetic on data never leaves the range of `Int`.
     public init?(year: Int, month: Int, day: Int) {
-        guard (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: year) else { return nil }
+        guard (1...9999).contains(year), (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: year) else { return nil }
         self.year = year
         self.month = month
         self.day = day

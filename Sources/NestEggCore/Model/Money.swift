@@ -1,22 +1,35 @@
 /// An exact amount of money: integer minor units (pence, cents) in one currency.
 ///
 /// There is no floating point anywhere in it, and two amounts in different
-/// currencies cannot be added: `+` traps on a mismatch, and totals across
-/// currencies are kept apart in ``MoneyTotals``.
+/// currencies cannot be added: `+` traps on a mismatch (a bug, never data: reports keep
+/// currencies apart), and totals across currencies are kept apart in ``MoneyTotals``.
+///
+/// Overflow cannot happen on data: a loader accepts an amount only up to
+/// ``maximumMinorUnits`` (10¹²), and minor units are 128-bit, so even 2⁶³ amounts of that size
+/// add up far inside the type (9.2 × 10³⁰ against 1.7 × 10³⁸), as do the products the reports
+/// form (percentages, per-mille shares, paces).
 public struct Money: Hashable, Sendable {
-    public var minorUnits: Int64
+    public var minorUnits: Int128
     public let currency: Currency
 
-    public init(minorUnits: Int64, currency: Currency) {
+    public init(minorUnits: Int128, currency: Currency) {
         self.minorUnits = minorUnits
         self.currency = currency
+    }
+
+    public init(minorUnits: Int64, currency: Currency) {
+        self.init(minorUnits: Int128(minorUnits), currency: currency)
+    }
+
+    public init(minorUnits: Int, currency: Currency) {
+        self.init(minorUnits: Int128(minorUnits), currency: currency)
     }
 
     public static func zero(_ currency: Currency) -> Money { Money(minorUnits: 0, currency: currency) }
 
     /// The largest amount a loader accepts, in minor units (10¹², £10,000,000,000.00): far beyond any
     /// real transaction, and small enough that a million of them still add up inside Int64.
-    public static let maximumMinorUnits: Int64 = 1_000_000_000_000
+    public static let maximumMinorUnits: Int128 = 1_000_000_000_000
 
     public static func + (lhs: Money, rhs: Money) -> Money {
         precondition(lhs.currency == rhs.currency, "adding \(lhs.currency) to \(rhs.currency)")
@@ -41,7 +54,7 @@ public struct Money: Hashable, Sendable {
     public var decimalString: String {
         let digits = currency.minorDigits
         let magnitude = minorUnits.magnitude
-        let unit = UInt64(currency.minorUnitsPerUnit)
+        let unit = UInt128(currency.minorUnitsPerUnit)
         let sign = minorUnits < 0 ? "-" : ""
         guard digits > 0 else { return sign + String(magnitude) }
         var fraction = String(magnitude % unit)
@@ -53,12 +66,14 @@ public struct Money: Hashable, Sendable {
         case notADecimal
         case tooManyDecimals(allowed: Int)
         case outOfRange
+        case exponentOutOfRange
 
         public var description: String {
             switch self {
             case .notADecimal: return "expected a decimal amount such as 12.50"
             case .tooManyDecimals(let allowed): return "has more decimal places than the currency's \(allowed)"
             case .outOfRange: return "is too large to be an amount of money"
+            case .exponentOutOfRange: return "has an exponent beyond ±99, which no amount of money needs"
             }
         }
     }
@@ -88,7 +103,12 @@ public struct Money: Hashable, Sendable {
             case UInt8(ascii: "e"), UInt8(ascii: "E"):
                 var rest = ""
                 while let next = iterator.next() { rest.unicodeScalars.append(Unicode.Scalar(next)) }
-                guard let value = Int(rest), abs(value) < 100 else { throw .notADecimal }
+                // An exponent beyond ±99 cannot give an amount of money (nor a digit count that fits).
+                guard let value = Int(rest.hasPrefix("+") ? String(rest.dropFirst()) : rest) else {
+                    throw rest.utf8.dropFirst(rest.hasPrefix("-") || rest.hasPrefix("+") ? 1 : 0).allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) && !rest.isEmpty
+                        ? .exponentOutOfRange : .notADecimal
+                }
+                guard value > -100, value < 100 else { throw .exponentOutOfRange }
                 exponent = value
             default:
                 throw .notADecimal
@@ -103,16 +123,16 @@ public struct Money: Hashable, Sendable {
             digits.removeLast()
             shift += 1
         }
-        var result: Int64 = 0
+        var result: Int128 = 0
         for digit in digits {
             let (times, overflow1) = result.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times.addingReportingOverflow(Int64(digit))
+            let (sum, overflow2) = times.addingReportingOverflow(Int128(digit))
             if overflow1 || overflow2 { throw .outOfRange }
             result = sum
         }
         for _ in 0..<max(shift, 0) {
             let (times, overflow) = result.multipliedReportingOverflow(by: 10)
-            if overflow { throw .outOfRange }
+            if overflow || times > maximumMinorUnits { throw .outOfRange }
             result = times
         }
         if result > maximumMinorUnits { throw .outOfRange }
@@ -122,7 +142,7 @@ public struct Money: Hashable, Sendable {
 
 /// Sums kept per currency, because pounds and euros are never added together.
 public struct MoneyTotals: Sendable, Hashable {
-    private var byCurrency: [Currency: Int64] = [:]
+    private var byCurrency: [Currency: Int128] = [:]
 
     public init() {}
 

@@ -56,7 +56,7 @@ public struct SiteLocale: Sendable, Hashable {
     /// `£1,234.50`, `-£3.20`, `1.234,50 €`.
     public func format(_ money: Money) -> String {
         let digits = money.currency.minorDigits
-        let unit = UInt64(money.currency.minorUnitsPerUnit)
+        let unit = UInt128(money.currency.minorUnitsPerUnit)
         let magnitude = money.minorUnits.magnitude
         var grouped = group(String(magnitude / unit))
         if digits > 0 {

@@ -68,8 +68,12 @@ public final class DiagnosticLog {
     public private(set) var diagnostics: [Diagnostic] = []
     public static let perFileLimit = 100
     private var shown: [String: Int] = [:]
-    /// Per file: where its closing line is, and how many errors and warnings it stands for.
-    private var hidden: [String: (index: Int, errors: Int, warnings: Int)] = [:]
+    /// Per file and severity: where its closing line is, and how many it stands for.
+    private var hidden: [HiddenKey: (index: Int, count: Int)] = [:]
+    private struct HiddenKey: Hashable {
+        let file: String
+        let severity: Diagnostic.Severity
+    }
 
     public init() {}
 
@@ -86,18 +90,17 @@ public final class DiagnosticLog {
         }
     }
 
-    /// Counts a diagnostic that is not shown (see ``showsInFull(_:)``).
+    /// Counts a diagnostic that is not shown (see ``showsInFull(_:)``): one closing line per file
+    /// and severity says how many there were.
     public func count(_ severity: Diagnostic.Severity, in file: String) {
-        var entry = hidden[file] ?? (index: diagnostics.count, errors: 0, warnings: 0)
-        if hidden[file] == nil { diagnostics.append(Diagnostic(.warning, file: file, message: "")) }
-        if severity == .error { entry.errors += 1 } else { entry.warnings += 1 }
-        hidden[file] = entry
-        var closing = Diagnostic(entry.errors > 0 ? .error : .warning, file: file, message: "")
-        let parts = [(entry.errors, "error"), (entry.warnings, "warning")].filter { $0.0 > 0 }
-            .map { "\($0.0) more \($0.1)\($0.0 == 1 ? "" : "s")" }
-        closing.message = "… and \(parts.joined(separator: " and ")) in this file, not shown (the first \(Self.perFileLimit) are)"
-        closing.count = entry.errors + entry.warnings
-        diagnostics[entry.index] = closing
+        let key = HiddenKey(file: file, severity: severity)
+        var entry = hidden[key] ?? (index: diagnostics.count, count: 0)
+        if hidden[key] == nil { diagnostics.append(Diagnostic(severity, file: file, message: "")) }
+        entry.count += 1
+        hidden[key] = entry
+        diagnostics[entry.index].count = entry.count
+        diagnostics[entry.index].message = "… and \(entry.count) more \(severity.rawValue)\(entry.count == 1 ? "" : "s") in this file, "
+            + "not shown (the first \(Self.perFileLimit) are)"
     }
 
     /// Takes over the diagnostics of another log, in order (the work of one concurrent task).

@@ -8,10 +8,10 @@
 public enum Chart {
     public struct Bar: Sendable {
         public let label: String
-        public let value: Int64
+        public let value: Int128
         public let valueText: String
 
-        public init(label: String, value: Int64, valueText: String) {
+        public init(label: String, value: Int128, valueText: String) {
             self.label = label
             self.value = value
             self.valueText = valueText
@@ -79,12 +79,12 @@ public enum Chart {
 
     public struct Segment: Sendable {
         public let label: String
-        public let value: Int64
+        public let value: Int128
         public let valueText: String
         /// The colour (`series-N`), when it must match another chart; by default the segment's position.
         public let colorIndex: Int?
 
-        public init(label: String, value: Int64, valueText: String, colorIndex: Int? = nil) {
+        public init(label: String, value: Int128, valueText: String, colorIndex: Int? = nil) {
             self.label = label
             self.value = value
             self.valueText = valueText
@@ -94,7 +94,7 @@ public enum Chart {
 
     /// A ring (doughnut) of shares, with a legend beside it. Negative values count as zero.
     public static func ring(_ segments: [Segment], title: String, centerText: String = "") -> String {
-        let total = segments.reduce(Int64(0)) { saturatingSum($0, max($1.value, 0)) }
+        let total = segments.reduce(Int128(0)) { saturatingSum($0, max($1.value, 0)) }
         guard total > 0 else { return "" }
         let legendRow = 26
         let height = max(200, segments.count * legendRow + 20)
@@ -124,7 +124,7 @@ public enum Chart {
     }
 
     /// A small line over time, with its last value; for headline figures.
-    public static func sparkline(_ values: [Int64], title: String) -> String {
+    public static func sparkline(_ values: [Int128], title: String) -> String {
         guard values.count > 1 else { return "" }
         let width = 160, height = 40
         let low = Double(values.min()!), high = Double(values.max()!)
@@ -141,11 +141,11 @@ public enum Chart {
     /// One column of ``stackedColumns(_:series:title:)``: a label underneath, one value per series, and its total's text on top.
     public struct StackedColumn: Sendable {
         public let label: String
-        public let values: [Int64]
+        public let values: [Int128]
         public let valueTexts: [String]
         public let totalText: String
 
-        public init(label: String, values: [Int64], valueTexts: [String], totalText: String) {
+        public init(label: String, values: [Int128], valueTexts: [String], totalText: String) {
             self.label = label
             self.values = values
             self.valueTexts = valueTexts
@@ -168,7 +168,7 @@ public enum Chart {
     /// Columns over time (months), each split into its series stacked bottom-up in series order,
     /// with a legend beside them; the newest last. Negative values count as zero.
     public static func stackedColumns(_ columns: [StackedColumn], series: [Series], title: String) -> String {
-        let totals = columns.map { $0.values.reduce(Int64(0)) { saturatingSum($0, max($1, 0)) } }
+        let totals = columns.map { $0.values.reduce(Int128(0)) { saturatingSum($0, max($1, 0)) } }
         guard !columns.isEmpty, !series.isEmpty, let maximum = totals.max(), maximum > 0 else { return "" }
         let legendWidth = 190, legendRow = 24
         let height = max(220, series.count * legendRow + 24), top = 24, bottom = 30
@@ -180,7 +180,7 @@ public enum Chart {
             let x = Int(slot * Double(index) + slot * 0.15)
             let barWidth = max(2, Int(slot * 0.7))
             let center = Int(slot * Double(index) + slot / 2)
-            var below: Int64 = 0
+            var below: Int128 = 0
             for (position, value) in column.values.enumerated() where value > 0 && position < series.count {
                 // Each edge from the running sum, so the stack has no gaps from rounding.
                 let y0 = scaled(below, of: maximum, to: plot)
@@ -209,10 +209,10 @@ public enum Chart {
         public let label: String
         public let latitude: Double
         public let longitude: Double
-        public let value: Int64
+        public let value: Int128
         public let valueText: String
 
-        public init(label: String, latitude: Double, longitude: Double, value: Int64, valueText: String) {
+        public init(label: String, latitude: Double, longitude: Double, value: Int128, valueText: String) {
             self.label = label
             self.latitude = latitude
             self.longitude = longitude
@@ -275,15 +275,15 @@ public enum Chart {
     }
 
     /// `value` of `maximum` as a share of `length` pixels. Geometry, not money: a Double cannot
-    /// overflow where `length × value` in Int64 could.
-    static func scaled(_ value: Int64, of maximum: Int64, to length: Int) -> Int {
+    /// overflow where `length × value` in Int128 could.
+    static func scaled(_ value: Int128, of maximum: Int128, to length: Int) -> Int {
         guard maximum > 0 else { return 0 }
         return Int(Double(length) * Double(value) / Double(maximum))
     }
 
-    static func saturatingSum(_ a: Int64, _ b: Int64) -> Int64 {
+    static func saturatingSum(_ a: Int128, _ b: Int128) -> Int128 {
         let (sum, overflow) = a.addingReportingOverflow(b)
-        return overflow ? Int64.max : sum
+        return overflow ? Int128.max : sum
     }
 
     static func clip(_ text: String, _ length: Int) -> String {

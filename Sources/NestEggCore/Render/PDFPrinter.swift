@@ -49,46 +49,67 @@ public struct PDFPrinter: Sendable {
         public let reason: String
     }
 
-    /// Prints `html` (a local file) to `pdf`. Chromium gets a profile folder of its own, so
-    /// that it does not collide with another Chromium running on the machine.
+    /// Prints `html` (a local file) to `pdf`. Chromium gets a profile folder of its own (so that
+    /// it does not collide with another Chromium on the machine), locked while it runs, and runs in
+    /// a process group of its own that is killed with nestegg: on a timeout, on SIGINT, SIGTERM or
+    /// SIGHUP, and (through `setpriv --pdeathsig`, where util-linux has it) when nestegg dies.
     public func print(_ html: URL, to pdf: URL, page: String) throws(PrintError) {
         let files = FileManager.default
-        let profile = files.temporaryDirectory.appendingPathComponent("nestegg-chromium-\(UUID().uuidString)")
+        Self.removeAbandonedProfiles()
+        let profile = files.temporaryDirectory.appendingPathComponent("\(Self.profilePrefix)\(getpid())-\(UUID().uuidString)")
         defer { try? files.removeItem(at: profile) }
         let log = profile.appendingPathComponent("chromium.log")
         try? files.removeItem(at: pdf)
-        let process = Process()
-        process.executableURL = chromium
-        process.arguments = [
+        let arguments = [
             "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
             "--no-first-run", "--no-default-browser-check", "--user-data-dir=\(profile.path)",
             "--print-to-pdf=\(pdf.path)", html.absoluteString,
         ]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
+        let ownership: Ownership?
         do {
             try files.createDirectory(at: profile, withIntermediateDirectories: true)
-            _ = files.createFile(atPath: log.path, contents: nil)
-            process.standardError = try FileHandle(forWritingTo: log)
-            try process.run()
+            ownership = Ownership(of: profile.path)
         } catch {
-            throw PrintError(page: page, reason: "cannot run \(chromium.path): \(error.localizedDescription)")
+            throw PrintError(page: page, reason: "cannot create a Chromium profile folder: \(error.localizedDescription)")
+        }
+        defer { ownership?.release() }
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(chromium.path, arguments, diesWithParent: true, standardError: log.path)
+        } catch {
+            throw PrintError(page: page, reason: "cannot run \(chromium.path): \(error.reason)")
         }
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline {
-                process.terminate()
-                process.waitUntilExit()
-                throw PrintError(page: page, reason: "Chromium did not finish within \(Int(timeout)) seconds")
+        var status: Int32?
+        while status == nil {
+            status = child.exitStatus()
+            if status == nil {
+                if Date() > deadline {
+                    child.killGroup()
+                    throw PrintError(page: page, reason: "Chromium did not finish within \(Int(timeout)) seconds")
+                }
+                Thread.sleep(forTimeInterval: 0.05)
             }
-            Thread.sleep(forTimeInterval: 0.05)
         }
+        // Whatever Chromium started in its group goes with it.
+        child.killGroup()
         let size = (try? files.attributesOfItem(atPath: pdf.path)[.size] as? Int) ?? 0
-        guard process.terminationStatus == 0, size > 0 else {
+        guard status == 0, size > 0 else {
             let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             let lastLines = output.split(separator: "\n").suffix(3).joined(separator: " / ")
-            throw PrintError(page: page, reason: "Chromium exited with status \(process.terminationStatus) and wrote no PDF"
+            throw PrintError(page: page, reason: "Chromium exited with status \(status ?? -1) and wrote no PDF"
                              + (lastLines.isEmpty ? "" : ": \(lastLines)"))
+        }
+    }
+
+    static let profilePrefix = "nestegg-chromium-"
+
+    /// Profile folders that a killed nestegg left in the temporary folder (nobody holds their lock).
+    static func removeAbandonedProfiles() {
+        let folder = FileManager.default.temporaryDirectory
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(profilePrefix) {
+            let path = folder.appendingPathComponent(name)
+            if Ownership.isAbandoned(path.path) { try? FileManager.default.removeItem(at: path) }
         }
     }
 }

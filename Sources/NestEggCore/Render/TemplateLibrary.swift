@@ -70,6 +70,7 @@ public struct TemplateLibrary: Sendable {
             }
         }
         diagnostics += Self.checkPartials(templates, sources: sources)
+        if diagnostics.isEmpty { diagnostics += Self.checkDepth(templates, sources: sources) }
         if !diagnostics.isEmpty { throw LoadError(diagnostics: diagnostics) }
     }
 
@@ -88,6 +89,23 @@ public struct TemplateLibrary: Sendable {
             }
         }
         return diagnostics
+    }
+
+    /// Sections nest at most ``Template/maximumDepth`` deep, partials included (checked once
+    /// partials are known to form no loop: each template is measured after those it includes).
+    static func checkDepth(_ templates: [String: Template], sources: [String: String]) -> [Diagnostic] {
+        var depths: [String: Int] = [:]
+        var remaining = templates.keys.sorted()
+        while !remaining.isEmpty {
+            let ready = remaining.filter { key in templates[key]!.partialNames.allSatisfy { depths[$0] != nil } }
+            guard !ready.isEmpty else { break }
+            for key in ready { depths[key] = templates[key]!.depth(with: depths) }
+            remaining.removeAll { depths[$0] != nil }
+        }
+        return depths.filter { $0.value > Template.maximumDepth }.keys.sorted().map { key in
+            Diagnostic(.error, file: sources[key] ?? key, message: "template error: sections nested \(depths[key]!) levels deep "
+                       + "with the partials it includes (at most \(Template.maximumDepth))")
+        }
     }
 
     /// A chain of partials from `name` that leads back to `back`, if there is one.

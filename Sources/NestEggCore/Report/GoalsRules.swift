@@ -40,20 +40,20 @@ public enum GoalsRules {
     }
 
     /// Whole-number percentage, rounded down, without overflowing on huge amounts.
-    static func percent(_ part: Int64, of whole: Int64) -> Int {
+    static func percent(_ part: Int128, of whole: Int128) -> Int {
         ReportContext.percent(part, of: whole) ?? 0
     }
 
     /// How far along a goal is, in hundredths of a percent, capped at 100% (every reached goal
     /// is equally "there"); `nil` without a target. Used only for ordering.
-    static func closeness(saved: Money, target: Money?, reportedPercent: Int?) -> Int64? {
+    static func closeness(saved: Money, target: Money?, reportedPercent: Int?) -> Int128? {
         switch progress(saved: saved, target: target, reportedPercent: reportedPercent) {
         case .noTarget: return nil
         case .reached: return 10_000
         case .inProgress(let percent):
-            guard let target, saved.currency == target.currency, reportedPercent == nil else { return Int64(percent) * 100 }
-            let (times, overflow) = saved.minorUnits.multipliedReportingOverflow(by: 10_000)
-            return max(0, min(10_000, overflow ? saved.minorUnits / target.minorUnits * 10_000 : times / target.minorUnits))
+            guard let target, saved.currency == target.currency, reportedPercent == nil else { return Int128(percent) * 100 }
+            let hundredths: Int128 = saved.minorUnits * 10_000 / target.minorUnits
+            return max(0, min(10_000, hundredths))
         }
     }
 
@@ -150,13 +150,13 @@ public enum GoalsRules {
             recent += item.amount
         }
         guard recent.minorUnits > 0 else { return .noRecentSaving }
-        let days = Int64(weeks) * 7
+        let days = Int128(weeks) * 7
         let remaining = target - saved
-        let pace = Money(minorUnits: (recent.minorUnits + Int64(weeks) / 2) / Int64(weeks), currency: saved.currency)
+        let weekCount = Int128(weeks)
+        let pace = Money(minorUnits: (recent.minorUnits + weekCount / 2) / weekCount, currency: saved.currency)
         // days needed = ceil(remaining × days / recent), in integers.
-        let (scaled, overflow) = remaining.minorUnits.multipliedReportingOverflow(by: days)
-        let needed = overflow ? remaining.minorUnits / recent.minorUnits * days
-                              : (scaled + recent.minorUnits - 1) / recent.minorUnits
+        let scaled: Int128 = remaining.minorUnits * days
+        let needed: Int128 = (scaled + recent.minorUnits - 1) / recent.minorUnits
         guard needed <= 36_525 else { return .beyondACentury(weeklyPace: pace) }
         return .reachedOn(date: clock.date(of: asOf).adding(days: Int(needed)), weeklyPace: pace, remaining: remaining)
     }

@@ -80,8 +80,8 @@ enum KivaSupport {
     /// `"<0.01"` when there are loans but too few to show.
     static func perMillion(loans: Int, population: Int, locale: SiteLocale) -> String? {
         guard population > 0 else { return nil }
-        let numerator = Int64(loans) * 100_000_000
-        let hundredths = (2 * numerator + Int64(population)) / (2 * Int64(population))
+        let numerator = Int128(loans) * 100_000_000
+        let hundredths = (2 * numerator + Int128(population)) / (2 * Int128(population))
         if hundredths == 0 && loans > 0 { return "<0\(locale.decimalSeparator)01" }
         let whole = Int(hundredths / 100), fraction = Int(hundredths % 100)
         return locale.format(whole) + locale.decimalSeparator + (fraction < 10 ? "0" : "") + String(fraction)

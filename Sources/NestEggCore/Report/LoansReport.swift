@@ -88,7 +88,7 @@ public enum LoansReport {
         var perStatus: [String: Int] = [:]
         if page == 1 { for loan in loans { perStatus[loan.status, default: 0] += 1 } }
         let bars = KivaSupport.sortedStatuses(Array(perStatus.keys)).map { status in
-            Chart.Bar(label: KivaSupport.statusLabel(status), value: Int64(perStatus[status]!), valueText: "\(perStatus[status]!)")
+            Chart.Bar(label: KivaSupport.statusLabel(status), value: Int128(perStatus[status]!), valueText: "\(perStatus[status]!)")
         }
         return IndexView(
             summary: context.counted(loans.count, "loan") + " in " + context.counted(slugs.count, "country", "countries"),

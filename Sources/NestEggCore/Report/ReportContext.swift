@@ -29,9 +29,9 @@ public struct ReportContext: Sendable {
 
     /// A whole-number percentage of part in whole, rounded down (1.99% shows as 1%), without
     /// overflowing however large the amounts; `nil` when the whole is not positive.
-    public static func percent(_ part: Int64, of whole: Int64) -> Int? {
+    public static func percent(_ part: Int128, of whole: Int128) -> Int? {
         guard whole > 0 else { return nil }
-        let (times, overflow) = part.multipliedReportingOverflow(by: 100)
-        return Int(overflow ? part / whole * 100 : times / whole)
+        // Amounts are at most 10¹² × a count of items each, so part × 100 stays inside Int128.
+        return Int(clamping: part * 100 / whole)
     }
 }

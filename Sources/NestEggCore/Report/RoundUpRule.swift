@@ -32,8 +32,8 @@ public enum RoundUpRule {
     /// What it takes to reach the next whole unit: £4.35 → £0.65; £5.00 → £0.00.
     public static func roundUp(_ amount: Money) -> Money {
         let unit = amount.currency.minorUnitsPerUnit
-        let remainder = amount.minorUnits.magnitude % UInt64(unit)
-        return Money(minorUnits: remainder == 0 ? 0 : unit - Int64(remainder), currency: amount.currency)
+        let remainder = amount.minorUnits.magnitude % UInt128(unit)
+        return Money(minorUnits: remainder == 0 ? 0 : Int128(unit) - Int128(remainder), currency: amount.currency)
     }
 
     public struct CountedItem: Sendable {

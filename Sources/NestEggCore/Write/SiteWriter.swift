@@ -158,7 +158,8 @@ public final class SiteWriter: @unchecked Sendable {
         if let failure { throw WriteError(path: path, reason: failure) }
         lock.withLock {
             written.append(path)
-            if !unchanged { changed += 1 }
+            // The build cache is bookkeeping: it is not counted as a changed page.
+            if !unchanged && path != BuildCache.fileName { changed += 1 }
         }
     }
 
@@ -291,6 +292,12 @@ public final class SiteWriter: @unchecked Sendable {
             self.exchanged = exchanged
             self.summary = summary
             self.ownership = ownership
+        }
+
+        /// ``finish()``, then the summary.
+        public func finished() -> Summary {
+            finish()
+            return summary
         }
 
         /// Removes the previous output: the new one stays.

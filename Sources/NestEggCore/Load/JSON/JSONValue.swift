@@ -92,7 +92,13 @@ public struct JSONValue {
         default:
             break
         }
-        expected("an integer or a string of digits")
+        if case .number(let text) = node.kind, text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) }) {
+            error("expected an integer of at most 19 digits, found \(text)")
+        } else if case .string(let text) = node.kind, !text.isEmpty, Text.trimmed(text).utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            error("expected an integer of at most 19 digits, found \"\(text)\"")
+        } else {
+            expected("an integer or a string of digits")
+        }
         return nil
     }
 

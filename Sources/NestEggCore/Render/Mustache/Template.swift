@@ -35,6 +35,9 @@ public struct Template: Sendable {
 
     let kind: Kind
     let nodes: [Node]
+    /// How deep sections may nest, in one template and through the partials it includes: parsing
+    /// and rendering recurse once a level, and a limit keeps that far inside a thread's stack.
+    public static let maximumDepth = 100
     /// The text it was parsed from (an indented partial is parsed again with its indentation).
     let source: String
 
@@ -50,6 +53,24 @@ public struct Template: Sendable {
         source = text
         var parser = TemplateParser(text)
         nodes = try parser.parse()
+    }
+
+    /// How deep sections nest here, with the partials included at each point counted in
+    /// (`depths` holds the depth of each partial already measured).
+    func depth(with depths: [String: Int]) -> Int {
+        var deepest = 0
+        var pending: [(nodes: [Node], level: Int)] = [(nodes, 0)]
+        while let (nodes, level) = pending.popLast() {
+            deepest = max(deepest, level)
+            for node in nodes {
+                switch node {
+                case .section(_, _, let body): pending.append((body, level + 1))
+                case .partial(let name, _): deepest = max(deepest, level + (depths[name] ?? 0))
+                case .text, .variable: break
+                }
+            }
+        }
+        return deepest
     }
 
     /// The names of the partials this template includes (for checking them when templates load).
@@ -217,6 +238,9 @@ struct TemplateParser {
                 sections[sections.count - 1].nodes.append(.variable(names: try names(name, at: tagStart), escaped: sigil == " "))
             case "#", "^":
                 _ = try names(name, at: tagStart)
+                guard sections.count <= Template.maximumDepth else {
+                    throw error(at: tagStart, "sections nested deeper than \(Template.maximumDepth) levels")
+                }
                 sections.append(OpenSection(name: name, inverted: sigil == "^", offset: tagStart))
             case "/":
                 guard sections.count > 1 else { throw error(at: tagStart, "{{/\(name)}} closes no section") }
