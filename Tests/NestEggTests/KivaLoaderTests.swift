@@ -92,17 +92,14 @@ func dataFolder(_ files: [String: String]) throws -> (URL, DataFolder) {
     /// The Kiva samples laid out as a data folder: three listing pages in their three shapes, the
     /// lender, the cart, and the v3.1 countries.
     @Test func theKivaSamplesLoadAsADataFolder() throws {
-        func text(_ path: String) throws -> String {
-            try String(contentsOf: samplesRoot.appendingPathComponent(path), encoding: .utf8)
-        }
         let (root, folder) = try dataFolder([
-            "kiva/loans.json": try text("kiva/loans-page.json"),
-            "kiva/loans-2.json": try text("kiva/loans-bare-array.json"),
-            "kiva/loans-3.json": try text("kiva/snapshot-page.json"),
-            "kiva/my/account.json": try text("kiva/my/account.json"),
-            "kiva/my/balance.json": try text("kiva/my/balance.json"),
-            "kiva/cart.json": try text("kiva/cart.json"),
-            "restcountries/countries.json": try text("restcountries/v3.1.json"),
+            "kiva/loans.json": try sampleText("kiva/loans-page.json"),
+            "kiva/loans-2.json": try sampleText("kiva/loans-bare-array.json"),
+            "kiva/loans-3.json": try sampleText("kiva/snapshot-page.json"),
+            "kiva/my/account.json": try sampleText("kiva/my/account.json"),
+            "kiva/my/balance.json": try sampleText("kiva/my/balance.json"),
+            "kiva/cart.json": try sampleText("kiva/cart.json"),
+            "restcountries/countries.json": try sampleText("restcountries/v3.1.json"),
         ])
         defer { try? FileManager.default.removeItem(at: root) }
         let log = DiagnosticLog()

@@ -312,13 +312,12 @@ private func render(_ page: Page, in site: Site) throws -> PageRenderer.Output {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         let data = work.appendingPathComponent("data")
-        let samples = samplesRoot.appendingPathComponent("qapital")
         let layout = ["savingsgoals.json": "qapital/savingsgoals.json", "savingsgoals_21_feed.json": "qapital/feed/21.json",
                       "savingsrules.json": "qapital/savingsrules.json",
                       "users_11.json": "qapital/users/11.json", "users_12.json": "qapital/users/12.json",
                       "users_13.json": "qapital/users/13.json"]
         for (from, to) in layout {
-            try write(try String(contentsOf: samples.appendingPathComponent(from), encoding: .utf8), to: data.appendingPathComponent(to))
+            try write(try sampleText("qapital/" + from), to: data.appendingPathComponent(to))
         }
         var build = Build(options: BuildOptions(data: data, output: work.appendingPathComponent("site")))
         build.progress = { _ in }

@@ -20,7 +20,7 @@ import Testing
 
     /// The README's tables name exactly the files there are.
     @Test func theReadmeNamesEverySampleAndNoOther() throws {
-        let readme = try String(contentsOf: samplesRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try sampleText("README.md")
         let files = Self.sampleFiles()
         for path in files {
             #expect(readme.contains("`\(path)`"), "Tests/Samples/README.md does not describe \(path)")

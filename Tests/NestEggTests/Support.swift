@@ -26,6 +26,11 @@ func sample(_ path: String) throws -> (JSONDocument, DiagnosticLog) {
     return (parsed, log)
 }
 
+/// The text of a file under Tests/Samples, as it is (for tests that lay samples out as a data folder).
+func sampleText(_ path: String) throws -> String {
+    try String(contentsOf: samplesRoot.appendingPathComponent(path), encoding: .utf8)
+}
+
 struct SampleError: Error, CustomStringConvertible { let message: String; var description: String { message } }
 
 func gbp(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .gbp) }

@@ -45,7 +45,7 @@ import Testing
         #expect(response.time == Instant(secondsSinceEpoch: 1_562_935_847))
         #expect(response.time == Instant(iso8601: "2019-07-12T12:50:47Z"))
         // Joined with a request, the sample's text (leading spaces and all) is one record.
-        let text = try String(contentsOf: samplesRoot.appendingPathComponent("transfermoneyapp/transactionapi.json"), encoding: .utf8)
+        let text = try sampleText("transfermoneyapp/transactionapi.json")
         #expect(text.hasPrefix("  {") && !text.hasSuffix("\n"))
         let body = text.drop { $0 != "{" }.dropFirst()
         let record = #"[{"fromUid": "imgrl0x94hj8h2om6201", "toUid": "vjre4mxohv9ljxy6neyp", "amount": 250.5,"# + body + "]"
