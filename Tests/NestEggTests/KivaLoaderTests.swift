@@ -11,62 +11,72 @@ func dataFolder(_ files: [String: String]) throws -> (URL, DataFolder) {
 }
 
 @Suite struct KivaLoaderTests {
-    // MARK: Shared samples
+    // MARK: The samples (Tests/Samples/kiva: Kiva's API v1; Tests/Samples/restcountries)
 
     @Test func loadsTheLoanListingSampleABareArray() throws {
-        let (doc, log) = try sample("kiva/skylar_klb_loan_fixtures.json")
+        let (doc, log) = try sample("kiva/loans-bare-array.json")
         let loans = KivaLoader.loans(in: doc)
         #expect(log.diagnostics.isEmpty, "\(log.diagnostics)")
-        #expect(loans.count == 8)
-        let nehme = try #require(loans.first)
-        #expect(nehme.id == 128016)
-        #expect(nehme.name == "Nehme")
-        // " To buy new tools " is padded in the file.
-        #expect(nehme.use == "To buy new tools")
-        #expect(nehme.loanAmount == usd(100_000))
-        #expect(nehme.fundedAmount == usd(0))
-        #expect(nehme.location.countryCode == "LB")
-        #expect(nehme.location.town == nil, "the sample has no town for Lebanon")
-        #expect(nehme.location.coordinates == Coordinates(latitude: 33.833333, longitude: 35.833333))
-        #expect(nehme.postedDate == Instant(iso8601: "2009-08-10T08:20:07Z"))
-        let jinja = try #require(loans.first { $0.id == 128011 })
-        #expect(jinja.location.town == "Jinja")
-        #expect(jinja.location.coordinates == Coordinates(latitude: 0.583333, longitude: 33.25))
-        #expect(jinja.borrowerCount == 26)
+        #expect(loans.map(\.id) == [402117, 402113, 402108])
+        let amara = loans[0]
+        #expect(amara.name == "Amara")
+        // "  to buy a second sewing machine and thread " is padded in the file.
+        #expect(amara.use == "to buy a second sewing machine and thread")
+        #expect(amara.loanAmount == usd(122_500))
+        #expect(amara.fundedAmount == usd(30_000))
+        #expect(amara.location.countryCode == "SN")
+        #expect(amara.location.town == nil, "the sample has no town for Senegal")
+        #expect(amara.location.coordinates == Coordinates(latitude: 14, longitude: -14))
+        #expect(amara.postedDate == Instant(iso8601: "2012-03-05T14:40:11Z"))
+        #expect(loans[1].location.town == "Quetzaltenango")
+        #expect(loans[1].location.coordinates == Coordinates(latitude: 14.833333, longitude: -91.516667))
+        #expect(loans[1].borrowerCount == 11)
+        #expect(loans[1].lenderCount == nil, "listings of this age have no lender_count")
+        #expect(loans[2].location.town == "Hải Dương")
         #expect(loans.allSatisfy { $0.use == Text.trimmed($0.use) })
     }
 
+    @Test func loadsTheListingPageSampleWithPaging() throws {
+        let (doc, log) = try sample("kiva/loans-page.json")
+        let loans = KivaLoader.loans(in: doc)
+        #expect(log.diagnostics.isEmpty, "\(log.diagnostics)")
+        #expect(loans.map(\.id) == [1990451, 1990447])
+        // 525.5 and 525.50 are the same amount, to the cent.
+        #expect(loans[0].loanAmount == usd(52_550) && loans[0].fundedAmount == usd(52_550))
+        #expect(loans[0].status == "in_repayment")
+        #expect(loans[0].lenderCount == 19)
+        #expect(loans[0].location.coordinates == Coordinates(latitude: -0.416667, longitude: 36.95))
+        // An empty town is no town; themes: null is ignored.
+        #expect(loans[1].location.town == nil)
+        #expect(loans[1].location.country == "Peru")
+        #expect(loans[1].status == "expired")
+        #expect(loans[1].use == "para comprar neumáticos nuevos")
+    }
+
     @Test func loadsTheSnapshotSampleWithAHeaderInsteadOfPaging() throws {
-        let (doc, log) = try sample("kiva/nfolkert_snapshot_loans_page_loan84.json")
+        let (doc, log) = try sample("kiva/snapshot-page.json")
         let loans = KivaLoader.loans(in: doc)
         #expect(log.diagnostics.isEmpty, "\(log.diagnostics)")
         let loan = try #require(loans.first)
         #expect(loans.count == 1)
-        #expect(loan.id == 84)
+        #expect(loan.id == 1207)
         #expect(loan.status == "paid")
         // The snapshot has no loan_amount; terms.loan_amount stands in.
-        #expect(loan.loanAmount == usd(50_000))
-        #expect(loan.fundedAmount == usd(50_000))
-        #expect(loan.location.town == "Tororo")
-        // funded_date (2005-03-31) is before posted_date: loaded as given.
-        #expect(loan.postedDate == Instant(iso8601: "2005-04-15T17:00:00Z"))
-        // The description's HTML keeps its emphasis and line breaks, and nothing else.
+        #expect(loan.loanAmount == usd(77_500))
+        #expect(loan.fundedAmount == usd(77_500))
+        #expect(loan.location.town == "Arequipa")
+        // funded_date (19 Sep) is before posted_date (28 Sep): loaded as given.
+        #expect(loan.postedDate == Instant(iso8601: "2006-09-28T16:30:00Z"))
+        // The description's HTML (with its escaped "<\/i>") keeps its emphasis and line breaks, and nothing else.
         let markdown = RichText.markdown(fromHTML: try #require(loan.descriptionHTML))
-        #expect(markdown.hasPrefix("*The following description was written by Moses Onyango"))
-        #expect(markdown.contains("<br><br>Justine Onyango"))
+        #expect(markdown.hasPrefix("*Written by a field officer of the partner in Arequipa:*"))
+        #expect(markdown.contains("<br><br>Esperanza has sold"))
         #expect(!markdown.contains("<i>"))
-    }
-
-    @Test func everyKivaSampleIsValidJSON() throws {
-        let folder = samplesRoot.appendingPathComponent("kiva")
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        #expect(names.count == 3)
-        for name in names { _ = try sample("kiva/" + name) }
     }
 
     /// The partner fixtures are not a contract file, but their `location.geo.pairs` is the shape loans use.
     @Test func thePartnerSampleGeoPairsParseAsLatitudeLongitude() throws {
-        let (doc, _) = try sample("kiva/skylar_klb_partner_fixtures.json")
+        let (doc, _) = try sample("kiva/partners.json")
         var pairs: [Coordinates] = []
         for partner in doc.value.array ?? [] {
             for country in partner["countries"]?.array ?? [] {
@@ -74,15 +84,40 @@ func dataFolder(_ files: [String: String]) throws -> (URL, DataFolder) {
                 pairs.append(try #require(KivaLoader.parsePairs(text)))
             }
         }
-        #expect(pairs.count == 5)
-        #expect(pairs[0] == Coordinates(latitude: 33.833333, longitude: 35.833333))
+        #expect(pairs == [Coordinates(latitude: 14, longitude: -14), Coordinates(latitude: 17, longitude: -4),
+                          Coordinates(latitude: 16.166667, longitude: 107.833333)])
         #expect(pairs.allSatisfy { $0.isOnTheGlobe })
     }
 
+    /// The Kiva samples laid out as a data folder: three listing pages in their three shapes, the
+    /// lender, the cart, and the v3.1 countries.
+    @Test func theKivaSamplesLoadAsADataFolder() throws {
+        let (root, folder) = try dataFolder([
+            "kiva/loans.json": try sampleText("kiva/loans-page.json"),
+            "kiva/loans-2.json": try sampleText("kiva/loans-bare-array.json"),
+            "kiva/loans-3.json": try sampleText("kiva/snapshot-page.json"),
+            "kiva/my/account.json": try sampleText("kiva/my/account.json"),
+            "kiva/my/balance.json": try sampleText("kiva/my/balance.json"),
+            "kiva/cart.json": try sampleText("kiva/cart.json"),
+            "restcountries/countries.json": try sampleText("restcountries/v3.1.json"),
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let log = DiagnosticLog()
+        let data = KivaLoader.load(from: folder, settings: Settings(), log: log)
+        #expect(log.diagnostics.isEmpty, "\(log.diagnostics)")
+        #expect(data.loans.map(\.id) == [1990451, 1990447, 402117, 402113, 402108, 1207])
+        #expect(data.account?.name == "Lena Marsh")
+        #expect(data.account?.lenderID == "lenamarsh7")
+        #expect(data.balance == usd(4875))
+        #expect(data.cart == [KivaCartItem(loanID: 402117, amount: usd(2500)), KivaCartItem(loanID: 1990451, amount: usd(5000))])
+        #expect(data.countriesVersion == .v31)
+        #expect(data.countries.count == 9)
+    }
+
     @Test(arguments: [
-        ("restcountries/v2_all_subset_apilayer.json", RESTCountriesVersion.v2, 65),
-        ("restcountries/v2_all_subset_restcountries-restcountries.json", RESTCountriesVersion.v2, 64),
-        ("restcountries/v3.1_all_subset.json", RESTCountriesVersion.v31, 61),
+        ("restcountries/v2-compact.json", RESTCountriesVersion.v2, 10),
+        ("restcountries/v2.json", RESTCountriesVersion.v2, 9),
+        ("restcountries/v3.1.json", RESTCountriesVersion.v31, 9),
     ])
     func loadsEveryRESTCountriesSampleDetectingItsShape(path: String, version: RESTCountriesVersion, count: Int) throws {
         let (doc, log) = try sample(path)
@@ -91,26 +126,40 @@ func dataFolder(_ files: [String: String]) throws -> (URL, DataFolder) {
         #expect(detected == version)
         #expect(countries.count == count)
         let byCode = Dictionary(uniqueKeysWithValues: countries.map { ($0.code, $0) })
-        // Population 0, an empty or present latlng, gini null or missing or {}.
+        // Population 0, an empty capital, gini missing or {}.
         #expect(byCode["BV"]?.population == 0)
         #expect(byCode["BV"]?.gini == nil)
+        #expect(byCode["BV"]?.capital == nil)
+        // Non-ASCII names, written as \u escapes in the compact file and as UTF-8 in the others.
         #expect(byCode["AX"]?.name == "Åland Islands")
         #expect(byCode["AX"]?.coordinates == Coordinates(latitude: 60.116667, longitude: 19.9))
+        #expect(byCode["CW"]?.name == "Curaçao")
         if version == .v2 {
             #expect(byCode["UM"]?.coordinates == nil, "latlng is [] for UM in v2")
+            #expect(byCode["UM"]?.population == 300)
+        } else {
+            #expect(byCode["UM"]?.population == 0)
+            #expect(byCode["BV"]?.region == "Antarctic" && byCode["BV"]?.subregion == "")
         }
-        #expect(countries.contains { $0.name == "Curaçao" })
     }
 
     @Test func readsGiniAsANumberInV2AndByLatestYearInV31() throws {
-        let (v2, _) = try sample("restcountries/v2_all_subset_restcountries-restcountries.json")
-        let xk2 = CountriesLoader.countries(in: v2).countries.first { $0.code == "XK" }
-        #expect(xk2?.gini == Gini(text: "29", value: 29, year: nil))
-        let (v31, _) = try sample("restcountries/v3.1_all_subset.json")
+        for path in ["restcountries/v2-compact.json", "restcountries/v2.json"] {
+            let (v2, _) = try sample(path)
+            let byCode = Dictionary(uniqueKeysWithValues: CountriesLoader.countries(in: v2).countries.map { ($0.code, $0) })
+            #expect(byCode["XK"]?.gini == Gini(text: "29", value: 29, year: nil), "\(path)")
+            #expect(byCode["KE"]?.gini == Gini(text: "40.8", value: 40.8, year: nil), "\(path)")
+            #expect(byCode["CW"]?.gini == nil, "\(path): null")
+            #expect(byCode["AX"]?.gini == nil, "\(path): missing or null")
+        }
+        let (v31, _) = try sample("restcountries/v3.1.json")
         let countries = CountriesLoader.countries(in: v31).countries
         #expect(countries.first { $0.code == "CI" }?.gini == Gini(text: "41.5", value: 41.5, year: 2015))
         #expect(countries.first { $0.code == "CI" }?.name == "Ivory Coast")
-        #expect(countries.first { $0.code == "UM" }?.population == 0)
+        // The later year wins though it comes first in the file.
+        #expect(countries.first { $0.code == "MA" }?.gini == Gini(text: "39.5", value: 39.5, year: 2013))
+        #expect(countries.first { $0.code == "XK" }?.gini == Gini(text: "29.0", value: 29, year: 2017))
+        #expect(countries.first { $0.code == "JP" }?.capital == "Tokyo")
 
         let (doc, log) = document(#"{"gini": {"2016": 40.1, "2019": 39.0, "2010": 44}}"#)
         let gini = CountriesLoader.gini(try #require(doc?.value["gini"]))

@@ -61,8 +61,8 @@ private func render(_ page: Page, in site: Site) throws -> PageRenderer.Output {
         data.starling = [starlingAccount([StarlingSavingsGoal(uid: "g", name: "Trip to Paris", target: gbp(100_000),
                                                               totalSaved: gbp(2000), savedPercentage: 20, state: nil)])]
         let names = GoalsReport.entries(data).map(\.name)
-        #expect(names == ["Bike", "Balloons", "Trip to Paris", "Graduation",
-                          "A New Crib", "A Rainy Day", "Brand New Wheels", "Dog", "Vacation"])
+        // Reached, then by share saved (25%, 20%, 0%), then without a target by name.
+        #expect(names == ["Tent", "Canoe", "Trip to Paris", "Wedding gift", "Emergency fund", "Piano lessons"])
     }
 
     // MARK: Projection
@@ -292,60 +292,64 @@ private func render(_ page: Page, in site: Site) throws -> PageRenderer.Output {
         #expect(index.contains("| [Open](../goals/2-open.md) | Qapital | US$1.00 | no target | – |"))
     }
 
-    @Test func everySharedStarlingGoalSampleGetsAPage() throws {
-        var goals: [StarlingSavingsGoal] = StarlingLoader.savingsGoals(in: try sample("starling/tak783_SavingsGoals.json").0)
-        for path in ["starling/tak783_SavingsGoal.json", "starling/mljames_retrieveSavingsGoal_response.json"] {
+    @Test func everyStarlingGoalSampleGetsAPage() throws {
+        var goals: [StarlingSavingsGoal] = StarlingLoader.savingsGoals(in: try sample("starling/savings-goals.json").0)
+        for path in ["starling/savings-goal.json", "starling/savings-goal-percentage-saved.json"] {
             goals.append(try #require(StarlingLoader.savingsGoal(try sample(path).0.value)))
         }
         let data = dataset([], starling: [starlingAccount(goals)])
         let pages = GoalsReport.pages(for: data, context: ReportContext(settings: data.settings))
         let index = try #require(pages.first?.view as? GoalsReport.IndexView)
-        #expect(Set(index.goals.map(\.progressText)) == ["reached", "20%", "30%"])
-        #expect(pages.map(\.path).sorted() == ["goals/index", "goals/starling-my-roundup-goal", "goals/starling-trip-to-paris",
-                                               "goals/starling-trip-to-paris-2"])
+        #expect(index.goals.map(\.progressText) == ["reached", "65%", "45%", "–"])
+        #expect(pages.map(\.path).sorted() == ["goals/index", "goals/starling-lisbon-in-may", "goals/starling-new-bike",
+                                               "goals/starling-rainy-day", "goals/starling-round-ups"])
     }
 
     // MARK: End to end
 
-    /// The shared Qapital samples, laid out as a data folder, build into a site.
-    @Test func theSharedQapitalSamplesBuildIntoASite() throws {
+    /// The Qapital samples (Tests/Samples/qapital), laid out as a data folder, build into a site.
+    @Test func theQapitalSamplesBuildIntoASite() throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         let data = work.appendingPathComponent("data")
-        let samples = samplesRoot.appendingPathComponent("qapital")
-        let layout = ["savingsgoals.json": "qapital/savingsgoals.json", "savingsgoals_1_feed.json": "qapital/feed/1.json",
+        let layout = ["savingsgoals.json": "qapital/savingsgoals.json", "savingsgoals_21_feed.json": "qapital/feed/21.json",
                       "savingsrules.json": "qapital/savingsrules.json",
-                      "users_1.json": "qapital/users/1.json", "users_2.json": "qapital/users/2.json",
-                      "users_3.json": "qapital/users/3.json", "users_6.json": "qapital/users/6.json"]
+                      "users_11.json": "qapital/users/11.json", "users_12.json": "qapital/users/12.json",
+                      "users_13.json": "qapital/users/13.json"]
         for (from, to) in layout {
-            try write(try String(contentsOf: samples.appendingPathComponent(from), encoding: .utf8), to: data.appendingPathComponent(to))
+            try write(try sampleText("qapital/" + from), to: data.appendingPathComponent(to))
         }
         var build = Build(options: BuildOptions(data: data, output: work.appendingPathComponent("site")))
         build.progress = { _ in }
         let result = try build.run()
-        // Users 4 and 5 are named by goals but have no file: warnings, not errors.
-        #expect(result.warnings.contains { $0.message.hasPrefix("no qapital/users/4.json for user 4") })
-        #expect(result.warnings.contains { $0.message.hasPrefix("no qapital/users/5.json for user 5") })
+        // User 14 is named by a goal but has no file: a warning, not an error.
+        #expect(result.warnings.map(\.message) == [#"no qapital/users/14.json for user 14 (named by goal 25); shown as "User 14""#])
         let site = snapshot(work.appendingPathComponent("site"))
         let text = { (path: String) in String(decoding: site[path] ?? Data(), as: UTF8.self) }
-        #expect(site.keys.filter { $0.hasPrefix("goals/") && $0.hasSuffix(".md") }.count == 9)
-        let balloons = text("goals/1-balloons.md")
-        #expect(balloons.contains("**US$400.00** saved of US$1,500.00 (26%)."))
-        #expect(balloons.contains("- User 4"))
-        #expect(balloons.contains("| 10 Mar 2015 | 14:55 | **You** made a manual transfer. | US$10.00 | Mikael | manual |"))
-        #expect(balloons.contains("| 8 Mar 2015 | 19:00 | **You** made a manual transfer. | US$12.50 | Mikael | manual |"))
-        #expect(balloons.contains("| 9 Mar 2015 | 12:31 | **You** made a roundup. | US$0.78 | Mikael | Round-up to US$1.00 |"))
-        #expect(balloons.contains("| Manual transfer | 2 | US$22.50 |"))
-        // The last 8 weeks end at the data's own latest day, 10 Mar 2015, not today: US$33.17 in 56 days,
-        // so US$1,100.00 to go takes ⌈110000 × 56 / 3317⌉ = 1858 days.
-        #expect(balloons.contains("**Reaches its target on 10 Apr 2020.** At the average pace of the last 8 weeks (14 Jan – 10 Mar 2015), US$4.15 a week"))
-        let html = text("goals/1-balloons.html")
-        #expect(html.contains("<strong>You</strong> made a manual transfer."))
-        #expect(html.contains(#"<img class="goal-image" src="https://static.qapitalapp.net/"#))
+        #expect(site.keys.filter { $0.hasPrefix("goals/") && $0.hasSuffix(".md") }.count == 6)
+        let canoe = text("goals/21-canoe.md")
+        #expect(canoe.contains("**US$612.35** saved of US$2,400.00 (25%)."))
+        #expect(canoe.contains("- Sam (owner)\n- Priya\n- Tomás\n"))
+        // Feed times are UTC in the file and shown in Europe/London (BST in September).
+        #expect(canoe.contains("| 14 Sep 2019 | 17:20 | **You** made a manual transfer. | US$25.00 | Sam | manual |"))
+        #expect(canoe.contains("| 10 Sep 2019 | 13:00 | **You** made a manual transfer. | US$7.50 | Sam | manual |"))
+        #expect(canoe.contains("| 13 Sep 2019 | 09:47 | **You** made a roundup. | US$0.64 | Sam | Round-up to US$2.00 |"))
+        #expect(canoe.contains("**Bean \\& Leaf**"), "the message's &amp; is an ampersand, escaped for Markdown")
+        #expect(canoe.contains("| Manual transfer | 2 | US$32.50 |"))
+        #expect(canoe.contains("| Tomás | 1 | US$0.05 |"))
+        // The last 8 weeks end at the data's own latest day, 14 Sep 2019, not today: US$36.55 in 56 days,
+        // so US$1,787.65 to go takes ⌈178765 × 56 / 3655⌉ = 2739 days.
+        #expect(canoe.contains("**Reaches its target on 15 Mar 2027.** At the average pace of the last 8 weeks (21 Jul – 14 Sep 2019), US$4.57 a week"))
+        let html = text("goals/21-canoe.html")
+        #expect(html.contains("<strong>Priya</strong> didn't resist a guilty pleasure at <strong>Bean &amp; Leaf</strong>."))
+        #expect(html.contains(#"<img class="goal-image" src="https://images.example.net/goals/3b0f7c1e-canoe.jpg""#))
         #expect(html.contains(#"<svg class="chart chart-columns""#))
         let index = text("goals/index.md")
-        #expect(index.contains("| [Bike](../goals/3-bike.md) | Qapital | US$500.00 | US$500.00 | reached |"))
-        #expect(index.contains("| USD | 8 | **US$1,130.00** | US$2,600.00 |"))
+        #expect(index.contains("| [Tent](../goals/23-tent.md) | Qapital | US$350.00 | US$350.00 | reached | Priya (owner), Sam | – |"))
+        #expect(index.contains("| [Emergency fund](../goals/25-emergency-fund.md) | Qapital | US$40.50 | no target | – | Sam (owner), User 14 | – |"))
+        // The deleted goal is listed apart and left out of the totals.
+        #expect(index.contains("| USD | 4 | **US$1,077.85** | US$2,750.00 |"))
+        #expect(index.contains("| [Wedding gift](../goals/24-wedding-gift.md) | Qapital | deleted | US$0.00 | US$5,000.00 | – |"))
         #expect(text("index.md").contains("## Savings goals"))
     }
 

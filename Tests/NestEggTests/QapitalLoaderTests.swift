@@ -14,17 +14,17 @@ func loadFolder(_ files: [String: String]) throws -> (Dataset, DiagnosticLog) {
 }
 
 @Suite struct QapitalLoaderTests {
-    // MARK: Every shared sample loads
+    // MARK: The samples (Tests/Samples/qapital: Qapital's test-task API)
 
-    @Test func everySharedQapitalSampleLoadsWithoutErrors() throws {
+    @Test func everyQapitalSampleLoadsWithoutErrors() throws {
         let folder = samplesRoot.appendingPathComponent("qapital")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
-        #expect(names.count == 9)
+        #expect(names.count == 8)
         for name in names {
             let (doc, log) = try sample("qapital/" + name)
             let loaded: Int
             if name.hasSuffix("_feed.json") || name == "activities.json" {
-                loaded = QapitalLoader.feed(in: doc, goalId: 1, currency: .usd).count
+                loaded = QapitalLoader.feed(in: doc, goalId: 21, currency: .usd).count
             } else if name.hasPrefix("savingsgoals") {
                 loaded = QapitalLoader.goals(in: doc, currency: .usd).count
             } else if name == "savingsrules.json" {
@@ -44,57 +44,68 @@ func loadFolder(_ files: [String: String]) throws -> (Dataset, DiagnosticLog) {
         let (doc, log) = try sample("qapital/savingsgoals.json")
         let goals = QapitalLoader.goals(in: doc, currency: .usd)
         #expect(log.diagnostics.isEmpty)
-        #expect(goals.map(\.id) == [1, 2, 3, 4, 5, 6, 7, 8])
-        let balloons = goals[0]
-        #expect(balloons.name == "Balloons")
-        #expect(balloons.target == usd(150_000))
-        #expect(balloons.saved == usd(40_000))
-        #expect(balloons.created == CivilDate(year: 2014, month: 12, day: 5))
-        #expect(balloons.connectedUserIds == [2, 3, 4])
-        #expect(balloons.status == .active)
-        #expect(balloons.imageURL?.hasPrefix("https://static.qapitalapp.net/") == true)
+        #expect(goals.map(\.id) == [21, 22, 23, 24, 25])
+        let canoe = goals[0]
+        #expect(canoe.name == "Canoe")
+        #expect(canoe.target == usd(240_000))
+        #expect(canoe.saved == usd(61_235))
+        #expect(canoe.created == CivilDate(year: 2019, month: 4, day: 27))
+        // The owner (11) is listed among connectedUsers in the file, and left out of them here.
+        #expect(canoe.ownerId == 11)
+        #expect(canoe.connectedUserIds == [12, 13])
+        #expect(canoe.status == .active)
+        #expect(canoe.imageURL == "https://images.example.net/goals/3b0f7c1e-canoe.jpg")
         // Null target and null connectedUsers.
         #expect(goals[1].target == nil)
         #expect(goals[1].connectedUserIds.isEmpty)
+        #expect(goals[3].status == .deleted)
+        // 40.50 keeps its cents; a padded name is trimmed; 29 Feb 2020 is a date.
+        #expect(goals[4].saved == usd(4050))
+        #expect(goals[4].name == "Emergency fund")
+        #expect(goals[4].created == CivilDate(year: 2020, month: 2, day: 29))
         #expect(QapitalLoader.goals(in: try sample("qapital/savingsgoals_empty.json").0, currency: .usd).isEmpty)
     }
 
     @Test func readsTheFeedSampleExactly() throws {
-        let (doc, log) = try sample("qapital/savingsgoals_1_feed.json")
-        let items = QapitalLoader.feed(in: doc, goalId: 1, currency: .usd)
+        let (doc, log) = try sample("qapital/savingsgoals_21_feed.json")
+        let items = QapitalLoader.feed(in: doc, goalId: 21, currency: .usd)
         #expect(log.diagnostics.isEmpty)
-        #expect(items.count == 8)
-        #expect(items[0].id == "62e83994-32b5-4305-97e6-f6a0a8e3013a")
-        #expect(items[0].timestamp == Instant(iso8601: "2015-03-10T14:55:16.025Z"))
+        #expect(items.count == 6)
+        #expect(items[0].id == "a1f3c5e7-0b2d-4f68-9a1c-3e5f7b9d1f2a")
+        #expect(items[0].timestamp == Instant(iso8601: "2019-09-14T16:20:05.117Z"))
         #expect(items[0].messageHTML == "<strong>You</strong> made a manual transfer.")
         // A manual transfer leaves savingsRuleId out.
         #expect(items[0].ruleId == nil)
-        #expect(items[1].ruleId == 2)
-        // 0.78 and 12.50 read exactly.
-        #expect(items[2].amount == usd(78))
-        #expect(items[4].amount == usd(1250))
-        #expect(items[3].userId == 3)
+        #expect(items[4].ruleId == nil)
+        #expect(items[1].ruleId == 31)
+        #expect(items[2].ruleId == 32)
+        // 0.64, 7.50 and 0.05 read exactly.
+        #expect(items[1].amount == usd(64))
+        #expect(items[4].amount == usd(750))
+        #expect(items[5].amount == usd(5))
+        #expect(items.map(\.userId) == [11, 11, 12, 12, 11, 13])
     }
 
     @Test func readsTheLaterActivitiesShapeWithoutIds() throws {
         let (doc, log) = try sample("qapital/activities.json")
         let items = QapitalLoader.feed(in: doc, goalId: 4, currency: .usd)
         #expect(log.diagnostics.isEmpty)
-        #expect(items.count == 14)
-        #expect(Set(items.map(\.id)).count == 14)
-        #expect(items[0].id == "4-1")
-        #expect(items[0].amount == usd(250))
-        #expect(items[0].timestamp == Instant(iso8601: "2022-02-14T00:00:00Z"))
+        #expect(items.map(\.id) == ["4-1", "4-2", "4-3", "4-4", "4-5"])
+        #expect(items[0].amount == usd(81))
+        #expect(items[4].amount == usd(1225))
+        // Timestamps with an offset and no milliseconds: +00:00, and +02:00 two hours ahead of UTC.
+        #expect(items[0].timestamp == Instant(iso8601: "2023-05-20T00:00:00Z"))
+        #expect(items[2].timestamp == Instant(iso8601: "2023-05-15T07:30:00Z"))
     }
 
     @Test func readsRulesAndUsers() throws {
         let rules = QapitalLoader.rules(in: try sample("qapital/savingsrules.json").0, currency: .usd)
-        #expect(rules == [QapitalRule(id: 1, type: "roundup", amount: usd(100)), QapitalRule(id: 2, type: "guilty_pleasure", amount: usd(400))])
-        for (file, id, name) in [("users_1", 1, "Mikael"), ("users_2", 2, "Henrik"), ("users_3", 3, "Johan"), ("users_6", 6, "Daniel")] {
-            let user = QapitalLoader.user(try sample("qapital/\(file).json").0.value)
+        #expect(rules == [QapitalRule(id: 31, type: "roundup", amount: usd(200)), QapitalRule(id: 32, type: "guilty_pleasure", amount: usd(300))])
+        for (id, name, avatar) in [(11, "Sam", "sam"), (12, "Priya", "priya"), (13, "Tomás", "tomas")] {
+            let user = QapitalLoader.user(try sample("qapital/users_\(id).json").0.value)
             #expect(user?.id == id)
             #expect(user?.displayName == name)
-            #expect(user?.avatarURL == "http://qapital-ios-testtask.herokuapp.com/avatars/\(name.lowercased()).jpg")
+            #expect(user?.avatarURL == "http://avatars.example.net/qapital/\(avatar).jpg")
         }
     }
 

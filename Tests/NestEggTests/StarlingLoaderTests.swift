@@ -3,69 +3,87 @@ import Testing
 @testable import NestEggCore
 
 @Suite struct StarlingLoaderTests {
-    @Test(arguments: ["starling/tak783_Accounts.json", "starling/mljames_accountRetrieval_response.json"])
-    func loadsSharedAccountSamples(path: String) throws {
-        let (doc, log) = try sample(path)
+    // MARK: The samples (Tests/Samples/starling: Starling's public API v2)
+
+    @Test func loadsTheAccountsSample() throws {
+        let (doc, log) = try sample("starling/accounts.json")
         let accounts = StarlingLoader.accounts(in: doc)
         #expect(log.diagnostics.isEmpty, "\(log.diagnostics)")
-        #expect(accounts.count == 1)
-        #expect(accounts[0].currency == .gbp)
-        #expect(accounts[0].name == "Personal")
+        #expect(accounts.map(\.uid) == ["5e1f0a2c-7d43-4b8e-9a61-0c2d3e4f5a6b", "9c8b7a6d-5e4f-4321-8fed-cba987654321"])
+        #expect(accounts.map(\.currency) == [.gbp, .eur])
+        #expect(accounts.map(\.type) == ["PRIMARY", "ADDITIONAL"])
+        // The padded name is trimmed; createdAt keeps its milliseconds.
+        #expect(accounts.map(\.name) == ["Everyday", "Euro travel"])
+        #expect(accounts[0].createdAt == Instant(iso8601: "2023-02-14T09:12:45.310Z"))
     }
 
-    @Test func loadsTheSharedSingleAccountSample() throws {
-        let (doc, log) = try sample("starling/tak783_Account.json")
-        #expect(StarlingLoader.account(doc.value)?.type == "PRIMARY")
+    @Test func loadsTheSingleAccountSample() throws {
+        let (doc, log) = try sample("starling/account.json")
+        let account = StarlingLoader.account(doc.value)
+        #expect(account?.name == "Everyday")
+        #expect(account?.currency == .gbp)
         #expect(log.diagnostics.isEmpty)
     }
 
-    @Test(arguments: ["starling/tak783_Transactions.json", "starling/mljames_getTransactions_response.json"])
-    func loadsSharedFeedSamples(path: String) throws {
-        let (doc, log) = try sample(path)
+    @Test func readsTheFeedSampleAsWritten() throws {
+        let (doc, log) = try sample("starling/feed.json")
         let items = StarlingLoader.feedItems(in: doc)
         #expect(log.diagnostics.isEmpty, "\(log.diagnostics)")
-        #expect(!items.isEmpty)
-        #expect(items.allSatisfy { $0.amount.minorUnits >= 0 })
-    }
-
-    @Test func readsTheTak783FeedAsWritten() throws {
-        let (doc, _) = try sample("starling/tak783_Transactions.json")
-        let items = StarlingLoader.feedItems(in: doc)
-        #expect(items.count == 31)
+        #expect(items.count == 6)
+        // The minor units are never negative: the sign comes from direction.
+        #expect(items.map(\.direction) == [.out, .out, .`in`, .out, .out, .`in`])
+        #expect(items.map(\.amount.minorUnits) == [4425, 2367, 250_000, 6000, 385, 1250])
+        // An upcoming direct debit has no settlementTime.
         #expect(items[0].status == "UPCOMING")
-        #expect(items[0].amount == gbp(1499))
-        #expect(items[0].transactionTime == Instant(iso8601: "2021-06-06T23:30:00.000Z"))
-        // Padded references are trimmed.
+        #expect(items[0].source == "DIRECT_DEBIT")
+        #expect(items[0].transactionTime == Instant(iso8601: "2025-03-31T23:00:00.000Z"))
+        #expect(items[1].transactionTime == Instant(iso8601: "2025-03-28T18:02:10.551Z"))
+        // References padded with spaces are trimmed.
+        #expect(items[2].reference == "SALARY MARCH")
+        #expect(items[5].reference == "TAX REFUND 2024")
         #expect(items.allSatisfy { $0.reference == Text.trimmed($0.reference) })
+        // A card payment abroad: amount is in the account's currency, sourceAmount (EUR) is not read.
+        #expect(items[4].amount == gbp(385))
+        #expect(items[4].counterPartyName == "Café Lumière")
+        #expect(items[4].spendingCategory == "EATING_OUT")
     }
 
-    @Test func loadsTheSingleTransactionSample() throws {
-        let (doc, log) = try sample("starling/tak783_Transaction.json")
-        #expect(StarlingLoader.feedItem(doc.value)?.source == "DIRECT_DEBIT")
+    @Test func loadsTheSingleFeedItemSample() throws {
+        let (doc, log) = try sample("starling/feed-item.json")
+        let item = StarlingLoader.feedItem(doc.value)
+        #expect(item?.source == "MASTER_CARD")
+        #expect(item?.counterPartyName == "Greenway Grocers")
+        #expect(item?.reference == "GREENWAY GROCERS 0417   LEEDS         GBR")
+        #expect(log.diagnostics.isEmpty)
+    }
+
+    @Test func loadsTheBalanceSample() throws {
+        let (doc, log) = try sample("starling/balance.json")
+        let balance = StarlingLoader.balance(in: doc)
+        #expect(balance?.cleared == gbp(184_255))
+        #expect(balance?.effective == gbp(179_830))
         #expect(log.diagnostics.isEmpty)
     }
 
     @Test func loadsSavingsGoalSamplesInBothSpellings() throws {
-        let (list, listLog) = try sample("starling/tak783_SavingsGoals.json")
+        let (list, listLog) = try sample("starling/savings-goals.json")
         let goals = StarlingLoader.savingsGoals(in: list)
         #expect(listLog.diagnostics.isEmpty)
-        #expect(goals.first?.name == "Trip to Paris")
-        #expect(goals.first?.savedPercentage == 100)
-        let (single, singleLog) = try sample("starling/tak783_SavingsGoal.json")
-        #expect(StarlingLoader.savingsGoal(single.value)?.savedPercentage == 20)
-        // ml-james writes percentageSaved.
-        let (other, otherLog) = try sample("starling/mljames_retrieveSavingsGoal_response.json")
+        #expect(goals.map(\.name) == ["New bike", "Rainy day"])
+        #expect(goals[0].savedPercentage == 100)
+        #expect(goals[0].target == gbp(85_000))
+        // A goal without a target has no percentage either.
+        #expect(goals[1].target == nil && goals[1].savedPercentage == nil)
+        #expect(goals[1].totalSaved == gbp(31_415))
+        let (single, singleLog) = try sample("starling/savings-goal.json")
+        #expect(StarlingLoader.savingsGoal(single.value)?.savedPercentage == 45)
+        // Some hand-written responses say percentageSaved.
+        let (other, otherLog) = try sample("starling/savings-goal-percentage-saved.json")
         let goal = StarlingLoader.savingsGoal(other.value)
-        #expect(goal?.savedPercentage == 30)
-        #expect(goal?.target == gbp(500))
+        #expect(goal?.savedPercentage == 65)
+        #expect(goal?.target == gbp(2000))
+        #expect(goal?.state == nil)
         #expect(singleLog.diagnostics.isEmpty && otherLog.diagnostics.isEmpty)
-    }
-
-    @Test func everyStarlingSampleIsValidJSON() throws {
-        let folder = samplesRoot.appendingPathComponent("starling")
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
-            _ = try sample("starling/" + name)
-        }
     }
 
     @Test func reportsEveryBadItemNotJustTheFirst() throws {

@@ -1,11 +1,13 @@
 import Foundation
 @testable import NestEggCore
 
-/// The repository's root folder (for Fixtures/, Output/, Templates/ and ../shared/samples).
+/// The repository's root folder (for Fixtures/, Output/, Templates/ and Tests/Samples/): this
+/// file is Tests/NestEggTests/Support.swift, two folders down from it.
 let repositoryRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-let samplesRoot = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/samples")
+/// The project's own API-shaped samples (Tests/Samples/README.md says which API each mirrors).
+let samplesRoot = repositoryRoot.appendingPathComponent("Tests/Samples")
 
 /// Parses JSON text as a document named `file`, with a fresh log.
 func document(_ json: String, file: String = "test.json") -> (JSONDocument?, DiagnosticLog) {
@@ -13,7 +15,7 @@ func document(_ json: String, file: String = "test.json") -> (JSONDocument?, Dia
     return (JSONDocument.parse(Array(json.utf8), file: file, log: log), log)
 }
 
-/// Parses a sample file from ../shared/samples.
+/// Parses a sample file from Tests/Samples (`path` relative to it).
 func sample(_ path: String) throws -> (JSONDocument, DiagnosticLog) {
     let url = samplesRoot.appendingPathComponent(path)
     let data = try Data(contentsOf: url)
@@ -22,6 +24,11 @@ func sample(_ path: String) throws -> (JSONDocument, DiagnosticLog) {
         throw SampleError(message: log.diagnostics.map(\.description).joined(separator: "\n"))
     }
     return (parsed, log)
+}
+
+/// The text of a file under Tests/Samples, as it is (for tests that lay samples out as a data folder).
+func sampleText(_ path: String) throws -> String {
+    try String(contentsOf: samplesRoot.appendingPathComponent(path), encoding: .utf8)
 }
 
 struct SampleError: Error, CustomStringConvertible { let message: String; var description: String { message } }

@@ -98,8 +98,23 @@ import Testing
         #expect(log.diagnostics.contains { $0.file == "transactions/transactions.json" && $0.severity == .error })
     }
 
-    /// There is no shared sample of this source (SOURCES.md §5: not found), so the fixture stands in:
-    /// it must load cleanly and hold what the issue asks for.
+    /// Tests/Samples/transactions: the transactions app's model as documented (no saved response of
+    /// this app was found to mirror): an optional currency, a date-time with an offset or a bare date,
+    /// an id as a number or a string, `pinned` absent, true or false, `provider` absent or null.
+    @Test func readsTheSample() throws {
+        let (doc, log) = try sample("transactions/transactions.json")
+        let list = TransactionsLoader.transactions(in: doc, currency: .gbp)
+        #expect(log.diagnostics.isEmpty, "\(log.diagnostics)")
+        #expect(list.map(\.id) == ["1", "2", "3", "4"])
+        #expect(list.map(\.amount) == [gbp(1840), Money(minorUnits: 12_990, currency: .eur), gbp(1100), gbp(625)])
+        #expect(list[1].date == .instant(Instant(iso8601: "2024-09-12T17:40:00Z")!))
+        #expect(list[2].date == .day(CivilDate(year: 2024, month: 9, day: 14)!))
+        #expect(list.map(\.pinned) == [true, true, false, true])
+        #expect(list.map(\.provider) == ["Hillside Market", "ÖBB", nil, nil])
+        #expect(list[0].name == "Farmers' market")
+    }
+
+    /// The fixture must load cleanly and hold what the issue asks for.
     @Test func theFixtureLoadsAndHasWhatTheIssueAsksFor() throws {
         let folder = try DataFolder(root: repositoryRoot.appendingPathComponent("Fixtures"))
         let log = DiagnosticLog()

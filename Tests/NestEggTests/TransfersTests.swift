@@ -34,21 +34,26 @@ import Testing
         #expect(context.money(transfer.amount) == "HK$10.00")
     }
 
-    @Test func theSharedResponseSampleLoads() throws {
+    /// Tests/Samples/transfermoneyapp: the transfer app's `GET /transaction` response, as saved
+    /// (two leading spaces, no final newline).
+    @Test func theResponseSampleLoads() throws {
         let (doc, log) = try sample("transfermoneyapp/transactionapi.json")
         let response = try #require(TransfersLoader.response(doc.value))
         #expect(log.diagnostics.isEmpty, "\(log.diagnostics)")
-        #expect(response.tid == "wf1clo4lhf")
-        #expect(response.status == .success)
-        #expect(response.time == Instant(secondsSinceEpoch: 1_531_125_475))
-        // Joined with the seed's request, the sample's text (leading spaces and all) is one record.
-        let text = try String(contentsOf: samplesRoot.appendingPathComponent("transfermoneyapp/transactionapi.json"), encoding: .utf8)
+        #expect(response.tid == "q7h2m0xk3v")
+        #expect(response.status == .insufficientFunds)
+        #expect(response.time == Instant(secondsSinceEpoch: 1_562_935_847))
+        #expect(response.time == Instant(iso8601: "2019-07-12T12:50:47Z"))
+        // Joined with a request, the sample's text (leading spaces and all) is one record.
+        let text = try sampleText("transfermoneyapp/transactionapi.json")
+        #expect(text.hasPrefix("  {") && !text.hasSuffix("\n"))
         let body = text.drop { $0 != "{" }.dropFirst()
-        let record = #"[{"fromUid": "imgrl0x94hj8h2om6201", "toUid": "vjre4mxohv9ljxy6neyp", "amount": 10.0,"# + body + "]"
+        let record = #"[{"fromUid": "imgrl0x94hj8h2om6201", "toUid": "vjre4mxohv9ljxy6neyp", "amount": 250.5,"# + body + "]"
         let (transfers, recordLog) = try load(record, users: [chan, wong])
         #expect(recordLog.diagnostics.isEmpty, "\(recordLog.diagnostics)")
-        #expect(transfers.first?.tid == "wf1clo4lhf")
-        #expect(transfers.first?.amount == Money(minorUnits: 1000, currency: .hkd))
+        #expect(transfers.first?.tid == "q7h2m0xk3v")
+        #expect(transfers.first?.amount == Money(minorUnits: 25_050, currency: .hkd))
+        #expect(transfers.first?.status.words == "Insufficient funds in the debit account")
     }
 
     @Test(arguments: [

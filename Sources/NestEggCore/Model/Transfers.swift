@@ -59,7 +59,7 @@ public struct Transfer: Sendable, Hashable {
     public var time: Instant
 }
 
-/// The response half of a record (`GET /transaction`'s body), as the shared sample holds it.
+/// The response half of a record (`GET /transaction`'s body), as Tests/Samples/transfermoneyapp holds it.
 public struct TransferResponse: Sendable, Hashable {
     public var tid: String
     public var status: TransferStatus
