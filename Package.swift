@@ -41,3 +41,14 @@ let package = Package(
         ),
     ]
 )
+
+// `make fuzz` (scripts/fuzz.py) builds the libFuzzer harness with NESTEGG_FUZZ set; it is no part
+// of a normal build (its entry point is libFuzzer's, linked by -sanitize=fuzzer).
+if Context.environment["NESTEGG_FUZZ"] != nil {
+    package.targets.append(.executableTarget(
+        name: "NestEggFuzz",
+        dependencies: ["NestEggCore"],
+        path: "Tests/Fuzz/NestEggFuzz",
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+    ))
+}

@@ -258,32 +258,20 @@ import Testing
         #expect(Set(Self.claimedModules).isSubset(of: files), "\(folder.path) lacks some of \(Self.claimedModules)")
         var lines: [String] = []
         for file in files {
-            var passed = 0, refused = 0, wrong: [String] = [], known: [String] = []
+            var passed = 0, refused = 0, wrong: [String] = []
             let tests = try Self.mustacheCases(in: folder.appendingPathComponent(file))
             for test in tests {
                 let outcome = Self.run(test)
                 if outcome == .rendered(test.expected ?? "") { passed += 1; continue }
                 if case .refused = outcome, !Self.claimedModules.contains(file) { refused += 1; continue }
                 let line = "\(file) \"\(test.name)\": expected \(String(reflecting: test.expected ?? "")), got \(outcome)"
-                if file == Self.knownGap.file { known.append(line) } else { wrong.append(line) }
+                wrong.append(line)
             }
             for line in wrong { Issue.record(Comment(rawValue: line)) }
-            if !known.isEmpty {
-                withKnownIssue(Comment(rawValue: Self.knownGap.reason)) {
-                    for line in known { Issue.record(Comment(rawValue: line)) }
-                }
-            }
             lines.append(Self.claimedModules.contains(file)
                 ? "\(file): \(passed)/\(tests.count) pass"
-                : "\(file): \(refused) refused with an error, \(passed) rendered right, \(wrong.count + known.count) rendered wrong"
-                    + (known.isEmpty ? "" : " (\(known.count) known)"))
+                : "\(file): \(refused) refused with an error, \(passed) rendered right, \(wrong.count) rendered wrong")
         }
         print("mustache spec:\n  " + lines.joined(separator: "\n  "))
     }
-
-    /// The renderer's known gap (Template.swift is not changed here; see refused.json's
-    /// knownFailure): a dynamic partial name, `{{>*name}}`, is read as a partial whose name is
-    /// `*name` instead of being refused, so it renders as a missing partial.
-    static let knownGap = (file: "~dynamic-names.json",
-                           reason: "dynamic partial names ({{>*name}}) are read as a partial named \"*name\", not refused")
 }

@@ -251,6 +251,7 @@ struct TemplateParser {
                 sections[sections.count - 1].nodes.append(
                     .section(names: try names(name, at: open.offset), inverted: open.inverted, body: open.nodes))
             case ">":
+                if name.hasPrefix("*") { throw error(at: tagStart, "dynamic partial names ({{>*name}}) are not supported") }
                 if name.contains(where: \.isWhitespace) { throw error(at: tagStart, "malformed name \"\(name)\"") }
                 sections[sections.count - 1].nodes.append(.partial(name: name, indentation: indentation))
             case "=":

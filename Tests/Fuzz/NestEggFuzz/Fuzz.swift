@@ -1,0 +1,129 @@
+import Foundation
+@testable import NestEggCore
+
+// libFuzzer targets for the parts of NestEgg that are our own code: the JSON parser, the loaders
+// with the report and render stages behind them, the Mustache parser and renderer, the Markdown
+// escaper with cmark-gfm behind it, and the rich-text sanitiser. `make fuzz` builds this file with
+// `-sanitize=fuzzer,address` (see scripts/fuzz.sh); NESTEGG_FUZZ_TARGET names the target to run.
+// A target fails by crashing: a trap, an overflow, a stack overflow, or an address sanitizer report.
+
+private let target = ProcessInfo.processInfo.environment["NESTEGG_FUZZ_TARGET"] ?? "json"
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    switch target {
+    case "json": FuzzTargets.json(bytes)
+    case "loaders": FuzzTargets.loaders(bytes)
+    case "template": FuzzTargets.template(bytes)
+    case "markdown": FuzzTargets.markdown(bytes)
+    case "richtext": FuzzTargets.richText(bytes)
+    default: fatalError("unknown NESTEGG_FUZZ_TARGET \(target)")
+    }
+    return 0
+}
+
+enum FuzzTargets {
+    /// Parse; on success, place a diagnostic at every value (line, column and JSON path).
+    static func json(_ bytes: [UInt8]) {
+        let log = DiagnosticLog()
+        guard let document = JSONDocument.parse(bytes, file: "fuzz.json", log: log) else { return }
+        var pending = [document.root]
+        var visited = 0
+        while let node = pending.popLast(), visited < 10_000 {
+            visited += 1
+            document.report(.warning, at: node, "visited")
+            switch node.kind {
+            case .array(let elements): pending += elements
+            case .object(let members): pending += members.map(\.value)
+            default: break
+            }
+        }
+    }
+
+    /// The files of one source, split at "\n@@\n", in a data folder: loaded, reported on, and
+    /// every page rendered (Markdown and HTML), as a build does. The first byte picks the source.
+    static let sources: [[String]] = [
+        ["transactions/transactions.json", "nestegg.json"],
+        ["starling/accounts.json", "starling/feed/a1.json", "starling/balances/a1.json", "starling/savings-goals/a1.json", "nestegg.json"],
+        ["qapital/savingsgoals.json", "qapital/feed/1.json", "qapital/users/1.json", "qapital/savingsrules.json"],
+        ["kiva/loans.json", "restcountries/countries.json", "kiva/my/loans.json", "kiva/cart.json", "kiva/my/balance.json", "kiva/my/account.json"],
+        ["transfers/transfers.json", "transfers/users.json"],
+    ]
+    static let folder: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nestegg-fuzz-\(getpid())")
+        try? FileManager.default.removeItem(at: url)
+        return url
+    }()
+    static let templates = try! TemplateLibrary()
+
+    static func loaders(_ bytes: [UInt8]) {
+        guard let first = bytes.first else { return }
+        let paths = sources[Int(first) % sources.count]
+        try? FileManager.default.removeItem(at: folder)
+        let parts = split(Array(bytes.dropFirst()), separator: Array("\n@@\n".utf8))
+        for (path, part) in zip(paths, parts) {
+            let url = folder.appendingPathComponent(path)
+            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: url.path, contents: Data(part))
+        }
+        guard let data = try? DataFolder(root: folder) else { return }
+        let log = DiagnosticLog()
+        let dataset = DataLoader.load(data, log: log)
+        guard !log.hasErrors else { return }
+        let site = SiteReport.build(dataset)
+        let renderer = PageRenderer(templates: templates, site: site)
+        for page in site.pages.prefix(200) { _ = try? renderer.render(page) }
+        _ = TotalsJSON.render(site: site, warnings: log.diagnostics)
+    }
+
+    /// A template and a partial (split at the first "\n@@\n"), parsed and rendered with a view
+    /// that has text, flags, lists and objects under short names.
+    static func template(_ bytes: [UInt8]) {
+        let parts = split(bytes, separator: Array("\n@@\n".utf8))
+        let text = String(decoding: parts[0], as: UTF8.self)
+        let partial = parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : "{{a}}"
+        guard let template = try? Template(text, kind: .markdown), let included = try? Template(partial, kind: .html) else { return }
+        let leaf: TemplateValue = .object(["a": .text("<a>*1*</a>"), "b": .flag(true), "c": .flag(false)])
+        let view: TemplateValue = .object([
+            "a": .text("# x | y"), "b": .flag(true), "c": .list([leaf, leaf, .text("t")]), "d": leaf, "p": .text("p"),
+        ])
+        var partials = ["p": included]
+        // A partial that includes itself never finishes: the library refuses it before rendering.
+        if !included.partialNames.contains("p") && included.depth(with: [:]) + template.depth(with: ["p": included.depth(with: [:])]) <= Template.maximumDepth {
+            _ = template.render(view, partials: partials)
+        }
+        partials.removeAll()
+    }
+
+    /// A string from data escaped for Markdown, alone and in a table cell, through cmark-gfm.
+    static func markdown(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let escaped = Escape.markdown(text)
+        _ = CMark.html(from: "# \(escaped)\n\n\(escaped)\n\n| a | b |\n|---|--:|\n| \(escaped) | 1 |\n")
+        _ = Escape.html(text)
+    }
+
+    /// Rich text from data (a Qapital feed message) to Markdown, through cmark-gfm.
+    static func richText(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        _ = CMark.html(from: RichText.markdown(fromHTML: text))
+        _ = RichText.decodeEntities(text)
+    }
+
+    static func split(_ bytes: [UInt8], separator: [UInt8]) -> [[UInt8]] {
+        var parts: [[UInt8]] = []
+        var start = 0, index = 0
+        while index + separator.count <= bytes.count {
+            if bytes[index..<index + separator.count].elementsEqual(separator) {
+                parts.append(Array(bytes[start..<index]))
+                index += separator.count
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        parts.append(Array(bytes[start...]))
+        return parts
+    }
+}

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""make fuzz: build the libFuzzer harness (Tests/Fuzz/NestEggFuzz) with the address sanitizer and
+run each target for FUZZ_SECONDS (default 60), seeded from Fixtures/, Templates/ and the test
+corpora. Prints one line per target ("json: 1234567 runs, 0 crashes") and exits non-zero if any
+target crashed; the input that crashed it is kept in Tests/Fuzz/crashes/<target>-…
+
+  python3 scripts/fuzz.py [--seconds N] [--targets json,loaders,…] [--smoke]
+--smoke: 5 seconds a target, the harness built without optimisation (quicker to build), for make test.
+"""
+import argparse, json, os, re, shutil, subprocess, sys, tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGETS = ["json", "loaders", "template", "markdown", "richtext"]
+SEPARATOR = b"\n@@\n"
+
+
+def strings_in(value, out):
+    if isinstance(value, str):
+        out.append(value)
+    elif isinstance(value, list):
+        for item in value:
+            strings_in(item, out)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            out.append(key)
+            strings_in(item, out)
+
+
+def seeds(target):
+    """Seed inputs for one target, as (name, bytes)."""
+    fixtures = ROOT / "Fixtures"
+    if target == "json":
+        files = sorted(fixtures.rglob("*.json")) + sorted((ROOT / "Tests/Conformance/json").glob("*.json")) \
+            + sorted((ROOT / "Tests/Hostile").rglob("*.json"))
+        return [(f"{i}", f.read_bytes()[:200_000]) for i, f in enumerate(files)]
+    if target == "loaders":
+        out = []
+        # Source 0: transactions (+ settings).
+        out.append(("transactions", b"\x00" + (fixtures / "transactions/transactions.json").read_bytes() + SEPARATOR
+                    + (fixtures / "nestegg.json").read_bytes()))
+        # Source 1: one Starling account, renamed a1 so its files are found.
+        accounts = json.loads((fixtures / "starling/accounts.json").read_text())
+        uid = accounts["accounts"][0]["accountUid"]
+        parts = [(fixtures / "starling/accounts.json").read_bytes()]
+        for sub in ["feed", "balances", "savings-goals"]:
+            path = fixtures / f"starling/{sub}/{uid}.json"
+            parts.append(path.read_bytes() if path.exists() else b"{}")
+        parts.append((fixtures / "nestegg.json").read_bytes())
+        out.append(("starling", b"\x01" + SEPARATOR.join(p.replace(uid.encode(), b"a1") for p in parts)))
+        # Source 2: Qapital, goal 1 and user 1.
+        q = fixtures / "qapital"
+        out.append(("qapital", b"\x02" + SEPARATOR.join([(q / "savingsgoals.json").read_bytes(), (q / "feed/1.json").read_bytes(),
+                                                          (q / "users/1.json").read_bytes(), (q / "savingsrules.json").read_bytes()])))
+        k = fixtures / "kiva"
+        out.append(("kiva", b"\x03" + SEPARATOR.join([(k / "loans.json").read_bytes(), (fixtures / "restcountries/countries.json").read_bytes()[:60_000],
+                                                       (k / "my/loans.json").read_bytes(), (k / "cart.json").read_bytes(),
+                                                       (k / "my/balance.json").read_bytes(), (k / "my/account.json").read_bytes()])))
+        t = fixtures / "transfers"
+        out.append(("transfers", b"\x04" + SEPARATOR.join([(t / "transfers.json").read_bytes(), (t / "users.json").read_bytes()])))
+        for case in sorted((ROOT / "Tests/Hostile").iterdir()):
+            for i, f in enumerate(sorted((case / "data").rglob("*.json"))):
+                out.append((f"hostile-{case.name}-{i}", b"\x00" + f.read_bytes()[:100_000]))
+        return out
+    if target == "template":
+        out = [(f.name, f.read_bytes()) for f in sorted((ROOT / "Templates").glob("*.mustache"))]
+        for f in sorted((ROOT / "Tests/Conformance/mustache").glob("*.json")):
+            for i, test in enumerate(json.loads(f.read_text()).get("tests", [])):
+                partial = next(iter((test.get("partials") or {}).values()), "{{a}}")
+                out.append((f"{f.stem}-{i}", test["template"].encode() + SEPARATOR + partial.encode()))
+        return out
+    texts = []
+    for f in sorted(fixtures.rglob("*.json")):
+        strings_in(json.loads(f.read_text()), texts)
+    texts += ["# x", "1. a", "- b", "http://x.y/z", "a@b.c", "xmpp:a@b.c", "<b>bold</b> & <script>x</script>", "| a |", "`x`", "[a](b)"]
+    unique = sorted(set(texts))[:400]
+    return [(f"{i}", text.encode()) for i, text in enumerate(unique)]
+
+
+def build(smoke):
+    env = dict(os.environ, NESTEGG_FUZZ="1")
+    configuration = "debug" if smoke else "release"
+    command = ["swift", "build", "-c", configuration, "--product", "NestEggFuzz", "--scratch-path", str(ROOT / ".build-fuzz"),
+               "-Xswiftc", "-sanitize=fuzzer,address", "-Xswiftc", "-enable-testing"]
+    print("fuzz: building the harness:", " ".join(command[:6]), "…", flush=True)
+    subprocess.run(command, cwd=ROOT, env=env, check=True)
+    return ROOT / ".build-fuzz" / configuration / "NestEggFuzz"
+
+
+def run(binary, target, seconds):
+    work = Path(tempfile.mkdtemp(prefix=f"nestegg-fuzz-{target}-"))
+    corpus = work / "corpus"
+    corpus.mkdir()
+    for name, data in seeds(target):
+        (corpus / re.sub(r"[^A-Za-z0-9_.-]", "_", name)).write_bytes(data)
+    crashes = ROOT / "Tests/Fuzz/crashes"
+    crashes.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, NESTEGG_FUZZ_TARGET=target, ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1")
+    command = [str(binary), str(corpus), f"-max_total_time={seconds}", "-print_final_stats=1", "-timeout=30",
+               "-rss_limit_mb=4096", f"-artifact_prefix={crashes}/{target}-", "-max_len=262144"]
+    result = subprocess.run(command, env=env, capture_output=True, text=True, errors="replace")
+    log = result.stdout + result.stderr
+    (work / "fuzz.log").write_text(log)
+    runs = re.findall(r"stat::number_of_executed_units:\s*(\d+)", log)
+    runs = int(runs[-1]) if runs else 0
+    crashed = result.returncode != 0
+    line = f"{target}: {runs:,} runs, {1 if crashed else 0} crash{'es' if not crashed else ''}"
+    if crashed:
+        artifacts = re.findall(r"Test unit written to (\S+)", log)
+        line += f" (reproducer: {artifacts[-1] if artifacts else '?'}; log: {work / 'fuzz.log'})"
+        tail = [l for l in log.splitlines() if "ERROR" in l or "Fatal error" in l or "SUMMARY" in l][:4]
+        line += "\n  " + "\n  ".join(tail)
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+    return line, crashed
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=int, default=int(os.environ.get("FUZZ_SECONDS", "60")))
+    parser.add_argument("--targets", default=os.environ.get("FUZZ_TARGETS", ",".join(TARGETS)))
+    parser.add_argument("--smoke", action="store_true")
+    args = parser.parse_args()
+    seconds = 5 if args.smoke else args.seconds
+    binary = build(args.smoke)
+    lines, failed = [], False
+    for target in args.targets.split(","):
+        line, crashed = run(binary, target, seconds)
+        print(line, flush=True)
+        lines.append(line)
+        failed = failed or crashed
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
