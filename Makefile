@@ -26,6 +26,18 @@ test: deps pdf-deps browser-deps templates-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(PYTHON) -m pytest -q Tests/browser
+	$(PYTHON) scripts/fuzz.py --smoke
+
+## fuzz: build the libFuzzer harness (address sanitizer on) and run each target FUZZ_SECONDS
+## (default 60): json, loaders, template, markdown, richtext (FUZZ_TARGETS=json,template for fewer).
+## One line per target; a crash fails it and keeps its input in Tests/Fuzz/crashes/.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) $(PYTHON) scripts/fuzz.py
+
+## fuzz-smoke: every fuzz target for 3 seconds (part of make test).
+fuzz-smoke: deps
+	$(PYTHON) scripts/fuzz.py --smoke
 
 ## conformance: the JSON parser and the Mustache renderer against the public suites, read from
 ## checkouts you name (they are not in the repository; `make test` runs our own corpus in

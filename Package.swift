@@ -49,6 +49,6 @@ if Context.environment["NESTEGG_FUZZ"] != nil {
         name: "NestEggFuzz",
         dependencies: ["NestEggCore"],
         path: "Tests/Fuzz/NestEggFuzz",
-        swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        swiftSettings: [.unsafeFlags(["-parse-as-library"]), .enableExperimentalFeature("Extern")]
     ))
 }

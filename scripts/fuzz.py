@@ -5,7 +5,7 @@ corpora. Prints one line per target ("json: 1234567 runs, 0 crashes") and exits 
 target crashed; the input that crashed it is kept in Tests/Fuzz/crashes/<target>-…
 
   python3 scripts/fuzz.py [--seconds N] [--targets json,loaders,…] [--smoke]
---smoke: 5 seconds a target, the harness built without optimisation (quicker to build), for make test.
+--smoke: 3 seconds a target, for make test (proves the harness builds and runs).
 """
 import argparse, json, os, re, shutil, subprocess, sys, tempfile
 from pathlib import Path
@@ -79,7 +79,7 @@ def seeds(target):
 
 def build(smoke):
     env = dict(os.environ, NESTEGG_FUZZ="1")
-    configuration = "debug" if smoke else "release"
+    configuration = "release"
     command = ["swift", "build", "-c", configuration, "--product", "NestEggFuzz", "--scratch-path", str(ROOT / ".build-fuzz"),
                "-Xswiftc", "-sanitize=fuzzer,address", "-Xswiftc", "-enable-testing"]
     print("fuzz: building the harness:", " ".join(command[:6]), "…", flush=True)
@@ -95,7 +95,8 @@ def run(binary, target, seconds):
         (corpus / re.sub(r"[^A-Za-z0-9_.-]", "_", name)).write_bytes(data)
     crashes = ROOT / "Tests/Fuzz/crashes"
     crashes.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ, NESTEGG_FUZZ_TARGET=target, ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1")
+    env = dict(os.environ, NESTEGG_FUZZ_TARGET=target, ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1",
+               SWIFT_BACKTRACE="enable=no")
     command = [str(binary), str(corpus), f"-max_total_time={seconds}", "-print_final_stats=1", "-timeout=30",
                "-rss_limit_mb=4096", f"-artifact_prefix={crashes}/{target}-", "-max_len=262144"]
     result = subprocess.run(command, env=env, capture_output=True, text=True, errors="replace")
@@ -121,7 +122,7 @@ def main():
     parser.add_argument("--targets", default=os.environ.get("FUZZ_TARGETS", ",".join(TARGETS)))
     parser.add_argument("--smoke", action="store_true")
     args = parser.parse_args()
-    seconds = 5 if args.smoke else args.seconds
+    seconds = 3 if args.smoke else args.seconds
     binary = build(args.smoke)
     lines, failed = [], False
     for target in args.targets.split(","):

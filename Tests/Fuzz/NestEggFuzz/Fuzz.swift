@@ -9,6 +9,22 @@ import Foundation
 
 private let target = ProcessInfo.processInfo.environment["NESTEGG_FUZZ_TARGET"] ?? "json"
 
+/// libFuzzer's driver, for the entry point below (a C function, declared without a C module).
+@_extern(c, "LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
+
+/// SwiftPM links an executable's entry point as `<Module>_main`: here it hands over to libFuzzer.
+@_cdecl("NestEggFuzz_main")
+public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    var count = argc, arguments = argv
+    return LLVMFuzzerRunDriver(&count, &arguments) { data, size in
+        guard let data else { return 0 }
+        return fuzzOne(data, size)
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
