@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The data folder: every file in it, which loaders have read, and which nobody claimed.
 ///
@@ -12,7 +13,7 @@ import Foundation
 /// file) are reported with the system's reason — as errors where a loader would have read them
 /// (`*.json`, or any folder the walk cannot enter), as warnings for other entries. A link counts
 /// as what it points to, folders included (a loop is reported, not followed).
-public final class DataFolder: @unchecked Sendable {
+public final class DataFolder: Sendable {
     public let root: URL
     /// Paths relative to `root`, with `/` separators, sorted: the regular files.
     public let files: [String]
@@ -20,8 +21,7 @@ public final class DataFolder: @unchecked Sendable {
     public let listingProblems: [Diagnostic]
     /// The same paths, to look one up (a loader asks for thousands).
     private let known: Set<String>
-    private var claimed: Set<String> = []
-    private let lock = NSLock()
+    private let claimed = Mutex<Set<String>>([])
 
     public enum OpenError: Error, Equatable {
         case missing(String)
@@ -180,8 +180,8 @@ public final class DataFolder: @unchecked Sendable {
     }
 
     /// Marks a file as read without parsing it here.
-    public func claim(_ path: String) { lock.withLock { _ = claimed.insert(path) } }
+    public func claim(_ path: String) { claimed.withLock { _ = $0.insert(path) } }
 
     /// Files that no loader read: reported as warnings by the load stage.
-    public var unclaimedFiles: [String] { lock.withLock { files.filter { !claimed.contains($0) } } }
+    public var unclaimedFiles: [String] { claimed.withLock { claimed in files.filter { !claimed.contains($0) } } }
 }

@@ -305,12 +305,7 @@ public struct Build {
     /// error reported is always the first page's in site order, whichever worker met it first.
     func render(_ renderer: PageRenderer, into writer: SiteWriter) throws(BuildError) {
         let pages = renderer.site.pages
-        let failures = Failures()
-        DispatchQueue.concurrentPerform(iterations: pages.count) { index in
-            guard index < failures.lowestIndex else { return }
-            if let error = Self.renderAndWrite(pages[index], renderer, writer) { failures.record(error, at: index) }
-        }
-        if let error = failures.first { throw error }
+        if let error = Concurrently.firstFailure(pages.count, { Self.renderAndWrite(pages[$0], renderer, writer) }) { throw error }
         do {
             try writer.write(renderer.templates.stylesheet, to: "style.css")
         } catch {
@@ -342,19 +337,4 @@ public struct Build {
             Diagnostic(.error, file: error.name, message: "no template \(error.name) for page \(error.page)"),
         ])
     }
-}
-
-/// The render workers' failures: the first in page order.
-final class Failures: @unchecked Sendable {
-    private var errors: [(index: Int, error: BuildError)] = []
-    private let lock = NSLock()
-
-    /// The index of the first failed page so far (`Int.max` while none has failed).
-    var lowestIndex: Int { lock.withLock { errors.map(\.index).min() ?? .max } }
-
-    func record(_ error: BuildError, at index: Int) {
-        lock.withLock { errors.append((index, error)) }
-    }
-
-    var first: BuildError? { lock.withLock { errors.min { $0.index < $1.index }?.error } }
 }

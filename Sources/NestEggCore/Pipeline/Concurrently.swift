@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Work spread over every core, with results (and diagnostics) in a fixed order, so that what
 /// a build prints and writes never depends on which thread finished first.
@@ -20,9 +21,28 @@ enum Concurrently {
         for (_, own) in results { log.absorb(own) }
         return results.map(\.0)
     }
+
+    /// `body(0)`, `body(1)`, … run on every core until one fails: calls after the first failure
+    /// in index order are skipped (those before it still run), so the failure returned is always
+    /// the lowest index's, whichever worker met it first.
+    static func firstFailure<Failure: Sendable>(_ count: Int, _ body: @Sendable (Int) -> Failure?) -> Failure? {
+        let first = Mutex<(index: Int, failure: Failure)?>(nil)
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            guard index < first.withLock({ $0?.index ?? .max }) else { return }
+            guard let failure = body(index) else { return }
+            first.withLock { current in
+                if index < current?.index ?? .max { current = (index, failure) }
+            }
+        }
+        return first.withLock { $0?.failure }
+    }
 }
 
 /// Slots that concurrent workers fill by index, each once; read when all are done.
+///
+/// `@unchecked`: the values need not be `Sendable` (a worker's diagnostic log is handed over
+/// whole), and each crosses threads exactly once, from the worker that wrote it to the caller,
+/// after `concurrentPerform` has returned; the lock orders those accesses.
 final class Slots<Value>: @unchecked Sendable {
     private var storage: [Value?]
     private let lock = NSLock()

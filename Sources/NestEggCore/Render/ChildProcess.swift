@@ -2,7 +2,7 @@ import Foundation
 
 /// A program run in a process group of its own, so that it and everything it starts can be
 /// stopped together, and stopped with nestegg (the `--pdf` printer's Chromium).
-final class ChildProcess: @unchecked Sendable {
+final class ChildProcess: Sendable {
     let pid: pid_t
 
     struct SpawnError: Error { let reason: String }
@@ -57,7 +57,8 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// The process groups to kill if nestegg is stopped by a signal. A fixed table read by the
-    /// signal handler, which may call nothing but async-signal-safe functions (`kill`, `raise`).
+    /// signal handler, which may call nothing but async-signal-safe functions (`kill`, `raise`) and
+    /// so cannot take a lock: that is why it is a raw table (the one `@unchecked` left here).
     private final class Table: @unchecked Sendable {
         let slots = UnsafeMutablePointer<pid_t>.allocate(capacity: 64)
         private let lock = NSLock()

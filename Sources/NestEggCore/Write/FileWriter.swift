@@ -9,7 +9,7 @@ import Foundation
 /// The temporary names are `.<name>.nestegg-staged-<pid>` and `.<name>.nestegg-previous-<pid>`;
 /// each is locked while its build runs, and ``recover(beside:)`` removes (or, for a previous file
 /// whose destination is gone, restores) those that no running build owns.
-public final class StagedFile: @unchecked Sendable {
+public final class StagedFile {
     public let destination: URL
     let temporary: URL?
     private var previous: URL?

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Who owns a staging folder, a retired site or a temporary file: the build that holds an
 /// advisory lock (`flock`) on it. The lock lives as long as the descriptor, so it ends with the
@@ -6,8 +7,8 @@ import Foundation
 /// given to another program does not keep a leftover alive.
 ///
 /// A later build that can take the lock knows the owner is gone and cleans up after it.
-final class Ownership: @unchecked Sendable {
-    private var descriptor: Int32
+final class Ownership: Sendable {
+    private let descriptor: Mutex<Int32>
 
     /// Takes the lock on `path` (a file or a folder). - Returns: `nil` if it cannot be opened
     /// or another process holds it.
@@ -18,14 +19,16 @@ final class Ownership: @unchecked Sendable {
             close(descriptor)
             return nil
         }
-        self.descriptor = descriptor
+        self.descriptor = Mutex(descriptor)
     }
 
     /// Gives the lock up (also done when the process ends).
     func release() {
-        guard descriptor >= 0 else { return }
-        close(descriptor)
-        descriptor = -1
+        descriptor.withLock { descriptor in
+            guard descriptor >= 0 else { return }
+            close(descriptor)
+            descriptor = -1
+        }
     }
 
     deinit { release() }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The write stage. Files go into a staging folder beside the output folder; only when
 /// every page is there does ``commit()`` swap it in, so a failed build leaves the previous
@@ -9,27 +10,28 @@ import Foundation
 /// write the pages they render). Files are created one at a time (creating them is the kernel's
 /// work, which a second thread did not speed up), plainly, without `fsync`: the swap, not the
 /// disk cache, is what keeps the previous output whole.
-public final class SiteWriter: @unchecked Sendable {
+public final class SiteWriter: Sendable {
     public let output: URL
     let staging: URL
-    private let fileManager = FileManager.default
-    /// Guards `written`, `changed` and `folders`.
-    private let lock = NSLock()
+    /// What the workers share.
+    private struct State {
+        var written: [String] = []
+        /// The same paths, to refuse a second write to one (it could reach the old output through a link).
+        var writtenPaths: Set<String> = []
+        var changed = 0
+        /// Folders of the staging folder known to exist.
+        var folders: Set<String> = [""]
+    }
+    private let state = Mutex(State())
     /// Held while a file is created: one at a time.
-    private let creating = NSLock()
-    private var written: [String] = []
-    /// The same paths, to refuse a second write to one (it could reach the old output through a link).
-    private var writtenPaths: Set<String> = []
-    private var changed = 0
-    /// Folders of the staging folder known to exist.
-    private var folders: Set<String> = [""]
+    private let creating = Mutex(())
     /// This build's lock on its staging folder.
-    private var stagingOwnership: Ownership?
+    private let stagingOwnership: Ownership
 
     /// The size and modification time of each file written so far, for the build cache (a
     /// file keeps both through the swap).
     public func stamps() -> [String: FileStamp] {
-        let written = lock.withLock { self.written }
+        let written = state.withLock { $0.written }
         var stamps: [String: FileStamp] = [:]
         for path in written { stamps[path] = FileStamp(path: staging.path + "/" + path) }
         return stamps.compactMapValues { $0 }
@@ -56,14 +58,17 @@ public final class SiteWriter: @unchecked Sendable {
     /// holds one of the `protecting` folders (the data), the current, home or root folder, or an
     /// existing folder that nestegg did not write — the swap replaces the output folder whole.
     public init(output: URL, protecting: [URL] = []) throws(WriteError) {
-        self.output = output.standardizedFileURL
-        let parent = self.output.deletingLastPathComponent()
-        staging = parent.appendingPathComponent(Self.stagingPrefix(of: self.output) + "\(getpid())")
-        try Self.checkOutputIsOurs(self.output, protecting: protecting)
-        Self.recover(self.output)
+        let output = output.standardizedFileURL
+        self.output = output
+        let parent = output.deletingLastPathComponent()
+        let fileManager = FileManager.default
+        let staging = parent.appendingPathComponent(Self.stagingPrefix(of: output) + "\(getpid())")
+        self.staging = staging
+        try Self.checkOutputIsOurs(output, protecting: protecting)
+        Self.recover(output)
         do {
-            try? fileManager.removeItem(at: staging)
-            try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
+            try? FileManager.default.removeItem(at: staging)
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
             try Data("This folder is a site written by nestegg build; the next build replaces it whole.\n".utf8)
                 .write(to: staging.appendingPathComponent(Self.marker))
         } catch {
@@ -72,7 +77,7 @@ public final class SiteWriter: @unchecked Sendable {
         // Held until the staging folder is swapped in or discarded: while it is, no other build
         // takes the folder for a leftover.
         guard let ownership = Ownership(of: staging.path) else {
-            try? fileManager.removeItem(at: staging)
+            try? FileManager.default.removeItem(at: staging)
             throw WriteError(path: staging.path, reason: "cannot lock the staging folder")
         }
         stagingOwnership = ownership
@@ -86,8 +91,8 @@ public final class SiteWriter: @unchecked Sendable {
         let fileManager = FileManager.default
         let path = output.resolvingSymlinksInPath().path
         let refuse = { (why: String) in WriteError(path: output.path, reason: "refusing to replace this folder: \(why)") }
-        let special = ["/", fileManager.homeDirectoryForCurrentUser.resolvingSymlinksInPath().path,
-                       URL(fileURLWithPath: fileManager.currentDirectoryPath).resolvingSymlinksInPath().path]
+        let special = ["/", FileManager.default.homeDirectoryForCurrentUser.resolvingSymlinksInPath().path,
+                       URL(fileURLWithPath: FileManager.default.currentDirectoryPath).resolvingSymlinksInPath().path]
         if special.contains(path) { throw refuse("it is the root, home or current folder") }
         for folder in protecting {
             let protected = folder.standardizedFileURL.resolvingSymlinksInPath().path
@@ -105,7 +110,7 @@ public final class SiteWriter: @unchecked Sendable {
         }
         let contents: [String]
         do {
-            contents = try fileManager.contentsOfDirectory(atPath: output.path)
+            contents = try FileManager.default.contentsOfDirectory(atPath: output.path)
         } catch {
             throw WriteError(path: output.path, reason: "cannot read the folder (\(reason(error)))")
         }
@@ -141,14 +146,14 @@ public final class SiteWriter: @unchecked Sendable {
         guard !path.isEmpty, !path.hasPrefix("/"), !path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0.isEmpty }) else {
             throw WriteError(path: path, reason: "not a path inside the site")
         }
-        guard lock.withLock({ writtenPaths.insert(path).inserted }) else {
+        guard state.withLock({ $0.writtenPaths.insert(path).inserted }) else {
             throw WriteError(path: path, reason: "written twice in one build (two pages with one path)")
         }
         var text = text
         try ensureFolder(of: path)
         let old = output.path + "/" + path, new = staging.path + "/" + path
         let unchanged = text.withUTF8 { bytes in Self.file(atPath: old, holds: bytes) }
-        let failure: String? = creating.withLock {
+        let failure: String? = creating.withLock { _ in
             if unchanged && keep(path) { return nil }
             let failure = text.withUTF8 { bytes in Self.writeFile(atPath: new, bytes) }
             // Where the disk cannot link, the copy still keeps the old modification time.
@@ -156,10 +161,10 @@ public final class SiteWriter: @unchecked Sendable {
             return failure
         }
         if let failure { throw WriteError(path: path, reason: failure) }
-        lock.withLock {
-            written.append(path)
+        state.withLock { state in
+            state.written.append(path)
             // The build cache is bookkeeping: it is not counted as a changed page.
-            if !unchanged && path != BuildCache.fileName { changed += 1 }
+            if !unchanged && path != BuildCache.fileName { state.changed += 1 }
         }
     }
 
@@ -176,16 +181,16 @@ public final class SiteWriter: @unchecked Sendable {
     /// Counts a file that a tool wrote at ``stagedURL(_:)`` as written (keeping the old copy
     /// when the bytes are the same).
     public func adopt(_ path: String) {
-        let unchanged = (fileManager.contents(atPath: staging.path + "/" + path)).map { data in
+        let unchanged = (FileManager.default.contents(atPath: staging.path + "/" + path)).map { data in
             data.withUnsafeBytes { Self.file(atPath: output.path + "/" + path, holds: UnsafeBufferPointer(start: $0.bindMemory(to: UInt8.self).baseAddress, count: data.count)) }
         } ?? false
         if unchanged {
-            try? fileManager.removeItem(atPath: staging.path + "/" + path)
-            if !keep(path) { try? fileManager.copyItem(atPath: output.path + "/" + path, toPath: staging.path + "/" + path) }
+            try? FileManager.default.removeItem(atPath: staging.path + "/" + path)
+            if !keep(path) { try? FileManager.default.copyItem(atPath: output.path + "/" + path, toPath: staging.path + "/" + path) }
         }
-        lock.withLock {
-            written.append(path)
-            if !unchanged { changed += 1 }
+        state.withLock { state in
+            state.written.append(path)
+            if !unchanged { state.changed += 1 }
         }
     }
 
@@ -197,13 +202,13 @@ public final class SiteWriter: @unchecked Sendable {
     /// Creates the staging folder's subfolders for `path`, once each.
     private func ensureFolder(of path: String) throws(WriteError) {
         let folder = path.split(separator: "/").dropLast().joined(separator: "/")
-        if lock.withLock({ folders.contains(folder) }) { return }
+        if state.withLock({ $0.folders.contains(folder) }) { return }
         do {
-            try fileManager.createDirectory(atPath: staging.path + "/" + folder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: staging.path + "/" + folder, withIntermediateDirectories: true)
         } catch {
             throw WriteError(path: path, reason: Self.reason(error))
         }
-        lock.withLock { _ = folders.insert(folder) }
+        state.withLock { _ = $0.folders.insert(folder) }
     }
 
     /// Whether the file at `path` exists and holds exactly `bytes`.
@@ -246,21 +251,21 @@ public final class SiteWriter: @unchecked Sendable {
     /// ``Swap/finish()`` (or put back by ``Swap/rollBack()``), so that files committed with the
     /// site can still undo the whole.
     public func commit() throws(WriteError) -> Swap {
-        let (written, changed) = lock.withLock { (self.written, self.changed) }
+        let (written, changed) = state.withLock { ($0.written, $0.changed) }
         let previous = Set(Self.listFiles(under: output)).subtracting([Self.marker, BuildCache.fileName])
         let removed = previous.subtracting(written).count
         let summary = Summary(files: written.count, changed: changed, removed: removed)
         var status = stat()
         guard lstat(output.path, &status) == 0 else {
             guard rename(staging.path, output.path) == 0 else { throw WriteError(path: output.path, reason: systemReason(errno)) }
-            stagingOwnership?.release()
+            stagingOwnership.release()
             return Swap(output: output, previous: nil, exchanged: false, summary: summary)
         }
         // The old site is locked by this build while it is moved aside.
         let oldOwnership = Ownership(of: output.path)
         switch AtomicExchange.exchange(staging.path, output.path) {
         case .exchanged:
-            stagingOwnership?.release()
+            stagingOwnership.release()
             return Swap(output: output, previous: staging, exchanged: true, summary: summary, ownership: oldOwnership)
         case .failed(let code):
             throw WriteError(path: output.path, reason: systemReason(code))
@@ -272,13 +277,13 @@ public final class SiteWriter: @unchecked Sendable {
                 _ = rename(retired.path, output.path)
                 throw WriteError(path: output.path, reason: systemReason(code))
             }
-            stagingOwnership?.release()
+            stagingOwnership.release()
             return Swap(output: output, previous: retired, exchanged: false, summary: summary, ownership: oldOwnership)
         }
     }
 
     /// A site swapped in, with the previous one kept aside until ``finish()``.
-    public final class Swap: @unchecked Sendable {
+    public final class Swap: Sendable {
         public let output: URL
         /// Where the previous output is now (`nil`: there was none).
         let previous: URL?
@@ -327,8 +332,8 @@ public final class SiteWriter: @unchecked Sendable {
 
     /// Removes the staging folder: the output folder stays as it was.
     public func discard() {
-        try? fileManager.removeItem(at: staging)
-        stagingOwnership?.release()
+        try? FileManager.default.removeItem(at: staging)
+        stagingOwnership.release()
     }
 
     static func listFiles(under root: URL) -> [String] {
