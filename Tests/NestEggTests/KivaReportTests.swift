@@ -3,7 +3,7 @@ import Testing
 @testable import NestEggCore
 
 @Suite struct KivaReportTests {
-    static func loan(_ id: Int, _ code: String, _ kivaName: String, amount: Int64, funded: Int64, status: String = "fundraising",
+    static func loan(_ id: Int, _ code: String, _ kivaName: String, amount: Int64, funded: Int64, status: LoanStatus = "fundraising",
                      posted: String = "2026-11-01T10:00:00Z", at point: Coordinates? = nil, town: String? = nil,
                      description: String? = nil) -> KivaLoan {
         KivaLoan(id: id, name: "Borrower \(id)", status: status, loanAmount: usd(amount), fundedAmount: usd(funded),

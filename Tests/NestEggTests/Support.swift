@@ -36,8 +36,8 @@ struct SampleError: Error, CustomStringConvertible { let message: String; var de
 func gbp(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .gbp) }
 func usd(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .usd) }
 
-func feedItem(_ minor: Int64, _ time: String, direction: FeedItem.Direction = .out, status: String = "SETTLED",
-              source: String = "MASTER_CARD", currency: Currency = .gbp, uid: String? = nil) -> FeedItem {
+func feedItem(_ minor: Int64, _ time: String, direction: FeedItem.Direction = .out, status: FeedStatus = .settled,
+              source: FeedSource = .masterCard, currency: Currency = .gbp, uid: String? = nil) -> FeedItem {
     FeedItem(uid: uid ?? "item-\(time)-\(minor)", amount: Money(minorUnits: minor, currency: currency), direction: direction,
              transactionTime: Instant(iso8601: time)!, status: status, source: source,
              counterPartyName: "Shop", reference: "REF", spendingCategory: "GROCERIES")

@@ -116,7 +116,7 @@ public enum KivaLoader {
         guard let id, let name, let status, let loanAmount, let fundedAmount, let location, let posted else { return nil }
         if loanAmount.isNegative { amountValue?.error("expected a positive amount, found \(loanAmount.decimalString)"); return nil }
         if fundedAmount.isNegative { value["funded_amount"]?.error("expected a positive amount, found \(fundedAmount.decimalString)"); return nil }
-        return KivaLoan(id: id, name: name, status: status, loanAmount: loanAmount, fundedAmount: fundedAmount,
+        return KivaLoan(id: id, name: name, status: LoanStatus(rawValue: status), loanAmount: loanAmount, fundedAmount: fundedAmount,
                         sector: sector, activity: activity, use: use, location: location, postedDate: posted,
                         borrowerCount: borrowerCount, lenderCount: lenderCount,
                         descriptionHTML: description.map(Text.trimmed).flatMap { $0.isEmpty ? nil : $0 })

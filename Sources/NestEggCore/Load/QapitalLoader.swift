@@ -216,7 +216,7 @@ public enum QapitalLoader {
         return result
     }
 
-    public static let knownRuleTypes = ["roundup", "guilty_pleasure"]
+    public static let knownRuleTypes: Set<RuleType> = [.roundUp, .guiltyPleasure]
 
     public static func rule(_ value: JSONValue, currency: Currency) -> QapitalRule? {
         guard value.object != nil else { return nil }
@@ -224,10 +224,10 @@ public enum QapitalLoader {
         let type = value.required("type", "\"roundup\" or \"guilty_pleasure\"")?.trimmedString
         let amount = value.required("amount", "the rule's amount (a decimal number)")?.decimalMoney(currency)
         guard let id, let type, let amount else { return nil }
-        if !knownRuleTypes.contains(type) {
+        if !knownRuleTypes.contains(RuleType(rawValue: type)) {
             value["type"]?.warning("unknown savings rule type \"\(type)\" (known: roundup, guilty_pleasure); shown as written")
         }
-        return QapitalRule(id: id, type: type, amount: amount)
+        return QapitalRule(id: id, type: RuleType(rawValue: type), amount: amount)
     }
 
     /// `{"userId": 1, "displayName": "Mikael", "avatarUrl": "http://…"}`

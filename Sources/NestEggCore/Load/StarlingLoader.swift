@@ -114,8 +114,8 @@ public enum StarlingLoader {
             value["amount"]?["minorUnits"]?.error("expected a positive amount (the sign comes from direction), found \(amount.minorUnits)")
             return nil
         }
-        return FeedItem(uid: uid, amount: amount, direction: direction, transactionTime: time, status: status,
-                        source: source, counterPartyName: counterParty, reference: reference, spendingCategory: category)
+        return FeedItem(uid: uid, amount: amount, direction: direction, transactionTime: time, status: FeedStatus(rawValue: status),
+                        source: FeedSource(rawValue: source), counterPartyName: counterParty, reference: reference, spendingCategory: category)
     }
 
     /// `{"clearedBalance": {...}, "effectiveBalance": {...}, ...}`

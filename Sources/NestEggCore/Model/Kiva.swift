@@ -76,7 +76,7 @@ public struct KivaLoan: Sendable, Hashable {
     public let id: Int
     public let name: String
     /// `fundraising`, `funded`, `in_repayment`, `paid`, `defaulted`, `refunded`, `expired`, …
-    public let status: String
+    public let status: LoanStatus
     public let loanAmount: Money
     public let fundedAmount: Money
     public let sector: String
@@ -90,7 +90,7 @@ public struct KivaLoan: Sendable, Hashable {
     /// `description.texts.en`, as HTML (emphasis and line breaks survive via ``RichText``).
     public let descriptionHTML: String?
 
-    public init(id: Int, name: String, status: String, loanAmount: Money, fundedAmount: Money, sector: String,
+    public init(id: Int, name: String, status: LoanStatus, loanAmount: Money, fundedAmount: Money, sector: String,
                 activity: String, use: String, location: Location, postedDate: Instant, borrowerCount: Int? = nil,
                 lenderCount: Int? = nil, descriptionHTML: String? = nil) {
         self.id = id

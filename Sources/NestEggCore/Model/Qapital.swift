@@ -63,11 +63,11 @@ public struct QapitalFeedItem: Sendable, Hashable {
 public struct QapitalRule: Sendable, Hashable {
     public var id: Int
     /// `roundup` or `guilty_pleasure` (other values are kept and shown as written).
-    public var type: String
+    public var type: RuleType
     /// For a round-up, the amount purchases are rounded up to; otherwise how much each trigger saves.
     public var amount: Money
 
-    public init(id: Int, type: String, amount: Money) {
+    public init(id: Int, type: RuleType, amount: Money) {
         self.id = id
         self.type = type
         self.amount = amount

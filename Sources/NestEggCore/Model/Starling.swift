@@ -19,9 +19,9 @@ public struct FeedItem: Sendable, SharedRecord {
         public var direction: Direction
         public var transactionTime: Instant
         /// SETTLED, PENDING, DECLINED, UPCOMING, REVERSED, REFUNDED…: kept as written, since the API adds values.
-        public var status: String
+        public var status: FeedStatus
         /// MASTER_CARD, DIRECT_DEBIT, FASTER_PAYMENTS_IN, INTERNAL_TRANSFER…
-        public var source: String
+        public var source: FeedSource
         public var counterPartyName: String
         public var reference: String
         public var spendingCategory: String?
@@ -35,7 +35,7 @@ public struct FeedItem: Sendable, SharedRecord {
         set { box = SharedBox(newValue) }
     }
 
-    public init(uid: String, amount: Money, direction: Direction, transactionTime: Instant, status: String, source: String,
+    public init(uid: String, amount: Money, direction: Direction, transactionTime: Instant, status: FeedStatus, source: FeedSource,
                 counterPartyName: String, reference: String, spendingCategory: String?) {
         box = SharedBox(Fields(uid: uid, amount: amount, direction: direction, transactionTime: transactionTime, status: status,
                                source: source, counterPartyName: counterPartyName, reference: reference,

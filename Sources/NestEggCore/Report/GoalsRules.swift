@@ -196,11 +196,11 @@ public struct QapitalNames: Sendable {
     public func avatar(_ id: Int) -> SafeURL? { data.users[id]?.avatarURL.flatMap(SafeURL.init) }
 
     /// `roundup` → `Round-up`, `guilty_pleasure` → `Guilty pleasure`, others as written, humanised.
-    public static func ruleType(_ type: String) -> String {
+    public static func ruleType(_ type: RuleType) -> String {
         switch type {
-        case "roundup": return "Round-up"
-        case "guilty_pleasure": return "Guilty pleasure"
-        default: return Text.humanized(type)
+        case .roundUp: return "Round-up"
+        case .guiltyPleasure: return "Guilty pleasure"
+        default: return Text.humanized(type.rawValue)
         }
     }
 
@@ -217,8 +217,8 @@ public struct QapitalNames: Sendable {
         guard let id = item.ruleId else { return "manual" }
         guard let rule = data.rules[id] else { return "Rule \(id)" }
         switch rule.type {
-        case "roundup": return "Round-up to \(money(rule.amount))"
-        case "guilty_pleasure": return "Guilty pleasure, \(money(rule.amount)) each"
+        case .roundUp: return "Round-up to \(money(rule.amount))"
+        case .guiltyPleasure: return "Guilty pleasure, \(money(rule.amount)) each"
         default: return "\(Self.ruleType(rule.type)), \(money(rule.amount))"
         }
     }

@@ -57,16 +57,14 @@ enum KivaSupport {
     // MARK: Statuses
 
     /// Kiva's statuses in the order a loan passes through them; any other status sorts after, by name.
-    static let statusOrder = ["fundraising", "funded", "raised", "in_repayment", "paid", "defaulted", "refunded", "expired"]
+    static func statusRank(_ status: LoanStatus) -> Int { LoanStatus.lifecycle.firstIndex(of: status) ?? LoanStatus.lifecycle.count }
 
-    static func statusRank(_ status: String) -> Int { statusOrder.firstIndex(of: status) ?? statusOrder.count }
-
-    static func sortedStatuses<S: Sequence>(_ statuses: S) -> [String] where S.Element == String {
+    static func sortedStatuses<S: Sequence>(_ statuses: S) -> [LoanStatus] where S.Element == LoanStatus {
         Set(statuses).sorted { (statusRank($0), $0) < (statusRank($1), $1) }
     }
 
     /// `in_repayment` → `In repayment`.
-    static func statusLabel(_ status: String) -> String { Text.humanized(status) }
+    static func statusLabel(_ status: LoanStatus) -> String { Text.humanized(status.rawValue) }
 
     /// Newest first; ties by id, highest first.
     static func newestFirst(_ loans: [KivaLoan]) -> [KivaLoan] {

@@ -67,8 +67,8 @@ public enum LenderReport {
             let place = KivaSupport.place(loan.location.countryCode, kivaName: loan.location.country, countries: countries)
             let needed = loan.loanAmount - loan.fundedAmount
             var notes: [String] = []
-            if loan.status != "fundraising" { notes.append("no longer fundraising") }
-            if loan.status == "fundraising" && item.amount.minorUnits > needed.minorUnits {
+            if loan.status != .fundraising { notes.append("no longer fundraising") }
+            if loan.status == .fundraising && item.amount.minorUnits > needed.minorUnits {
                 notes.append("more than the loan still needs")
             }
             return CartRow(loanID: loan.id, borrower: loan.name, flag: place.flag, country: place.name,

@@ -85,7 +85,7 @@ public enum LoansReport {
                           countries: [String: Country], slugs: [String: String], context: ReportContext) -> IndexView {
         // The totals per status stand on the first page only: the other pages do not work them out.
         let totals = page == 1 ? KivaSupport.statusTotals(loans, currency: currency, context: context) : nil
-        var perStatus: [String: Int] = [:]
+        var perStatus: [LoanStatus: Int] = [:]
         if page == 1 { for loan in loans { perStatus[loan.status, default: 0] += 1 } }
         let bars = KivaSupport.sortedStatuses(Array(perStatus.keys)).map { status in
             Chart.Bar(label: KivaSupport.statusLabel(status), value: Int128(perStatus[status]!), valueText: "\(perStatus[status]!)")
@@ -165,7 +165,7 @@ public enum LoansReport {
         let requested = kiva.loans.reduce(Money.zero(kiva.currency)) { $0 + $1.loanAmount }
         let funded = kiva.loans.reduce(Money.zero(kiva.currency)) { $0 + $1.fundedAmount }
         let percent = ReportContext.percent(funded.minorUnits, of: requested.minorUnits).map { " (\($0)%)" } ?? ""
-        let fundraising = kiva.loans.filter { $0.status == "fundraising" }.count
+        let fundraising = kiva.loans.filter { $0.status == .fundraising }.count
         let groups = KivaSupport.byCountry(kiva.loans, countries: kiva.countriesByCode, currency: kiva.currency)
         let rows = groups.prefix(5).map { group in
             DashboardSection.Table.Row([

@@ -4,27 +4,27 @@ public enum RoundUpRule {
     /// Why a feed item does not count towards a round-up.
     public enum Exclusion: Equatable, Sendable {
         case incoming
-        case status(String)
+        case status(FeedStatus)
         case internalTransfer
         case foreignCurrency(Currency)
 
         public var reason: String {
             switch self {
             case .incoming: return "money in"
-            case .status(let status): return "\(status.lowercased().replacingOccurrences(of: "_", with: " "))"
+            case .status(let status): return "\(status.rawValue.lowercased().replacingOccurrences(of: "_", with: " "))"
             case .internalTransfer: return "internal transfer"
             case .foreignCurrency(let currency): return "in \(currency.code), not the account's currency"
             }
         }
     }
 
-    static let countedStatuses: Set<String> = ["SETTLED", "PENDING"]
+    static let countedStatuses: Set<FeedStatus> = [.settled, .pending]
 
     /// `nil` when the item counts: money out, settled or pending, not a move between own accounts.
     public static func exclusion(for item: FeedItem, accountCurrency: Currency) -> Exclusion? {
         if item.direction == .in { return .incoming }
         if !countedStatuses.contains(item.status) { return .status(item.status) }
-        if item.source == "INTERNAL_TRANSFER" { return .internalTransfer }
+        if item.source == .internalTransfer { return .internalTransfer }
         if item.amount.currency != accountCurrency { return .foreignCurrency(item.amount.currency) }
         return nil
     }

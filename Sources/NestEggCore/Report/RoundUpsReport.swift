@@ -173,7 +173,7 @@ public enum RoundUpsReport {
             ItemRow(date: context.date(counted.item.transactionTime), time: context.time(counted.item.transactionTime),
                     counterParty: counted.item.counterPartyName, reference: Text.singleLine(counted.item.reference),
                     amount: context.money(counted.item.amount), roundUp: context.money(counted.roundUp),
-                    pending: counted.item.status == "PENDING")
+                    pending: counted.item.status == .pending)
         }
         let excluded = week.excluded.map { excluded in
             ExcludedRow(date: context.date(excluded.item.transactionTime), time: context.time(excluded.item.transactionTime),

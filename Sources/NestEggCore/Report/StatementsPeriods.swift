@@ -4,13 +4,13 @@ public enum StatementPeriods {
     /// Why a feed item is listed apart and not counted in the balance.
     public enum Apart: Equatable, Sendable {
         /// PENDING, UPCOMING, DECLINED, REVERSED…: not (yet) settled.
-        case status(String)
+        case status(FeedStatus)
         /// Settled, but not in the account's currency (the loader warned about it).
         case foreignCurrency(Currency)
 
         public var reason: String {
             switch self {
-            case .status(let status): return Text.humanized(status)
+            case .status(let status): return Text.humanized(status.rawValue)
             case .foreignCurrency(let currency): return "Settled in \(currency.code), not the account's currency"
             }
         }
@@ -47,7 +47,7 @@ public enum StatementPeriods {
 
     /// Whether an item counts in the balance; `nil` means it does.
     public static func apart(_ item: FeedItem, accountCurrency: Currency) -> Apart? {
-        if item.status != "SETTLED" { return .status(item.status) }
+        if item.status != .settled { return .status(item.status) }
         if item.amount.currency != accountCurrency { return .foreignCurrency(item.amount.currency) }
         return nil
     }

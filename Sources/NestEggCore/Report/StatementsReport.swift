@@ -195,7 +195,7 @@ public enum StatementsReport {
         let month = statement.month
         let lines = statement.lines.map { line in
             LineRow(date: context.date(line.item.transactionTime), time: context.time(line.item.transactionTime),
-                    description: line.item.counterPartyName.isEmpty ? Text.humanized(line.item.source) : line.item.counterPartyName,
+                    description: line.item.counterPartyName.isEmpty ? Text.humanized(line.item.source.rawValue) : line.item.counterPartyName,
                     reference: Text.singleLine(line.item.reference),
                     moneyIn: line.item.direction == .in ? context.money(line.item.amount) : "",
                     moneyOut: line.item.direction == .out ? context.money(line.item.amount) : "",
@@ -203,7 +203,7 @@ public enum StatementsReport {
         }
         let apart = statement.apart.map { entry in
             ApartRow(date: context.date(entry.item.transactionTime), time: context.time(entry.item.transactionTime),
-                     description: entry.item.counterPartyName.isEmpty ? Text.humanized(entry.item.source) : entry.item.counterPartyName,
+                     description: entry.item.counterPartyName.isEmpty ? Text.humanized(entry.item.source.rawValue) : entry.item.counterPartyName,
                      status: entry.apart.reason, amount: context.money(entry.item.signedAmount))
         }
         // Round-ups grouped by ISO week, linking to the week's round-up page.

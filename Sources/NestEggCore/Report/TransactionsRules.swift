@@ -101,12 +101,12 @@ public enum TransactionsRules {
         }
     }
 
-    static let starlingStatuses: Set<String> = ["SETTLED", "PENDING"]
+    static let starlingStatuses: Set<FeedStatus> = [.settled, .pending]
 
     /// Whether a Starling feed item is spending: money out, settled or pending, and not a move
     /// between the user's own accounts (that money is spent later, from the other account).
     public static func isSpending(_ item: FeedItem) -> Bool {
-        item.direction == .out && starlingStatuses.contains(item.status) && item.source != "INTERNAL_TRANSFER"
+        item.direction == .out && starlingStatuses.contains(item.status) && item.source != .internalTransfer
     }
 
     /// Every item from both sources, newest first, each category under one name.
@@ -141,7 +141,7 @@ public enum TransactionsRules {
                                           category: starlingCategory(item.spendingCategory), amount: item.amount,
                                           date: clock.date(of: item.transactionTime), instant: item.transactionTime,
                                           accountName: data.account.name, provider: nil, pinned: true,
-                                          pending: item.status == "PENDING"))
+                                          pending: item.status == .pending))
             }
         }
         // Sorted by index: moving a million large items about costs more than the comparisons.
