@@ -1,3 +1,5 @@
+import Foundation
+
 /// Small text helpers shared by every stage.
 public enum Text {
     /// Removes white space and newlines at both ends (Starling pads references, Kiva pads `use`).
@@ -45,12 +47,14 @@ enum Bytes {
     /// The first index at or after `from` where `pattern` starts in `bytes`.
     static func find(_ pattern: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
         guard let first = pattern.first, bytes.count >= pattern.count else { return nil }
-        var index = from
-        let last = bytes.count - pattern.count
-        while index <= last {
-            if bytes[index] == first && bytes[index..<index + pattern.count].elementsEqual(pattern) { return index }
-            index += 1
+        return bytes.withUnsafeBufferPointer { bytes in
+            var index = from
+            let last = bytes.count - pattern.count
+            while index <= last {
+                if bytes[index] == first && memcmp(bytes.baseAddress! + index, pattern, pattern.count) == 0 { return index }
+                index += 1
+            }
+            return nil
         }
-        return nil
     }
 }
