@@ -99,6 +99,18 @@ import Testing
         #expect(diagnostic.description.contains("\\n::add-mask::x\\u{1B}[31m"))
     }
 
+    /// A GitHub Actions annotation shows control characters in file, message and path as the plain
+    /// diagnostic does: no ESC, BEL or C1 character and no line break reaches the log.
+    @Test func annotationsCannotForgeWorkflowCommands() {
+        let hostile = "a\u{1B}[31mred\u{7}\u{9B}2J\r\n::add-mask::x%0A"
+        let diagnostic = Diagnostic(.warning, file: "data/\(hostile).json", line: 3, column: 4, path: "$.\(hostile)", message: "found \(hostile)")
+        let annotation = diagnostic.githubAnnotation
+        #expect(!annotation.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "\(annotation.debugDescription)")
+        #expect(annotation.hasPrefix("::warning file=data/a\\u{1B}[31mred\\u{7}\\u{9B}2J\\r\\n%3A%3Aadd-mask%3A%3Ax%250A.json,line=3,col=4::"))
+        #expect(annotation.hasSuffix("found a\\u{1B}[31mred\\u{7}\\u{9B}2J\\r\\n::add-mask::x%250A (at $.a\\u{1B}[31mred\\u{7}\\u{9B}2J\\r\\n::add-mask::x%250A)"))
+        #expect(Diagnostic(.error, file: "a.json", message: "plain").githubAnnotation == "::error file=a.json::plain")
+    }
+
     @Test func htmlEscapingCoversAttributes() {
         #expect(Escape.html(#"<a href="x">'&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
         #expect(Escape.html(" a\u{1B}[31m\r\nb ") == "a[31m b")
