@@ -504,6 +504,14 @@ struct SplitMix64 {
     static let outputs: [String] = inputs.map(RichText.markdown(fromHTML:))
     static let expected: [String] = inputs.map(Oracle.richText)
 
+    /// Text without a tag or an entity takes a short way; it must come out as the long way has it.
+    @Test func theShortWayAgreesWithTheLongWay() {
+        let plain = DataIsTextPropertyTests.strings.filter { !$0.contains("<") && !$0.contains("&") }.prefix(15_000)
+        let differ = plain.filter { RichText.markdown(fromHTML: $0) != RichText.render(RichText.styledText(fromHTML: $0)) }
+        #expect(plain.count > 10_000)
+        #expect(differ.isEmpty, "\(differ.prefix(12).map(\.debugDescription))")
+    }
+
     @Test(arguments: [false, true])
     func onlyEmphasisAndLineBreaksSurvive(inTableCell: Bool) {
         let outputs = Self.outputs

@@ -17,6 +17,12 @@ public enum Text {
         return String(String.UnicodeScalarView(scalars))
     }
 
+    /// A control character: C0 (U+0000–U+001F), DEL or C1 (U+0080–U+009F). What the escapers
+    /// remove from data and diagnostics show as `\u{…}`.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
     /// An API code in sentence case: `PRIMARY` → `Primary`, `FIXED_TERM_DEPOSIT` → `Fixed term deposit`,
     /// `in_repayment` → `In repayment`.
     public static func humanized(_ code: String) -> String {

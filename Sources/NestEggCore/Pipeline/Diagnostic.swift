@@ -59,7 +59,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// Messages quote data; control characters in it (a newline, an ANSI escape) are shown as
     /// escapes, so data can neither forge a log line (or a CI command) nor colour the terminal.
     public static func printable(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || (0x80..<0xA0).contains($0.value) }) else {
+        guard text.unicodeScalars.contains(where: Text.isControl) else {
             return text
         }
         var result = ""
@@ -68,7 +68,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case let control where control.value < 0x20 || control.value == 0x7F || (0x80..<0xA0).contains(control.value):
+            case let control where Text.isControl(control):
                 result += "\\u{\(String(control.value, radix: 16, uppercase: true))}"
             default:
                 result.unicodeScalars.append(scalar)

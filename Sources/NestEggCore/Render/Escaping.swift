@@ -73,7 +73,7 @@ public enum Escape {
                 breaking = true
             } else if scalar == " " {
                 spaces += 1
-            } else if !isControl(scalar) {  // (control characters are removed; a run goes on across one)
+            } else if !Text.isControl(scalar) {  // (control characters are removed; a run goes on across one)
                 let whitespace = scalar.value >= 0x80 && scalar.properties.isWhitespace
                 if out.isEmpty && whitespace { spaces = 0; breaking = false; continue }  // leading white space goes
                 if !out.isEmpty { for _ in 0..<(breaking ? 1 : spaces) { out.append(UInt8(ascii: " ")) } }
@@ -96,10 +96,6 @@ public enum Escape {
         }
     }
 
-    /// C0 and C1 control characters and DEL.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-    }
 
     /// Whether `bytes` hold anything normalisation changes, found without decoding most of them:
     /// a control byte, a C1 control or U+2028/U+2029 (two- and three-byte forms), or white space

@@ -105,7 +105,7 @@ public enum RichText {
             switch atom {
             case .character(let scalar, let style) where isCollapsible(scalar):
                 pending = pending.map { $0.intersection(style) } ?? style
-            case .character(let scalar, _) where Escape.isControl(scalar):
+            case .character(let scalar, _) where Text.isControl(scalar):
                 continue
             case .character:
                 if let style = pending, let last = out.last, last != .lineBreak { out.append(.character(" ", style)) }
@@ -133,7 +133,7 @@ public enum RichText {
         var pendingSpace = false
         for scalar in text.unicodeScalars {
             if isCollapsible(scalar) { pendingSpace = !result.isEmpty; continue }
-            if Escape.isControl(scalar) { continue }
+            if Text.isControl(scalar) { continue }
             if pendingSpace { result.append(" ") }
             pendingSpace = false
             result.append(scalar)
