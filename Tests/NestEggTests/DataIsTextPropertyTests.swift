@@ -296,10 +296,7 @@ enum Oracle {
             }
         }
         // The run at the end goes with the trimming; so does one at the start, and any Unicode space.
-        var scalars = Substring(String(out)).unicodeScalars[...]
-        while let first = scalars.first, first.properties.isWhitespace { scalars = scalars.dropFirst() }
-        while let last = scalars.last, last.properties.isWhitespace { scalars = scalars.dropLast() }
-        return String(String.UnicodeScalarView(scalars))
+        return Text.trimmed(String(out))
     }
 
     /// Text as cmark-gfm writes it in HTML.
@@ -332,7 +329,7 @@ enum Oracle {
         var index = hole.startIndex
         var out = 0
         while index < hole.endIndex {
-            var byte = hole[index]
+            var byte = base[index]
             if byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") { return false }
             var length = 1
             if byte == UInt8(ascii: "&") {
@@ -349,19 +346,23 @@ enum Oracle {
     }
 
     /// The entities an HTML escaper or cmark-gfm writes (`&#x27;` in an `href` too), decoded.
+    static let hrefEntities = entities + [Array("&#x27;".utf8)], hrefDecoded = decoded + [UInt8(ascii: "'")]
+
     static func decodeHTML(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
-        let entities = Self.entities + [Array("&#x27;".utf8)], decoded = Self.decoded + [UInt8(ascii: "'")]
+        let entities = Self.hrefEntities, decoded = Self.hrefDecoded
         let base = bytes.base.baseAddress!
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = bytes.startIndex
-        while index < bytes.endIndex {
-            if bytes[index] == UInt8(ascii: "&"), let entity = entities.indices.first(where: { index + entities[$0].count <= bytes.endIndex
+        let end = bytes.endIndex
+        while index < end {
+            let byte = base[index]
+            if byte == UInt8(ascii: "&"), let entity = entities.indices.first(where: { index + entities[$0].count <= end
                 && memcmp(base + index, entities[$0], entities[$0].count) == 0 }) {
                 out.append(decoded[entity])
                 index += entities[entity].count
             } else {
-                out.append(bytes[index])
+                out.append(byte)
                 index += 1
             }
         }
@@ -449,31 +450,22 @@ enum PropertyStrings {
         for construct in constructs + unicode + controls {
             strings += [construct, " " + construct + " ", "\t" + construct + "\n", "a" + construct + "b", "x " + construct + " y"]
         }
-        let pieces = punctuation + constructs + unicode + controls + words + words + words
-        var random = SplitMix64(seed: 14)
-        while strings.count < count {
-            var text = ""
-            for _ in 0..<(1 + random.next(below: 6)) { text += pieces[random.next(below: pieces.count)] }
-            strings.append(text)
+        return strings + mixtures(of: punctuation + constructs + unicode + controls + words + words + words, seed: 14,
+                                  count: count - strings.count, pieces: 6)
+    }
+
+    /// `count` strings of 1 to `pieces` pieces each, picked at random from `of` (seeded).
+    static func mixtures(of pieces: [String], seed: UInt64, count: Int, pieces most: Int) -> [String] {
+        var random = SplitMix64(seed: seed)
+        return (0..<max(0, count)).map { _ in
+            (0..<(1 + random.next(below: most))).map { _ in pieces[random.next(below: pieces.count)] }.joined()
         }
-        return strings
     }
 }
 
-/// A small, fast, seeded generator (the same strings on every run and every machine).
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
+extension SplitMix64 {
+    /// A number in `0..<bound` (the synthetic data's generator: the same strings on every run and machine).
+    mutating func next(below bound: Int) -> Int { Int(next(upTo: UInt64(bound))) }
 }
 
 // MARK: - Rich text
@@ -490,15 +482,9 @@ struct SplitMix64 {
                     "<0.01>", "<strong><em>", "</em></strong>", "<b> ", " </b>"]
         let pieces = tags + tags + PropertyStrings.constructs + PropertyStrings.unicode + PropertyStrings.controls
             + PropertyStrings.punctuation + PropertyStrings.words + PropertyStrings.words
-        var random = SplitMix64(seed: 1414)
-        var inputs: [String] = ["<strong>You</strong> didn't resist a guilty pleasure at <strong>Ben &amp; Jerry&#39;s</strong>.",
-                                "<i>The following description was written by a field partner</i><br><br>Justine", ""]
-        while inputs.count < 12_000 {
-            var text = ""
-            for _ in 0..<(1 + random.next(below: 8)) { text += pieces[random.next(below: pieces.count)] }
-            inputs.append(text)
-        }
-        return inputs
+        let samples = ["<strong>You</strong> didn't resist a guilty pleasure at <strong>Ben &amp; Jerry&#39;s</strong>.",
+                       "<i>The following description was written by a field partner</i><br><br>Justine", ""]
+        return samples + PropertyStrings.mixtures(of: pieces, seed: 1414, count: 12_000 - samples.count, pieces: 8)
     }()
     /// What the sanitiser makes of them, and what the README says they show (made once for both placements).
     static let outputs: [String] = inputs.map(RichText.markdown(fromHTML:))
@@ -608,10 +594,7 @@ extension Oracle {
                 out.unicodeScalars.append(scalar)
             }
         }
-        var scalars = Substring(out).unicodeScalars[...]
-        while let last = scalars.last, last.properties.isWhitespace { scalars = scalars.dropLast() }
-        while let first = scalars.first, first.properties.isWhitespace { scalars = scalars.dropFirst() }
-        return String(String.UnicodeScalarView(scalars))
+        return Text.trimmed(out)
     }
 
     /// The text of an HTML fragment as cmark-gfm wrote it, line breaks as `\n`; nil if it holds an

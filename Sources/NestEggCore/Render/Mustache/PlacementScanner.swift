@@ -417,12 +417,15 @@ private struct HTMLScan {
             let nameText = text[cursor...].prefix { $0.isLetter || $0.isNumber || $0 == "-" }
             let name = nameText.lowercased()
             cursor = nameText.endIndex
-            while true {
+            // Past white space; false (and the placement refused) if the text ends inside the tag there.
+            func skipWhiteSpace() -> Bool {
                 cursor = text[cursor...].firstIndex { !$0.isWhitespace } ?? text.endIndex
-                guard cursor < text.endIndex else {
-                    placement = .cannot("a value inside an HTML tag must be a quoted attribute's value")
-                    return
-                }
+                if cursor < text.endIndex { return true }
+                placement = .cannot("a value inside an HTML tag must be a quoted attribute's value")
+                return false
+            }
+            while true {
+                guard skipWhiteSpace() else { return }
                 if text[cursor] == ">" || text[cursor...].hasPrefix("/>") {
                     cursor = text.index(cursor, offsetBy: text[cursor] == ">" ? 1 : 2)
                     break
@@ -430,11 +433,7 @@ private struct HTMLScan {
                 let attributeText = text[cursor...].prefix { !$0.isWhitespace && $0 != "=" && $0 != ">" && $0 != "/" }
                 let attribute = attributeText.lowercased()
                 cursor = attributeText.isEmpty ? text.index(after: cursor) : attributeText.endIndex
-                cursor = text[cursor...].firstIndex { !$0.isWhitespace } ?? text.endIndex
-                guard cursor < text.endIndex else {
-                    placement = .cannot("a value inside an HTML tag must be a quoted attribute's value")
-                    return
-                }
+                guard skipWhiteSpace() else { return }
                 guard text[cursor] == "=" else { continue }
                 cursor = text[text.index(after: cursor)...].firstIndex { !$0.isWhitespace } ?? text.endIndex
                 guard cursor < text.endIndex, text[cursor] == "\"" || text[cursor] == "'" else {
