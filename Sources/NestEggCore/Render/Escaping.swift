@@ -35,7 +35,10 @@ public enum Placement: String, Sendable, Hashable, CaseIterable {
 /// (`Sara & Tom`, `<0.01`, `snake_case` and `-£3.20` pass as they are); the property test
 /// (`DataIsTextPropertyTests`) renders every escaper's output through cmark-gfm to hold it to that.
 public enum Escape {
-    /// `text` escaped for `placement`.
+    /// `text` escaped for `placement`. Some placements share their rules: a table cell and a link's
+    /// text need nothing the middle of a line does not (`|`, `[` and `]` are escaped in all Markdown
+    /// text), a list item's start what a line's start needs, and HTML text what a quoted attribute
+    /// needs (`&`, `<`, `>`, `"` and `'`).
     public static func value(_ text: String, at placement: Placement) -> String {
         switch placement {
         case .paragraph, .tableCell, .linkText: return markdown(text, .inline)
