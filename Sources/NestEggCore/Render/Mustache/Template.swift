@@ -7,10 +7,10 @@
 /// lists and objects, known at compile time — names are split at parse time, and a page is written
 /// into one growing string.
 ///
-/// The language is Mustache's: `{{name}}` (escaped for where it lands: ``PlacementScanner``), `{{{name}}}` and
-/// `{{& name}}` (as is), `{{#name}}…{{/name}}` sections, `{{^name}}…{{/name}}` inverted sections,
-/// `{{! comments}}`, `{{> partial}}`, dotted names and `{{.}}`, with the spec's rules for
-/// standalone lines. Set-delimiter, pragma and inheritance tags are refused with an error rather
+/// The language is Mustache's: `{{name}}` (escaped for where it lands, ``PlacementScanner``),
+/// `{{{name}}}` and `{{& name}}` (as is), `{{#name}}…{{/name}}` sections, `{{^name}}…{{/name}}`
+/// inverted sections, `{{! comments}}`, `{{> partial}}`, dotted names and `{{.}}`, with the spec's
+/// rules for standalone lines. Set-delimiter, pragma and inheritance tags are refused with an error rather
 /// than half-supported. Text is truthy, as in swift-mustache.
 public struct Template: Sendable {
     /// What the template writes: Markdown (a `.md` template) or HTML; where each `{{name}}` lands
@@ -68,7 +68,8 @@ public struct Template: Sendable {
         func visit(_ nodes: [Node]) {
             for node in nodes {
                 switch node {
-                case .variable(let names, true, let placement): result.append((names.isEmpty ? "." : names.joined(separator: "."), placement))
+                case .variable(let names, true, let placement):
+                    result.append((names.isEmpty ? "." : names.joined(separator: "."), placement))
                 case .section(_, _, let body): visit(body)
                 case .text, .variable, .partial: break
                 }
