@@ -15,7 +15,7 @@ import Testing
 
     @Test func variablesAreEscapedForTheTemplatesKind() throws {
         let value = object(["name": .text("*Bob* <b>")])
-        #expect(try render("{{name}}", value) == "\\*Bob\\* \\<b\\>")
+        #expect(try render("{{name}}", value) == "\\*Bob\\* \\<b>")
         #expect(try render("{{name}}", value, kind: .html) == "*Bob* &lt;b&gt;")
         #expect(try render("{{{name}}}|{{& name}}", value) == "*Bob* <b>|*Bob* <b>")
         #expect(try render("[{{missing}}]", value) == "[]")

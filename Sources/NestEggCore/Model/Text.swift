@@ -1,3 +1,5 @@
+import Foundation
+
 /// Small text helpers shared by every stage.
 public enum Text {
     /// Removes white space and newlines at both ends (Starling pads references, Kiva pads `use`).
@@ -13,6 +15,12 @@ public enum Text {
         while let first = scalars.first, first.properties.isWhitespace { scalars = scalars.dropFirst() }
         while let last = scalars.last, last.properties.isWhitespace { scalars = scalars.dropLast() }
         return String(String.UnicodeScalarView(scalars))
+    }
+
+    /// A control character: C0 (U+0000–U+001F), DEL or C1 (U+0080–U+009F). What the escapers
+    /// remove from data and diagnostics show as `\u{…}`.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// An API code in sentence case: `PRIMARY` → `Primary`, `FIXED_TERM_DEPOSIT` → `Fixed term deposit`,
@@ -45,12 +53,14 @@ enum Bytes {
     /// The first index at or after `from` where `pattern` starts in `bytes`.
     static func find(_ pattern: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
         guard let first = pattern.first, bytes.count >= pattern.count else { return nil }
-        var index = from
-        let last = bytes.count - pattern.count
-        while index <= last {
-            if bytes[index] == first && bytes[index..<index + pattern.count].elementsEqual(pattern) { return index }
-            index += 1
+        return bytes.withUnsafeBufferPointer { bytes in
+            var index = from
+            let last = bytes.count - pattern.count
+            while index <= last {
+                if bytes[index] == first && memcmp(bytes.baseAddress! + index, pattern, pattern.count) == 0 { return index }
+                index += 1
+            }
+            return nil
         }
-        return nil
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One problem found in the input, placed as precisely as the input allows.
 ///
 /// Printed in the form compilers and editors understand:
@@ -35,10 +37,32 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         return text
     }
 
+    /// The diagnostic as a GitHub Actions annotation:
+    /// `::error file=Fixtures/a.json,line=2,col=68::expected an integer, found a string (at $.x)`.
+    /// File, message and path show control characters as ``description`` does (ESC, BEL, C1 and
+    /// line breaks included, so data can neither forge a workflow command nor colour the log);
+    /// then the annotation's own escapes apply (`%`, and `:` and `,` in a property).
+    public var githubAnnotation: String {
+        var properties = ["file=\(Self.annotationProperty(Self.printable(file)))"]
+        if let line, line > 0 { properties.append("line=\(line)") }
+        if let column, line ?? 0 > 0 { properties.append("col=\(column)") }
+        var text = Self.printable(message)
+        if let path { text += " (at \(Self.printable(path)))" }
+        return "::\(severity.rawValue) \(properties.joined(separator: ","))::\(Self.annotationData(text))"
+    }
+
+    static func annotationData(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    static func annotationProperty(_ text: String) -> String {
+        annotationData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+
     /// Messages quote data; control characters in it (a newline, an ANSI escape) are shown as
     /// escapes, so data can neither forge a log line (or a CI command) nor colour the terminal.
     public static func printable(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || (0x80..<0xA0).contains($0.value) }) else {
+        guard text.unicodeScalars.contains(where: Text.isControl) else {
             return text
         }
         var result = ""
@@ -47,7 +71,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case let control where control.value < 0x20 || control.value == 0x7F || (0x80..<0xA0).contains(control.value):
+            case let control where Text.isControl(control):
                 result += "\\u{\(String(control.value, radix: 16, uppercase: true))}"
             default:
                 result.unicodeScalars.append(scalar)

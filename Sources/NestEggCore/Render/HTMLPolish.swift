@@ -21,7 +21,10 @@ enum HTMLPolish {
             var copied = 0
             var index = 0
             outer: while index < source.count {
-                guard source[index] == UInt8(ascii: "<") else {
+                // Every replacement starts `<t` or `</t`.
+                guard source[index] == UInt8(ascii: "<"), index + 2 < source.count,
+                      source[index + 1] == UInt8(ascii: "t") || (source[index + 1] == UInt8(ascii: "/") && source[index + 2] == UInt8(ascii: "t"))
+                else {
                     index += 1
                     continue
                 }

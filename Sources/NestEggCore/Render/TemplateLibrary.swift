@@ -125,5 +125,15 @@ public struct TemplateLibrary: Sendable {
         templates[name]?.render(contexts, partials: templates)
     }
 
+    /// Renders with `escape` in place of ``Escape/value(_:at:)`` (for tests).
+    func render(_ name: String, _ contexts: [TemplateValue], escape: (String, Placement) -> String) -> String? {
+        templates[name]?.render(contexts, partials: templates, escape: escape)
+    }
+
+    /// Where each escaped `{{name}}` of the template `name` lands, in text order (for tests).
+    func placements(_ name: String) -> [(name: String, placement: Placement)] {
+        templates[name]?.placements ?? []
+    }
+
     public func has(_ name: String) -> Bool { templates[name] != nil }
 }

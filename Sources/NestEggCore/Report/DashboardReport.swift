@@ -143,7 +143,7 @@ public enum DashboardReport {
     }
 
     static func htmlHref(_ markdownHref: String) -> String {
-        Escape.html(CMark.markdownLinkToHTML(markdownHref) ?? markdownHref)
+        Escape.url(CMark.markdownLinkToHTML(markdownHref) ?? markdownHref)
     }
 
     static func tableView(_ table: DashboardSection.Table, context: ReportContext) -> TableView {
@@ -162,7 +162,7 @@ public struct MarkdownLine: Sendable, CustomStringConvertible, Encodable {
     public let text: String
 
     public init(cells: [String]) {
-        text = "| " + cells.map { Escape.markdown($0) }.joined(separator: " | ") + " |"
+        text = "| " + cells.map { Escape.value($0, at: .tableCell) }.joined(separator: " | ") + " |"
     }
 
     public var description: String { text }

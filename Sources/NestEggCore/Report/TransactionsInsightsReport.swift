@@ -205,7 +205,7 @@ public enum TransactionsInsightsReport {
             }).text)
         }
         let monthTotals = perMonth.map { $0.reduce(Money.zero(currency)) { $0 + $1.amount } }
-        let totalLine = "| **Total** | " + monthTotals.map { "**\(Escape.markdown(context.money($0)))**" }.joined(separator: " | ") + " |"
+        let totalLine = "| **Total** | " + monthTotals.map { "**\(Escape.value(context.money($0), at: .tableCell))**" }.joined(separator: " | ") + " |"
 
         // The chart: the palette's categories, then "Other" for the rest, as on the ring.
         let own = categories.filter { palette.contains($0.key) }

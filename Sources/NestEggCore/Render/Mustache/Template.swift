@@ -7,28 +7,22 @@
 /// lists and objects, known at compile time — names are split at parse time, and a page is written
 /// into one growing string.
 ///
-/// The language is Mustache's: `{{name}}` (escaped for the template's kind), `{{{name}}}` and
-/// `{{& name}}` (as is), `{{#name}}…{{/name}}` sections, `{{^name}}…{{/name}}` inverted sections,
-/// `{{! comments}}`, `{{> partial}}`, dotted names and `{{.}}`, with the spec's rules for
-/// standalone lines. Set-delimiter, pragma and inheritance tags are refused with an error rather
+/// The language is Mustache's: `{{name}}` (escaped for where it lands, ``PlacementScanner``),
+/// `{{{name}}}` and `{{& name}}` (as is), `{{#name}}…{{/name}}` sections, `{{^name}}…{{/name}}`
+/// inverted sections, `{{! comments}}`, `{{> partial}}`, dotted names and `{{.}}`, with the spec's
+/// rules for standalone lines. Set-delimiter, pragma and inheritance tags are refused with an error rather
 /// than half-supported. Text is truthy, as in swift-mustache.
 public struct Template: Sendable {
-    /// How `{{name}}` escapes text: by the template's kind (`.md` or `.html`).
+    /// What the template writes: Markdown (a `.md` template) or HTML; where each `{{name}}` lands
+    /// is read from the template's text as that language.
     public enum Kind: Sendable {
         case markdown, html
-
-        func escape(_ text: String) -> String {
-            switch self {
-            case .markdown: return Escape.markdown(text)
-            case .html: return Escape.html(text)
-            }
-        }
     }
 
     enum Node: Sendable {
         case text(String)
-        /// `names` empty is `{{.}}`, the current value.
-        case variable(names: [String], escaped: Bool)
+        /// `names` empty is `{{.}}`, the current value; `placement` is where an escaped value lands.
+        case variable(names: [String], escaped: Bool, placement: Placement)
         case section(names: [String], inverted: Bool, body: [Node])
         case partial(name: String, indentation: String)
     }
@@ -52,7 +46,7 @@ public struct Template: Sendable {
         self.kind = kind
         source = text
         var parser = TemplateParser(text)
-        nodes = try parser.parse()
+        nodes = try parser.parse(kind: kind)
     }
 
     /// How deep sections nest here, with the partials included at each point counted in
@@ -89,6 +83,23 @@ public struct Template: Sendable {
         return names
     }
 
+    /// Each escaped `{{name}}` (dotted; `.` for the current value) with where it lands, in text order.
+    var placements: [(name: String, placement: Placement)] {
+        var result: [(String, Placement)] = []
+        func visit(_ nodes: [Node]) {
+            for node in nodes {
+                switch node {
+                case .variable(let names, true, let placement):
+                    result.append((names.isEmpty ? "." : names.joined(separator: "."), placement))
+                case .section(_, _, let body): visit(body)
+                case .text, .variable, .partial: break
+                }
+            }
+        }
+        visit(nodes)
+        return result
+    }
+
     /// Renders the template with `value` as its context; `partials` are the templates
     /// `{{> name}}` can include (checked for existence and cycles by ``TemplateLibrary``).
     public func render(_ value: TemplateValue, partials: [String: Template] = [:]) -> String {
@@ -98,42 +109,49 @@ public struct Template: Sendable {
     /// Renders the template with several contexts, outermost first: a name is looked up in the
     /// last, then the one before it, and so on.
     public func render(_ contexts: [TemplateValue], partials: [String: Template] = [:]) -> String {
+        render(contexts, partials: partials, escape: Escape.value)
+    }
+
+    /// Renders with `escape` in place of ``Escape/value(_:at:)`` (a test compares the structure
+    /// with swift-mustache's, which knows no placements).
+    func render(_ contexts: [TemplateValue], partials: [String: Template], escape: (String, Placement) -> String) -> String {
         var output = ""
         output.reserveCapacity(16 * 1024)
         var stack = contexts
-        render(nodes, stack: &stack, partials: partials, into: &output)
+        render(nodes, stack: &stack, partials: partials, escape: escape, into: &output)
         return output
     }
 
-    private func render(_ nodes: [Node], stack: inout [TemplateValue], partials: [String: Template], into output: inout String) {
+    private func render(_ nodes: [Node], stack: inout [TemplateValue], partials: [String: Template],
+                        escape: (String, Placement) -> String, into output: inout String) {
         for node in nodes {
             switch node {
             case .text(let text):
                 output += text
-            case .variable(let names, let escaped):
+            case .variable(let names, let escaped, let placement):
                 switch Self.lookup(names, in: stack) {
-                case .text(let text)?: output += escaped ? kind.escape(text) : text
+                case .text(let text)?: output += escaped ? escape(text, placement) : text
                 case .flag(let flag)?: output += flag ? "true" : "false"
                 case .list?, .object?, nil: break
                 }
             case .section(let names, let inverted, let body):
                 let value = Self.lookup(names, in: stack)
                 if inverted {
-                    if value?.isFalsy ?? true { render(body, stack: &stack, partials: partials, into: &output) }
+                    if value?.isFalsy ?? true { render(body, stack: &stack, partials: partials, escape: escape, into: &output) }
                     continue
                 }
                 switch value {
                 case .list(let items)?:
                     for item in items {
                         stack.append(item)
-                        render(body, stack: &stack, partials: partials, into: &output)
+                        render(body, stack: &stack, partials: partials, escape: escape, into: &output)
                         stack.removeLast()
                     }
                 case .flag(let flag)?:
-                    if flag { render(body, stack: &stack, partials: partials, into: &output) }
+                    if flag { render(body, stack: &stack, partials: partials, escape: escape, into: &output) }
                 case .text?, .object?:
                     stack.append(value!)
-                    render(body, stack: &stack, partials: partials, into: &output)
+                    render(body, stack: &stack, partials: partials, escape: escape, into: &output)
                     stack.removeLast()
                 case nil:
                     break
@@ -146,7 +164,7 @@ public struct Template: Sendable {
                 if !indentation.isEmpty, let indented = try? Template(Self.indent(partial.source, by: indentation), kind: partial.kind) {
                     partial = indented
                 }
-                partial.render(partial.nodes, stack: &stack, partials: partials, into: &output)
+                partial.render(partial.nodes, stack: &stack, partials: partials, escape: escape, into: &output)
             }
         }
     }
@@ -197,7 +215,33 @@ struct TemplateParser {
         var nodes: [Template.Node] = []
     }
 
-    mutating func parse() throws(Template.ParseError) -> [Template.Node] {
+    /// The template's nodes, each escaped variable placed (a variable no escaper can keep text is an error).
+    mutating func parse(kind: Template.Kind) throws(Template.ParseError) -> [Template.Node] {
+        let nodes = try parseNodes()
+        do {
+            var placements = try PlacementScanner.placements(of: nodes, kind: kind)[...]
+            return Self.placing(nodes, &placements)
+        } catch {
+            throw self.error(at: variableOffsets[error.tag], error.message)
+        }
+    }
+
+    /// `nodes` with the escaped variables' placements set, in text order.
+    private static func placing(_ nodes: [Template.Node], _ placements: inout ArraySlice<Placement>) -> [Template.Node] {
+        nodes.map { node in
+            switch node {
+            case .variable(let names, true, _): return .variable(names: names, escaped: true, placement: placements.removeFirst())
+            case .section(let names, let inverted, let body):
+                return .section(names: names, inverted: inverted, body: placing(body, &placements))
+            case .text, .variable, .partial: return node
+            }
+        }
+    }
+
+    /// Where each escaped variable's tag starts, in text order (for errors).
+    private var variableOffsets: [Int] = []
+
+    private mutating func parseNodes() throws(Template.ParseError) -> [Template.Node] {
         var sections = [OpenSection(name: "", inverted: false, offset: 0)]
         var search = 0
         while let tagStart = find("{{", from: search) {
@@ -235,7 +279,9 @@ struct TemplateParser {
             case "!":
                 break
             case " ", "{", "&":
-                sections[sections.count - 1].nodes.append(.variable(names: try names(name, at: tagStart), escaped: sigil == " "))
+                if sigil == " " { variableOffsets.append(tagStart) }
+                sections[sections.count - 1].nodes.append(.variable(names: try names(name, at: tagStart), escaped: sigil == " ",
+                                                                     placement: .paragraph))
             case "#", "^":
                 _ = try names(name, at: tagStart)
                 guard sections.count <= Template.maximumDepth else {
