@@ -112,12 +112,32 @@ enum FuzzTargets {
         partials.removeAll()
     }
 
-    /// A string from data escaped for Markdown, alone and in a table cell, through cmark-gfm.
+    /// A string from data escaped for each Markdown placement, through cmark-gfm as a build runs
+    /// it: besides not crashing, the result may hold no link, image or element from the data (a
+    /// property failure is a crash, so libFuzzer keeps the input).
     static func markdown(_ bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
-        let escaped = Escape.markdown(text)
-        _ = CMark.html(from: "# \(escaped)\n\n\(escaped)\n\n| a | b |\n|---|--:|\n| \(escaped) | 1 |\n")
-        _ = Escape.html(text)
+        let paragraph = Escape.value(text, at: .paragraph), start = Escape.value(text, at: .lineStart)
+        let document = """
+            # \(Escape.value(text, at: .heading))
+
+            \(start) and \(paragraph).
+
+            - \(Escape.value(text, at: .listItem))
+
+            | a | b |
+            |---|--:|
+            | \(Escape.value(text, at: .tableCell)) | 1 |
+
+            [\(Escape.value(text, at: .linkText))](page.md)
+            """
+        let html = CMark.html(from: document)
+        for forbidden in ["<a href=\"http", "<img", "<script", "<h2", "<ol", "<hr", "<pre", "<blockquote"] where html.contains(forbidden) {
+            fatalError("data became structure (\(forbidden)): \(String(reflecting: text)) → \(html)")
+        }
+        _ = Escape.value(text, at: .url)
+        _ = Escape.value(text, at: .htmlText)
+        _ = Escape.value(text, at: .htmlAttribute)
     }
 
     /// Rich text from data (a Qapital feed message) to Markdown, through cmark-gfm.
