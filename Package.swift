@@ -1,12 +1,22 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The stages of a build are targets, and their dependencies point one way:
+//
+//   NestEggSupport  diagnostics, concurrency, text, file ownership (depends on nothing of ours)
+//   NestEggModel    money, dates, settings and each source's records
+//   NestEggLoad     JSON → model (our JSON parser, the loaders, the data folder)
+//   NestEggSite     model → pages (Report/) and pages → Markdown and HTML (Render/, cmark-gfm)
+//   NestEggWrite    the staged, all-or-nothing write
+//   NestEggBuild    the pipeline: load → report → render → write, errors with their step
+//   NestEggSynthetic  `nestegg fixtures` (synthetic data for benchmarks and tests)
+//   nestegg         the command line
 let package = Package(
     name: "nestegg",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "nestegg", targets: ["nestegg"]),
-        .library(name: "NestEggCore", targets: ["NestEggCore"]),
+        .library(name: "NestEggBuild", targets: ["NestEggBuild"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -19,14 +29,17 @@ let package = Package(
             pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
         ),
-        .target(
-            name: "NestEggCore",
-            dependencies: ["CCmarkGFM"]
-        ),
+        .target(name: "NestEggSupport"),
+        .target(name: "NestEggModel", dependencies: ["NestEggSupport"]),
+        .target(name: "NestEggLoad", dependencies: ["NestEggModel", "NestEggSupport"]),
+        .target(name: "NestEggSite", dependencies: ["NestEggModel", "NestEggSupport", "CCmarkGFM"]),
+        .target(name: "NestEggWrite", dependencies: ["NestEggSupport"]),
+        .target(name: "NestEggBuild", dependencies: ["NestEggLoad", "NestEggModel", "NestEggSite", "NestEggSupport", "NestEggWrite"]),
+        .target(name: "NestEggSynthetic", dependencies: ["NestEggModel", "NestEggSupport"]),
         .executableTarget(
             name: "nestegg",
             dependencies: [
-                "NestEggCore",
+                "NestEggBuild", "NestEggSupport", "NestEggSynthetic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -35,7 +48,7 @@ let package = Package(
         .testTarget(
             name: "NestEggTests",
             dependencies: [
-                "NestEggCore",
+                "NestEggBuild", "NestEggLoad", "NestEggModel", "NestEggSite", "NestEggSupport", "NestEggSynthetic", "NestEggWrite",
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
@@ -47,7 +60,7 @@ let package = Package(
 if Context.environment["NESTEGG_FUZZ"] != nil {
     package.targets.append(.executableTarget(
         name: "NestEggFuzz",
-        dependencies: ["NestEggCore"],
+        dependencies: ["NestEggBuild", "NestEggLoad", "NestEggModel", "NestEggSite", "NestEggSupport", "NestEggSynthetic", "NestEggWrite"],
         path: "Tests/Fuzz/NestEggFuzz",
         swiftSettings: [.unsafeFlags(["-parse-as-library"]), .enableExperimentalFeature("Extern")]
     ))

@@ -1,5 +1,7 @@
 import Foundation
-import NestEggCore
+import NestEggBuild
+import NestEggSupport
+import NestEggSynthetic
 
 /// Writes progress and diagnostics to standard error, in the form CI systems read:
 /// colour only on a terminal (and never with NO_COLOR), and GitHub Actions annotations

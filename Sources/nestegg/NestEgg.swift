@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import NestEggCore
+import NestEggBuild
+import NestEggSupport
+import NestEggSynthetic
 
 @main
 struct NestEgg: ParsableCommand {

@@ -1,5 +1,11 @@
 import Testing
-@testable import NestEggCore
+@testable import NestEggBuild
+@testable import NestEggLoad
+@testable import NestEggModel
+@testable import NestEggSite
+@testable import NestEggSupport
+@testable import NestEggSynthetic
+@testable import NestEggWrite
 
 @Suite struct CalendarTests {
     @Test func parsesAPITimestamps() {

@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-@testable import NestEggCore
+@testable import NestEggBuild
+@testable import NestEggLoad
+@testable import NestEggModel
+@testable import NestEggSite
+@testable import NestEggSupport
+@testable import NestEggSynthetic
+@testable import NestEggWrite
 
 /// Issue 14's classes, each reproduced through the `nestegg` binary as a user runs it: hostile
 /// strings in a small data folder (Qapital member names land as list items, a goal's name and a

@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-@testable import NestEggCore
+@testable import NestEggBuild
+@testable import NestEggLoad
+@testable import NestEggModel
+@testable import NestEggSite
+@testable import NestEggSupport
+@testable import NestEggSynthetic
+@testable import NestEggWrite
 
 /// Data is text, everywhere it lands (issue 14). Tens of thousands of generated strings — every
 /// ASCII punctuation character, pair and triple, CommonMark's inline constructs, entities, HTML

@@ -1,7 +1,13 @@
 import Foundation
 import Mustache
 import Testing
-@testable import NestEggCore
+@testable import NestEggBuild
+@testable import NestEggLoad
+@testable import NestEggModel
+@testable import NestEggSite
+@testable import NestEggSupport
+@testable import NestEggSynthetic
+@testable import NestEggWrite
 
 /// NestEgg renders templates with its own Mustache renderer (Render/Mustache/, for speed);
 /// swift-mustache stays here as the reference. Every page of the fixture site, in both its

@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-@testable import NestEggCore
+@testable import NestEggBuild
+@testable import NestEggLoad
+@testable import NestEggModel
+@testable import NestEggSite
+@testable import NestEggSupport
+@testable import NestEggSynthetic
+@testable import NestEggWrite
 
 /// Issue 13: careless or hostile input never crashes, hangs, or loses anything — not the
 /// previous site, not the input. Each test goes through the real binary unless it needs to

@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-@testable import NestEggCore
+@testable import NestEggBuild
+@testable import NestEggLoad
+@testable import NestEggModel
+@testable import NestEggSite
+@testable import NestEggSupport
+@testable import NestEggSynthetic
+@testable import NestEggWrite
 
 /// Issue 13's rules, one unit at a time: arithmetic on data never traps, templates never recurse
 /// without bound, diagnostics cost what the input costs, Chromium dies with nestegg.

@@ -1,5 +1,11 @@
 import Foundation
-@testable import NestEggCore
+@testable import NestEggBuild
+@testable import NestEggLoad
+@testable import NestEggModel
+@testable import NestEggSite
+@testable import NestEggSupport
+@testable import NestEggSynthetic
+@testable import NestEggWrite
 
 /// The repository's root folder (for Fixtures/, Output/, Templates/ and Tests/Samples/): this
 /// file is Tests/NestEggTests/Support.swift, two folders down from it.

@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-@testable import NestEggCore
+@testable import NestEggBuild
+@testable import NestEggLoad
+@testable import NestEggModel
+@testable import NestEggSite
+@testable import NestEggSupport
+@testable import NestEggSynthetic
+@testable import NestEggWrite
 
 /// The transactions and insights pages through the `nestegg` binary, as a user runs it.
 @Suite(.serialized) struct TransactionsEndToEndTests {

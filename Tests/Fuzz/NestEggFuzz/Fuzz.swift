@@ -1,5 +1,11 @@
 import Foundation
-@testable import NestEggCore
+@testable import NestEggBuild
+@testable import NestEggLoad
+@testable import NestEggModel
+@testable import NestEggSite
+@testable import NestEggSupport
+@testable import NestEggSynthetic
+@testable import NestEggWrite
 
 // libFuzzer targets for the parts of NestEgg that are our own code: the JSON parser, the loaders
 // with the report and render stages behind them, the Mustache parser and renderer, the Markdown

@@ -1,0 +1,345 @@
+import NestEggLoad
+import NestEggModel
+import NestEggSite
+import NestEggSupport
+import NestEggWrite
+import Dispatch
+import Foundation
+
+/// What `nestegg build` is asked to do.
+public struct BuildOptions: Sendable {
+    public var data: URL
+    public var output: URL
+    public var templates: URL?
+    /// How diagnostics name the data folder (the path as the user typed it); its absolute path if `nil`.
+    public var dataLabel: String?
+    /// `--single-file`: every report in one self-contained HTML file.
+    public var singleFile: URL?
+    /// `--summary`: a short Markdown digest for a CI job summary.
+    public var summary: URL?
+    /// `--json`: the headline figures as JSON.
+    public var json: URL?
+    /// Also print each statement to PDF beside its HTML, with headless Chromium.
+    public var pdf: Bool
+    /// The Chromium executable for `pdf`; found on `PATH` when nil.
+    public var chromium: String?
+
+    public init(data: URL, output: URL, templates: URL? = nil, pdf: Bool = false, chromium: String? = nil) {
+        self.data = data
+        self.output = output
+        self.templates = templates
+        self.pdf = pdf
+        self.chromium = chromium
+    }
+}
+
+/// The named steps of a build, in order. Each error names the step it came from.
+public enum BuildStep: String, Sendable {
+    case load, report, render, pdf, write
+}
+
+/// nestegg's exit statuses, from sysexits.h: one list for every command.
+public enum ExitStatus: Int32, Sendable {
+    case success = 0
+    /// EX_USAGE: the command line is wrong (a contradictory option, a path nestegg will not write).
+    case usage = 64
+    /// EX_DATAERR: the input data is wrong.
+    case dataError = 65
+    /// EX_NOINPUT: the data folder does not exist or cannot be read.
+    case noInput = 66
+    /// EX_UNAVAILABLE: a tool the build needs is missing.
+    case unavailable = 69
+    /// EX_SOFTWARE: a bug in nestegg.
+    case software = 70
+    /// EX_CANTCREAT: the output cannot be written.
+    case cannotCreate = 73
+    /// EX_CONFIG: a template is wrong.
+    case configError = 78
+}
+
+/// Why a build stopped: the step, the diagnostics (each with its file), and the exit status
+/// that tells a script what kind of failure it was.
+public struct BuildError: Error, Sendable, CustomStringConvertible {
+    public let step: BuildStep
+    public let exitCode: ExitStatus
+    public let diagnostics: [Diagnostic]
+    /// Whether everything the build would write (the output folder and the files beside it) is
+    /// as it was before the build. Only a failure to undo a half-finished commit makes it false.
+    public var outputUnchanged = true
+
+    public init(step: BuildStep, exitCode: ExitStatus, diagnostics: [Diagnostic]) {
+        self.step = step
+        self.exitCode = exitCode
+        self.diagnostics = diagnostics
+    }
+
+    public var description: String {
+        let errors = DiagnosticLog.tally(diagnostics).errors
+        return "\(step) failed with \(errors) error\(errors == 1 ? "" : "s")"
+    }
+}
+
+/// What a successful build did.
+public struct BuildResult: Sendable {
+    public let pages: Int
+    public let write: SiteWriter.Summary
+    public let warnings: [Diagnostic]
+}
+
+/// The pipeline: load (JSON → model) → report (model → pages) → render (Markdown, then
+/// HTML) → write (staged, then swapped in). Nothing reaches the output folder unless every
+/// step before `write` succeeded.
+public struct Build {
+    public let options: BuildOptions
+    /// Called with one line per step, for the progress display.
+    public var progress: (String) -> Void = { _ in }
+
+    public init(options: BuildOptions) { self.options = options }
+
+    public func run() throws(BuildError) -> BuildResult {
+        // Every path is checked before anything is read or written, and what a killed build
+        // left behind is repaired before anything looks at the output.
+        let destinations = Destinations(options)
+        if let error = destinations.check(data: options.data, output: options.output, templates: options.templates) { throw error }
+        try checkOutputFolder()
+        try checkTemplatesFolder()
+        SiteWriter.recover(options.output)
+        destinations.urls.forEach(StagedFile.recover(beside:))
+        let printer = try locatePrinter()
+        let folder = try openDataFolder()
+        // A plain build whose input is unchanged has nothing to do (see BuildCache).
+        let plain = destinations.entries.isEmpty && printer == nil
+        let fingerprint = plain ? BuildCache.fingerprint(data: folder, templates: options.templates) : nil
+        if let fingerprint, let cache = BuildCache.read(from: options.output), cache.isCurrent(in: options.output, fingerprint: fingerprint) {
+            progress("up to date: the data, the templates and nestegg are as they were at the last build")
+            return BuildResult(pages: cache.files.keys.filter { $0.hasSuffix(".html") }.count,
+                               write: .init(files: cache.files.count, changed: 0, removed: 0), warnings: cache.warnings)
+        }
+        let (dataset, warnings) = try load(folder)
+        let templates = try loadTemplates()
+        let site = SiteReport.build(dataset)
+        progress("report: \(site.pages.count) pages in \(site.sections.count) section\(site.sections.count == 1 ? "" : "s")")
+        let renderer = PageRenderer(templates: templates, site: site)
+        let artifacts = try renderArtifacts(renderer, warnings: warnings)
+        let writer = try openWriter()
+        var staged: [StagedFile] = []
+        do {
+            try render(renderer, into: writer)
+            if let printer { try printPDFs(site, with: printer, into: writer) }
+            // The extra files are staged beside their destinations before the site is swapped in,
+            // so a failure here still leaves everything as it was.
+            if let fingerprint {
+                let cache = BuildCache(fingerprint: fingerprint, files: writer.stamps(), warnings: warnings)
+                try Self.writeError { () throws(SiteWriter.WriteError) in try writer.write(cache.text, to: BuildCache.fileName) }
+            }
+            for (url, text) in artifacts { staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try StagedFile.stage(text, at: url) }) }
+        } catch {
+            writer.discard()
+            staged.forEach { $0.discard() }
+            throw error
+        }
+        let swap = try commit(writer, with: staged)
+        progress("write: \(swap.summary.files) files, \(swap.summary.changed) changed, \(swap.summary.removed) removed")
+        for file in staged { progress("write: \(file.destination.path)") }
+        return BuildResult(pages: site.pages.count, write: swap.summary, warnings: warnings)
+    }
+
+    /// Commits the site and the files beside it as one: the site is swapped in, then each file
+    /// renamed into place; if any of them fails, those already in place and the site are put back.
+    func commit(_ writer: SiteWriter, with staged: [StagedFile]) throws(BuildError) -> SiteWriter.Swap {
+        let swap: SiteWriter.Swap
+        do {
+            swap = try writer.commit()
+        } catch {
+            writer.discard()
+            staged.forEach { $0.discard() }
+            throw BuildError(step: .write, exitCode: .cannotCreate, diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+        }
+        for (index, file) in staged.enumerated() {
+            do {
+                try file.commit()
+            } catch {
+                var restored = true
+                for done in staged[..<index].reversed() where !done.rollBack() { restored = false }
+                staged[index...].forEach { $0.discard() }
+                if !swap.rollBack() { restored = false }
+                var failure = BuildError(step: .write, exitCode: .cannotCreate, diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+                failure.outputUnchanged = restored
+                throw failure
+            }
+        }
+        swap.finish()
+        staged.forEach { $0.finish() }
+        return swap
+    }
+
+    /// The output folder must be one nestegg may replace; checked first, with the other paths.
+    func checkOutputFolder() throws(BuildError) {
+        try Self.writeError { () throws(SiteWriter.WriteError) in
+            try SiteWriter.checkOutputIsOurs(options.output, protecting: [options.data] + (options.templates.map { [$0] } ?? []))
+        }
+    }
+
+    /// A `--templates` folder that is not there is an error, also when the output is up to date.
+    func checkTemplatesFolder() throws(BuildError) {
+        guard let templates = options.templates else { return }
+        var status = stat()
+        let reason: String?
+        if stat(templates.path, &status) != 0 {
+            reason = errno == ENOENT ? "templates folder not found" : "cannot read the templates folder: \(systemReason(errno))"
+        } else if status.st_mode & S_IFMT != S_IFDIR {
+            reason = "is not a folder (--templates takes a folder of templates)"
+        } else {
+            reason = nil
+        }
+        if let reason {
+            throw BuildError(step: .render, exitCode: .configError, diagnostics: [Diagnostic(.error, file: templates.path, message: reason)])
+        }
+    }
+
+    /// Runs a write, turning its failure into the write step's error (exit 73).
+    @discardableResult
+    static func writeError<T>(_ body: () throws(SiteWriter.WriteError) -> T) throws(BuildError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw BuildError(step: .write, exitCode: .cannotCreate,
+                             diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+        }
+    }
+
+    /// With `--pdf`, Chromium must be there before anything is read or written.
+    func locatePrinter() throws(BuildError) -> PDFPrinter? {
+        guard options.pdf else { return nil }
+        do {
+            return try PDFPrinter.locate(explicit: options.chromium, searchPath: ProcessInfo.processInfo.environment["PATH"])
+        } catch {
+            throw BuildError(step: .pdf, exitCode: .unavailable,
+                             diagnostics: [Diagnostic(.error, file: error.file, message: error.message)])
+        }
+    }
+
+    /// With `--pdf`: each statement's staged HTML printed to a PDF beside it, before the commit.
+    func printPDFs(_ site: Site, with printer: PDFPrinter, into writer: SiteWriter) throws(BuildError) {
+        let statements = site.pages.filter { $0.template == StatementsReport.statementTemplate }
+        for page in statements {
+            do {
+                try printer.print(writer.stagedURL(page.path + ".html"), to: writer.stagedURL(page.path + ".pdf"), page: page.path)
+            } catch {
+                throw BuildError(step: .pdf, exitCode: .unavailable,
+                                 diagnostics: [Diagnostic(.error, file: error.page + ".pdf", message: error.reason)])
+            }
+            writer.adopt(page.path + ".pdf")
+        }
+        progress("pdf: \(statements.count) statement\(statements.count == 1 ? "" : "s") printed with \(printer.chromium.path)")
+    }
+
+    /// Step 1: every source in the data folder into a dataset; all errors of the run together.
+    public func load() throws(BuildError) -> (Dataset, [Diagnostic]) {
+        try load(openDataFolder())
+    }
+
+    func openDataFolder() throws(BuildError) -> DataFolder {
+        do {
+            return try DataFolder(root: options.data)
+        } catch {
+            let message: String
+            switch error {
+            case .missing(let path): message = "data folder \(path) does not exist"
+            case .notAFolder(let path): message = "\(path) is not a folder"
+            case .unreadable(let path, let reason): message = "cannot read the data folder \(path): \(reason)"
+            }
+            throw BuildError(step: .load, exitCode: .noInput,
+                             diagnostics: [Diagnostic(.error, file: options.dataLabel ?? options.data.path, message: message)])
+        }
+    }
+
+    func load(_ folder: DataFolder) throws(BuildError) -> (Dataset, [Diagnostic]) {
+        let log = DiagnosticLog()
+        let dataset = DataLoader.load(folder, log: log)
+        let label = options.dataLabel ?? folder.root.path
+        let diagnostics = log.diagnostics.map { diagnostic in
+            var placed = diagnostic
+            placed.file = diagnostic.file.isEmpty ? label
+                : label == "." ? diagnostic.file : (label.hasSuffix("/") ? label : label + "/") + diagnostic.file
+            return placed
+        }
+        if log.hasErrors {
+            throw BuildError(step: .load, exitCode: .dataError, diagnostics: diagnostics)
+        }
+        progress("load: \(folder.files.count) file\(folder.files.count == 1 ? "" : "s") from \(label)")
+        return (dataset, diagnostics)
+    }
+
+    func loadTemplates() throws(BuildError) -> TemplateLibrary {
+        do {
+            return try TemplateLibrary(overrides: options.templates)
+        } catch {
+            throw BuildError(step: .render, exitCode: .configError, diagnostics: error.diagnostics)
+        }
+    }
+
+    func openWriter() throws(BuildError) -> SiteWriter {
+        try Self.writeError { () throws(SiteWriter.WriteError) in
+            try SiteWriter(output: options.output, protecting: [options.data] + (options.templates.map { [$0] } ?? []))
+        }
+    }
+
+    /// The single-file report, the summary and the JSON totals, rendered before anything is written.
+    func renderArtifacts(_ renderer: PageRenderer, warnings: [Diagnostic]) throws(BuildError) -> [(URL, String)] {
+        var artifacts: [(URL, String)] = []
+        do {
+            if let url = options.singleFile {
+                artifacts.append((url, try SingleFileRenderer(pages: renderer).render()))
+            }
+        } catch {
+            throw Self.missingTemplate(error)
+        }
+        if let url = options.summary {
+            artifacts.append((url, SummaryRenderer(templates: renderer.templates, site: renderer.site, warnings: warnings).render()))
+        }
+        if let url = options.json {
+            artifacts.append((url, TotalsJSON.render(site: renderer.site, warnings: warnings)))
+        }
+        return artifacts
+    }
+
+    /// Steps 3 and 4: pages are rendered on every core, and each worker writes the page it has
+    /// just rendered before taking the next, so memory holds a page per core, never the site.
+    /// After a failure the workers skip the pages after it, but not those before it, so the
+    /// error reported is always the first page's in site order, whichever worker met it first.
+    func render(_ renderer: PageRenderer, into writer: SiteWriter) throws(BuildError) {
+        let pages = renderer.site.pages
+        if let error = Concurrently.firstFailure(pages.count, { Self.renderAndWrite(pages[$0], renderer, writer) }) { throw error }
+        do {
+            try writer.write(renderer.templates.stylesheet, to: "style.css")
+        } catch {
+            throw BuildError(step: .write, exitCode: .cannotCreate,
+                             diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+        }
+        progress("render: \(pages.count * 2 + 1) files")
+    }
+
+    /// One page's Markdown and HTML, rendered and written. - Returns: what went wrong, or `nil`.
+    static func renderAndWrite(_ page: Page, _ renderer: PageRenderer, _ writer: SiteWriter) -> BuildError? {
+        do {
+            let output = try renderer.render(page)
+            try writer.write(output.markdown, to: page.path + ".md")
+            try writer.write(output.html, to: page.path + ".html")
+            return nil
+        } catch let error as PageRenderer.MissingTemplate {
+            return missingTemplate(error)
+        } catch let error as SiteWriter.WriteError {
+            return BuildError(step: .write, exitCode: .cannotCreate,
+                              diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+        } catch {
+            return BuildError(step: .render, exitCode: .software, diagnostics: [Diagnostic(.error, file: page.path, message: "\(error)")])
+        }
+    }
+
+    static func missingTemplate(_ error: PageRenderer.MissingTemplate) -> BuildError {
+        BuildError(step: .render, exitCode: .configError, diagnostics: [
+            Diagnostic(.error, file: error.name, message: "no template \(error.name) for page \(error.page)"),
+        ])
+    }
+}

@@ -1,0 +1,111 @@
+import NestEggLoad
+import NestEggModel
+import NestEggSite
+import NestEggSupport
+import NestEggWrite
+import Foundation
+
+/// The files a build writes beside the site (`--single-file`, `--summary`, `--json`), checked
+/// before anything is read or written, as `--output` is: none may land in the data or templates
+/// folder (it would overwrite input), in the output folder (the swap would throw it away), on
+/// another's path, or in place of something that is not a regular file (a folder, a device, a
+/// FIFO, a socket, or a symbolic link, whose target would be replaced).
+struct Destinations {
+    struct Entry {
+        let option: String
+        let url: URL
+    }
+
+    let entries: [Entry]
+
+    init(_ options: BuildOptions) {
+        entries = [("--single-file", options.singleFile), ("--summary", options.summary), ("--json", options.json)]
+            .compactMap { option, url in url.map { Entry(option: option, url: $0) } }
+    }
+
+    var urls: [URL] { entries.map(\.url) }
+
+    /// Every problem at once: `nil` when there is none, else the error (exit 64 for paths that
+    /// contradict the other options, 73 for a path that exists and cannot be replaced by a file).
+    func check(data: URL, output: URL, templates: URL?) -> BuildError? {
+        var diagnostics: [Diagnostic] = []
+        var exitCode = ExitStatus.usage
+        let dataPath = Self.resolvedFolder(data), outputPath = Self.resolvedFolder(output), templatesPath = templates.map(Self.resolvedFolder)
+        var seen: [String: String] = [:]
+        for entry in entries {
+            let path = Self.resolved(entry.url)
+            var reasons: [String] = []
+            if entry.url.path.isEmpty || entry.url.hasDirectoryPath { reasons.append("it names a folder, not a file") }
+            if let other = seen[path] { reasons.append("\(other) writes the same file") }
+            seen[path] = seen[path] ?? entry.option
+            if Self.path(path, isWithin: dataPath) { reasons.append("it is inside the data folder \(data.path), and would overwrite input") }
+            if let templatesPath, Self.path(path, isWithin: templatesPath) {
+                reasons.append("it is inside the templates folder \(templates!.path)")
+            }
+            if Self.path(path, isWithin: outputPath) { reasons.append("it is inside the output folder \(output.path), which the build replaces whole") }
+            if let kind = Self.nonFileKind(entry.url.path) {
+                reasons.append("it is \(kind); nestegg writes only regular files")
+                exitCode = ExitStatus.cannotCreate
+            }
+            for reason in reasons {
+                diagnostics.append(Diagnostic(.error, file: entry.url.path, message: "\(entry.option): refusing to write here: \(reason)"))
+            }
+        }
+        guard !diagnostics.isEmpty else { return nil }
+        return BuildError(step: .write, exitCode: exitCode, diagnostics: diagnostics)
+    }
+
+    /// What stands at `path` if it is not a regular file (`nil`: a regular file, or nothing).
+    static func nonFileKind(_ path: String) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a folder"
+        case S_IFLNK: return "a symbolic link"
+        case S_IFIFO: return "a FIFO"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR, S_IFBLK: return "a device"
+        default: return "not a regular file"
+        }
+    }
+
+    /// Whether `path` is `folder` or lies inside it (both absolute and resolved).
+    static func path(_ path: String, isWithin folder: String) -> Bool {
+        path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+    }
+
+    /// A folder's absolute path with every symbolic link resolved, itself included.
+    static func resolvedFolder(_ url: URL) -> String {
+        let absolute = url.standardizedFileURL.path
+        guard let real = realpath(absolute, nil) else { return resolved(url) }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    /// The absolute path of `url` with every symbolic link in its folders resolved (its last
+    /// component is not followed: a link there is refused, not written through). Folders that do
+    /// not exist yet are kept as written.
+    static func resolved(_ url: URL) -> String {
+        let absolute = url.standardizedFileURL.path
+        var head = absolute
+        var tail: [String] = []
+        // The last component stays as it is; its folder is resolved as far as it exists.
+        if let slash = head.lastIndex(of: "/"), head != "/" {
+            tail.append(String(head[head.index(after: slash)...]))
+            head = slash == head.startIndex ? "/" : String(head[..<slash])
+        }
+        while true {
+            if let real = realpath(head, nil) {
+                defer { free(real) }
+                let base = String(cString: real)
+                let rest = tail.reversed().joined(separator: "/")
+                if rest.isEmpty { return base }
+                return base == "/" ? "/" + rest : base + "/" + rest
+            }
+            guard let slash = head.lastIndex(of: "/"), head != "/" else { return absolute }
+            tail.append(String(head[head.index(after: slash)...]))
+            head = slash == head.startIndex ? "/" : String(head[..<slash])
+        }
+    }
+}

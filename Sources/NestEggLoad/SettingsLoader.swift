@@ -1,0 +1,78 @@
+import NestEggModel
+import NestEggSupport
+/// Reads `nestegg.json`. An unknown key is an error: a typo must not be silently ignored.
+public enum SettingsLoader {
+    public static let fileName = "nestegg.json"
+    static let knownKeys = ["title", "locale", "timeZone", "currencies", "roundUpGoals"]
+    static let currencySources = ["qapital", "transactions", "transfers"]
+
+    public static func load(from folder: DataFolder, log: DiagnosticLog) -> Settings {
+        guard folder.contains(fileName), let document = folder.document(fileName, log: log) else { return Settings() }
+        return settings(in: document)
+    }
+
+    public static func settings(in document: JSONDocument) -> Settings {
+        var settings = Settings()
+        guard let members = document.value.memberValues else { return settings }
+        for (key, value) in members {
+            switch key {
+            case "title":
+                if let title = value.trimmedString {
+                    if title.isEmpty { value.error("the title may not be empty") } else { settings.title = title }
+                }
+            case "locale":
+                if let identifier = value.string {
+                    if let locale = SiteLocale(identifier: identifier) {
+                        settings.locale = locale
+                    } else {
+                        value.error("unsupported locale \"\(identifier)\"; use one of \(SiteLocale.all.map(\.identifier).joined(separator: ", "))")
+                    }
+                }
+            case "timeZone":
+                if let identifier = value.string {
+                    if let clock = LocalClock(identifier: identifier) {
+                        settings.clock = clock
+                    } else {
+                        value.error("unknown time zone \"\(identifier)\"; use an IANA name such as \"Europe/London\"")
+                    }
+                }
+            case "currencies":
+                for (source, code) in value.memberValues ?? [] {
+                    guard currencySources.contains(source) else {
+                        code.error("unknown source \"\(source)\"; currencies can be set for \(currencySources.joined(separator: ", "))")
+                        continue
+                    }
+                    if let currency = code.currency { settings.currencies[source] = currency }
+                }
+            case "roundUpGoals":
+                for (account, goal) in value.memberValues ?? [] {
+                    if let goalUid = goal.string { settings.roundUpGoals[account] = goalUid }
+                }
+            default:
+                let hint = closestKey(to: key).map { "; did you mean \"\($0)\"?" } ?? ""
+                value.error("unknown setting \"\(key)\"\(hint) (known settings: \(knownKeys.joined(separator: ", ")))")
+            }
+        }
+        return settings
+    }
+
+    /// The known key nearest to a typo, by edit distance.
+    static func closestKey(to key: String) -> String? {
+        let scored = knownKeys.map { ($0, editDistance(key.lowercased(), $0.lowercased())) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, key.count / 3) else { return nil }
+        return best.0
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

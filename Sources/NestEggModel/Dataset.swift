@@ -1,0 +1,33 @@
+import NestEggSupport
+/// Everything loaded from the data folder: the input of the report stage.
+/// A source that is absent from the data folder is empty here and gets no pages.
+public struct Dataset: Sendable {
+    public var settings: Settings
+    /// `starling/`: accounts with their feeds, balances and savings goals.
+    public var starling: [StarlingAccountData] = []
+    /// `qapital/`: shared savings goals with their feeds, rules and users.
+    public var qapital = QapitalData()
+    /// `transactions/`: the transactions app's model.
+    public var transactions = TransactionsData()
+    /// `kiva/` and `restcountries/`: micro-loans, the lender, the cart and countries.
+    public var kiva = KivaData()
+    /// `transfers/`: the transfer app's users and transfers.
+    public var transfers = TransfersData()
+
+    public init(settings: Settings = Settings(), starling: [StarlingAccountData] = []) {
+        self.settings = settings
+        self.starling = starling
+    }
+
+    /// The latest moment found in the data: the start page says "data as of" it (never the build time).
+    public var latestInstant: Instant? {
+        let candidates: [Instant?] = [
+            starling.flatMap { $0.feed.map(\.transactionTime) }.max(),
+            qapital.latestInstant,
+            transactions.latestInstant,
+            kiva.latestInstant,
+            transfers.latestInstant,
+        ]
+        return candidates.compactMap { $0 }.max()
+    }
+}

@@ -1,0 +1,20 @@
+import NestEggSupport
+/// The site's settings, from the optional `nestegg.json` in the data folder.
+/// Every setting has a default, so a data folder without the file builds as-is.
+public struct Settings: Sendable {
+    /// Shown in every page's header and title.
+    public var title = "NestEgg"
+    /// How money and dates are written.
+    public var locale = SiteLocale.enGB
+    /// Where weeks and months begin and end.
+    public var clock = LocalClock(identifier: "Europe/London") ?? LocalClock(identifier: "UTC") ?? LocalClock(identifier: "GMT")!
+    /// The currency of sources whose amounts carry none (`qapital`, `transactions`, `transfers`).
+    public var currencies: [String: Currency] = ["qapital": .usd, "transactions": .gbp, "transfers": .hkd]
+    /// Which Starling savings goal (UID) each account's round-ups go to, by account UID.
+    /// An account not named here uses its first savings goal, if it has one.
+    public var roundUpGoals: [String: String] = [:]
+
+    public init() {}
+
+    public func currency(forSource source: String) -> Currency { currencies[source] ?? .gbp }
+}

@@ -1,0 +1,108 @@
+import NestEggSupport
+/// How a locale writes money and dates. A small fixed table rather than ICU, so that
+/// output is the same on every machine and every toolchain version.
+public struct SiteLocale: Sendable, Hashable {
+    public let identifier: String
+    let groupingSeparator: String
+    public let decimalSeparator: String
+    /// `£1.00` (true) or `1,00 €` (false, with a no-break space).
+    let symbolBeforeAmount: Bool
+    public let monthAbbreviations: [String]
+    let dayMonthOrder: Bool
+    /// The symbols this locale writes for currencies; other currencies show their code.
+    let symbols: [String: String]
+
+    private static let englishMonths = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    public static let enGB = SiteLocale(
+        identifier: "en_GB", groupingSeparator: ",", decimalSeparator: ".", symbolBeforeAmount: true,
+        monthAbbreviations: englishMonths, dayMonthOrder: true,
+        symbols: ["GBP": "£", "EUR": "€", "USD": "US$", "HKD": "HK$", "JPY": "JP¥", "CAD": "CA$", "AUD": "A$"])
+    public static let enIE = SiteLocale(
+        identifier: "en_IE", groupingSeparator: ",", decimalSeparator: ".", symbolBeforeAmount: true,
+        monthAbbreviations: englishMonths, dayMonthOrder: true,
+        symbols: ["GBP": "£", "EUR": "€", "USD": "US$", "HKD": "HK$", "JPY": "JP¥"])
+    public static let enUS = SiteLocale(
+        identifier: "en_US", groupingSeparator: ",", decimalSeparator: ".", symbolBeforeAmount: true,
+        monthAbbreviations: englishMonths, dayMonthOrder: false,
+        symbols: ["GBP": "£", "EUR": "€", "USD": "$", "HKD": "HK$", "JPY": "¥", "CAD": "CA$", "AUD": "A$"])
+    public static let deDE = SiteLocale(
+        identifier: "de_DE", groupingSeparator: ".", decimalSeparator: ",", symbolBeforeAmount: false,
+        monthAbbreviations: ["Jan.", "Feb.", "März", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sept.", "Okt.", "Nov.", "Dez."],
+        dayMonthOrder: true, symbols: ["GBP": "£", "EUR": "€", "USD": "$", "JPY": "¥"])
+    public static let frFR = SiteLocale(
+        identifier: "fr_FR", groupingSeparator: "\u{202F}", decimalSeparator: ",", symbolBeforeAmount: false,
+        monthAbbreviations: ["janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc."],
+        dayMonthOrder: true, symbols: ["GBP": "£GB", "EUR": "€", "USD": "$US", "JPY": "JPY"])
+
+    public static let all = [enGB, enIE, enUS, deDE, frFR]
+
+    public init?(identifier: String) {
+        let normalised = identifier.replacingOccurrences(of: "-", with: "_")
+        guard let found = Self.all.first(where: { $0.identifier == normalised }) else { return nil }
+        self = found
+    }
+
+    private init(identifier: String, groupingSeparator: String, decimalSeparator: String, symbolBeforeAmount: Bool,
+                 monthAbbreviations: [String], dayMonthOrder: Bool, symbols: [String: String]) {
+        self.identifier = identifier
+        self.groupingSeparator = groupingSeparator
+        self.decimalSeparator = decimalSeparator
+        self.symbolBeforeAmount = symbolBeforeAmount
+        self.monthAbbreviations = monthAbbreviations
+        self.dayMonthOrder = dayMonthOrder
+        self.symbols = symbols
+    }
+
+    /// `£1,234.50`, `-£3.20`, `1.234,50 €`.
+    public func format(_ money: Money) -> String {
+        let digits = money.currency.minorDigits
+        let unit = UInt128(money.currency.minorUnitsPerUnit)
+        let magnitude = money.minorUnits.magnitude
+        var grouped = group(String(magnitude / unit))
+        if digits > 0 {
+            let fraction = String(magnitude % unit)
+            grouped += decimalSeparator + String(repeating: "0", count: digits - fraction.count) + fraction
+        }
+        let sign = money.minorUnits < 0 ? "-" : ""
+        if let symbol = symbols[money.currency.code] {
+            return symbolBeforeAmount ? sign + symbol + grouped : sign + grouped + "\u{00A0}" + symbol
+        }
+        return symbolBeforeAmount ? sign + money.currency.code + "\u{00A0}" + grouped : sign + grouped + "\u{00A0}" + money.currency.code
+    }
+
+    /// `53771300` → `53,771,300` (`53.771.300` in de_DE).
+    public func format(_ value: Int) -> String {
+        (value < 0 ? "-" : "") + group(String(value.magnitude))
+    }
+
+    /// Digits with the locale's grouping separator every three from the right.
+    private func group(_ digits: String) -> String {
+        var digits = digits
+        var grouped = ""
+        while digits.count > 3 {
+            grouped = groupingSeparator + String(digits.suffix(3)) + grouped
+            digits.removeLast(3)
+        }
+        return digits + grouped
+    }
+
+    /// `16 Nov 2026` (or `Nov 16, 2026` in en_US).
+    public func format(_ date: CivilDate) -> String {
+        let month = monthAbbreviations[date.month - 1]
+        return dayMonthOrder ? "\(date.day) \(month) \(date.year)" : "\(month) \(date.day), \(date.year)"
+    }
+
+    /// `16 Nov` (or `Nov 16`).
+    public func formatShort(_ date: CivilDate) -> String {
+        let month = monthAbbreviations[date.month - 1]
+        return dayMonthOrder ? "\(date.day) \(month)" : "\(month) \(date.day)"
+    }
+
+    /// `16–22 Nov 2026`, `28 Sep – 4 Oct 2026`, `29 Dec 2025 – 4 Jan 2026`.
+    public func formatRange(_ first: CivilDate, _ last: CivilDate) -> String {
+        if first.year != last.year { return "\(format(first)) – \(format(last))" }
+        if first.month == last.month && dayMonthOrder { return "\(first.day)–\(format(last))" }
+        return "\(formatShort(first)) – \(format(last))"
+    }
+}

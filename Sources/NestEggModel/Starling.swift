@@ -1,0 +1,101 @@
+import NestEggSupport
+/// A Starling account (`GET /api/v2/accounts`).
+public struct StarlingAccount: Sendable, Hashable {
+    public var uid: String
+    public var type: String
+    public var currency: Currency
+    public var name: String
+    public var createdAt: Instant?
+
+    public init(uid: String, type: String, currency: Currency, name: String, createdAt: Instant? = nil) {
+        self.uid = uid
+        self.type = type
+        self.currency = currency
+        self.name = name
+        self.createdAt = createdAt
+    }
+}
+
+/// A Starling feed item (`GET /api/v2/feed/account/{accountUid}/category/{categoryUid}`).
+/// Its fields are shared between copies (see ``SharedRecord``).
+@dynamicMemberLookup
+public struct FeedItem: Sendable, SharedRecord {
+    public enum Direction: String, Sendable, CaseIterable { case `in` = "IN", out = "OUT" }
+
+    public struct Fields: Sendable, Hashable {
+        public var uid: String
+        public var amount: Money
+        public var direction: Direction
+        public var transactionTime: Instant
+        /// SETTLED, PENDING, DECLINED, UPCOMING, REVERSED, REFUNDED…: kept as written, since the API adds values.
+        public var status: FeedStatus
+        /// MASTER_CARD, DIRECT_DEBIT, FASTER_PAYMENTS_IN, INTERNAL_TRANSFER…
+        public var source: FeedSource
+        public var counterPartyName: String
+        public var reference: String
+        public var spendingCategory: String?
+    }
+
+    private var box: SharedBox<Fields>
+
+    public var fields: Fields {
+        // Read in place (no copy of the fields for each one read).
+        _read { yield box.value }
+        set { box = SharedBox(newValue) }
+    }
+
+    public init(uid: String, amount: Money, direction: Direction, transactionTime: Instant, status: FeedStatus, source: FeedSource,
+                counterPartyName: String, reference: String, spendingCategory: String?) {
+        box = SharedBox(Fields(uid: uid, amount: amount, direction: direction, transactionTime: transactionTime, status: status,
+                               source: source, counterPartyName: counterPartyName, reference: reference,
+                               spendingCategory: spendingCategory))
+    }
+
+    /// The amount with its sign: negative when money leaves the account.
+    public var signedAmount: Money { self.direction == .out ? -self.amount : self.amount }
+}
+
+/// A Starling balance (`GET /api/v2/accounts/{accountUid}/balance`).
+public struct StarlingBalance: Sendable, Hashable {
+    public var cleared: Money
+    public var effective: Money?
+
+    public init(cleared: Money, effective: Money? = nil) {
+        self.cleared = cleared
+        self.effective = effective
+    }
+}
+
+/// A Starling savings goal (`GET /api/v2/account/{accountUid}/savings-goals`).
+public struct StarlingSavingsGoal: Sendable, Hashable {
+    public var uid: String
+    public var name: String
+    public var target: Money?
+    public var totalSaved: Money
+    public var savedPercentage: Int?
+    public var state: String?
+
+    public init(uid: String, name: String, target: Money? = nil, totalSaved: Money, savedPercentage: Int? = nil, state: String? = nil) {
+        self.uid = uid
+        self.name = name
+        self.target = target
+        self.totalSaved = totalSaved
+        self.savedPercentage = savedPercentage
+        self.state = state
+    }
+}
+
+/// Everything loaded for one account: the account, its feed, its balance and its goals.
+public struct StarlingAccountData: Sendable {
+    public var account: StarlingAccount
+    public var feed: [FeedItem]
+    public var balance: StarlingBalance?
+    public var savingsGoals: [StarlingSavingsGoal]
+
+    public init(account: StarlingAccount, feed: [FeedItem], balance: StarlingBalance? = nil, savingsGoals: [StarlingSavingsGoal]) {
+        self.account = account
+        self.feed = feed
+        self.balance = balance
+        self.savingsGoals = savingsGoals
+    }
+}

@@ -1,0 +1,39 @@
+import NestEggModel
+import NestEggSupport
+/// What every report needs besides the data: the settings and how to write values.
+public struct ReportContext: Sendable {
+    public let settings: Settings
+
+    public init(settings: Settings) { self.settings = settings }
+
+    public var locale: SiteLocale { settings.locale }
+    public var clock: LocalClock { settings.clock }
+
+    public func money(_ amount: Money) -> String { locale.format(amount) }
+    /// A count as the locale groups it: `12,345`.
+    public func count(_ value: Int) -> String { locale.format(value) }
+    /// A count with its noun: `1 loan`, `1,500 loans`, `3 countries` (`plural` when not just `+s`).
+    public func counted(_ value: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(count(value)) \(value == 1 ? singular : plural ?? singular + "s")"
+    }
+
+    /// Totals per currency, joined: `£12.00 · €3.50`.
+    public func money(_ totals: MoneyTotals) -> String {
+        totals.isEmpty ? "–" : totals.amounts.map(locale.format).joined(separator: " · ")
+    }
+
+    public func date(_ date: CivilDate) -> String { locale.format(date) }
+    public func date(_ instant: Instant) -> String { locale.format(clock.date(of: instant)) }
+    public func time(_ instant: Instant) -> String { clock.localDateTime(of: instant).timeText }
+
+    /// The link target of a page from the site root, as Markdown pages write it.
+    public static func href(_ path: String) -> String { path + ".md" }
+
+    /// A whole-number percentage of part in whole, rounded down (1.99% shows as 1%), without
+    /// overflowing however large the amounts; `nil` when the whole is not positive.
+    public static func percent(_ part: Int128, of whole: Int128) -> Int? {
+        guard whole > 0 else { return nil }
+        // Amounts are at most 10¹² × a count of items each, so part × 100 stays inside Int128.
+        return Int(clamping: part * 100 / whole)
+    }
+}

@@ -1,0 +1,214 @@
+import NestEggModel
+import NestEggSupport
+/// The weekly round-up pages: `roundups/index` and `roundups/<account>/<week>`.
+public enum RoundUpsReport {
+    public static let section = Section(id: "roundups", title: "Round-ups", path: "roundups/index")
+
+    // MARK: View data (what the templates see)
+
+    struct IndexView: Sendable, Encodable {
+        let timeZone: String
+        let accounts: [AccountView]
+        let hasAccounts: Bool
+        /// Which accounts this page shows: accounts are kept whole and share a page while their
+        /// weeks fit in one.
+        let pager: Pagination.View
+    }
+
+    struct AccountView: Sendable, Encodable {
+        let name: String
+        let type: String
+        let currency: String
+        let goal: GoalView?
+        let weeks: [WeekRow]
+        let hasWeeks: Bool
+        let totalCounted: Int
+        let totalSpent: String
+        let totalRoundUp: String
+    }
+
+    struct GoalView: Sendable, Encodable {
+        let name: String
+        let saved: String
+        let target: String?
+        let percent: Int?
+    }
+
+    struct WeekRow: Sendable, Encodable {
+        let label: String
+        let dates: String
+        let href: String
+        let counted: Int
+        let spent: String
+        let roundUp: String
+    }
+
+    struct WeekView: Sendable, Encodable {
+        let accountName: String
+        let week: String
+        let dates: String
+        let timeZone: String
+        let items: [ItemRow]
+        let hasItems: Bool
+        let excluded: [ExcludedRow]
+        let hasExcluded: Bool
+        let spent: String
+        let roundUp: String
+        let hasRoundUp: Bool
+        let goal: GoalView?
+        let previous: LinkView?
+        let next: LinkView?
+    }
+
+    struct ItemRow: Sendable, Encodable {
+        let date: String
+        let time: String
+        let counterParty: String
+        let reference: String
+        let amount: String
+        let roundUp: String
+        let pending: Bool
+    }
+
+    struct ExcludedRow: Sendable, Encodable {
+        let date: String
+        let time: String
+        let counterParty: String
+        let amount: String
+        let reason: String
+    }
+
+    struct LinkView: Sendable, Encodable {
+        let title: String
+        let href: String
+    }
+
+    // MARK: Building
+
+    /// The savings goal an account's round-ups go to: the one named in the settings,
+    /// else the account's first goal.
+    static func goal(for data: StarlingAccountData, settings: Settings) -> StarlingSavingsGoal? {
+        if let uid = settings.roundUpGoals[data.account.uid] {
+            return data.savingsGoals.first { $0.uid == uid }
+        }
+        return data.savingsGoals.first
+    }
+
+    /// Account slugs, unique and stable (in the order of accounts.json).
+    static func accountSlugs(_ accounts: [StarlingAccountData]) -> [String] {
+        var allocator = SlugAllocator(reserved: ["index"])
+        return accounts.map { allocator.allocate($0.account.name, fallback: "account") }
+    }
+
+    public static func pages(for accounts: [StarlingAccountData], context: ReportContext) -> [Page] {
+        guard !accounts.isEmpty else { return [] }
+        let slugs = accountSlugs(accounts)
+        var pages: [Page] = []
+        var summaries: [AccountSummary] = []
+        let crumbs = [Link("Dashboard", "index")]
+        let indexCrumbs = crumbs + [Link(section.title, section.path)]
+
+        for (data, slug) in zip(accounts, slugs) {
+            let account = data.account
+            let weeks = RoundUpRule.weeks(of: data.feed, currency: account.currency, clock: context.clock)
+            let goal = self.goal(for: data, settings: context.settings).map { goalView($0, context: context) }
+            let pathOf = { (week: ISOWeek) in "roundups/\(slug)/\(week)" }
+
+            for (index, week) in weeks.enumerated() {
+                let previous = index > 0 ? weeks[index - 1].week : nil
+                let next = index + 1 < weeks.count ? weeks[index + 1].week : nil
+                let previousLink = previous.map { LinkView(title: "\($0)", href: ReportContext.href(pathOf($0))) }
+                let nextLink = next.map { LinkView(title: "\($0)", href: ReportContext.href(pathOf($0))) }
+                pages.append(Page(path: pathOf(week.week), title: "Round-ups for \(account.name), \(week.week)",
+                                  template: "roundups-week", section: section.id, breadcrumbs: indexCrumbs,
+                                  view: weekView(week, account: account, goal: goal, context: context, previous: previousLink, next: nextLink)))
+            }
+
+            summaries.append(AccountSummary(account: account, slug: slug, weeks: weeks, goal: goal))
+        }
+
+        let pagination = Pagination(rows: summaries.map { $0.weeks.count + 1 })
+        let all = summaries
+        let indexPages = pagination.pages(base: section.path, title: "Weekly round-ups").map { page in
+            Page(path: page.path, title: page.title, template: "roundups-index", section: section.id,
+                 breadcrumbs: page.number == 1 ? crumbs : indexCrumbs,
+                 view: IndexView(timeZone: context.clock.identifier,
+                                 accounts: all[page.range].map { accountView($0, context: context) }, hasAccounts: !all.isEmpty,
+                                 pager: pagination.view(page: page.number, base: section.path, noun: "accounts", locale: context.locale)))
+        }
+        pages.insert(contentsOf: indexPages, at: 0)
+        return pages
+    }
+
+    /// One account's weeks, as the index needs them.
+    struct AccountSummary: Sendable {
+        let account: StarlingAccount
+        let slug: String
+        let weeks: [RoundUpRule.Week]
+        let goal: GoalView?
+    }
+
+    /// One account on the index: its weeks newest first, with totals.
+    static func accountView(_ summary: AccountSummary, context: ReportContext) -> AccountView {
+        let account = summary.account, weeks = summary.weeks
+        let rows = weeks.reversed().map { week in
+            WeekRow(label: "\(week.week)", dates: context.locale.formatRange(week.week.monday, week.week.sunday),
+                    href: ReportContext.href("roundups/\(summary.slug)/\(week.week)"), counted: week.counted.count,
+                    spent: context.money(week.spent), roundUp: context.money(week.roundUp))
+        }
+        let totalSpent = weeks.reduce(Money.zero(account.currency)) { $0 + $1.spent }
+        let totalRoundUp = weeks.reduce(Money.zero(account.currency)) { $0 + $1.roundUp }
+        return AccountView(
+            name: account.name, type: Text.humanized(account.type), currency: account.currency.code, goal: summary.goal,
+            weeks: rows, hasWeeks: !rows.isEmpty, totalCounted: weeks.reduce(0) { $0 + $1.counted.count },
+            totalSpent: context.money(totalSpent), totalRoundUp: context.money(totalRoundUp))
+    }
+
+    static func goalView(_ goal: StarlingSavingsGoal, context: ReportContext) -> GoalView {
+        let percent = goal.savedPercentage ?? goal.target.flatMap { ReportContext.percent(goal.totalSaved.minorUnits, of: $0.minorUnits) }
+        return GoalView(name: goal.name, saved: context.money(goal.totalSaved), target: goal.target.map(context.money), percent: percent)
+    }
+
+    static func weekView(_ week: RoundUpRule.Week, account: StarlingAccount, goal: GoalView?, context: ReportContext,
+                         previous: LinkView?, next: LinkView?) -> WeekView {
+        let items = week.counted.map { counted in
+            ItemRow(date: context.date(counted.item.transactionTime), time: context.time(counted.item.transactionTime),
+                    counterParty: counted.item.counterPartyName, reference: Text.singleLine(counted.item.reference),
+                    amount: context.money(counted.item.amount), roundUp: context.money(counted.roundUp),
+                    pending: counted.item.status == .pending)
+        }
+        let excluded = week.excluded.map { excluded in
+            ExcludedRow(date: context.date(excluded.item.transactionTime), time: context.time(excluded.item.transactionTime),
+                        counterParty: excluded.item.counterPartyName, amount: context.money(excluded.item.signedAmount),
+                        reason: excluded.exclusion.reason)
+        }
+        return WeekView(
+            accountName: account.name, week: "\(week.week)",
+            dates: context.locale.formatRange(week.week.monday, week.week.sunday), timeZone: context.clock.identifier,
+            items: items, hasItems: !items.isEmpty, excluded: excluded, hasExcluded: !excluded.isEmpty,
+            spent: context.money(week.spent), roundUp: context.money(week.roundUp), hasRoundUp: !week.roundUp.isZero,
+            goal: goal, previous: previous, next: next)
+    }
+
+    /// The start page's round-ups: each account's balance and its newest week's round-up.
+    public static func dashboard(for accounts: [StarlingAccountData], context: ReportContext) -> DashboardSection? {
+        guard !accounts.isEmpty else { return nil }
+        var rows: [DashboardSection.Table.Row] = []
+        var figures: [DashboardSection.Figure] = []
+        for (data, slug) in zip(accounts, accountSlugs(accounts)) {
+            let weeks = RoundUpRule.weeks(of: data.feed, currency: data.account.currency, clock: context.clock)
+            let balance = data.balance.map { context.money($0.cleared) } ?? "–"
+            if let last = weeks.last {
+                figures.append(.init(label: "\(data.account.name): round-up \(last.week)", value: context.money(last.roundUp),
+                                     href: ReportContext.href("roundups/\(slug)/\(last.week)"), amount: last.roundUp,
+                                     id: "\(slug).latest-round-up"))
+            }
+            rows.append(.init([data.account.name, Text.humanized(data.account.type), balance,
+                               weeks.last.map { context.money($0.roundUp) } ?? "–"]))
+        }
+        return DashboardSection(
+            title: "Accounts and round-ups", href: ReportContext.href(section.path), linkText: "Every week's round-ups",
+            figures: figures,
+            table: .init(columns: ["Account", "Type", "Balance", "Latest round-up"], numeric: [false, false, true, true], rows: rows))
+    }
+}

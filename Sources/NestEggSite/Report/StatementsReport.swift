@@ -1,0 +1,267 @@
+import NestEggModel
+import NestEggSupport
+/// Monthly account statements for the Starling accounts: `statements/index` and
+/// `statements/<account>/<YYYY-MM>`, one per calendar month (site time zone) with transactions.
+public enum StatementsReport {
+    public static let section = Section(id: "statements", title: "Statements", path: "statements/index")
+    /// The template of a single statement: the pages `nestegg build --pdf` prints.
+    public static let statementTemplate = "statements-month"
+
+    // MARK: View data (what the templates see)
+
+    struct IndexView: Sendable, Encodable {
+        let timeZone: String
+        let accounts: [IndexAccount]
+        /// Which accounts this page shows: accounts are kept whole and share a page while their
+        /// months fit in one.
+        let pager: Pagination.View
+    }
+
+    struct IndexAccount: Sendable, Encodable {
+        let name: String
+        let type: String
+        let currency: String
+        let uidTail: String
+        let hasBalance: Bool
+        let clearedBalance: String?
+        let noBalanceReason: String?
+        let rows: [IndexRow]
+    }
+
+    struct IndexRow: Sendable, Encodable {
+        let key: String
+        let period: String
+        let href: String
+        let transactions: Int
+        let opening: String
+        let moneyIn: String
+        let moneyOut: String
+        let closing: String
+        let net: String
+    }
+
+    struct StatementView: Sendable, Encodable {
+        let accountName: String
+        let accountType: String
+        let currency: String
+        let uidTail: String
+        let period: String
+        let periodKey: String
+        let statementDate: String
+        let timeZone: String
+        let hasBalance: Bool
+        let noBalanceReason: String?
+        let opening: String
+        let closing: String
+        let moneyIn: String
+        let moneyOut: String
+        let net: String
+        let firstDay: String
+        let lastDay: String
+        let lines: [LineRow]
+        let hasLines: Bool
+        let lineCount: Int
+        let lineCountText: String
+        let apart: [ApartRow]
+        let hasApart: Bool
+        let roundUpWeeks: [RoundUpWeekRow]
+        let hasRoundUps: Bool
+        let roundUpCount: Int
+        let roundUpCountText: String
+        let roundUpTotal: String
+        let previous: LinkView?
+        let next: LinkView?
+    }
+
+    struct LineRow: Sendable, Encodable {
+        let date: String
+        let time: String
+        let description: String
+        let reference: String
+        let moneyIn: String
+        let moneyOut: String
+        let balance: String
+    }
+
+    struct ApartRow: Sendable, Encodable {
+        let date: String
+        let time: String
+        let description: String
+        let status: String
+        let amount: String
+    }
+
+    struct RoundUpWeekRow: Sendable, Encodable {
+        let week: String
+        let href: String
+        let payments: Int
+        let roundUp: String
+    }
+
+    struct LinkView: Sendable, Encodable {
+        let title: String
+        let href: String
+    }
+
+    // MARK: Building
+
+    static func statementPath(slug: String, month: CalendarMonth) -> String { "statements/\(slug)/\(month)" }
+
+    /// Why an account's statements show movements only, or nil when they carry balances.
+    static func noBalanceReason(_ data: StarlingAccountData) -> String? {
+        guard let balance = data.balance else {
+            return "There is no balance file for this account (starling/balances/\(data.account.uid).json), so its statements show money in and out only, without balances."
+        }
+        if balance.cleared.currency != data.account.currency {
+            return "The account's balance file is in \(balance.cleared.currency.code), not the account's \(data.account.currency.code), so its statements show money in and out only, without balances."
+        }
+        return nil
+    }
+
+    public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
+        let accounts = dataset.starling
+        guard accounts.contains(where: { !$0.feed.isEmpty }) else { return [] }
+        let slugs = RoundUpsReport.accountSlugs(accounts)
+        let crumbs = [Link("Dashboard", "index")]
+        let indexCrumbs = crumbs + [Link(section.title, section.path)]
+        var pages: [Page] = []
+        var summaries: [AccountStatements] = []
+
+        for (data, slug) in zip(accounts, slugs) {
+            let account = data.account
+            let statements = StatementPeriods.statements(for: data, clock: context.clock)
+            guard !statements.isEmpty else { continue }
+            let reason = noBalanceReason(data)
+            let link = { (month: CalendarMonth) in
+                LinkView(title: context.locale.formatRange(month.firstDay, month.lastDay),
+                         href: ReportContext.href(statementPath(slug: slug, month: month)))
+            }
+            for (index, statement) in statements.enumerated() {
+                let previous = index > 0 ? link(statements[index - 1].month) : nil
+                let next = index + 1 < statements.count ? link(statements[index + 1].month) : nil
+                let period = context.locale.formatRange(statement.month.firstDay, statement.month.lastDay)
+                pages.append(Page(path: statementPath(slug: slug, month: statement.month),
+                                  title: "Statement for \(account.name), \(period)", template: statementTemplate,
+                                  section: section.id, breadcrumbs: indexCrumbs,
+                                  view: statementView(statement, data: data, roundUpsSlug: slug, noBalanceReason: reason,
+                                                      context: context, previous: previous, next: next)))
+            }
+            summaries.append(AccountStatements(data: data, slug: slug, statements: statements, noBalanceReason: reason))
+        }
+        guard !pages.isEmpty else { return [] }
+        let pagination = Pagination(rows: summaries.map { $0.statements.count + 1 })
+        let all = summaries
+        let indexPages = pagination.pages(base: section.path, title: "Statements").map { page in
+            Page(path: page.path, title: page.title, template: "statements-index", section: section.id,
+                 breadcrumbs: page.number == 1 ? crumbs : indexCrumbs,
+                 view: IndexView(timeZone: context.clock.identifier,
+                                 accounts: all[page.range].map { indexAccount($0, context: context) },
+                                 pager: pagination.view(page: page.number, base: section.path, noun: "accounts", locale: context.locale)))
+        }
+        pages.insert(contentsOf: indexPages, at: 0)
+        return pages
+    }
+
+    /// One account's statements, as the index needs them.
+    struct AccountStatements: Sendable {
+        let data: StarlingAccountData
+        let slug: String
+        let statements: [StatementPeriods.Statement]
+        let noBalanceReason: String?
+    }
+
+    /// One account on the index: its months newest first.
+    static func indexAccount(_ summary: AccountStatements, context: ReportContext) -> IndexAccount {
+        let account = summary.data.account, reason = summary.noBalanceReason
+        let rows = summary.statements.reversed().map { statement in
+            IndexRow(key: "\(statement.month)", period: context.locale.formatRange(statement.month.firstDay, statement.month.lastDay),
+                     href: ReportContext.href(statementPath(slug: summary.slug, month: statement.month)),
+                     transactions: statement.lines.count,
+                     opening: statement.opening.map(context.money) ?? "–", moneyIn: context.money(statement.moneyIn),
+                     moneyOut: context.money(statement.moneyOut), closing: statement.closing.map(context.money) ?? "–",
+                     net: context.money(statement.net))
+        }
+        return IndexAccount(
+            name: account.name, type: Text.humanized(account.type), currency: account.currency.code,
+            uidTail: uidTail(account.uid), hasBalance: reason == nil,
+            clearedBalance: reason == nil ? summary.data.balance.map { context.money($0.cleared) } : nil,
+            noBalanceReason: reason, rows: rows)
+    }
+
+    /// The last four characters of an account UID, as statements print it: `…ae81`.
+    static func uidTail(_ uid: String) -> String { "…" + uid.suffix(4) }
+
+    static func statementView(_ statement: StatementPeriods.Statement, data: StarlingAccountData, roundUpsSlug: String,
+                              noBalanceReason: String?, context: ReportContext, previous: LinkView?, next: LinkView?) -> StatementView {
+        let account = data.account
+        let month = statement.month
+        let lines = statement.lines.map { line in
+            LineRow(date: context.date(line.item.transactionTime), time: context.time(line.item.transactionTime),
+                    description: line.item.counterPartyName.isEmpty ? Text.humanized(line.item.source.rawValue) : line.item.counterPartyName,
+                    reference: Text.singleLine(line.item.reference),
+                    moneyIn: line.item.direction == .in ? context.money(line.item.amount) : "",
+                    moneyOut: line.item.direction == .out ? context.money(line.item.amount) : "",
+                    balance: line.balance.map(context.money) ?? "")
+        }
+        let apart = statement.apart.map { entry in
+            ApartRow(date: context.date(entry.item.transactionTime), time: context.time(entry.item.transactionTime),
+                     description: entry.item.counterPartyName.isEmpty ? Text.humanized(entry.item.source.rawValue) : entry.item.counterPartyName,
+                     status: entry.apart.reason, amount: context.money(entry.item.signedAmount))
+        }
+        // Round-ups grouped by ISO week, linking to the week's round-up page.
+        var weeks: [(week: ISOWeek, count: Int, total: Money)] = []
+        for counted in statement.roundUps {
+            let week = ISOWeek(containing: context.clock.date(of: counted.item.transactionTime))
+            if let last = weeks.last, last.week == week {
+                weeks[weeks.count - 1] = (week, last.count + 1, last.total + counted.roundUp)
+            } else {
+                weeks.append((week, 1, counted.roundUp))
+            }
+        }
+        let weekRows = weeks.map {
+            RoundUpWeekRow(week: "\($0.week)", href: ReportContext.href("roundups/\(roundUpsSlug)/\($0.week)"),
+                           payments: $0.count, roundUp: context.money($0.total))
+        }
+        return StatementView(
+            accountName: account.name, accountType: Text.humanized(account.type), currency: account.currency.code,
+            uidTail: uidTail(account.uid), period: context.locale.formatRange(month.firstDay, month.lastDay),
+            periodKey: "\(month)", statementDate: context.date(month.lastDay), timeZone: context.clock.identifier,
+            hasBalance: statement.hasBalance, noBalanceReason: noBalanceReason,
+            opening: statement.opening.map(context.money) ?? "", closing: statement.closing.map(context.money) ?? "",
+            moneyIn: context.money(statement.moneyIn), moneyOut: context.money(statement.moneyOut),
+            net: context.money(statement.net), firstDay: context.date(month.firstDay), lastDay: context.date(month.lastDay),
+            lines: lines, hasLines: !lines.isEmpty, lineCount: lines.count,
+            lineCountText: context.counted(lines.count, "settled transaction"), apart: apart, hasApart: !apart.isEmpty,
+            roundUpWeeks: weekRows, hasRoundUps: !statement.roundUps.isEmpty, roundUpCount: statement.roundUps.count,
+            roundUpCountText: context.counted(statement.roundUps.count, "payment"),
+            roundUpTotal: context.money(statement.roundUpTotal), previous: previous, next: next)
+    }
+
+    /// The start page's statements: each account's latest statement and its closing balance.
+    public static func dashboard(for dataset: Dataset, context: ReportContext) -> DashboardSection? {
+        let accounts = dataset.starling
+        var rows: [DashboardSection.Table.Row] = []
+        var figures: [DashboardSection.Figure] = []
+        for (data, slug) in zip(accounts, RoundUpsReport.accountSlugs(accounts)) {
+            guard let latest = StatementPeriods.statements(for: data, clock: context.clock).last else { continue }
+            let period = context.locale.formatRange(latest.month.firstDay, latest.month.lastDay)
+            let href = ReportContext.href(statementPath(slug: slug, month: latest.month))
+            if let closing = latest.closing {
+                figures.append(.init(label: "\(data.account.name): closing balance, \(period)", value: context.money(closing), href: href,
+                                     amount: closing, id: "\(slug).latest-closing-balance"))
+            } else {
+                figures.append(.init(label: "\(data.account.name): net movement, \(period)", value: context.money(latest.net), href: href,
+                                     amount: latest.net, id: "\(slug).latest-net-movement"))
+            }
+            rows.append(.init([data.account.name, period, context.money(latest.moneyIn), context.money(latest.moneyOut),
+                               latest.closing.map(context.money) ?? "–"]))
+        }
+        guard !rows.isEmpty else { return nil }
+        return DashboardSection(
+            title: "Statements", href: ReportContext.href(section.path), linkText: "Every monthly statement",
+            figures: figures,
+            table: .init(columns: ["Account", "Latest statement", "Money in", "Money out", "Closing balance"],
+                         numeric: [false, false, true, true, true], rows: rows))
+    }
+}
+

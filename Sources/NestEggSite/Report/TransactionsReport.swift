@@ -1,0 +1,124 @@
+import NestEggModel
+import NestEggSupport
+/// The transaction list of the transactions app (seed 003): `transactions/index` (all) and
+/// `transactions/<category>`, each with the category filter buttons at the top and the sum of
+/// the pinned transactions at the bottom. Rows come from transactions/ and from Starling's
+/// outgoing payments (see ``TransactionsRules``).
+public enum TransactionsReport {
+    public static let section = Section(id: "transactions", title: "Transactions", path: "transactions/index")
+
+    // MARK: View data
+
+    struct ListView: Sendable, Encodable {
+        /// `nil` on the "All" page.
+        let categoryName: String?
+        let filters: [FilterView]
+        let rows: [RowView]
+        let hasRows: Bool
+        let showCategory: Bool
+        let count: String
+        let pinnedCount: String
+        let unpinnedCount: String
+        let hasUnpinned: Bool
+        /// Per currency, joined with ` · `.
+        let pinnedSum: String
+        let insightsHref: String
+        /// Which part of the list this page shows (the list at `transactions/index` or a category's).
+        let pager: Pagination.View
+    }
+
+    struct FilterView: Sendable, Encodable {
+        let name: String
+        let href: String
+        let count: String
+        let current: Bool
+        let first: Bool
+    }
+
+    struct RowView: Sendable, Encodable {
+        let date: String
+        let name: String
+        let category: String
+        let categoryHref: String
+        let provider: String
+        let account: String
+        let source: String
+        let amount: String
+        let pinned: Bool
+        let pending: Bool
+    }
+
+    // MARK: Building
+
+    /// One list page's view, built when the page is rendered (a list can hold every transaction):
+    /// the rows of `range` only, while the counts, the filters and the pinned sum are the whole list's.
+    /// What a list's pages share, worked out once per list (not once per page: a list can hold
+    /// every transaction, and it has a page per 500 of them).
+    struct ListSummary: Sendable {
+        let count: Int
+        let pinnedCount: Int
+        let pinnedSum: String
+    }
+
+    /// One page of a list, built when the page is rendered: only its own rows.
+    static func listView(current: SpendingCategory?, shown: [SpendingItem], range: Range<Int>, page: Int,
+                         pagination: Pagination, filters: [FilterView], summary: ListSummary,
+                         pathOf: (SpendingCategory?) -> String, context: ReportContext) -> ListView {
+        let rows = shown[range].map { item in
+            RowView(date: context.date(item.date), name: item.name, category: item.category.name,
+                    categoryHref: ReportContext.href(pathOf(item.category)), provider: item.provider ?? "",
+                    account: item.accountName, source: item.source.rawValue, amount: context.money(item.amount),
+                    pinned: item.pinned, pending: item.pending)
+        }
+        return ListView(
+            categoryName: current?.name, filters: filters, rows: rows, hasRows: summary.count > 0, showCategory: current == nil,
+            count: context.count(summary.count), pinnedCount: context.count(summary.pinnedCount),
+            unpinnedCount: context.count(summary.count - summary.pinnedCount),
+            hasUnpinned: summary.pinnedCount < summary.count, pinnedSum: summary.pinnedSum,
+            insightsHref: ReportContext.href(TransactionsInsightsReport.section.path),
+            pager: pagination.view(page: page, base: pathOf(current), noun: "transactions", locale: context.locale))
+    }
+
+    public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
+        pages(for: TransactionsRules.items(from: dataset, clock: context.clock), context: context)
+    }
+
+    /// The pages for spending items already worked out (``TransactionsRules/items(from:clock:)``).
+    static func pages(for items: [SpendingItem], context: ReportContext) -> [Page] {
+        guard !items.isEmpty else { return [] }
+        let categories = TransactionsRules.categories(in: items)
+        let slugs = TransactionsRules.slugs(for: categories)
+        let pathOf: @Sendable (SpendingCategory?) -> String = { category in
+            "transactions/" + (category.flatMap { slugs[$0.key] } ?? "index")
+        }
+        let crumbs = [Link("Dashboard", "index")]
+
+        var perCategory: [String: Int] = [:]
+        for item in items { perCategory[item.category.key, default: 0] += 1 }
+        let preferred = context.settings.currency(forSource: "transactions")
+
+        var pages: [Page] = []
+        for current in [nil] + categories.map(Optional.some) {
+            let shown = TransactionsRules.filter(items, category: current?.key)
+            let summary = ListSummary(count: shown.count, pinnedCount: shown.lazy.filter(\.pinned).count,
+                                      pinnedSum: TransactionsRules.text(TransactionsRules.pinnedSum(shown), preferred: preferred, context: context))
+            let filters = [FilterView(name: "All", href: ReportContext.href(pathOf(nil)), count: context.count(items.count),
+                                      current: current == nil, first: true)]
+                + categories.map { category in
+                    FilterView(name: category.name, href: ReportContext.href(pathOf(category)),
+                               count: context.count(perCategory[category.key] ?? 0),
+                               current: category.key == current?.key, first: false)
+                }
+            let title = current.map { "Transactions: \($0.name)" } ?? "All transactions"
+            let pagination = Pagination(count: shown.count)
+            for page in pagination.pages(base: pathOf(current), title: title) {
+                pages.append(Page(path: page.path, title: page.title, template: "transactions-list", section: section.id,
+                                  breadcrumbs: current == nil && page.number == 1 ? crumbs : crumbs + [Link(section.title, section.path)],
+                                  view: listView(current: current, shown: shown, range: page.range, page: page.number,
+                                                 pagination: pagination, filters: filters, summary: summary,
+                                                 pathOf: pathOf, context: context)))
+            }
+        }
+        return pages
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Synchronization
+
+/// Who owns a staging folder, a retired site or a temporary file: the build that holds an
+/// advisory lock (`flock`) on it. The lock lives as long as the descriptor, so it ends with the
+/// process however that ends (a crash, `kill -9`), and a process id that the system has since
+/// given to another program does not keep a leftover alive.
+///
+/// A later build that can take the lock knows the owner is gone and cleans up after it.
+public final class Ownership: Sendable {
+    private let descriptor: Mutex<Int32>
+
+    /// Takes the lock on `path` (a file or a folder). - Returns: `nil` if it cannot be opened
+    /// or another process holds it.
+    public init?(of path: String) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        self.descriptor = Mutex(descriptor)
+    }
+
+    /// Gives the lock up (also done when the process ends).
+    public func release() {
+        descriptor.withLock { descriptor in
+            guard descriptor >= 0 else { return }
+            close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    deinit { release() }
+
+    /// Whether `path` is left over by a build that no longer runs: nobody holds its lock.
+    /// (Asked by the build that would own it, the answer is `false`: a second lock by the same
+    /// process on a new descriptor conflicts with its own.)
+    public static func isAbandoned(_ path: String) -> Bool {
+        guard let probe = Ownership(of: path) else { return false }
+        probe.release()
+        return true
+    }
+}
+
+/// The text of a system error number.
+public func systemReason(_ code: Int32) -> String { String(cString: strerror(code)) }

@@ -1,0 +1,146 @@
+import Foundation
+
+/// Small text helpers shared by every stage.
+public enum Text {
+
+    /// The text a value shows once it is on a page: control characters removed, each run of white
+    /// space with a tab or a line break in it one space, white space at the ends trimmed.
+    public static func normalised(_ text: String) -> String {
+        var text = text
+        return text.withUTF8 { bytes in normalisedBytes(bytes).map { String(decoding: $0, as: UTF8.self) } } ?? text
+    }
+
+    /// The normal form of UTF-8 `bytes`, or nil when they are normal already (most values).
+    public static func normalisedBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard needsNormalising(bytes) else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var kept = 0          // where the text ends if what follows is white space
+        var spaces = 0        // a run of white space waiting for the next character
+        var breaking = false  // …that holds a tab or a line break
+        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+            if isBreakingSpace(scalar) {
+                breaking = true
+            } else if scalar == " " {
+                spaces += 1
+            } else if !isControl(scalar) {  // (control characters are removed; a run goes on across one)
+                let whitespace = scalar.value >= 0x80 && scalar.properties.isWhitespace
+                if out.isEmpty && whitespace { spaces = 0; breaking = false; continue }  // leading white space goes
+                if !out.isEmpty { for _ in 0..<(breaking ? 1 : spaces) { out.append(UInt8(ascii: " ")) } }
+                spaces = 0
+                breaking = false
+                if scalar.isASCII { out.append(UInt8(scalar.value)) } else { UTF8.encode(scalar) { out.append($0) } }
+                if !whitespace { kept = out.count }
+            }
+        }
+        out.removeSubrange(kept...)  // and so does trailing white space (U+00A0 and kin too)
+        return out
+    }
+
+    /// Tab, the line breaks and the Unicode line and paragraph separators: white space that
+    /// normalisation turns into a space.
+    public static func isBreakingSpace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09...0x0D, 0x85, 0x2028, 0x2029: return true
+        default: return false
+        }
+    }
+
+
+    /// Whether `bytes` hold anything normalisation changes, found without decoding most of them:
+    /// a control byte, a C1 control or U+2028/U+2029 (two- and three-byte forms), or white space
+    /// at either end.
+    public static func needsNormalising(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, let last = bytes.last else { return false }
+        if first == 0x20 || last == 0x20 { return true }
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == 0x7F { return true }
+            if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] < 0xA0 { return true }
+            if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 {
+                return true
+            }
+        }
+        // A multi-byte scalar at an end may be white space (U+00A0, U+2003, U+3000…).
+        if first >= 0x80 || last >= 0x80 {
+            let text = String(decoding: bytes, as: UTF8.self).unicodeScalars
+            if text.first!.properties.isWhitespace || text.last!.properties.isWhitespace { return true }
+        }
+        return false
+    }
+
+    /// Whether `text`, normalised, is an `http` or `https` address (the only links data may give).
+    public static func isWebAddress(_ text: String) -> Bool {
+        let lower = normalised(text).lowercased()
+        return (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && lower.count > 8
+    }
+
+    /// Removes white space and newlines at both ends (Starling pads references, Kiva pads `use`).
+    public static func trimmed(_ text: String) -> String {
+        // Most values need nothing done: check the ends' bytes first (white space is ASCII or,
+        // beyond it, a multi-byte scalar that the slow path handles).
+        if let first = text.utf8.first, let last = text.utf8.last,
+           first > 0x20 && first < 0x80 && last > 0x20 && last < 0x80 {
+            return text
+        }
+        if text.isEmpty { return text }
+        var scalars = Substring(text).unicodeScalars[...]
+        while let first = scalars.first, first.properties.isWhitespace { scalars = scalars.dropFirst() }
+        while let last = scalars.last, last.properties.isWhitespace { scalars = scalars.dropLast() }
+        return String(String.UnicodeScalarView(scalars))
+    }
+
+    /// A control character: C0 (U+0000–U+001F), DEL or C1 (U+0080–U+009F). What the escapers
+    /// remove from data and diagnostics show as `\u{…}`.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    /// An API code in sentence case: `PRIMARY` → `Primary`, `FIXED_TERM_DEPOSIT` → `Fixed term deposit`,
+    /// `in_repayment` → `In repayment`.
+    public static func humanized(_ code: String) -> String {
+        let words = singleLine(code.replacingOccurrences(of: "_", with: " ")).lowercased()
+        return words.prefix(1).uppercased() + words.dropFirst()
+    }
+
+    /// Collapses runs of white space (including newlines) into single spaces and trims.
+    public static func singleLine(_ text: String) -> String {
+        var result = ""
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isWhitespace {
+                pendingSpace = !result.isEmpty
+            } else {
+                if pendingSpace { result.append(" ") }
+                pendingSpace = false
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
+
+/// Searching byte arrays, for the renderer's passes over its own HTML (faster than Foundation's
+/// `range(of:)`, which goes through NSString).
+public enum Bytes {
+    /// The first index at or after `from` where `pattern` starts in `bytes`.
+    public static func find(_ pattern: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
+        guard let first = pattern.first, bytes.count >= pattern.count else { return nil }
+        return bytes.withUnsafeBufferPointer { bytes in
+            var index = from
+            let last = bytes.count - pattern.count
+            while index <= last {
+                if bytes[index] == first && memcmp(bytes.baseAddress! + index, pattern, pattern.count) == 0 { return index }
+                index += 1
+            }
+            return nil
+        }
+    }
+}
+
+extension String {
+    /// `"7".leftPadded(to: 3)` → `"007"`.
+    public func leftPadded(to width: Int, with pad: Character = "0") -> String {
+        count >= width ? self : String(repeating: pad, count: width - count) + self
+    }
+}

@@ -1,0 +1,112 @@
+import NestEggSupport
+import Foundation
+
+/// Lets a rebuild whose input has not changed skip the work, as `make` would.
+///
+/// A build records, in `<output>/.nestegg-cache` (not part of the site; git-ignored), a
+/// fingerprint of everything its output depends on — every data file's bytes, the template
+/// overrides, and the `nestegg` executable itself — with the size and modification time (to the
+/// nanosecond) of each file it wrote, and its warnings. The next build computes the fingerprint
+/// first; when it matches, the output folder still carries its marker, and every file is still
+/// a regular file of the same size and modification time, the output is taken to be what the
+/// build would write, and it stops there. What this trusts: a change to an output file that
+/// keeps both its size and its modification time (only a deliberate `touch -d` does) is not seen.
+public struct BuildCache: Sendable {
+    public static let fileName = ".nestegg-cache"
+    public static let format = "nestegg-cache 2"
+
+    public let fingerprint: String
+    public var files: [String: FileStamp]
+    public var warnings: [Diagnostic]
+
+    public init(fingerprint: String, files: [String: FileStamp], warnings: [Diagnostic]) {
+        self.fingerprint = fingerprint
+        self.files = files
+        self.warnings = warnings
+    }
+
+    /// The cache recorded in an output folder, if any.
+    public static func read(from output: URL) -> BuildCache? {
+        guard let data = FileManager.default.contents(atPath: output.appendingPathComponent(fileName).path) else { return nil }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.first == Substring(format), lines.count >= 2 else { return nil }
+        var cache = BuildCache(fingerprint: String(lines[1]), files: [:], warnings: [])
+        for line in lines.dropFirst(2) where !line.isEmpty {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            switch fields.first {
+            case "file" where fields.count == 4:
+                guard let size = Int(fields[2]), let modified = Int64(fields[3]) else { return nil }
+                cache.files[fields[1]] = FileStamp(size: size, modified: modified)
+            case "warning" where fields.count == 7:
+                var warning = Diagnostic(.warning, file: fields[1], line: Int(fields[2]), column: Int(fields[3]),
+                                         path: fields[4].isEmpty ? nil : fields[4], message: fields[5])
+                warning.count = Int(fields[6]) ?? 1
+                cache.warnings.append(warning)
+            default: return nil
+            }
+        }
+        return cache
+    }
+
+    /// Whether `output` holds exactly what a build with this fingerprint wrote.
+    public func isCurrent(in output: URL, fingerprint: String) -> Bool {
+        guard fingerprint == self.fingerprint, !files.isEmpty,
+              FileStamp(path: output.appendingPathComponent(SiteWriter.marker).path) != nil else { return false }
+        for (path, stamp) in files where FileStamp(path: output.appendingPathComponent(path).path) != stamp {
+            return false
+        }
+        return true
+    }
+
+    public var text: String {
+        var lines = [Self.format, fingerprint]
+        lines += files.keys.sorted().map { "file\t\($0)\t\(files[$0]!.size)\t\(files[$0]!.modified)" }
+        lines += warnings.map { warning in
+            ["warning", warning.file, warning.line.map(String.init) ?? "", warning.column.map(String.init) ?? "",
+             warning.path ?? "", warning.message, String(warning.count)].map(Diagnostic.printable).joined(separator: "\t")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// What the "up to date" check compares of an output file: its size and modification time.
+public struct FileStamp: Sendable, Hashable {
+    public let size: Int
+    /// Nanoseconds since 1970.
+    public let modified: Int64
+
+    public init(size: Int, modified: Int64) {
+        self.size = size
+        self.modified = modified
+    }
+
+    /// The stamp of the regular file at `path` (not followed through a link); `nil` for anything else.
+    public init?(path: String) {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        size = Int(status.st_size)
+        modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+    }
+}
+
+/// 64-bit FNV-1a: a fast, stable hash (the same on every run and machine, unlike `Hasher`).
+public struct FNV1a {
+    private var state: UInt64 = 0xCBF2_9CE4_8422_2325
+
+    public init() {}
+
+    public mutating func add(_ bytes: some Sequence<UInt8>) {
+        for byte in bytes {
+            state ^= UInt64(byte)
+            state &*= 0x0000_0100_0000_01B3
+        }
+        // A separator, so ("ab", "c") and ("a", "bc") differ.
+        state ^= 0xFF
+        state &*= 0x0000_0100_0000_01B3
+    }
+
+    public mutating func add(_ text: String) { add(text.utf8) }
+    public mutating func add(_ data: Data) { data.withUnsafeBytes { add($0) } }
+
+    public var hex: String { String(state, radix: 16).leftPadded(to: 16) }
+}

@@ -1,0 +1,369 @@
+import NestEggSupport
+import Foundation
+import Synchronization
+
+/// The write stage. Files go into a staging folder beside the output folder; only when
+/// every page is there does ``commit()`` swap it in, so a failed build leaves the previous
+/// output whole. A file whose bytes did not change keeps its old copy and modification time,
+/// and files that the new build did not write (stale pages) are gone after the swap.
+///
+/// ``write(_:to:)`` may be called from several threads at once (the render stage's workers each
+/// write the pages they render). Files are created one at a time (creating them is the kernel's
+/// work, which a second thread did not speed up), plainly, without `fsync`: the swap, not the
+/// disk cache, is what keeps the previous output whole.
+public final class SiteWriter: Sendable {
+    public let output: URL
+    let staging: URL
+    /// What the workers share.
+    private struct State {
+        var written: [String] = []
+        /// The same paths, to refuse a second write to one (it could reach the old output through a link).
+        var writtenPaths: Set<String> = []
+        var changed = 0
+        /// Folders of the staging folder known to exist.
+        var folders: Set<String> = [""]
+    }
+    private let state = Mutex(State())
+    /// Held while a file is created: one at a time.
+    private let creating = Mutex(())
+    /// This build's lock on its staging folder.
+    private let stagingOwnership: Ownership
+
+    /// The size and modification time of each file written so far, for the build cache (a
+    /// file keeps both through the swap).
+    public func stamps() -> [String: FileStamp] {
+        let written = state.withLock { $0.written }
+        var stamps: [String: FileStamp] = [:]
+        for path in written { stamps[path] = FileStamp(path: staging.path + "/" + path) }
+        return stamps.compactMapValues { $0 }
+    }
+
+    public struct WriteError: Error, Sendable {
+        public let path: String
+        public let reason: String
+    }
+
+    public struct Summary: Sendable {
+        /// Files in the new output.
+        public let files: Int
+        /// Files that are new or whose content changed.
+        public let changed: Int
+        /// Files of the old output that are no longer produced.
+        public let removed: Int
+
+        public init(files: Int, changed: Int, removed: Int) {
+            self.files = files
+            self.changed = changed
+            self.removed = removed
+        }
+    }
+
+    /// The file that marks a folder as a site nestegg wrote, and so may replace.
+    public static let marker = ".nestegg-output"
+
+    /// Opens a staging folder beside `output`. Refuses (rather than replace) an output folder that
+    /// holds one of the `protecting` folders (the data), the current, home or root folder, or an
+    /// existing folder that nestegg did not write — the swap replaces the output folder whole.
+    public init(output: URL, protecting: [URL] = []) throws(WriteError) {
+        let output = output.standardizedFileURL
+        self.output = output
+        let parent = output.deletingLastPathComponent()
+        let fileManager = FileManager.default
+        let staging = parent.appendingPathComponent(Self.stagingPrefix(of: output) + "\(getpid())")
+        self.staging = staging
+        try Self.checkOutputIsOurs(output, protecting: protecting)
+        Self.recover(output)
+        do {
+            try? FileManager.default.removeItem(at: staging)
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+            try Data("This folder is a site written by nestegg build; the next build replaces it whole.\n".utf8)
+                .write(to: staging.appendingPathComponent(Self.marker))
+        } catch {
+            throw WriteError(path: parent.path, reason: "cannot create a folder here (\(Self.reason(error)))")
+        }
+        // Held until the staging folder is swapped in or discarded: while it is, no other build
+        // takes the folder for a leftover.
+        guard let ownership = Ownership(of: staging.path) else {
+            try? FileManager.default.removeItem(at: staging)
+            throw WriteError(path: staging.path, reason: "cannot lock the staging folder")
+        }
+        stagingOwnership = ownership
+    }
+
+    static func stagingPrefix(of output: URL) -> String { ".nestegg-staging-\(output.lastPathComponent)-" }
+    static func retiredPrefix(of output: URL) -> String { ".nestegg-old-\(output.lastPathComponent)-" }
+
+    /// Refuses an output folder that the swap must not replace.
+    public static func checkOutputIsOurs(_ output: URL, protecting: [URL]) throws(WriteError) {
+        let fileManager = FileManager.default
+        let path = output.resolvingSymlinksInPath().path
+        let refuse = { (why: String) in WriteError(path: output.path, reason: "refusing to replace this folder: \(why)") }
+        let special = ["/", FileManager.default.homeDirectoryForCurrentUser.resolvingSymlinksInPath().path,
+                       URL(fileURLWithPath: FileManager.default.currentDirectoryPath).resolvingSymlinksInPath().path]
+        if special.contains(path) { throw refuse("it is the root, home or current folder") }
+        for folder in protecting {
+            let protected = folder.standardizedFileURL.resolvingSymlinksInPath().path
+            if protected == path || protected.hasPrefix(path + "/") { throw refuse("it holds the data folder \(folder.path)") }
+            if path.hasPrefix(protected + "/") { throw refuse("it is inside the input folder \(folder.path)") }
+        }
+        var status = stat()
+        guard lstat(output.path, &status) == 0 else {
+            if errno == ENOENT { return }
+            throw WriteError(path: output.path, reason: systemReason(errno))
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            throw WriteError(path: output.path, reason: status.st_mode & S_IFMT == S_IFLNK
+                ? "is a symbolic link; give the folder it points to as --output" : "exists and is not a folder")
+        }
+        let contents: [String]
+        do {
+            contents = try FileManager.default.contentsOfDirectory(atPath: output.path)
+        } catch {
+            throw WriteError(path: output.path, reason: "cannot read the folder (\(reason(error)))")
+        }
+        if !contents.isEmpty && !contents.contains(Self.marker) {
+            throw refuse("it is not empty and nestegg did not write it (it has no \(Self.marker)); remove it or choose another --output")
+        }
+    }
+
+    /// Cleans up after a build of `output` that was killed: a missing output folder is restored
+    /// from its retired copy (a swap interrupted between its two renames), and staging and
+    /// retired folders that no running build owns are removed. Run before anything else looks
+    /// at the output (the "up to date" check among them).
+    public static func recover(_ output: URL) {
+        let output = output.standardizedFileURL
+        let parent = output.deletingLastPathComponent()
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+        let staging = stagingPrefix(of: output), retired = retiredPrefix(of: output)
+        for name in names.sorted() where name.hasPrefix(staging) || name.hasPrefix(retired) {
+            let leftover = parent.appendingPathComponent(name)
+            guard Ownership.isAbandoned(leftover.path) else { continue }
+            var status = stat()
+            if name.hasPrefix(retired), lstat(output.path, &status) != 0, errno == ENOENT {
+                if rename(leftover.path, output.path) == 0 { continue }
+            }
+            try? FileManager.default.removeItem(at: leftover)
+        }
+    }
+
+    /// Writes one file into the staging folder. When the output already has the same bytes at
+    /// `path`, the old file is hard-linked instead, keeping its modification time (and the old
+    /// output intact until the swap).
+    public func write(_ text: String, to path: String) throws(WriteError) {
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0.isEmpty }) else {
+            throw WriteError(path: path, reason: "not a path inside the site")
+        }
+        guard state.withLock({ $0.writtenPaths.insert(path).inserted }) else {
+            throw WriteError(path: path, reason: "written twice in one build (two pages with one path)")
+        }
+        var text = text
+        try ensureFolder(of: path)
+        let old = output.path + "/" + path, new = staging.path + "/" + path
+        let unchanged = text.withUTF8 { bytes in Self.file(atPath: old, holds: bytes) }
+        let failure: String? = creating.withLock { _ in
+            if unchanged && keep(path) { return nil }
+            let failure = text.withUTF8 { bytes in Self.writeFile(atPath: new, bytes) }
+            // Where the disk cannot link, the copy still keeps the old modification time.
+            if failure == nil && unchanged { Self.copyModificationTime(from: old, to: new) }
+            return failure
+        }
+        if let failure { throw WriteError(path: path, reason: failure) }
+        state.withLock { state in
+            state.written.append(path)
+            // The build cache is bookkeeping: it is not counted as a changed page.
+            if !unchanged && path != BuildCache.fileName { state.changed += 1 }
+        }
+    }
+
+    static func copyModificationTime(from source: String, to destination: String) {
+        var status = stat()
+        guard stat(source, &status) == 0 else { return }
+        var times = [status.st_atim, status.st_mtim]
+        _ = utimensat(AT_FDCWD, destination, &times, 0)
+    }
+
+    /// Where a file of the new output is staged, for a tool that writes it itself (`--pdf`).
+    public func stagedURL(_ path: String) -> URL { staging.appendingPathComponent(path) }
+
+    /// Counts a file that a tool wrote at ``stagedURL(_:)`` as written (keeping the old copy
+    /// when the bytes are the same).
+    public func adopt(_ path: String) {
+        let unchanged = (FileManager.default.contents(atPath: staging.path + "/" + path)).map { data in
+            data.withUnsafeBytes { Self.file(atPath: output.path + "/" + path, holds: UnsafeBufferPointer(start: $0.bindMemory(to: UInt8.self).baseAddress, count: data.count)) }
+        } ?? false
+        if unchanged {
+            try? FileManager.default.removeItem(atPath: staging.path + "/" + path)
+            if !keep(path) { try? FileManager.default.copyItem(atPath: output.path + "/" + path, toPath: staging.path + "/" + path) }
+        }
+        state.withLock { state in
+            state.written.append(path)
+            if !unchanged { state.changed += 1 }
+        }
+    }
+
+    /// Hard-links the old output's file at `path` into the staging folder. - Returns: whether it could.
+    private func keep(_ path: String) -> Bool {
+        link(output.path + "/" + path, staging.path + "/" + path) == 0
+    }
+
+    /// Creates the staging folder's subfolders for `path`, once each.
+    private func ensureFolder(of path: String) throws(WriteError) {
+        let folder = path.split(separator: "/").dropLast().joined(separator: "/")
+        if state.withLock({ $0.folders.contains(folder) }) { return }
+        do {
+            try FileManager.default.createDirectory(atPath: staging.path + "/" + folder, withIntermediateDirectories: true)
+        } catch {
+            throw WriteError(path: path, reason: Self.reason(error))
+        }
+        state.withLock { _ = $0.folders.insert(folder) }
+    }
+
+    /// Whether the file at `path` exists and holds exactly `bytes`.
+    static func file(atPath path: String, holds bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == bytes.count else { return false }
+        guard let data = FileManager.default.contents(atPath: path), data.count == bytes.count else { return false }
+        return data.withUnsafeBytes { old in
+            bytes.count == 0 || memcmp(old.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+        }
+    }
+
+    /// Writes `bytes` to a new file at `path` (never into an existing one: in the staging folder
+    /// that would be a linked file of the old output). - Returns: why it failed, or `nil`.
+    static func writeFile(atPath path: String, _ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else {
+            return errno == EEXIST ? "another file of this build has the same name (a disk that ignores case?)"
+                : String(cString: strerror(errno))
+        }
+        var offset = 0
+        while offset < bytes.count {
+            let count = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if count <= 0 {
+                if count < 0 && errno == EINTR { continue }
+                if count == 0 { errno = EIO }
+                let reason = String(cString: strerror(errno))
+                close(descriptor)
+                return reason
+            }
+            offset += count
+        }
+        guard close(descriptor) == 0 else { return String(cString: strerror(errno)) }
+        return nil
+    }
+
+    /// Swaps the staging folder in as the output folder, in one atomic step where the file
+    /// system allows it (`renameat2` with `RENAME_EXCHANGE`), else in two renames whose
+    /// interruption ``recover(_:)`` repairs. The previous output is kept aside until
+    /// ``Swap/finish()`` (or put back by ``Swap/rollBack()``), so that files committed with the
+    /// site can still undo the whole.
+    public func commit() throws(WriteError) -> Swap {
+        let (written, changed) = state.withLock { ($0.written, $0.changed) }
+        let previous = Set(Self.listFiles(under: output)).subtracting([Self.marker, BuildCache.fileName])
+        let removed = previous.subtracting(written).count
+        let summary = Summary(files: written.count, changed: changed, removed: removed)
+        var status = stat()
+        guard lstat(output.path, &status) == 0 else {
+            guard rename(staging.path, output.path) == 0 else { throw WriteError(path: output.path, reason: systemReason(errno)) }
+            stagingOwnership.release()
+            return Swap(output: output, previous: nil, exchanged: false, summary: summary)
+        }
+        // The old site is locked by this build while it is moved aside.
+        let oldOwnership = Ownership(of: output.path)
+        switch AtomicExchange.exchange(staging.path, output.path) {
+        case .exchanged:
+            stagingOwnership.release()
+            return Swap(output: output, previous: staging, exchanged: true, summary: summary, ownership: oldOwnership)
+        case .failed(let code):
+            throw WriteError(path: output.path, reason: systemReason(code))
+        case .unsupported:
+            let retired = output.deletingLastPathComponent().appendingPathComponent(Self.retiredPrefix(of: output) + "\(getpid())")
+            guard rename(output.path, retired.path) == 0 else { throw WriteError(path: output.path, reason: systemReason(errno)) }
+            guard rename(staging.path, output.path) == 0 else {
+                let code = errno
+                _ = rename(retired.path, output.path)
+                throw WriteError(path: output.path, reason: systemReason(code))
+            }
+            stagingOwnership.release()
+            return Swap(output: output, previous: retired, exchanged: false, summary: summary, ownership: oldOwnership)
+        }
+    }
+
+    /// A site swapped in, with the previous one kept aside until ``finish()``.
+    public final class Swap: Sendable {
+        public let output: URL
+        /// Where the previous output is now (`nil`: there was none).
+        let previous: URL?
+        let exchanged: Bool
+        public let summary: Summary
+        private let ownership: Ownership?
+
+        init(output: URL, previous: URL?, exchanged: Bool, summary: Summary, ownership: Ownership? = nil) {
+            self.output = output
+            self.previous = previous
+            self.exchanged = exchanged
+            self.summary = summary
+            self.ownership = ownership
+        }
+
+        /// ``finish()``, then the summary.
+        public func finished() -> Summary {
+            finish()
+            return summary
+        }
+
+        /// Removes the previous output: the new one stays.
+        public func finish() {
+            if let previous { try? FileManager.default.removeItem(at: previous) }
+            ownership?.release()
+        }
+
+        /// Puts the previous output back (removing the new one). - Returns: whether it could.
+        @discardableResult
+        public func rollBack() -> Bool {
+            defer { ownership?.release() }
+            guard let previous else {
+                return (try? FileManager.default.removeItem(at: output)) != nil
+            }
+            if exchanged, case .exchanged = AtomicExchange.exchange(previous.path, output.path) {
+                try? FileManager.default.removeItem(at: previous)
+                return true
+            }
+            let discarded = output.deletingLastPathComponent().appendingPathComponent(".nestegg-staging-\(output.lastPathComponent)-\(getpid())-discarded")
+            guard rename(output.path, discarded.path) == 0 else { return false }
+            guard rename(previous.path, output.path) == 0 else { _ = rename(discarded.path, output.path); return false }
+            try? FileManager.default.removeItem(at: discarded)
+            return true
+        }
+    }
+
+    /// Removes the staging folder: the output folder stays as it was.
+    public func discard() {
+        try? FileManager.default.removeItem(at: staging)
+        stagingOwnership.release()
+    }
+
+    static func listFiles(under root: URL) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        let prefix = root.standardizedFileURL.path + "/"
+        var result: [String] = []
+        for case let url as URL in enumerator {
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+            let path = url.standardizedFileURL.path
+            if path.hasPrefix(prefix) { result.append(String(path.dropFirst(prefix.count))) }
+        }
+        return result
+    }
+
+    static func reason(_ error: Error) -> String {
+        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return (error as NSError).localizedDescription
+    }
+}
+
+/// `write(2)`, by a name that the writer's own `write` does not hide.
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}
