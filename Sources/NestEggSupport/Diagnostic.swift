@@ -89,7 +89,17 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 /// of records stays readable and its report costs no more than the count. Callers may ask
 /// ``showsInFull(_:)`` first and skip placing a diagnostic that would only be counted.
 public final class DiagnosticLog {
-    public private(set) var diagnostics: [Diagnostic] = []
+    /// What was reported, in order, with each file's closing count line where it began.
+    public var diagnostics: [Diagnostic] {
+        var result = entries
+        for (key, hidden) in hidden {
+            result[hidden.index].count = hidden.count
+            result[hidden.index].message = "… and \(hidden.count) more \(key.severity.rawValue)\(hidden.count == 1 ? "" : "s") in this file, "
+                + "not shown (the first \(Self.perFileLimit) are)"
+        }
+        return result
+    }
+    private var entries: [Diagnostic] = []
     public static let perFileLimit = 100
     private var shown: [String: Int] = [:]
     /// Per file and severity: where its closing line is, and how many it stands for.
@@ -108,7 +118,7 @@ public final class DiagnosticLog {
         let alreadyShown = shown[diagnostic.file, default: 0]
         if alreadyShown < Self.perFileLimit {
             shown[diagnostic.file] = alreadyShown + 1
-            diagnostics.append(diagnostic)
+            entries.append(diagnostic)
         } else {
             count(diagnostic.severity, in: diagnostic.file)
         }
@@ -118,19 +128,18 @@ public final class DiagnosticLog {
     /// and severity says how many there were.
     public func count(_ severity: Diagnostic.Severity, in file: String) {
         let key = HiddenKey(file: file, severity: severity)
-        var entry = hidden[key] ?? (index: diagnostics.count, count: 0)
-        if hidden[key] == nil { diagnostics.append(Diagnostic(severity, file: file, message: "")) }
-        entry.count += 1
-        hidden[key] = entry
-        diagnostics[entry.index].count = entry.count
-        diagnostics[entry.index].message = "… and \(entry.count) more \(severity.rawValue)\(entry.count == 1 ? "" : "s") in this file, "
-            + "not shown (the first \(Self.perFileLimit) are)"
+        if let index = hidden.index(forKey: key) {
+            hidden.values[index].count += 1
+        } else {
+            hidden[key] = (index: entries.count, count: 1)
+            entries.append(Diagnostic(severity, file: file, message: ""))
+        }
     }
 
     /// Takes over the diagnostics of another log, in order (the work of one concurrent task).
     public func absorb(_ other: DiagnosticLog) {
         for diagnostic in other.diagnostics {
-            diagnostics.append(diagnostic)
+            entries.append(diagnostic)
             shown[diagnostic.file, default: 0] += 1
         }
     }
@@ -143,5 +152,5 @@ public final class DiagnosticLog {
         }
     }
     public var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
-    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    public var hasErrors: Bool { entries.contains { $0.severity == .error } }
 }
