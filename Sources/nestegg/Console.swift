@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import NestEggBuild
 import NestEggSupport
@@ -33,9 +34,15 @@ struct Console {
         if githubAnnotations { emit(diagnostic.githubAnnotation) }
     }
 
-    func failure(_ line: String) {
-        emit("nestegg: " + line)
+    /// A command that failed: every diagnostic, then one closing line. - Returns: the exit code to throw.
+    func fail(_ error: BuildError, _ closing: String) -> ExitCode {
+        error.diagnostics.forEach(report)
+        emit(closing)
+        return ExitCode(error.exitCode.rawValue)
     }
+
+    /// `1 error`, `3 warnings`.
+    static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
     private func emit(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))

@@ -101,17 +101,15 @@ struct BuildCommand: ParsableCommand {
             result.warnings.forEach(console.report)
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
             let count = DiagnosticLog.tally(result.warnings).warnings
-            let warnings = count == 0 ? "" : ", \(count) warning\(count == 1 ? "" : "s")"
+            let warnings = count == 0 ? "" : ", " + Console.counted(count, "warning")
             console.progress(String(format: "Built %d pages (%d files, %d changed) into %@ in %.2f s%@",
                                     result.pages, result.write.files, result.write.changed, output, seconds, warnings))
         } catch {
-            error.diagnostics.forEach(console.report)
             let extras = [singleFile, summary, json].compactMap { $0 }
             let kept = ([output] + extras).joined(separator: ", ")
-            console.failure(error.outputUnchanged
+            throw console.fail(error, "nestegg: " + (error.outputUnchanged
                 ? "\(error); \(kept) \(extras.isEmpty ? "was" : "were") left as \(extras.isEmpty ? "it was" : "they were")"
-                : "\(error); the previous output could not be fully put back: check \(kept)")
-            throw ExitCode(error.exitCode.rawValue)
+                : "\(error); the previous output could not be fully put back: check \(kept)"))
         }
     }
 }
@@ -139,14 +137,11 @@ struct CheckCommand: ParsableCommand {
         do {
             let (_, warnings) = try Build(options: options).load()
             warnings.forEach(console.report)
-            let count = DiagnosticLog.tally(warnings).warnings
-            console.progress("\(dataOptions.data): no errors, \(count) warning\(count == 1 ? "" : "s")")
+            console.progress("\(dataOptions.data): no errors, " + Console.counted(DiagnosticLog.tally(warnings).warnings, "warning"))
             if strict && !warnings.isEmpty { throw ExitCode(ExitStatus.dataError.rawValue) }
         } catch let error as BuildError {
-            error.diagnostics.forEach(console.report)
             let (errors, warnings) = DiagnosticLog.tally(error.diagnostics)
-            console.progress("\(dataOptions.data): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
-            throw ExitCode(error.exitCode.rawValue)
+            throw console.fail(error, "\(dataOptions.data): " + Console.counted(errors, "error") + ", " + Console.counted(warnings, "warning"))
         }
     }
 }
