@@ -87,7 +87,7 @@ enum FuzzTargets {
         for (path, part) in zip(paths, parts) {
             let url = folder.appendingPathComponent(path)
             try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: url.path, contents: Data(part))
+            _ = FileManager.default.createFile(atPath: url.path, contents: Data(part))
         }
         guard let data = try? DataFolder(root: folder) else { return }
         let log = DiagnosticLog()
