@@ -44,16 +44,20 @@ enum PDFTools {
         #expect(!result.stderr.contains("warning"), "\(result.stderr)")
         let files = snapshot(output)
         func text(_ path: String) throws -> String { String(decoding: try #require(files[path], "missing \(path)"), as: UTF8.self) }
-        for month in ["2026-09", "2026-10", "2026-11"] {
-            #expect(files["statements/personal/\(month).html"] != nil)
-        }
+        // Every month from the account's opening (3 Nov 2025) to the data's as-of month: a year of
+        // final statements, most of them without a transaction, and the provisional November.
+        let personal = files.keys.filter { $0.hasPrefix("statements/personal/") && $0.hasSuffix(".html") }.sorted()
+        #expect(personal.first == "statements/personal/2025-11.html" && personal.last == "statements/personal/2026-11.html")
+        #expect(personal.count == 13)
+        #expect(try text("statements/personal/2026-02.md").contains("No transactions in this period: the balance of £4,123.77 is carried forward."))
         #expect(files.keys.filter { $0.hasSuffix(".pdf") }.isEmpty, "PDFs only with --pdf")
         let october = try text("statements/personal/2026-10.md")
         #expect(october.contains("- **Statement date:** 31 Oct 2026"))
         #expect(october.contains("| **Closing balance on 31 Oct 2026** | **£6,875.10** |"))
         #expect(october.contains("| [2026-W43](../../roundups/personal/2026-W43.md) | 3 | £1.58 |"))
         let november = try text("statements/personal/2026-11.md")
-        #expect(november.contains("| **Closing balance on 30 Nov 2026** | **£5,536.02** |"), "the cleared balance")
+        #expect(november.contains("| **Balance on 21 Nov 2026** | **£5,536.02** |"), "the cleared balance")
+        #expect(november.contains("- **Status:** Provisional statement, to 21 Nov 2026"))
         #expect(november.contains("| Dishoom | Pending | -£18.75 |"))
         #expect(november.contains("| Spotify | Upcoming | -£11.99 |"))
         let statementHTML = try text("statements/personal/2026-10.html")
@@ -66,7 +70,7 @@ enum PDFTools {
         #expect(try text("transfers/imgrl0x94hj8h2om6201.md").contains("# Transfers of Chan Tai Man"))
         let index = try text("index.md")
         #expect(index.contains("## Statements"))
-        #expect(index.contains("- Personal: closing balance, 1–30 Nov 2026: **[£5,536.02](statements/personal/2026-11.md)**"))
+        #expect(index.contains("- Personal: balance on 21 Nov 2026 (provisional statement): **[£5,536.02](statements/personal/2026-11.md)**"))
         #expect(index.contains("## Transfers"))
         #expect(index.contains("- Transfers: **[46](transfers/index.md)**"))
         #expect(try text("style.css").contains("@page statement"))
@@ -100,10 +104,10 @@ enum PDFTools {
         let output = work.appendingPathComponent("site")
         let result = try NestEggBinary.run(["build", "--pdf", "--data", fixtures.path, "--output", output.path])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("pdf: 5 statements printed with "), "\(result.stderr)")
+        #expect(result.stderr.contains("pdf: 17 statements printed with "), "\(result.stderr)")
         let pdfs = SiteWriter.listFiles(under: output).filter { $0.hasSuffix(".pdf") }.sorted()
-        #expect(pdfs == ["statements/euro-travel/2026-10.pdf", "statements/euro-travel/2026-11.pdf",
-                         "statements/personal/2026-09.pdf", "statements/personal/2026-10.pdf", "statements/personal/2026-11.pdf"])
+        #expect(pdfs.count == 17)
+        #expect(pdfs.contains("statements/euro-travel/2026-09.pdf") && pdfs.contains("statements/personal/2025-11.pdf"))
 
         let pdf = output.appendingPathComponent("statements/personal/2026-10.pdf").path
         let info = try PDFTools.run(PDFTools.pdfinfo!, [pdf])

@@ -708,10 +708,13 @@ Nothing to move this week.
         "statements-index.md.mustache": #"""
 # {{title}}
 
-One statement per account for every calendar month with transactions, with months running from
-the 1st at 00:00 to the last day at midnight ({{timeZone}}). Only settled transactions count in
-a balance; each month's closing balance is the next month's opening balance, and the newest
-month closes on the account's cleared balance.
+One statement per account for every calendar month from the month it was opened to the month of
+the latest date in the data ({{dataAsOf}}), months without transactions included, with months
+running from the 1st at 00:00 to the last day at midnight ({{timeZone}}). Only settled
+transactions count in a balance; each month's closing balance is the next month's opening
+balance, and the newest month ends on the account's cleared balance. A month that the data ends
+in is provisional: its statement runs to {{dataAsOf}} and gives the balance on that day, not a
+closing balance.
 
 {{> pager-top.md}}
 
@@ -730,14 +733,14 @@ Statements, newest first:
 | Period | Transactions | Opening balance | Money in | Money out | Closing balance |
 |:--|--:|--:|--:|--:|--:|
 {{#rows}}
-| [{{period}}]({{root}}{{href}}) | {{transactions}} | {{opening}} | {{moneyIn}} | {{moneyOut}} | {{closing}} |
+| [{{period}}]({{root}}{{href}}){{#provisional}} (provisional){{/provisional}} | {{transactions}} | {{opening}} | {{moneyIn}} | {{moneyOut}} | {{closing}} |
 {{/rows}}
 {{/hasBalance}}
 {{^hasBalance}}
 | Period | Transactions | Money in | Money out | Net movement |
 |:--|--:|--:|--:|--:|
 {{#rows}}
-| [{{period}}]({{root}}{{href}}) | {{transactions}} | {{moneyIn}} | {{moneyOut}} | {{net}} |
+| [{{period}}]({{root}}{{href}}){{#provisional}} (provisional){{/provisional}} | {{transactions}} | {{moneyIn}} | {{moneyOut}} | {{net}} |
 {{/rows}}
 {{/hasBalance}}
 
@@ -747,7 +750,7 @@ Statements, newest first:
 
 """#,
         "statements-month.md.mustache": #"""
-# Statement for {{accountName}}, {{period}}
+# {{title}}
 
 {{#html}}<div class="ledger-page" hidden></div>{{/html}}
 
@@ -755,7 +758,14 @@ Statements, newest first:
 - **Currency:** {{currency}}
 - **Account UID ending:** {{uidTail}}
 - **Period:** {{period}} ({{timeZone}})
+{{#statementDate}}
 - **Statement date:** {{statementDate}}
+{{/statementDate}}
+{{#provisionalText}}
+- **Status:** {{provisionalText}}
+
+The month is not over: this statement covers its days up to {{dataAsOf}}, the latest date in the data. Its balance is the balance on that day, not a closing balance; the final statement follows once the data passes the month's end.
+{{/provisionalText}}
 
 ## Summary
 
@@ -767,7 +777,7 @@ The balance over the period, counting settled transactions only:
 | Opening balance on {{firstDay}} | {{opening}} |
 | Money in | {{moneyIn}} |
 | Money out | {{moneyOut}} |
-| **Closing balance on {{lastDay}}** | **{{closing}}** |
+| **{{closingLabel}}** | **{{closing}}** |
 {{/hasBalance}}
 {{^hasBalance}}
 {{noBalanceReason}}
@@ -791,7 +801,7 @@ The balance over the period, counting settled transactions only:
 {{#lines}}
 | {{date}} | {{time}} | {{description}} | {{reference}} | {{moneyIn}} | {{moneyOut}} | {{balance}} |
 {{/lines}}
-| **{{lastDay}}** | | **Totals and closing balance** | | **{{moneyIn}}** | **{{moneyOut}}** | **{{closing}}** |
+| **{{lastDay}}** | | **{{totalsLabel}}** | | **{{moneyIn}}** | **{{moneyOut}}** | **{{closing}}** |
 {{/hasBalance}}
 {{^hasBalance}}
 {{lineCountText}} in time order:
@@ -805,7 +815,7 @@ The balance over the period, counting settled transactions only:
 {{/hasBalance}}
 {{/hasLines}}
 {{^hasLines}}
-No settled transactions in this period.
+{{noLinesText}}
 {{/hasLines}}
 
 {{#hasApart}}

@@ -1,5 +1,6 @@
 /// Monthly account statements for the Starling accounts: `statements/index` and
-/// `statements/<account>/<YYYY-MM>`, one per calendar month (site time zone) with transactions.
+/// `statements/<account>/<YYYY-MM>`, one per calendar month (site time zone) from the month the
+/// account was opened to the data's as-of month, which is provisional (``ReportingPeriod``).
 public enum StatementsReport {
     public static let section = Section(id: "statements", title: "Statements", path: "statements/index")
     /// The template of a single statement: the pages `nestegg build --pdf` prints.
@@ -9,6 +10,7 @@ public enum StatementsReport {
 
     struct IndexView: Sendable, Encodable {
         let timeZone: String
+        let dataAsOf: String
         let accounts: [IndexAccount]
         /// Which accounts this page shows: accounts are kept whole and share a page while their
         /// months fit in one.
@@ -29,6 +31,7 @@ public enum StatementsReport {
     struct IndexRow: Sendable, Encodable {
         let key: String
         let period: String
+        let provisional: Bool
         let href: String
         let transactions: Int
         let opening: String
@@ -45,7 +48,14 @@ public enum StatementsReport {
         let uidTail: String
         let period: String
         let periodKey: String
-        let statementDate: String
+        /// The period's last day; `nil` for a provisional statement, which has none yet.
+        let statementDate: String?
+        /// `Provisional statement, to 21 Nov 2026`, or `nil` for a final statement.
+        let provisionalText: String?
+        let dataAsOf: String
+        /// `Closing balance on 31 Oct 2026`, or `Balance on 21 Nov 2026` while the month is not over.
+        let closingLabel: String
+        let totalsLabel: String
         let timeZone: String
         let hasBalance: Bool
         let noBalanceReason: String?
@@ -58,6 +68,8 @@ public enum StatementsReport {
         let lastDay: String
         let lines: [LineRow]
         let hasLines: Bool
+        /// What a month without transactions says instead of its table.
+        let noLinesText: String
         let lineCount: Int
         let lineCountText: String
         let apart: [ApartRow]
@@ -116,9 +128,19 @@ public enum StatementsReport {
         return nil
     }
 
+    /// The data's as-of date on the site's clock: the one date every account's statements run to.
+    static func asOf(_ dataset: Dataset, context: ReportContext) -> CivilDate? {
+        dataset.latestInstant.map(context.clock.date(of:))
+    }
+
+    /// `1–31 Oct 2026`; for a provisional statement the days it covers, `1–21 Nov 2026`.
+    static func periodText(_ statement: StatementPeriods.Statement, context: ReportContext) -> String {
+        context.locale.formatRange(statement.covered.first, statement.covered.last)
+    }
+
     public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
         let accounts = dataset.starling
-        guard accounts.contains(where: { !$0.feed.isEmpty }) else { return [] }
+        guard let asOf = asOf(dataset, context: context) else { return [] }
         let slugs = RoundUpsReport.accountSlugs(accounts)
         let crumbs = [Link("Dashboard", "index")]
         let indexCrumbs = crumbs + [Link(section.title, section.path)]
@@ -127,22 +149,21 @@ public enum StatementsReport {
 
         for (data, slug) in zip(accounts, slugs) {
             let account = data.account
-            let statements = StatementPeriods.statements(for: data, clock: context.clock)
+            let statements = StatementPeriods.statements(for: data, clock: context.clock, asOf: asOf)
             guard !statements.isEmpty else { continue }
             let reason = noBalanceReason(data)
-            let link = { (month: CalendarMonth) in
-                LinkView(title: context.locale.formatRange(month.firstDay, month.lastDay),
-                         href: ReportContext.href(statementPath(slug: slug, month: month)))
+            let link = { (statement: StatementPeriods.Statement) in
+                LinkView(title: periodText(statement, context: context),
+                         href: ReportContext.href(statementPath(slug: slug, month: statement.month)))
             }
             for (index, statement) in statements.enumerated() {
-                let previous = index > 0 ? link(statements[index - 1].month) : nil
-                let next = index + 1 < statements.count ? link(statements[index + 1].month) : nil
-                let period = context.locale.formatRange(statement.month.firstDay, statement.month.lastDay)
+                let previous = index > 0 ? link(statements[index - 1]) : nil
+                let next = index + 1 < statements.count ? link(statements[index + 1]) : nil
                 pages.append(Page(path: statementPath(slug: slug, month: statement.month),
-                                  title: "Statement for \(account.name), \(period)", template: statementTemplate,
+                                  title: title(statement, account: account, context: context), template: statementTemplate,
                                   section: section.id, breadcrumbs: indexCrumbs,
                                   view: statementView(statement, data: data, roundUpsSlug: slug, noBalanceReason: reason,
-                                                      context: context, previous: previous, next: next)))
+                                                      context: context, asOf: asOf, previous: previous, next: next)))
             }
             summaries.append(AccountStatements(data: data, slug: slug, statements: statements, noBalanceReason: reason))
         }
@@ -152,7 +173,7 @@ public enum StatementsReport {
         let indexPages = pagination.pages(base: section.path, title: "Statements").map { page in
             Page(path: page.path, title: page.title, template: "statements-index", section: section.id,
                  breadcrumbs: page.number == 1 ? crumbs : indexCrumbs,
-                 view: IndexView(timeZone: context.clock.identifier,
+                 view: IndexView(timeZone: context.clock.identifier, dataAsOf: context.date(asOf),
                                  accounts: all[page.range].map { indexAccount($0, context: context) },
                                  pager: pagination.view(page: page.number, base: section.path, noun: "accounts", locale: context.locale)))
         }
@@ -172,11 +193,13 @@ public enum StatementsReport {
     static func indexAccount(_ summary: AccountStatements, context: ReportContext) -> IndexAccount {
         let account = summary.data.account, reason = summary.noBalanceReason
         let rows = summary.statements.reversed().map { statement in
-            IndexRow(key: "\(statement.month)", period: context.locale.formatRange(statement.month.firstDay, statement.month.lastDay),
+            IndexRow(key: "\(statement.month)", period: periodText(statement, context: context),
+                     provisional: statement.isProvisional,
                      href: ReportContext.href(statementPath(slug: summary.slug, month: statement.month)),
                      transactions: statement.lines.count,
                      opening: statement.opening.map(context.money) ?? "–", moneyIn: context.money(statement.moneyIn),
-                     moneyOut: context.money(statement.moneyOut), closing: statement.closing.map(context.money) ?? "–",
+                     moneyOut: context.money(statement.moneyOut),
+                     closing: statement.isProvisional ? "–" : statement.closing.map(context.money) ?? "–",
                      net: context.money(statement.net))
         }
         return IndexAccount(
@@ -189,10 +212,25 @@ public enum StatementsReport {
     /// The last four characters of an account UID, as statements print it: `…ae81`.
     static func uidTail(_ uid: String) -> String { "…" + uid.suffix(4) }
 
+    /// `Statement for Personal, 1–31 Oct 2026`; `Provisional statement for Personal, 1–21 Nov 2026`.
+    static func title(_ statement: StatementPeriods.Statement, account: StarlingAccount, context: ReportContext) -> String {
+        "\(statement.isProvisional ? "Provisional statement" : "Statement") for \(account.name), \(periodText(statement, context: context))"
+    }
+
     static func statementView(_ statement: StatementPeriods.Statement, data: StarlingAccountData, roundUpsSlug: String,
-                              noBalanceReason: String?, context: ReportContext, previous: LinkView?, next: LinkView?) -> StatementView {
+                              noBalanceReason: String?, context: ReportContext, asOf: CivilDate,
+                              previous: LinkView?, next: LinkView?) -> StatementView {
         let account = data.account
-        let month = statement.month
+        let through = context.date(statement.through)
+        let provisional = statement.isProvisional
+        let noLinesText: String
+        if let opening = statement.opening {
+            noLinesText = provisional
+                ? "No transactions in this period so far: the balance on \(through) is \(context.money(opening)), as it was brought forward."
+                : "No transactions in this period: the balance of \(context.money(opening)) is carried forward."
+        } else {
+            noLinesText = "No settled transactions in this period."
+        }
         let lines = statement.lines.map { line in
             LineRow(date: context.date(line.item.transactionTime), time: context.time(line.item.transactionTime),
                     description: line.item.counterPartyName.isEmpty ? Text.humanized(line.item.source.rawValue) : line.item.counterPartyName,
@@ -222,13 +260,17 @@ public enum StatementsReport {
         }
         return StatementView(
             accountName: account.name, accountType: Text.humanized(account.type), currency: account.currency.code,
-            uidTail: uidTail(account.uid), period: context.locale.formatRange(month.firstDay, month.lastDay),
-            periodKey: "\(month)", statementDate: context.date(month.lastDay), timeZone: context.clock.identifier,
+            uidTail: uidTail(account.uid), period: periodText(statement, context: context),
+            periodKey: "\(statement.month)", statementDate: provisional ? nil : through,
+            provisionalText: provisional ? "Provisional statement, to \(through)" : nil, dataAsOf: context.date(asOf),
+            closingLabel: provisional ? "Balance on \(through)" : "Closing balance on \(through)",
+            totalsLabel: provisional ? "Totals and balance" : "Totals and closing balance",
+            timeZone: context.clock.identifier,
             hasBalance: statement.hasBalance, noBalanceReason: noBalanceReason,
             opening: statement.opening.map(context.money) ?? "", closing: statement.closing.map(context.money) ?? "",
             moneyIn: context.money(statement.moneyIn), moneyOut: context.money(statement.moneyOut),
-            net: context.money(statement.net), firstDay: context.date(month.firstDay), lastDay: context.date(month.lastDay),
-            lines: lines, hasLines: !lines.isEmpty, lineCount: lines.count,
+            net: context.money(statement.net), firstDay: context.date(statement.period.first), lastDay: through,
+            lines: lines, hasLines: !lines.isEmpty, noLinesText: noLinesText, lineCount: lines.count,
             lineCountText: context.counted(lines.count, "settled transaction"), apart: apart, hasApart: !apart.isEmpty,
             roundUpWeeks: weekRows, hasRoundUps: !statement.roundUps.isEmpty, roundUpCount: statement.roundUps.count,
             roundUpCountText: context.counted(statement.roundUps.count, "payment"),
@@ -238,14 +280,18 @@ public enum StatementsReport {
     /// The start page's statements: each account's latest statement and its closing balance.
     public static func dashboard(for dataset: Dataset, context: ReportContext) -> DashboardSection? {
         let accounts = dataset.starling
+        let asOf = asOf(dataset, context: context)
         var rows: [DashboardSection.Table.Row] = []
         var figures: [DashboardSection.Figure] = []
         for (data, slug) in zip(accounts, RoundUpsReport.accountSlugs(accounts)) {
-            guard let latest = StatementPeriods.statements(for: data, clock: context.clock).last else { continue }
-            let period = context.locale.formatRange(latest.month.firstDay, latest.month.lastDay)
+            guard let latest = StatementPeriods.statements(for: data, clock: context.clock, asOf: asOf).last else { continue }
+            let period = periodText(latest, context: context) + (latest.isProvisional ? " (provisional)" : "")
             let href = ReportContext.href(statementPath(slug: slug, month: latest.month))
             if let closing = latest.closing {
-                figures.append(.init(label: "\(data.account.name): closing balance, \(period)", value: context.money(closing), href: href,
+                // The figure keeps its id while the month is provisional: it is the latest statement's balance.
+                let label = latest.isProvisional ? "balance on \(context.date(latest.through)) (provisional statement)"
+                    : "closing balance, \(period)"
+                figures.append(.init(label: "\(data.account.name): \(label)", value: context.money(closing), href: href,
                                      amount: closing, id: "\(slug).latest-closing-balance"))
             } else {
                 figures.append(.init(label: "\(data.account.name): net movement, \(period)", value: context.money(latest.net), href: href,
@@ -258,7 +304,7 @@ public enum StatementsReport {
         return DashboardSection(
             title: "Statements", href: ReportContext.href(section.path), linkText: "Every monthly statement",
             figures: figures,
-            table: .init(columns: ["Account", "Latest statement", "Money in", "Money out", "Closing balance"],
+            table: .init(columns: ["Account", "Latest statement", "Money in", "Money out", "Balance"],
                          numeric: [false, false, true, true, true], rows: rows))
     }
 }
