@@ -221,6 +221,35 @@ import Testing
         #expect(section?.table?.rows.first?.cells == ["Personal", "1–21 Nov 2026 (provisional)", "£10.00", "£0.00", "£100.00"])
     }
 
+    @Test func theHeadNamesTheIssuerTheHolderAndTheAccountsNumbers() throws {
+        var data = account([feedItem(435, "2026-10-02T12:00:00Z")], cleared: gbp(10_000))
+        data.holderName = "Alex <b>Morgan</b>"
+        data.identifiers = StarlingIdentifiers(accountIdentifier: "41234567", bankIdentifier: "608371",
+                                               iban: "GB03SRLG60837141234567", bic: "SRLGGB2L")
+        var dataset = Dataset(starling: [data])
+        dataset.settings.issuer = StatementIssuer(
+            name: "Harbour <Bank> & *Co*", address: ["1 Quay Street", "London"], footer: "Regulated by <someone>.",
+            logo: .init(path: "issuer/logo.svg", svg: Array(#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#.utf8)))
+        let site = SiteReport.build(dataset)
+        let page = try #require(site.pages.first { $0.path == "statements/personal/2026-10" })
+        let output = try PageRenderer(templates: TemplateLibrary(), site: site).render(page)
+        let markdown = output.markdown, html = output.html
+        #expect(markdown.contains("- **Issued by:** Harbour \\<Bank\\> \\& \\*Co\\*, 1 Quay Street, London\n"))
+        #expect(markdown.contains("- **Account holder:** Alex \\<b\\>Morgan\\</b\\>\n"))
+        #expect(markdown.contains("- **Sort code:** 60-83-71\n- **Account number:** 41234567\n- **IBAN:** GB03 SRLG 6083 7141 2345 67\n- **BIC:** SRLGGB2L\n"))
+        #expect(!markdown.contains("UID ending"), "the account's numbers name it")
+        #expect(markdown.contains("Regulated by \\<someone\\>."))
+        #expect(html.contains("<p><strong>Harbour &lt;Bank&gt; &amp; *Co*</strong><br>1 Quay Street<br>London</p>"))
+        #expect(html.contains("<p class=\"statement-footer\">Regulated by &lt;someone&gt;.</p>"))
+        #expect(html.contains("<img class=\"issuer-logo\" src=\"data:image/svg+xml;base64,"))
+        #expect(!html.contains("<script") && !html.contains("<svg xmlns"), "the logo's markup never reaches the page")
+        #expect(!html.contains("<b>"))
+        // Without an identifiers file (and without an issuer), the UID's ending names the account.
+        let plain = try render(Dataset(starling: [account([feedItem(435, "2026-10-02T12:00:00Z")])]), "statements/personal/2026-10")
+        #expect(plain.contains("- **Account UID ending:** …ae81\n"))
+        #expect(!plain.contains("Issued by") && !plain.contains("Account holder"))
+    }
+
     @Test func aStatementWithoutABalanceSaysSo() throws {
         let dataset = Dataset(starling: [account([feedItem(435, "2026-10-02T12:00:00Z")])])
         let page = try render(dataset, "statements/personal/2026-10")

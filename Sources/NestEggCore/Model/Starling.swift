@@ -68,4 +68,8 @@ public struct StarlingAccountData: Sendable {
     public var feed: [FeedItem]
     public var balance: StarlingBalance?
     public var savingsGoals: [StarlingSavingsGoal]
+    /// `starling/identifiers/<accountUid>.json`: sort code, account number, IBAN, BIC.
+    public var identifiers: StarlingIdentifiers? = nil
+    /// `starling/account-holder.json`'s `accountHolderName` (one holder for the folder's accounts).
+    public var holderName: String? = nil
 }

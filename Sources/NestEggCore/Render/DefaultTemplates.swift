@@ -721,7 +721,7 @@ closing balance.
 {{#accounts}}
 ## {{name}}
 
-{{type}} account in {{currency}}, ending {{uidTail}}.{{#clearedBalance}} Cleared balance: **{{clearedBalance}}**.{{/clearedBalance}}
+{{type}} account in {{currency}}, {{identification}}.{{#holderName}} Held by {{holderName}}.{{/holderName}}{{#clearedBalance}} Cleared balance: **{{clearedBalance}}**.{{/clearedBalance}}
 {{#noBalanceReason}}
 
 {{noBalanceReason}}
@@ -750,13 +750,37 @@ Statements, newest first:
 
 """#,
         "statements-month.md.mustache": #"""
+{{#html}}
+<div class="statement-head">
+{{#issuer}}
+<div class="statement-issuer">
+{{#logo}}
+<img class="issuer-logo" src="{{{logo}}}" alt="" height="48">
+{{/logo}}
+<p><strong>{{{nameHTML}}}</strong>{{#addressHTML}}<br>{{{.}}}{{/addressHTML}}</p>
+</div>
+{{/issuer}}
+<p class="statement-kind{{#provisionalText}} provisional{{/provisionalText}}">{{#provisionalText}}Provisional statement{{/provisionalText}}{{^provisionalText}}Statement{{/provisionalText}}</p>
+</div>
+{{/html}}
+
 # {{title}}
 
 {{#html}}<div class="ledger-page" hidden></div>{{/html}}
 
+{{^html}}
+{{#issuer}}
+- **Issued by:** {{name}}{{#addressText}}, {{addressText}}{{/addressText}}
+{{/issuer}}
+{{/html}}
+{{#holderName}}
+- **Account holder:** {{holderName}}
+{{/holderName}}
 - **Account:** {{accountName}} ({{accountType}})
 - **Currency:** {{currency}}
-- **Account UID ending:** {{uidTail}}
+{{#identifiers}}
+- **{{label}}:** {{value}}
+{{/identifiers}}
 - **Period:** {{period}} ({{timeZone}})
 {{#statementDate}}
 - **Statement date:** {{statementDate}}
@@ -845,6 +869,12 @@ Pending and upcoming items, and payments that did not go through, are listed her
 {{^hasRoundUps}}
 No payments in this period round up.
 {{/hasRoundUps}}
+
+{{#issuer}}
+{{#footer}}
+{{#html}}<p class="statement-footer">{{{footerHTML}}}</p>{{/html}}{{^html}}{{footer}}{{/html}}
+{{/footer}}
+{{/issuer}}
 
 {{#html}}<div class="statement-end" hidden></div>{{/html}}
 
@@ -1005,6 +1035,15 @@ td svg.chart-progress .chart-value { display: none; }
 /* statements */
 /* Statements and the transfer ledger: in the long tables, dates and times never break inside. */
 body:has(.ledger-page) tr:has(> td:nth-child(5)) > td:nth-child(-n+2) { white-space: nowrap; }
+/* A statement's head: the issuer (logo, name, address) and what kind of statement it is. */
+.statement-head { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: flex-start; gap: .75rem 1.5rem; margin: .5rem 0 1rem; }
+.statement-issuer { display: flex; flex-wrap: wrap; align-items: flex-start; gap: .5rem 1rem; }
+.statement-issuer p { margin: 0; font-size: .9rem; line-height: 1.4; color: var(--muted); }
+.statement-issuer strong { color: var(--fg); font-size: 1rem; }
+.issuer-logo { display: block; width: auto; height: 48px; max-width: 12rem; }
+.statement-kind { margin: 0; padding: .2rem .75rem; border: 1px solid var(--line); border-radius: 999px; font-size: .9rem; font-weight: 600; }
+.statement-kind.provisional { border-color: var(--bad); color: var(--bad); }
+.statement-footer { font-size: .85rem; color: var(--muted); }
 /* Printing (and `nestegg build --pdf`): A4, a running header and "Page n of m" in the page
    margins, tables that break between rows with their header row repeated, charts that fit. */
 @media print {

@@ -22,6 +22,9 @@ public enum StatementsReport {
         let type: String
         let currency: String
         let uidTail: String
+        /// `sort code 60-83-71, account number 12345678`, an IBAN, or the UID's ending.
+        let identification: String
+        let holderName: String?
         let hasBalance: Bool
         let clearedBalance: String?
         let noBalanceReason: String?
@@ -42,10 +45,14 @@ public enum StatementsReport {
     }
 
     struct StatementView: Sendable, Encodable {
+        let issuer: IssuerView?
+        let holderName: String?
         let accountName: String
         let accountType: String
         let currency: String
         let uidTail: String
+        /// Sort code and account number, IBAN and BIC — or, without an identifiers file, the UID's ending.
+        let identifiers: [IdentifierRow]
         let period: String
         let periodKey: String
         /// The period's last day; `nil` for a provisional statement, which has none yet.
@@ -81,6 +88,40 @@ public enum StatementsReport {
         let roundUpTotal: String
         let previous: LinkView?
         let next: LinkView?
+    }
+
+    /// Who issues the statement. The raw-HTML head and foot get their own escaped copies (cmark
+    /// leaves raw HTML as it is), and the logo a `data:` URI of base64 (nothing to escape).
+    struct IssuerView: Sendable, Encodable {
+        let name: String
+        let addressText: String?
+        let footer: String?
+        let nameHTML: String
+        let addressHTML: [String]
+        let footerHTML: String?
+        let logo: String?
+
+        init(_ issuer: StatementIssuer) {
+            name = issuer.name
+            addressText = issuer.address.isEmpty ? nil : issuer.address.joined(separator: ", ")
+            footer = issuer.footer
+            nameHTML = Escape.html(issuer.name)
+            addressHTML = issuer.address.map(Escape.html)
+            footerHTML = issuer.footer.map(Escape.html)
+            logo = issuer.logo?.dataURI
+        }
+    }
+
+    struct IdentifierRow: Sendable, Encodable {
+        let label: String
+        let value: String
+    }
+
+    /// How a statement names the account: its identifiers when the data has them, else the UID's ending.
+    static func identifierRows(_ data: StarlingAccountData) -> [IdentifierRow] {
+        let printed = data.identifiers?.printed(currency: data.account.currency) ?? []
+        guard !printed.isEmpty else { return [IdentifierRow(label: "Account UID ending", value: uidTail(data.account.uid))] }
+        return printed.map { IdentifierRow(label: $0.label, value: $0.value) }
     }
 
     struct LineRow: Sendable, Encodable {
@@ -202,9 +243,13 @@ public enum StatementsReport {
                      closing: statement.isProvisional ? "–" : statement.closing.map(context.money) ?? "–",
                      net: context.money(statement.net))
         }
+        let printed = summary.data.identifiers?.printed(currency: account.currency) ?? []
+        let identification = printed.isEmpty ? "ending \(uidTail(account.uid))"
+            : printed.prefix(2).map { "\($0.label.prefix(1).lowercased() + $0.label.dropFirst()) \($0.value)" }.joined(separator: ", ")
         return IndexAccount(
             name: account.name, type: Text.humanized(account.type), currency: account.currency.code,
-            uidTail: uidTail(account.uid), hasBalance: reason == nil,
+            uidTail: uidTail(account.uid), identification: identification, holderName: summary.data.holderName,
+            hasBalance: reason == nil,
             clearedBalance: reason == nil ? summary.data.balance.map { context.money($0.cleared) } : nil,
             noBalanceReason: reason, rows: rows)
     }
@@ -259,8 +304,9 @@ public enum StatementsReport {
                            payments: $0.count, roundUp: context.money($0.total))
         }
         return StatementView(
+            issuer: context.settings.issuer.map(IssuerView.init), holderName: data.holderName,
             accountName: account.name, accountType: Text.humanized(account.type), currency: account.currency.code,
-            uidTail: uidTail(account.uid), period: periodText(statement, context: context),
+            uidTail: uidTail(account.uid), identifiers: identifierRows(data), period: periodText(statement, context: context),
             periodKey: "\(statement.month)", statementDate: provisional ? nil : through,
             provisionalText: provisional ? "Provisional statement, to \(through)" : nil, dataAsOf: context.date(asOf),
             closingLabel: provisional ? "Balance on \(through)" : "Closing balance on \(through)",
