@@ -11,6 +11,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+        // SHA-256 for the statements' digests and manifests (never a hand-written hash).
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // cmark-gfm from Debian (libcmark-gfm-dev, libcmark-gfm-extensions-dev), found with pkg-config.
@@ -21,7 +23,10 @@ let package = Package(
         ),
         .target(
             name: "NestEggCore",
-            dependencies: ["CCmarkGFM"]
+            dependencies: [
+                "CCmarkGFM",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .executableTarget(
             name: "nestegg",

@@ -11,10 +11,11 @@ struct NestEgg: ParsableCommand {
             Reads accounts, transactions, savings goals, loans and transfers from a data folder in \
             the shapes their APIs return, and writes a static site: every report as Markdown and as HTML.
 
-            Exit codes: 0 success, 64 usage, 65 bad data, 66 no data folder, 69 Chromium not \
-            found (--pdf), 73 output not writable, 78 bad template.
+            Exit codes: 0 success, 64 usage, 65 bad data (or, for verify, a file that differs from \
+            its manifest), 66 no data folder (or no manifest), 69 Chromium not found (--pdf), \
+            73 output not writable, 78 bad template.
             """,
-        subcommands: [BuildCommand.self, CheckCommand.self, FixturesCommand.self],
+        subcommands: [BuildCommand.self, CheckCommand.self, VerifyCommand.self, FixturesCommand.self],
         defaultSubcommand: BuildCommand.self
     )
 }
@@ -145,6 +146,36 @@ struct CheckCommand: ParsableCommand {
             let (errors, warnings) = DiagnosticLog.tally(error.diagnostics)
             console.progress("\(dataOptions.data): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
             throw ExitCode(error.exitCode.rawValue)
+        }
+    }
+}
+
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check a folder's statements against its manifest.json.",
+        discussion: """
+            FOLDER holds a manifest.json that nestegg build wrote (statements/ in a site, a bundle \
+            folder, or the --bundles folder itself). Every file it lists is hashed again (SHA-256) \
+            and compared. Exits 0 when all match, 65 naming each file that differs or is missing \
+            (or when the manifest is malformed), 66 when there is no manifest.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The folder that holds manifest.json.", valueName: "folder"))
+    var folder: String
+
+    func run() throws {
+        let console = Console(quiet: false)
+        let outcome = ManifestVerifier.verify(folder: URL(fileURLWithPath: folder), label: folder)
+        outcome.problems.forEach(console.report)
+        let failed = outcome.problems.filter { $0.severity == .error }.count
+        let statements = "\(outcome.statements) statement\(outcome.statements == 1 ? "" : "s")"
+        if outcome.exitCode == .success {
+            console.progress("\(folder): \(outcome.files) file\(outcome.files == 1 ? "" : "s") of \(statements) match the manifest")
+        } else {
+            console.failure("\(folder): \(failed) problem\(failed == 1 ? "" : "s") in \(outcome.files) file\(outcome.files == 1 ? "" : "s") of \(statements)")
+            throw ExitCode(outcome.exitCode.rawValue)
         }
     }
 }

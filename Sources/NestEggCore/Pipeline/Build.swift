@@ -121,6 +121,10 @@ public struct Build {
         do {
             try render(renderer, into: writer)
             if let printer { try printPDFs(site, with: printer, into: writer) }
+            let records = StatementsReport.records(for: dataset, context: ReportContext(settings: dataset.settings))
+            if !records.isEmpty {
+                try writeManifest(records, folder: StatementsReport.section.id + "/", pdf: printer != nil, dataAsOf: site.dataAsOf, into: writer)
+            }
             // The extra files are staged beside their destinations before the site is swapped in,
             // so a failure here still leaves everything as it was.
             if let fingerprint {

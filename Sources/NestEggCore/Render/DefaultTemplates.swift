@@ -876,6 +876,8 @@ No payments in this period round up.
 {{/footer}}
 {{/issuer}}
 
+Statement digest (SHA-256 of its account, period, figures and lines, in the canonical form `nestegg-statement-v1`): `{{digest}}`
+
 {{#html}}<div class="statement-end" hidden></div>{{/html}}
 
 {{#previous}}[← {{title}}]({{root}}{{href}}){{/previous}}{{#previous}}{{#next}} · {{/next}}{{/previous}}{{#next}}[{{title}} →]({{root}}{{href}}){{/next}}

@@ -86,6 +86,8 @@ public enum StatementsReport {
         let roundUpCount: Int
         let roundUpCountText: String
         let roundUpTotal: String
+        /// ``StatementDigest``: 64 hexadecimal digits.
+        let digest: String
         let previous: LinkView?
         let next: LinkView?
     }
@@ -179,47 +181,83 @@ public enum StatementsReport {
         context.locale.formatRange(statement.covered.first, statement.covered.last)
     }
 
+    /// Where an account's statements and round-up weeks are: in the site (`statements/<account>/…`,
+    /// `roundups/<account>/…`) or in the account's own bundle (`statements/…`, `roundups/…`).
+    struct Paths: Sendable {
+        let statement: @Sendable (CalendarMonth) -> String
+        let roundUpWeek: @Sendable (ISOWeek) -> String
+
+        static func site(slug: String) -> Paths {
+            Paths(statement: { statementPath(slug: slug, month: $0) }, roundUpWeek: { "roundups/\(slug)/\($0)" })
+        }
+
+        static let bundle = Paths(statement: { "statements/\($0)" }, roundUpWeek: { "roundups/\($0)" })
+    }
+
+    /// Every account that has statements, with them, in the order of `accounts.json`; and the as-of
+    /// date they run to (`nil`: the data has no date, or no account has a statement).
+    static func accounts(_ dataset: Dataset, context: ReportContext) -> (asOf: CivilDate, accounts: [AccountStatements])? {
+        guard let asOf = asOf(dataset, context: context) else { return nil }
+        let accounts = zip(dataset.starling, RoundUpsReport.accountSlugs(dataset.starling)).compactMap { data, slug -> AccountStatements? in
+            let statements = StatementPeriods.statements(for: data, clock: context.clock, asOf: asOf)
+            guard !statements.isEmpty else { return nil }
+            return AccountStatements(data: data, slug: slug, statements: statements, noBalanceReason: noBalanceReason(data))
+        }
+        return accounts.isEmpty ? nil : (asOf, accounts)
+    }
+
     public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
-        let accounts = dataset.starling
-        guard let asOf = asOf(dataset, context: context) else { return [] }
-        let slugs = RoundUpsReport.accountSlugs(accounts)
+        guard let (asOf, summaries) = accounts(dataset, context: context) else { return [] }
         let crumbs = [Link("Dashboard", "index")]
         let indexCrumbs = crumbs + [Link(section.title, section.path)]
-        var pages: [Page] = []
-        var summaries: [AccountStatements] = []
-
-        for (data, slug) in zip(accounts, slugs) {
-            let account = data.account
-            let statements = StatementPeriods.statements(for: data, clock: context.clock, asOf: asOf)
-            guard !statements.isEmpty else { continue }
-            let reason = noBalanceReason(data)
-            let link = { (statement: StatementPeriods.Statement) in
-                LinkView(title: periodText(statement, context: context),
-                         href: ReportContext.href(statementPath(slug: slug, month: statement.month)))
-            }
-            for (index, statement) in statements.enumerated() {
-                let previous = index > 0 ? link(statements[index - 1]) : nil
-                let next = index + 1 < statements.count ? link(statements[index + 1]) : nil
-                pages.append(Page(path: statementPath(slug: slug, month: statement.month),
-                                  title: title(statement, account: account, context: context), template: statementTemplate,
-                                  section: section.id, breadcrumbs: indexCrumbs,
-                                  view: statementView(statement, data: data, roundUpsSlug: slug, noBalanceReason: reason,
-                                                      context: context, asOf: asOf, previous: previous, next: next)))
-            }
-            summaries.append(AccountStatements(data: data, slug: slug, statements: statements, noBalanceReason: reason))
+        var pages = summaries.flatMap { summary in
+            statementPages(summary, asOf: asOf, context: context, paths: .site(slug: summary.slug), section: section.id,
+                           breadcrumbs: indexCrumbs)
         }
-        guard !pages.isEmpty else { return [] }
         let pagination = Pagination(rows: summaries.map { $0.statements.count + 1 })
-        let all = summaries
         let indexPages = pagination.pages(base: section.path, title: "Statements").map { page in
             Page(path: page.path, title: page.title, template: "statements-index", section: section.id,
                  breadcrumbs: page.number == 1 ? crumbs : indexCrumbs,
                  view: IndexView(timeZone: context.clock.identifier, dataAsOf: context.date(asOf),
-                                 accounts: all[page.range].map { indexAccount($0, context: context) },
+                                 accounts: summaries[page.range].map { indexAccount($0, context: context) },
                                  pager: pagination.view(page: page.number, base: section.path, noun: "accounts", locale: context.locale)))
         }
         pages.insert(contentsOf: indexPages, at: 0)
         return pages
+    }
+
+    /// One account's statement pages, linked to each other and to its round-up weeks by `paths`.
+    static func statementPages(_ summary: AccountStatements, asOf: CivilDate, context: ReportContext, paths: Paths,
+                               section: String?, breadcrumbs: [Link]) -> [Page] {
+        let statements = summary.statements
+        let link = { (statement: StatementPeriods.Statement) in
+            LinkView(title: periodText(statement, context: context), href: ReportContext.href(paths.statement(statement.month)))
+        }
+        return statements.enumerated().map { index, statement in
+            let previous = index > 0 ? link(statements[index - 1]) : nil
+            let next = index + 1 < statements.count ? link(statements[index + 1]) : nil
+            return Page(path: paths.statement(statement.month), title: title(statement, account: summary.data.account, context: context),
+                        template: statementTemplate, section: section, breadcrumbs: breadcrumbs,
+                        view: statementView(statement, data: summary.data, paths: paths, noBalanceReason: summary.noBalanceReason,
+                                            context: context, asOf: asOf, previous: previous, next: next))
+        }
+    }
+
+    /// What a manifest says about each of an account's statements, at the paths `paths` gives.
+    static func records(_ summary: AccountStatements, context: ReportContext, paths: Paths) -> [StatementRecord] {
+        summary.statements.map { statement in
+            StatementRecord(account: summary.data.account, month: statement.month, period: statement.period,
+                            status: statement.status, through: statement.through, opening: statement.opening,
+                            closing: statement.closing,
+                            digest: StatementDigest.digest(statement, data: summary.data, timeZone: context.clock.identifier),
+                            path: paths.statement(statement.month))
+        }
+    }
+
+    /// Every statement of the site, for `statements/manifest.json`.
+    public static func records(for dataset: Dataset, context: ReportContext) -> [StatementRecord] {
+        guard let (_, summaries) = accounts(dataset, context: context) else { return [] }
+        return summaries.flatMap { records($0, context: context, paths: .site(slug: $0.slug)) }
     }
 
     /// One account's statements, as the index needs them.
@@ -262,7 +300,7 @@ public enum StatementsReport {
         "\(statement.isProvisional ? "Provisional statement" : "Statement") for \(account.name), \(periodText(statement, context: context))"
     }
 
-    static func statementView(_ statement: StatementPeriods.Statement, data: StarlingAccountData, roundUpsSlug: String,
+    static func statementView(_ statement: StatementPeriods.Statement, data: StarlingAccountData, paths: Paths,
                               noBalanceReason: String?, context: ReportContext, asOf: CivilDate,
                               previous: LinkView?, next: LinkView?) -> StatementView {
         let account = data.account
@@ -300,7 +338,7 @@ public enum StatementsReport {
             }
         }
         let weekRows = weeks.map {
-            RoundUpWeekRow(week: "\($0.week)", href: ReportContext.href("roundups/\(roundUpsSlug)/\($0.week)"),
+            RoundUpWeekRow(week: "\($0.week)", href: ReportContext.href(paths.roundUpWeek($0.week)),
                            payments: $0.count, roundUp: context.money($0.total))
         }
         return StatementView(
@@ -320,17 +358,17 @@ public enum StatementsReport {
             lineCountText: context.counted(lines.count, "settled transaction"), apart: apart, hasApart: !apart.isEmpty,
             roundUpWeeks: weekRows, hasRoundUps: !statement.roundUps.isEmpty, roundUpCount: statement.roundUps.count,
             roundUpCountText: context.counted(statement.roundUps.count, "payment"),
-            roundUpTotal: context.money(statement.roundUpTotal), previous: previous, next: next)
+            roundUpTotal: context.money(statement.roundUpTotal),
+            digest: StatementDigest.digest(statement, data: data, timeZone: context.clock.identifier), previous: previous, next: next)
     }
 
     /// The start page's statements: each account's latest statement and its closing balance.
     public static func dashboard(for dataset: Dataset, context: ReportContext) -> DashboardSection? {
-        let accounts = dataset.starling
-        let asOf = asOf(dataset, context: context)
         var rows: [DashboardSection.Table.Row] = []
         var figures: [DashboardSection.Figure] = []
-        for (data, slug) in zip(accounts, RoundUpsReport.accountSlugs(accounts)) {
-            guard let latest = StatementPeriods.statements(for: data, clock: context.clock, asOf: asOf).last else { continue }
+        for summary in accounts(dataset, context: context)?.accounts ?? [] {
+            let data = summary.data, slug = summary.slug
+            guard let latest = summary.statements.last else { continue }
             let period = periodText(latest, context: context) + (latest.isProvisional ? " (provisional)" : "")
             let href = ReportContext.href(statementPath(slug: slug, month: latest.month))
             if let closing = latest.closing {
@@ -355,3 +393,20 @@ public enum StatementsReport {
     }
 }
 
+
+/// One statement as a manifest lists it: whose, which period, final or provisional, its
+/// balances and its digest, and the page it is at (without extension).
+public struct StatementRecord: Sendable {
+    public let account: StarlingAccount
+    public let month: CalendarMonth
+    public let period: ReportingPeriod
+    public let status: ReportingPeriod.Status
+    /// The last day its figures cover: the period's last day, or the as-of date while provisional.
+    public let through: CivilDate
+    public let opening: Money?
+    /// The balance on `through` (for a provisional statement not a closing balance; the manifest
+    /// says which). `nil` without a balance file.
+    public let closing: Money?
+    public let digest: String
+    public let path: String
+}
