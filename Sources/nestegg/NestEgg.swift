@@ -64,6 +64,11 @@ struct BuildCommand: ParsableCommand {
         "Also write the headline figures here as JSON (schema: docs/totals.schema.json, version 1).", valueName: "file"))
     var json: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Also write, per account, a folder here with only its statements, round-ups and a manifest, for its customer (replaced as a whole).",
+        valueName: "dir"))
+    var bundles: String?
+
     @Flag(name: .long, help: "Also write each statement as a PDF beside its HTML, printed with headless Chromium.")
     var pdf = false
 
@@ -76,7 +81,7 @@ struct BuildCommand: ParsableCommand {
     func validate() throws {
         if chromium != nil && !pdf { throw ValidationError("--chromium is used only with --pdf") }
         for (option, value) in [("--output", output), ("--templates", templates), ("--single-file", singleFile),
-                                ("--summary", summary), ("--json", json)] where value?.isEmpty == true {
+                                ("--summary", summary), ("--json", json), ("--bundles", bundles)] where value?.isEmpty == true {
             throw ValidationError("\(option) needs a path (an empty one names nothing)")
         }
     }
@@ -93,6 +98,7 @@ struct BuildCommand: ParsableCommand {
         options.singleFile = singleFile.map { URL(fileURLWithPath: $0) }
         options.summary = summary.map { URL(fileURLWithPath: $0) }
         options.json = json.map { URL(fileURLWithPath: $0) }
+        options.bundles = bundles.map { URL(fileURLWithPath: $0) }
         var build = Build(options: options)
         build.progress = { console.progress($0) }
         do {
@@ -105,7 +111,7 @@ struct BuildCommand: ParsableCommand {
                                     result.pages, result.write.files, result.write.changed, output, seconds, warnings))
         } catch {
             error.diagnostics.forEach(console.report)
-            let extras = [singleFile, summary, json].compactMap { $0 }
+            let extras = [bundles, singleFile, summary, json].compactMap { $0 }
             let kept = ([output] + extras).joined(separator: ", ")
             console.failure(error.outputUnchanged
                 ? "\(error); \(kept) \(extras.isEmpty ? "was" : "were") left as \(extras.isEmpty ? "it was" : "they were")"

@@ -2,6 +2,45 @@
 
 enum DefaultTemplates {
     static let files: [String: String] = [
+        "bundle-index.md.mustache": #"""
+{{> statement-head.md}}
+
+# {{title}}
+
+{{> statement-account.md}}
+
+{{statementCount}} of this account, one for every month since it was opened on {{openedOn}}, up to {{dataAsOf}}, the latest date in the data ({{timeZone}}). A month that the data ends in is provisional: its statement runs to {{dataAsOf}} and gives the balance on that day, not a closing balance.
+
+## Statements
+
+{{#account}}
+{{#noBalanceReason}}
+{{noBalanceReason}}
+
+{{/noBalanceReason}}
+Newest first:
+
+{{> statements-table.md}}
+{{/account}}
+
+## Round-ups
+
+{{#roundUps}}
+{{#goal}}
+Round-ups go to the savings goal **{{name}}**: {{saved}} saved{{#target}} of {{target}}{{/target}}.
+{{/goal}}
+{{^goal}}
+The account has no savings goal for its round-ups.
+{{/goal}}
+
+{{> roundups-weeks.md}}
+{{/roundUps}}
+
+## Checking these files
+
+`manifest.json`, in this folder, lists every statement with its digest — printed at the foot of each statement — and the SHA-256 of each of its files. `nestegg verify` run on this folder checks that every file is the one the manifest describes.
+
+"""#,
         "countries-country.md.mustache": #"""
 # {{title}}
 
@@ -603,14 +642,7 @@ Round-ups go to the savings goal **{{name}}**: {{saved}} saved{{#target}} of {{t
 This account has no savings goal, so its round-ups have nowhere to go yet.
 {{/goal}}
 
-{{#hasWeeks}}
-| Week | Dates | Payments | Spent | Round-up |
-|:--|:--|--:|--:|--:|
-{{#weeks}}
-| [{{label}}]({{root}}{{href}}) | {{dates}} | {{counted}} | {{spent}} | {{roundUp}} |
-{{/weeks}}
-| **Total** | | **{{totalCounted}}** | **{{totalSpent}}** | **{{totalRoundUp}}** |
-{{/hasWeeks}}
+{{> roundups-weeks.md}}
 {{^hasWeeks}}
 No transactions yet.
 {{/hasWeeks}}
@@ -664,6 +696,18 @@ Nothing to move this week.
 {{#previous}}[← {{title}}]({{root}}{{href}}){{/previous}}{{#previous}}{{#next}} · {{/next}}{{/previous}}{{#next}}[{{title}} →]({{root}}{{href}}){{/next}}
 
 """#,
+        "roundups-weeks.md.mustache": #"""
+{{! A round-up account's weeks: in roundups-index and a bundle's index. }}
+{{#hasWeeks}}
+| Week | Dates | Payments | Spent | Round-up |
+|:--|:--|--:|--:|--:|
+{{#weeks}}
+| [{{label}}]({{root}}{{href}}) | {{dates}} | {{counted}} | {{spent}} | {{roundUp}} |
+{{/weeks}}
+| **Total** | | **{{totalCounted}}** | **{{totalSpent}}** | **{{totalRoundUp}}** |
+{{/hasWeeks}}
+
+"""#,
         "single.html.mustache": ##"""
 <!DOCTYPE html>
 <html lang="en">
@@ -705,6 +749,42 @@ Nothing to move this week.
 </html>
 
 """##,
+        "statement-account.md.mustache": #"""
+{{! Whose statement: in the Markdown the issuer, then holder, account and its numbers. }}
+{{^html}}
+{{#issuer}}
+- **Issued by:** {{name}}{{#addressText}}, {{addressText}}{{/addressText}}
+{{/issuer}}
+{{/html}}
+{{#holderName}}
+- **Account holder:** {{holderName}}
+{{/holderName}}
+- **Account:** {{accountName}} ({{accountType}})
+- **Currency:** {{currency}}
+{{#identifiers}}
+- **{{label}}:** {{value}}
+{{/identifiers}}
+
+"""#,
+        "statement-head.md.mustache": #"""
+{{! The head of a statement and of a bundle's index, in HTML: the issuer, and what kind of statement it is. }}
+{{#html}}
+<div class="statement-head">
+{{#issuer}}
+<div class="statement-issuer">
+{{#logo}}
+<img class="issuer-logo" src="{{{logo}}}" alt="" height="48">
+{{/logo}}
+<p><strong>{{{nameHTML}}}</strong>{{#addressHTML}}<br>{{{.}}}{{/addressHTML}}</p>
+</div>
+{{/issuer}}
+{{#kind}}
+<p class="statement-kind{{#provisionalText}} provisional{{/provisionalText}}">{{kind}}</p>
+{{/kind}}
+</div>
+{{/html}}
+
+"""#,
         "statements-index.md.mustache": #"""
 # {{title}}
 
@@ -729,20 +809,7 @@ closing balance.
 
 Statements, newest first:
 
-{{#hasBalance}}
-| Period | Transactions | Opening balance | Money in | Money out | Closing balance |
-|:--|--:|--:|--:|--:|--:|
-{{#rows}}
-| [{{period}}]({{root}}{{href}}){{#provisional}} (provisional){{/provisional}} | {{transactions}} | {{opening}} | {{moneyIn}} | {{moneyOut}} | {{closing}} |
-{{/rows}}
-{{/hasBalance}}
-{{^hasBalance}}
-| Period | Transactions | Money in | Money out | Net movement |
-|:--|--:|--:|--:|--:|
-{{#rows}}
-| [{{period}}]({{root}}{{href}}){{#provisional}} (provisional){{/provisional}} | {{transactions}} | {{moneyIn}} | {{moneyOut}} | {{net}} |
-{{/rows}}
-{{/hasBalance}}
+{{> statements-table.md}}
 
 {{/accounts}}
 
@@ -750,37 +817,13 @@ Statements, newest first:
 
 """#,
         "statements-month.md.mustache": #"""
-{{#html}}
-<div class="statement-head">
-{{#issuer}}
-<div class="statement-issuer">
-{{#logo}}
-<img class="issuer-logo" src="{{{logo}}}" alt="" height="48">
-{{/logo}}
-<p><strong>{{{nameHTML}}}</strong>{{#addressHTML}}<br>{{{.}}}{{/addressHTML}}</p>
-</div>
-{{/issuer}}
-<p class="statement-kind{{#provisionalText}} provisional{{/provisionalText}}">{{#provisionalText}}Provisional statement{{/provisionalText}}{{^provisionalText}}Statement{{/provisionalText}}</p>
-</div>
-{{/html}}
+{{> statement-head.md}}
 
 # {{title}}
 
 {{#html}}<div class="ledger-page" hidden></div>{{/html}}
 
-{{^html}}
-{{#issuer}}
-- **Issued by:** {{name}}{{#addressText}}, {{addressText}}{{/addressText}}
-{{/issuer}}
-{{/html}}
-{{#holderName}}
-- **Account holder:** {{holderName}}
-{{/holderName}}
-- **Account:** {{accountName}} ({{accountType}})
-- **Currency:** {{currency}}
-{{#identifiers}}
-- **{{label}}:** {{value}}
-{{/identifiers}}
+{{> statement-account.md}}
 - **Period:** {{period}} ({{timeZone}})
 {{#statementDate}}
 - **Statement date:** {{statementDate}}
@@ -881,6 +924,24 @@ Statement digest (SHA-256 of its account, period, figures and lines, in the cano
 {{#html}}<div class="statement-end" hidden></div>{{/html}}
 
 {{#previous}}[← {{title}}]({{root}}{{href}}){{/previous}}{{#previous}}{{#next}} · {{/next}}{{/previous}}{{#next}}[{{title}} →]({{root}}{{href}}){{/next}}
+
+"""#,
+        "statements-table.md.mustache": #"""
+{{! An account's statements, newest first: in statements-index and a bundle's index. }}
+{{#hasBalance}}
+| Period | Transactions | Opening balance | Money in | Money out | Closing balance |
+|:--|--:|--:|--:|--:|--:|
+{{#rows}}
+| [{{period}}]({{root}}{{href}}){{#provisional}} (provisional){{/provisional}} | {{transactions}} | {{opening}} | {{moneyIn}} | {{moneyOut}} | {{closing}} |
+{{/rows}}
+{{/hasBalance}}
+{{^hasBalance}}
+| Period | Transactions | Money in | Money out | Net movement |
+|:--|--:|--:|--:|--:|
+{{#rows}}
+| [{{period}}]({{root}}{{href}}){{#provisional}} (provisional){{/provisional}} | {{transactions}} | {{moneyIn}} | {{moneyOut}} | {{net}} |
+{{/rows}}
+{{/hasBalance}}
 
 """#,
         "style.css": #"""

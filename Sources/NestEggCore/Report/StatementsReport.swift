@@ -59,6 +59,8 @@ public enum StatementsReport {
         let statementDate: String?
         /// `Provisional statement, to 21 Nov 2026`, or `nil` for a final statement.
         let provisionalText: String?
+        /// What the head calls it: `Statement`, or `Provisional statement`.
+        let kind: String
         let dataAsOf: String
         /// `Closing balance on 31 Oct 2026`, or `Balance on 21 Nov 2026` while the month is not over.
         let closingLabel: String
@@ -269,12 +271,13 @@ public enum StatementsReport {
     }
 
     /// One account on the index: its months newest first.
-    static func indexAccount(_ summary: AccountStatements, context: ReportContext) -> IndexAccount {
+    static func indexAccount(_ summary: AccountStatements, context: ReportContext, paths: Paths? = nil) -> IndexAccount {
         let account = summary.data.account, reason = summary.noBalanceReason
+        let paths = paths ?? .site(slug: summary.slug)
         let rows = summary.statements.reversed().map { statement in
             IndexRow(key: "\(statement.month)", period: periodText(statement, context: context),
                      provisional: statement.isProvisional,
-                     href: ReportContext.href(statementPath(slug: summary.slug, month: statement.month)),
+                     href: ReportContext.href(paths.statement(statement.month)),
                      transactions: statement.lines.count,
                      opening: statement.opening.map(context.money) ?? "–", moneyIn: context.money(statement.moneyIn),
                      moneyOut: context.money(statement.moneyOut),
@@ -346,7 +349,8 @@ public enum StatementsReport {
             accountName: account.name, accountType: Text.humanized(account.type), currency: account.currency.code,
             uidTail: uidTail(account.uid), identifiers: identifierRows(data), period: periodText(statement, context: context),
             periodKey: "\(statement.month)", statementDate: provisional ? nil : through,
-            provisionalText: provisional ? "Provisional statement, to \(through)" : nil, dataAsOf: context.date(asOf),
+            provisionalText: provisional ? "Provisional statement, to \(through)" : nil,
+            kind: provisional ? "Provisional statement" : "Statement", dataAsOf: context.date(asOf),
             closingLabel: provisional ? "Balance on \(through)" : "Closing balance on \(through)",
             totalsLabel: provisional ? "Totals and balance" : "Totals and closing balance",
             timeZone: context.clock.identifier,
