@@ -101,34 +101,74 @@ enum PDFTools {
     func pdfPrintsEachStatementBesideItsHTML() throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
-        let output = work.appendingPathComponent("site")
-        let result = try NestEggBinary.run(["build", "--pdf", "--data", fixtures.path, "--output", output.path])
+        let output = work.appendingPathComponent("site"), bundles = work.appendingPathComponent("bundles")
+        let result = try NestEggBinary.run(["build", "--pdf", "--data", fixtures.path, "--output", output.path, "--bundles", bundles.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("pdf: 17 statements printed with "), "\(result.stderr)")
         let pdfs = SiteWriter.listFiles(under: output).filter { $0.hasSuffix(".pdf") }.sorted()
         #expect(pdfs.count == 17)
         #expect(pdfs.contains("statements/euro-travel/2026-09.pdf") && pdfs.contains("statements/personal/2025-11.pdf"))
+        // The manifests list the PDFs too, and they check out; so do the bundles' own PDFs.
+        #expect(try String(contentsOf: output.appendingPathComponent("statements/manifest.json"), encoding: .utf8)
+            .contains(#"{"path": "personal/2026-10.pdf", "sha256": ""#))
+        #expect(try NestEggBinary.run(["verify", output.appendingPathComponent("statements").path]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: bundles.appendingPathComponent("personal/statements/2026-10.pdf").path))
+        let verifyBundles = try NestEggBinary.run(["verify", bundles.path])
+        #expect(verifyBundles.status == 0 && verifyBundles.stderr.contains("51 files of 17 statements"), "\(verifyBundles.stderr)")
 
+        func pages(_ pdf: String) throws -> Int {
+            let info = try PDFTools.run(PDFTools.pdfinfo!, [pdf])
+            #expect(info.contains("A4"), "\(info)")
+            let pages = info.split(separator: "\n").first { $0.hasPrefix("Pages:") }
+                .flatMap { Int($0.dropFirst("Pages:".count).trimmingCharacters(in: .whitespaces)) }
+            return try #require(pages, "\(info)")
+        }
+        func text(_ pdf: String, page: Int? = nil) throws -> String {
+            try PDFTools.run(PDFTools.pdftotext!, (page.map { ["-f", "\($0)", "-l", "\($0)"] } ?? []) + ["-layout", pdf, "-"])
+        }
+        // The fixture month: 55 transactions, one line each, on three A4 portrait pages.
         let pdf = output.appendingPathComponent("statements/personal/2026-10.pdf").path
-        let info = try PDFTools.run(PDFTools.pdfinfo!, [pdf])
-        let pages = info.split(separator: "\n").first { $0.hasPrefix("Pages:") }
-            .flatMap { Int($0.dropFirst("Pages:".count).trimmingCharacters(in: .whitespaces)) }
-        let count = try #require(pages, "\(info)")
-        // 55 transactions do not fit on one A4 page; a handful of pages, not dozens.
-        #expect((2...8).contains(count), "\(info)")
-        #expect(info.contains("A4"), "\(info)")
-
-        let first = try PDFTools.run(PDFTools.pdftotext!, ["-f", "1", "-l", "1", "-layout", pdf, "-"])
+        let count = try pages(pdf)
+        #expect(count == 3)
+        let first = try text(pdf, page: 1)
         #expect(first.contains("Statement for Personal, 1–31 Oct 2026"))
-        #expect(first.contains("Statement date: 31 Oct 2026"))
-        #expect(first.contains("Account statement"), "the running header")
+        for head in ["Harbour Bank plc", "Account holder: Alex Morgan", "Sort code: 60-83-71", "Account number: 41234567",
+                     "Period: 1–31 Oct 2026 (Europe/London)", "Statement date: 31 Oct 2026"] {
+            #expect(first.contains(head), "the head: \(head)")
+        }
+        #expect(first.hasPrefix("Statement "), "the running header: \(first.prefix(80))")
         #expect(first.contains("Page 1 of \(count)"), "page numbers")
-        let second = try PDFTools.run(PDFTools.pdftotext!, ["-f", "2", "-l", "2", "-layout", pdf, "-"])
+        let second = try text(pdf, page: 2)
         #expect(second.contains("Page 2 of \(count)"))
         #expect(second.contains("Money out") && second.contains("Balance"), "the table's header row repeats")
-        let all = try PDFTools.run(PDFTools.pdftotext!, [pdf, "-"])
-        #expect(all.contains("£6,875.10"))
+        // The last page holds the end of the transactions with their totals, and more than a lone table.
+        let last = try text(pdf, page: count)
+        #expect(last.contains("Totals and closing") && last.contains("£2,850.00") && last.contains("£1,749.14") && last.contains("£6,875.10"))
+        #expect(last.contains("Round-ups") && last.contains("Statement digest"))
+        let all = try text(pdf)
         #expect(all.contains("Closing balance on 31 Oct 2026"))
-        #expect(!all.contains("This page as Markdown"), "no navigation in print")
+        // References are cut to one line in print; the Markdown keeps them whole, the HTML in a title.
+        #expect(!all.contains("SAINSBURYS S/MKT LONDON GBR") && all.contains("SAINSBURYS S/MKT LONDON …"))
+        let markdown = try String(contentsOf: output.appendingPathComponent("statements/personal/2026-10.md"), encoding: .utf8)
+        #expect(markdown.contains("| SAINSBURYS S/MKT LONDON GBR |"))
+        let html = try String(contentsOf: output.appendingPathComponent("statements/personal/2026-10.html"), encoding: .utf8)
+        #expect(html.contains(#"<span class="ref" title="SAINSBURYS S/MKT LONDON GBR">SAINSBURYS S/MKT LONDON GBR</span>"#))
+        // The digest in the PDF is the one in the Markdown; no site navigation, title or stray footer.
+        let digest = try #require(markdown.split(separator: "`").first { $0.count == 64 })
+        #expect(all.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: " ", with: "").contains(digest))
+        for stray in ["This page as Markdown", "Generated by NestEgg", "NestEgg sample", "Round-ups Savings goals", " . "] {
+            #expect(!all.contains(stray), "\(stray)")
+        }
+
+        // The provisional month says so on every page, and gives a balance, not a closing balance.
+        let november = output.appendingPathComponent("statements/personal/2026-11.pdf").path
+        for page in 1...(try pages(november)) {
+            #expect(try text(november, page: page).hasPrefix("Provisional statement "), "page \(page)")
+        }
+        let provisional = try text(november)
+        #expect(provisional.contains("Provisional statement for Personal, 1–21 Nov 2026"))
+        #expect(provisional.contains("Balance on 21 Nov 2026") && !provisional.contains("Closing balance"))
+        // A month without a transaction is one page.
+        #expect(try pages(output.appendingPathComponent("statements/personal/2026-02.pdf").path) == 1)
     }
 }

@@ -866,7 +866,7 @@ The balance over the period, counting settled transactions only:
 |:--|:--|:--|:--|--:|--:|--:|
 | {{firstDay}} | | Opening balance | | | | {{opening}} |
 {{#lines}}
-| {{date}} | {{time}} | {{description}} | {{reference}} | {{moneyIn}} | {{moneyOut}} | {{balance}} |
+| {{date}} | {{time}} | {{description}} | {{#html}}<span class="ref" title="{{{referenceTitle}}}">{{/html}}{{reference}}{{#html}}</span>{{/html}} | {{moneyIn}} | {{moneyOut}} | {{balance}} |
 {{/lines}}
 | **{{lastDay}}** | | **{{totalsLabel}}** | | **{{moneyIn}}** | **{{moneyOut}}** | **{{closing}}** |
 {{/hasBalance}}
@@ -876,7 +876,7 @@ The balance over the period, counting settled transactions only:
 | Date | Time | Description | Reference | Money in | Money out |
 |:--|:--|:--|:--|--:|--:|
 {{#lines}}
-| {{date}} | {{time}} | {{description}} | {{reference}} | {{moneyIn}} | {{moneyOut}} |
+| {{date}} | {{time}} | {{description}} | {{#html}}<span class="ref" title="{{{referenceTitle}}}">{{/html}}{{reference}}{{#html}}</span>{{/html}} | {{moneyIn}} | {{moneyOut}} |
 {{/lines}}
 | **Total** | | | | **{{moneyIn}}** | **{{moneyOut}}** |
 {{/hasBalance}}
@@ -1047,7 +1047,7 @@ svg.chart-sparkline { display: inline-block; width: 10rem; margin: 0; vertical-a
 .ring-1 { stroke: var(--s1); } .ring-2 { stroke: var(--s2); } .ring-3 { stroke: var(--s3); } .ring-4 { stroke: var(--s4); }
 .ring-5 { stroke: var(--s5); } .ring-6 { stroke: var(--s6); } .ring-7 { stroke: var(--s7); } .ring-8 { stroke: var(--s8); }
 @media print {
-  @page { size: A4; margin: 18mm 14mm 20mm; }
+  @page { size: A4 portrait; margin: 18mm 14mm 20mm; }
   body { font-size: 10.5pt; background: #fff; color: #000; }
   .site-header nav, .skip-link, .breadcrumbs, .site-footer a { display: none; }
   .site-header { padding: 0 0 4mm; background: none; }
@@ -1113,11 +1113,34 @@ body:has(.ledger-page) tr:has(> td:nth-child(5)) > td:nth-child(-n+2) { white-sp
   @page {
     @bottom-right { content: "Page " counter(page) " of " counter(pages); font: 8.5pt system-ui, sans-serif; color: #57606a; }
   }
+  /* The running header says what kind of statement it is, as its head does. */
   @page statement {
-    @top-left { content: "Account statement"; font: 8.5pt system-ui, sans-serif; color: #57606a; }
+    @top-left { content: "Statement"; font: 8.5pt system-ui, sans-serif; color: #57606a; }
+    @top-right { content: "Printed by NestEgg from the data as given"; font: 8.5pt system-ui, sans-serif; color: #57606a; }
+  }
+  @page provisional-statement {
+    @top-left { content: "Provisional statement"; font: 600 8.5pt system-ui, sans-serif; color: #b42318; }
     @top-right { content: "Printed by NestEgg from the data as given"; font: 8.5pt system-ui, sans-serif; color: #57606a; }
   }
   body:has(.statement-end) { page: statement; font-size: 9.5pt; }
+  body:has(.statement-kind.provisional) { page: provisional-statement; }
+  /* The issuer's head stands for the site's; the statement's own foot (regulatory line, digest) for the site's. */
+  body:has(.statement-end) .site-header, body:has(.statement-end) .site-footer { display: none; }
+  body:has(.statement-end) .statement-head { margin-top: 0; }
+  /* A transaction is one line: fixed columns, a long reference cut short (the HTML keeps it whole
+     in its title, the Markdown in its cell). */
+  body:has(.statement-end) table:has(.ref) { table-layout: fixed; }
+  table:has(.ref) th:nth-child(1) { width: 13%; }
+  table:has(.ref) th:nth-child(2) { width: 6%; }
+  table:has(.ref) th:nth-child(3) { width: 20%; }
+  table:has(.ref) th:nth-child(4) { width: 28%; }
+  table:has(.ref) th:nth-child(n+5) { width: 11%; }
+  .ref { display: block; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  /* The totals row never starts a page alone. */
+  body:has(.statement-end) table:has(.ref) tbody tr:last-child { break-before: avoid; }
+  /* The short tables (summary, items apart, round-ups) are never split, nor left without their heading. */
+  body:has(.statement-end) .table-scroll:not(:has(.ref)) { break-inside: avoid; }
+  body:has(.statement-end) h2, body:has(.statement-end) h2 + p { break-after: avoid; }
   body:has(.statement-end) h1 { font-size: 15pt; margin: 0 0 3mm; }
   body:has(.statement-end) h2 { font-size: 11.5pt; margin: 5mm 0 2mm; }
   body:has(.statement-end) main > ul { margin: 0 0 3mm; padding-left: 4mm; }

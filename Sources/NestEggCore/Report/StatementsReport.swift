@@ -133,6 +133,9 @@ public enum StatementsReport {
         let time: String
         let description: String
         let reference: String
+        /// The reference for the HTML cell's `title` (print shows one line of it): HTML-escaped,
+        /// and `|` as `&#124;`, which would otherwise end the Markdown table cell.
+        let referenceTitle: String
         let moneyIn: String
         let moneyOut: String
         let balance: String
@@ -321,6 +324,7 @@ public enum StatementsReport {
             LineRow(date: context.date(line.item.transactionTime), time: context.time(line.item.transactionTime),
                     description: line.item.counterPartyName.isEmpty ? Text.humanized(line.item.source.rawValue) : line.item.counterPartyName,
                     reference: Text.singleLine(line.item.reference),
+                    referenceTitle: Escape.html(Text.singleLine(line.item.reference)).replacingOccurrences(of: "|", with: "&#124;"),
                     moneyIn: line.item.direction == .in ? context.money(line.item.amount) : "",
                     moneyOut: line.item.direction == .out ? context.money(line.item.amount) : "",
                     balance: line.balance.map(context.money) ?? "")
