@@ -33,6 +33,9 @@ import Testing
             + #""opening":{"amount":"104.35","currency":"GBP"},"#
             + #""period":{"first":"2026-10-19","last":"2026-10-31","status":"final","through":"2026-10-31","timeZone":"Europe/London"}}"#)
         #expect(StatementDigest.digest(statement, data: data, timeZone: "Europe/London") == StatementDigest.sha256(Array(text.utf8)))
+        // JCS's escapes differ from --json's in three characters.
+        #expect(JSONText.quote("\u{8}\u{C}\u{2028}", canonical: true) == "\"\\b\\f\u{2028}\"")
+        #expect(JSONText.quote("\u{8}\u{C}\u{2028}") == #""\u0008\u000c\u2028""#)
     }
 
     @Test func theDigestChangesWithWhatTheStatementSaysAndNothingElse() throws {

@@ -751,6 +751,7 @@ Nothing to move this week.
 """##,
         "statement-account.md.mustache": #"""
 {{! Whose statement: in the Markdown the issuer, then holder, account and its numbers. }}
+{{#head}}
 {{^html}}
 {{#issuer}}
 - **Issued by:** {{name}}{{#addressText}}, {{addressText}}{{/addressText}}
@@ -764,10 +765,12 @@ Nothing to move this week.
 {{#identifiers}}
 - **{{label}}:** {{value}}
 {{/identifiers}}
+{{/head}}
 
 """#,
         "statement-head.md.mustache": #"""
 {{! The head of a statement and of a bundle's index, in HTML: the issuer, and what kind of statement it is. }}
+{{#head}}
 {{#html}}
 <div class="statement-head">
 {{#issuer}}
@@ -783,6 +786,7 @@ Nothing to move this week.
 {{/kind}}
 </div>
 {{/html}}
+{{/head}}
 
 """#,
         "statements-index.md.mustache": #"""
@@ -913,11 +917,11 @@ Pending and upcoming items, and payments that did not go through, are listed her
 No payments in this period round up.
 {{/hasRoundUps}}
 
-{{#issuer}}
+{{#head.issuer}}
 {{#footer}}
 {{#html}}<p class="statement-footer">{{{footerHTML}}}</p>{{/html}}{{^html}}{{footer}}{{/html}}
 {{/footer}}
-{{/issuer}}
+{{/head.issuer}}
 
 Statement digest (SHA-256 of its account, period, figures and lines, in the canonical form `nestegg-statement-v1`): `{{digest}}`
 

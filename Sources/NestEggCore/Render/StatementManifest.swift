@@ -19,7 +19,7 @@ public enum StatementManifest {
     }
 
     public static func render(_ entries: [Entry], dataAsOf: CivilDate?) -> String {
-        let quote = JSONText.quote
+        let quote = { (text: String) in JSONText.quote(text) }
         let money = { (amount: Money?) in
             amount.map { "{\"amount\": \(quote($0.decimalString)), \"currency\": \(quote($0.currency.code))}" } ?? "null"
         }

@@ -12,12 +12,7 @@ public enum StatementBundles {
     }
 
     struct IndexView: Sendable, Encodable {
-        let issuer: StatementsReport.IssuerView?
-        let holderName: String?
-        let accountName: String
-        let accountType: String
-        let currency: String
-        let identifiers: [StatementsReport.IdentifierRow]
+        let head: StatementsReport.AccountHead
         let timeZone: String
         let dataAsOf: String
         let openedOn: String
@@ -39,9 +34,7 @@ public enum StatementBundles {
             let roundUps = RoundUpsReport.accountView(.init(account: account, slug: summary.slug, weeks: weeks, goal: goal),
                                                       context: context, path: paths.roundUpWeek)
             let index = IndexView(
-                issuer: context.settings.issuer.map(StatementsReport.IssuerView.init), holderName: data.holderName,
-                accountName: account.name, accountType: Text.humanized(account.type), currency: account.currency.code,
-                identifiers: StatementsReport.identifierRows(data), timeZone: context.clock.identifier, dataAsOf: context.date(asOf),
+                head: StatementsReport.AccountHead(data, context: context), timeZone: context.clock.identifier, dataAsOf: context.date(asOf),
                 openedOn: summary.statements.first.map { context.date($0.period.first) } ?? "",
                 statementCount: context.counted(summary.statements.count, "statement"),
                 account: StatementsReport.indexAccount(summary, context: context, paths: paths), roundUps: roundUps)

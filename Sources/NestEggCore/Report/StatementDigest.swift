@@ -92,7 +92,7 @@ indirect enum CanonicalJSON {
         case .null:
             out += "null"
         case .string(let text):
-            Self.quote(text, into: &out)
+            out += JSONText.quote(text, canonical: true)
         case .array(let values):
             out += "["
             for (index, value) in values.enumerated() {
@@ -105,34 +105,12 @@ indirect enum CanonicalJSON {
             // JCS orders keys by their UTF-16 code units.
             for (index, key) in members.keys.sorted(by: { $0.utf16.lexicographicallyPrecedes($1.utf16) }).enumerated() {
                 if index > 0 { out += "," }
-                Self.quote(key, into: &out)
+                out += JSONText.quote(key, canonical: true)
                 out += ":"
                 members[key]!.write(to: &out)
             }
             out += "}"
         }
-    }
-
-    /// A string as JCS (ECMAScript's JSON.stringify) writes it: `"` and `\` escaped, the control
-    /// characters as `\b \t \n \f \r` or `\u00xx`, everything else as it is.
-    static func quote(_ text: String, into out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\u{08}": out += "\\b"
-            case "\t": out += "\\t"
-            case "\n": out += "\\n"
-            case "\u{0C}": out += "\\f"
-            case "\r": out += "\\r"
-            case let control where control.value < 0x20:
-                out += "\\u00" + (control.value < 0x10 ? "0" : "") + String(control.value, radix: 16)
-            default:
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 }
 

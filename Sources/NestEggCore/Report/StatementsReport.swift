@@ -45,14 +45,7 @@ public enum StatementsReport {
     }
 
     struct StatementView: Sendable, Encodable {
-        let issuer: IssuerView?
-        let holderName: String?
-        let accountName: String
-        let accountType: String
-        let currency: String
-        let uidTail: String
-        /// Sort code and account number, IBAN and BIC — or, without an identifiers file, the UID's ending.
-        let identifiers: [IdentifierRow]
+        let head: AccountHead
         let period: String
         let periodKey: String
         /// The period's last day; `nil` for a provisional statement, which has none yet.
@@ -121,11 +114,27 @@ public enum StatementsReport {
         let value: String
     }
 
-    /// How a statement names the account: its identifiers when the data has them, else the UID's ending.
-    static func identifierRows(_ data: StarlingAccountData) -> [IdentifierRow] {
-        let printed = data.identifiers?.printed(currency: data.account.currency) ?? []
-        guard !printed.isEmpty else { return [IdentifierRow(label: "Account UID ending", value: uidTail(data.account.uid))] }
-        return printed.map { IdentifierRow(label: $0.label, value: $0.value) }
+    /// Who sends a statement and whose account it is: the head of a statement and of a bundle's
+    /// index (the `statement-head` and `statement-account` partials).
+    struct AccountHead: Sendable, Encodable {
+        let issuer: IssuerView?
+        let holderName: String?
+        let accountName: String
+        let accountType: String
+        let currency: String
+        /// Sort code and account number, IBAN and BIC — or, without an identifiers file, the UID's ending.
+        let identifiers: [IdentifierRow]
+
+        init(_ data: StarlingAccountData, context: ReportContext) {
+            let printed = data.identifiers?.printed(currency: data.account.currency) ?? []
+            issuer = context.settings.issuer.map(IssuerView.init)
+            holderName = data.holderName
+            accountName = data.account.name
+            accountType = Text.humanized(data.account.type)
+            currency = data.account.currency.code
+            identifiers = printed.isEmpty ? [IdentifierRow(label: "Account UID ending", value: uidTail(data.account.uid))]
+                : printed.map { IdentifierRow(label: $0.label, value: $0.value) }
+        }
     }
 
     struct LineRow: Sendable, Encodable {
@@ -349,9 +358,7 @@ public enum StatementsReport {
                            payments: $0.count, roundUp: context.money($0.total))
         }
         return StatementView(
-            issuer: context.settings.issuer.map(IssuerView.init), holderName: data.holderName,
-            accountName: account.name, accountType: Text.humanized(account.type), currency: account.currency.code,
-            uidTail: uidTail(account.uid), identifiers: identifierRows(data), period: periodText(statement, context: context),
+            head: AccountHead(data, context: context), period: periodText(statement, context: context),
             periodKey: "\(statement.month)", statementDate: provisional ? nil : through,
             provisionalText: provisional ? "Provisional statement, to \(through)" : nil,
             kind: provisional ? "Provisional statement" : "Statement", dataAsOf: context.date(asOf),
