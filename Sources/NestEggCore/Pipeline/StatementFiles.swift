@@ -10,18 +10,25 @@ extension Build {
     func writeManifest(_ records: [StatementRecord], folder: String, pdf: Bool, dataAsOf: CivilDate?,
                        into writer: SiteWriter) throws(BuildError) {
         let extensions = pdf ? ["md", "html", "pdf"] : ["md", "html"]
-        var entries: [StatementManifest.Entry] = []
-        for record in records {
+        // Hashed on every core; a file that cannot be read back is the build's fault, not the data's.
+        let hashed = Concurrently.map(records.count) { index -> Result<StatementManifest.Entry, BuildError> in
             var files: [StatementManifest.File] = []
             for ext in extensions {
-                let path = record.path + "." + ext
+                let path = records[index].path + "." + ext
                 guard path.hasPrefix(folder), case .success(let bytes) = DataFolder.read(writer.stagedURL(path).path) else {
-                    throw BuildError(step: .write, exitCode: .software,
-                                     diagnostics: [Diagnostic(.error, file: path, message: "cannot read the statement back to hash it")])
+                    return .failure(BuildError(step: .write, exitCode: .software,
+                                               diagnostics: [Diagnostic(.error, file: path, message: "cannot read the statement back to hash it")]))
                 }
                 files.append(.init(path: String(path.dropFirst(folder.count)), sha256: StatementDigest.sha256(bytes)))
             }
-            entries.append(.init(record: record, files: files))
+            return .success(.init(record: records[index], files: files))
+        }
+        var entries: [StatementManifest.Entry] = []
+        for result in hashed {
+            switch result {
+            case .success(let entry): entries.append(entry)
+            case .failure(let error): throw error
+            }
         }
         try Self.writeError { () throws(SiteWriter.WriteError) in
             try writer.write(StatementManifest.render(entries, dataAsOf: dataAsOf), to: folder + StatementManifest.fileName)

@@ -212,11 +212,13 @@ public enum StatementsReport {
     /// date they run to (`nil`: the data has no date, or no account has a statement).
     static func accounts(_ dataset: Dataset, context: ReportContext) -> (asOf: CivilDate, accounts: [AccountStatements])? {
         guard let asOf = asOf(dataset, context: context) else { return nil }
-        let accounts = zip(dataset.starling, RoundUpsReport.accountSlugs(dataset.starling)).compactMap { data, slug -> AccountStatements? in
-            let statements = StatementPeriods.statements(for: data, clock: context.clock, asOf: asOf)
+        let all = dataset.starling, slugs = RoundUpsReport.accountSlugs(all)
+        // A bank's thousand accounts are worked out on every core.
+        let accounts = Concurrently.map(all.count) { index -> AccountStatements? in
+            let statements = StatementPeriods.statements(for: all[index], clock: context.clock, asOf: asOf)
             guard !statements.isEmpty else { return nil }
-            return AccountStatements(data: data, slug: slug, statements: statements, noBalanceReason: noBalanceReason(data))
-        }
+            return AccountStatements(data: all[index], slug: slugs[index], statements: statements, noBalanceReason: noBalanceReason(all[index]))
+        }.compactMap { $0 }
         return accounts.isEmpty ? nil : (asOf, accounts)
     }
 
@@ -271,7 +273,8 @@ public enum StatementsReport {
     /// Every statement of the site, for `statements/manifest.json`.
     public static func records(for dataset: Dataset, context: ReportContext) -> [StatementRecord] {
         guard let (_, summaries) = accounts(dataset, context: context) else { return [] }
-        return summaries.flatMap { records($0, context: context, paths: .site(slug: $0.slug)) }
+        return Concurrently.map(summaries.count) { records(summaries[$0], context: context, paths: .site(slug: summaries[$0].slug)) }
+            .flatMap { $0 }
     }
 
     /// One account's statements, as the index needs them.
