@@ -21,6 +21,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+        // SHA-256 for the statements' digests and manifests (never a hand-written hash).
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // cmark-gfm from Debian (libcmark-gfm-dev, libcmark-gfm-extensions-dev), found with pkg-config.
@@ -32,9 +34,11 @@ let package = Package(
         .target(name: "NestEggSupport"),
         .target(name: "NestEggModel", dependencies: ["NestEggSupport"]),
         .target(name: "NestEggLoad", dependencies: ["NestEggModel", "NestEggSupport"]),
-        .target(name: "NestEggSite", dependencies: ["NestEggModel", "NestEggSupport", "CCmarkGFM"]),
+        .target(name: "NestEggSite", dependencies: ["NestEggModel", "NestEggSupport", "CCmarkGFM", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "NestEggWrite", dependencies: ["NestEggSupport"]),
-        .target(name: "NestEggBuild", dependencies: ["NestEggLoad", "NestEggModel", "NestEggSite", "NestEggSupport", "NestEggWrite"]),
+        .target(name: "NestEggBuild", dependencies: [
+            "NestEggLoad", "NestEggModel", "NestEggSite", "NestEggSupport", "NestEggWrite", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .target(name: "NestEggSynthetic", dependencies: ["NestEggModel", "NestEggSupport"]),
         .executableTarget(
             name: "nestegg",

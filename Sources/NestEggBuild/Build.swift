@@ -23,6 +23,8 @@ public struct BuildOptions: Sendable {
     public var pdf: Bool
     /// The Chromium executable for `pdf`; found on `PATH` when nil.
     public var chromium: String?
+    /// `--bundles`: also a folder per account with only its statements and round-ups, for its customer.
+    public var bundles: URL?
 
     public init(data: URL, output: URL, templates: URL? = nil, pdf: Bool = false, chromium: String? = nil) {
         self.data = data
@@ -100,15 +102,18 @@ public struct Build {
         // Every path is checked before anything is read or written, and what a killed build
         // left behind is repaired before anything looks at the output.
         let destinations = Destinations(options)
-        if let error = destinations.check(data: options.data, output: options.output, templates: options.templates) { throw error }
+        if let error = destinations.check(data: options.data, output: options.output, templates: options.templates,
+                                          bundles: options.bundles) { throw error }
         try checkOutputFolder()
+        try checkBundlesFolder()
         try checkTemplatesFolder()
         SiteWriter.recover(options.output)
+        options.bundles.map(SiteWriter.recover)
         destinations.urls.forEach(StagedFile.recover(beside:))
         let printer = try locatePrinter()
         let folder = try openDataFolder()
         // A plain build whose input is unchanged has nothing to do (see BuildCache).
-        let plain = destinations.entries.isEmpty && printer == nil
+        let plain = destinations.entries.isEmpty && printer == nil && options.bundles == nil
         let fingerprint = plain ? BuildCache.fingerprint(data: folder, templates: options.templates) : nil
         if let fingerprint, let cache = BuildCache.read(from: options.output), cache.isCurrent(in: options.output, fingerprint: fingerprint) {
             progress("up to date: the data, the templates and nestegg are as they were at the last build")
@@ -123,9 +128,18 @@ public struct Build {
         let artifacts = try renderArtifacts(renderer, warnings: warnings)
         let writer = try openWriter()
         var staged: [StagedFile] = []
+        var bundles: SiteWriter?
         do {
             try render(renderer, into: writer)
             if let printer { try printPDFs(site, with: printer, into: writer) }
+            let records = StatementsReport.records(for: dataset, context: ReportContext(settings: dataset.settings))
+            if !records.isEmpty {
+                try writeManifest(records, folder: StatementsReport.section.id + "/", pdf: printer != nil, dataAsOf: site.dataAsOf, into: writer)
+            }
+            if options.bundles != nil {
+                bundles = try openBundlesWriter()
+                try writeBundles(StatementBundles.bundles(for: dataset), templates: templates, printer: printer, into: bundles!)
+            }
             // The extra files are staged beside their destinations before the site is swapped in,
             // so a failure here still leaves everything as it was.
             if let fingerprint {
@@ -135,25 +149,38 @@ public struct Build {
             for (url, text) in artifacts { staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try StagedFile.stage(text, at: url) }) }
         } catch {
             writer.discard()
+            bundles?.discard()
             staged.forEach { $0.discard() }
             throw error
         }
-        let swap = try commit(writer, with: staged)
+        let swap = try commit(writer, bundles: bundles, with: staged)
         progress("write: \(swap.summary.files) files, \(swap.summary.changed) changed, \(swap.summary.removed) removed")
         for file in staged { progress("write: \(file.destination.path)") }
         return BuildResult(pages: site.pages.count, write: swap.summary, warnings: warnings)
     }
 
-    /// Commits the site and the files beside it as one: the site is swapped in, then each file
-    /// renamed into place; if any of them fails, those already in place and the site are put back.
-    func commit(_ writer: SiteWriter, with staged: [StagedFile]) throws(BuildError) -> SiteWriter.Swap {
+    /// Commits the site, the bundles (`--bundles`) and the files beside them as one: the site is
+    /// swapped in, then the bundles folder in the same way, then each file renamed into place; if
+    /// any of them fails, those already in place and the site are put back.
+    func commit(_ writer: SiteWriter, bundles: SiteWriter? = nil, with staged: [StagedFile]) throws(BuildError) -> SiteWriter.Swap {
         let swap: SiteWriter.Swap
         do {
             swap = try writer.commit()
         } catch {
             writer.discard()
+            bundles?.discard()
             staged.forEach { $0.discard() }
             throw BuildError(step: .write, exitCode: .cannotCreate, diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+        }
+        var bundlesSwap: SiteWriter.Swap?
+        do {
+            bundlesSwap = try bundles?.commit()
+        } catch {
+            bundles?.discard()
+            staged.forEach { $0.discard() }
+            var failure = BuildError(step: .write, exitCode: .cannotCreate, diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+            failure.outputUnchanged = swap.rollBack()
+            throw failure
         }
         for (index, file) in staged.enumerated() {
             do {
@@ -162,6 +189,7 @@ public struct Build {
                 var restored = true
                 for done in staged[..<index].reversed() where !done.rollBack() { restored = false }
                 staged[index...].forEach { $0.discard() }
+                if let bundlesSwap, !bundlesSwap.rollBack() { restored = false }
                 if !swap.rollBack() { restored = false }
                 var failure = BuildError(step: .write, exitCode: .cannotCreate, diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
                 failure.outputUnchanged = restored
@@ -169,6 +197,7 @@ public struct Build {
             }
         }
         swap.finish()
+        bundlesSwap?.finish()
         staged.forEach { $0.finish() }
         return swap
     }
@@ -220,18 +249,22 @@ public struct Build {
     }
 
     /// With `--pdf`: each statement's staged HTML printed to a PDF beside it, before the commit.
-    func printPDFs(_ site: Site, with printer: PDFPrinter, into writer: SiteWriter) throws(BuildError) {
+    /// (`prefix` places the site's pages in `writer`: a bundle's folder.)
+    func printPDFs(_ site: Site, with printer: PDFPrinter, into writer: SiteWriter, prefix: String = "") throws(BuildError) {
         let statements = site.pages.filter { $0.template == StatementsReport.statementTemplate }
         for page in statements {
+            let path = prefix + page.path
             do {
-                try printer.print(writer.stagedURL(page.path + ".html"), to: writer.stagedURL(page.path + ".pdf"), page: page.path)
+                try printer.print(writer.stagedURL(path + ".html"), to: writer.stagedURL(path + ".pdf"), page: path)
             } catch {
                 throw BuildError(step: .pdf, exitCode: .unavailable,
                                  diagnostics: [Diagnostic(.error, file: error.page + ".pdf", message: error.reason)])
             }
-            writer.adopt(page.path + ".pdf")
+            writer.adopt(path + ".pdf")
         }
-        progress("pdf: \(statements.count) statement\(statements.count == 1 ? "" : "s") printed with \(printer.chromium.path)")
+        if prefix.isEmpty {
+            progress("pdf: \(statements.count) statement\(statements.count == 1 ? "" : "s") printed with \(printer.chromium.path)")
+        }
     }
 
     /// Step 1: every source in the data folder into a dataset; all errors of the run together.
@@ -321,11 +354,12 @@ public struct Build {
     }
 
     /// One page's Markdown and HTML, rendered and written. - Returns: what went wrong, or `nil`.
-    static func renderAndWrite(_ page: Page, _ renderer: PageRenderer, _ writer: SiteWriter) -> BuildError? {
+    /// (`prefix` places the page in `writer`: a bundle's folder.)
+    static func renderAndWrite(_ page: Page, _ renderer: PageRenderer, _ writer: SiteWriter, prefix: String = "") -> BuildError? {
         do {
             let output = try renderer.render(page)
-            try writer.write(output.markdown, to: page.path + ".md")
-            try writer.write(output.html, to: page.path + ".html")
+            try writer.write(output.markdown, to: prefix + page.path + ".md")
+            try writer.write(output.html, to: prefix + page.path + ".html")
             return nil
         } catch let error as PageRenderer.MissingTemplate {
             return missingTemplate(error)

@@ -27,7 +27,7 @@ struct Destinations {
 
     /// Every problem at once: `nil` when there is none, else the error (exit 64 for paths that
     /// contradict the other options, 73 for a path that exists and cannot be replaced by a file).
-    func check(data: URL, output: URL, templates: URL?) -> BuildError? {
+    func check(data: URL, output: URL, templates: URL?, bundles: URL? = nil) -> BuildError? {
         var diagnostics: [Diagnostic] = []
         var exitCode = ExitStatus.usage
         let dataPath = Self.resolvedFolder(data), outputPath = Self.resolvedFolder(output), templatesPath = templates.map(Self.resolvedFolder)
@@ -43,6 +43,9 @@ struct Destinations {
                 reasons.append("it is inside the templates folder \(templates!.path)")
             }
             if Self.path(path, isWithin: outputPath) { reasons.append("it is inside the output folder \(output.path), which the build replaces whole") }
+            if let bundles, Self.path(path, isWithin: Self.resolvedFolder(bundles)) {
+                reasons.append("it is inside the bundles folder \(bundles.path), which the build replaces whole")
+            }
             if let kind = Self.nonFileKind(entry.url.path) {
                 reasons.append("it is \(kind); nestegg writes only regular files")
                 exitCode = ExitStatus.cannotCreate

@@ -3,15 +3,16 @@ import NestEggSupport
 /// Reads `nestegg.json`. An unknown key is an error: a typo must not be silently ignored.
 public enum SettingsLoader {
     public static let fileName = "nestegg.json"
-    static let knownKeys = ["title", "locale", "timeZone", "currencies", "roundUpGoals"]
+    static let knownKeys = ["title", "locale", "timeZone", "currencies", "roundUpGoals", "issuer"]
     static let currencySources = ["qapital", "transactions", "transfers"]
 
     public static func load(from folder: DataFolder, log: DiagnosticLog) -> Settings {
         guard folder.contains(fileName), let document = folder.document(fileName, log: log) else { return Settings() }
-        return settings(in: document)
+        return settings(in: document, folder: folder)
     }
 
-    public static func settings(in document: JSONDocument) -> Settings {
+    /// The settings in `document`; `folder` is where the issuer's logo is read from.
+    public static func settings(in document: JSONDocument, folder: DataFolder? = nil) -> Settings {
         var settings = Settings()
         guard let members = document.value.memberValues else { return settings }
         for (key, value) in members {
@@ -48,8 +49,10 @@ public enum SettingsLoader {
                 for (account, goal) in value.memberValues ?? [] {
                     if let goalUid = goal.string { settings.roundUpGoals[account] = goalUid }
                 }
+            case "issuer":
+                settings.issuer = IssuerLoader.issuer(value, folder: folder)
             default:
-                let hint = closestKey(to: key).map { "; did you mean \"\($0)\"?" } ?? ""
+                let hint = closestKey(to: key, among: knownKeys).map { "; did you mean \"\($0)\"?" } ?? ""
                 value.error("unknown setting \"\(key)\"\(hint) (known settings: \(knownKeys.joined(separator: ", ")))")
             }
         }
@@ -57,7 +60,7 @@ public enum SettingsLoader {
     }
 
     /// The known key nearest to a typo, by edit distance.
-    static func closestKey(to key: String) -> String? {
+    static func closestKey(to key: String, among knownKeys: [String]) -> String? {
         let scored = knownKeys.map { ($0, editDistance(key.lowercased(), $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, key.count / 3) else { return nil }
         return best.0

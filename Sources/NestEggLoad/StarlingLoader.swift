@@ -14,10 +14,11 @@ public enum StarlingLoader {
         }
         let accounts = self.accounts(in: document)
         let known = Set(accounts.map(\.uid))
+        let holder = folder.contains(holderPath) ? folder.document(holderPath, log: log).flatMap(holderName(in:)) : nil
         // Accounts are read on every core (a bank's data can have thousands), in order.
         let result = Concurrently.map(accounts.count, log: log) { index, log in
             let account = accounts[index]
-            var data = StarlingAccountData(account: account, feed: [], balance: nil, savingsGoals: [])
+            var data = StarlingAccountData(account: account, feed: [], balance: nil, savingsGoals: [], holderName: holder)
             let feedPath = "starling/feed/\(account.uid).json"
             if folder.contains(feedPath), let feed = folder.document(feedPath, log: log) {
                 data.feed = feedItems(in: feed)
@@ -34,6 +35,10 @@ public enum StarlingLoader {
             if folder.contains(goalsPath), let goals = folder.document(goalsPath, log: log) {
                 data.savingsGoals = savingsGoals(in: goals)
             }
+            let identifiersPath = "starling/identifiers/\(account.uid).json"
+            if folder.contains(identifiersPath), let identifiers = folder.document(identifiersPath, log: log) {
+                data.identifiers = self.identifiers(in: identifiers)
+            }
             return data
         }
         for (accountUid, goalUid) in settings.roundUpGoals.sorted(by: { $0.key < $1.key }) {
@@ -47,7 +52,7 @@ public enum StarlingLoader {
                                       message: "roundUpGoals sends \(data.account.name)'s round-ups to savings goal \"\(goalUid)\", which the account does not have"))
             }
         }
-        for sub in ["feed", "balances", "savings-goals"] {
+        for sub in ["feed", "balances", "savings-goals", "identifiers"] {
             for path in folder.files(in: "starling/\(sub)") {
                 let uid = String(path.dropFirst("starling/\(sub)/".count).dropLast(".json".count))
                 if !known.contains(uid) {

@@ -13,6 +13,8 @@ public struct Settings: Sendable {
     /// Which Starling savings goal (UID) each account's round-ups go to, by account UID.
     /// An account not named here uses its first savings goal, if it has one.
     public var roundUpGoals: [String: String] = [:]
+    /// Who issues the statements: their head and foot (none when not set).
+    public var issuer: StatementIssuer?
 
     public init() {}
 

@@ -101,6 +101,7 @@ public struct SiteLocale: Sendable, Hashable {
 
     /// `16–22 Nov 2026`, `28 Sep – 4 Oct 2026`, `29 Dec 2025 – 4 Jan 2026`.
     public func formatRange(_ first: CivilDate, _ last: CivilDate) -> String {
+        if first == last { return format(first) }
         if first.year != last.year { return "\(format(first)) – \(format(last))" }
         if first.month == last.month && dayMonthOrder { return "\(first.day)–\(format(last))" }
         return "\(formatShort(first)) – \(format(last))"

@@ -91,11 +91,18 @@ public struct StarlingAccountData: Sendable {
     public var feed: [FeedItem]
     public var balance: StarlingBalance?
     public var savingsGoals: [StarlingSavingsGoal]
+    /// `starling/identifiers/<accountUid>.json`: sort code, account number, IBAN, BIC.
+    public var identifiers: StarlingIdentifiers? = nil
+    /// `starling/account-holder.json`'s `accountHolderName` (one holder for the folder's accounts).
+    public var holderName: String? = nil
 
-    public init(account: StarlingAccount, feed: [FeedItem], balance: StarlingBalance? = nil, savingsGoals: [StarlingSavingsGoal]) {
+    public init(account: StarlingAccount, feed: [FeedItem], balance: StarlingBalance? = nil, savingsGoals: [StarlingSavingsGoal],
+                identifiers: StarlingIdentifiers? = nil, holderName: String? = nil) {
         self.account = account
         self.feed = feed
         self.balance = balance
         self.savingsGoals = savingsGoals
+        self.identifiers = identifiers
+        self.holderName = holderName
     }
 }

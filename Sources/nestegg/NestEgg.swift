@@ -13,10 +13,11 @@ struct NestEgg: ParsableCommand {
             Reads accounts, transactions, savings goals, loans and transfers from a data folder in \
             the shapes their APIs return, and writes a static site: every report as Markdown and as HTML.
 
-            Exit codes: 0 success, 64 usage, 65 bad data, 66 no data folder, 69 Chromium not \
-            found (--pdf), 73 output not writable, 78 bad template.
+            Exit codes: 0 success, 64 usage, 65 bad data (or, for verify, a file that differs from \
+            its manifest), 66 no data folder (or no manifest), 69 Chromium not found (--pdf), \
+            73 output not writable, 78 bad template.
             """,
-        subcommands: [BuildCommand.self, CheckCommand.self, FixturesCommand.self],
+        subcommands: [BuildCommand.self, CheckCommand.self, VerifyCommand.self, FixturesCommand.self],
         defaultSubcommand: BuildCommand.self
     )
 }
@@ -65,6 +66,11 @@ struct BuildCommand: ParsableCommand {
         "Also write the headline figures here as JSON (schema: docs/totals.schema.json, version 1).", valueName: "file"))
     var json: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Also write, per account, a folder here with only its statements, round-ups and a manifest, for its customer (replaced as a whole).",
+        valueName: "dir"))
+    var bundles: String?
+
     @Flag(name: .long, help: "Also write each statement as a PDF beside its HTML, printed with headless Chromium.")
     var pdf = false
 
@@ -77,7 +83,7 @@ struct BuildCommand: ParsableCommand {
     func validate() throws {
         if chromium != nil && !pdf { throw ValidationError("--chromium is used only with --pdf") }
         for (option, value) in [("--output", output), ("--templates", templates), ("--single-file", singleFile),
-                                ("--summary", summary), ("--json", json)] where value?.isEmpty == true {
+                                ("--summary", summary), ("--json", json), ("--bundles", bundles)] where value?.isEmpty == true {
             throw ValidationError("\(option) needs a path (an empty one names nothing)")
         }
     }
@@ -94,6 +100,7 @@ struct BuildCommand: ParsableCommand {
         options.singleFile = singleFile.map { URL(fileURLWithPath: $0) }
         options.summary = summary.map { URL(fileURLWithPath: $0) }
         options.json = json.map { URL(fileURLWithPath: $0) }
+        options.bundles = bundles.map { URL(fileURLWithPath: $0) }
         var build = Build(options: options)
         build.progress = { console.progress($0) }
         do {
@@ -105,7 +112,7 @@ struct BuildCommand: ParsableCommand {
             console.progress(String(format: "Built %d pages (%d files, %d changed) into %@ in %.2f s%@",
                                     result.pages, result.write.files, result.write.changed, output, seconds, warnings))
         } catch {
-            let extras = [singleFile, summary, json].compactMap { $0 }
+            let extras = [bundles, singleFile, summary, json].compactMap { $0 }
             let kept = ([output] + extras).joined(separator: ", ")
             throw console.fail(error, "nestegg: " + (error.outputUnchanged
                 ? "\(error); \(kept) \(extras.isEmpty ? "was" : "were") left as \(extras.isEmpty ? "it was" : "they were")"
@@ -142,6 +149,36 @@ struct CheckCommand: ParsableCommand {
         } catch let error as BuildError {
             let (errors, warnings) = DiagnosticLog.tally(error.diagnostics)
             throw console.fail(error, "\(dataOptions.data): " + Console.counted(errors, "error") + ", " + Console.counted(warnings, "warning"))
+        }
+    }
+}
+
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check a folder's statements against its manifest.json.",
+        discussion: """
+            FOLDER holds a manifest.json that nestegg build wrote (statements/ in a site, a bundle \
+            folder, or the --bundles folder itself). Every file it lists is hashed again (SHA-256) \
+            and compared. Exits 0 when all match, 65 naming each file that differs or is missing \
+            (or when the manifest is malformed), 66 when there is no manifest.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The folder that holds manifest.json.", valueName: "folder"))
+    var folder: String
+
+    func run() throws {
+        let console = Console(quiet: false)
+        let outcome = ManifestVerifier.verify(folder: URL(fileURLWithPath: folder), label: folder)
+        outcome.problems.forEach(console.report)
+        let failed = DiagnosticLog.tally(outcome.problems).errors
+        let files = Console.counted(outcome.files, "file") + " of " + Console.counted(outcome.statements, "statement")
+        if outcome.exitCode == .success {
+            console.progress("\(folder): \(files) match the manifest")
+        } else {
+            console.progress("nestegg: \(folder): " + Console.counted(failed, "problem") + " in \(files)")
+            throw ExitCode(outcome.exitCode.rawValue)
         }
     }
 }

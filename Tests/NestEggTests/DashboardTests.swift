@@ -55,7 +55,7 @@ struct DashboardTests {
         let data = work.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         let fixtures = repositoryRoot.appendingPathComponent("Fixtures")
-        for item in ["starling", "nestegg.json"] {
+        for item in ["starling", "nestegg.json", "issuer"] {
             try FileManager.default.copyItem(at: fixtures.appendingPathComponent(item), to: data.appendingPathComponent(item))
         }
         let output = work.appendingPathComponent("site")

@@ -22,23 +22,26 @@ import Testing
                                                            output: work.appendingPathComponent("o"))).load()
         let site = SiteReport.build(dataset)
         let templates = try TemplateLibrary()
-        let renderer = PageRenderer(templates: templates, site: site)
         let reference = try ReferenceTemplates()
         var compared = 0
-        for page in site.pages {
-            let view = TemplateValue(encoding: page.view)
-            for html in [false, true] {
-                let common = renderer.commonValue(for: page, html: html)
-                let name = page.template + ".md"
-                // Compared as the page gets them, tidied: swift-mustache keeps the line break after a
-                // standalone `{{> partial}}`, which the Mustache spec (and NestEgg) removes.
-                let ours = templates.render(name, [view, common], escape: marked).map(PageRenderer.tidy)
-                let theirs = reference.render(name, view, common).map(PageRenderer.tidy)
-                #expect(ours != nil && ours == theirs, "\(page.path), html: \(html)")
-                compared += 1
+        // The site's pages, and those of each account's bundle (--bundles).
+        for site in [site] + StatementBundles.bundles(for: dataset).map(\.site) {
+            let renderer = PageRenderer(templates: templates, site: site)
+            for page in site.pages {
+                let view = TemplateValue(encoding: page.view)
+                for html in [false, true] {
+                    let common = renderer.commonValue(for: page, html: html)
+                    let name = page.template + ".md"
+                    // Compared as the page gets them, tidied: swift-mustache keeps the line break after a
+                    // standalone `{{> partial}}`, which the Mustache spec (and NestEgg) removes.
+                    let ours = templates.render(name, [view, common], escape: marked).map(PageRenderer.tidy)
+                    let theirs = reference.render(name, view, common).map(PageRenderer.tidy)
+                    #expect(ours != nil && ours == theirs, "\(page.path), html: \(html)")
+                    compared += 1
+                }
+                let layout = renderer.layoutValue(for: page, content: "<p>content</p>")
+                #expect(templates.render("layout.html", [layout], escape: marked) == reference.render("layout.html", layout), "\(page.path) layout")
             }
-            let layout = renderer.layoutValue(for: page, content: "<p>content</p>")
-            #expect(templates.render("layout.html", [layout], escape: marked) == reference.render("layout.html", layout), "\(page.path) layout")
         }
         #expect(compared > 150)
     }

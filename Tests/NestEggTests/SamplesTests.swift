@@ -17,7 +17,7 @@ import Testing
 
     @Test func everySampleParsesWithoutADiagnostic() throws {
         let files = Self.sampleFiles()
-        #expect(files.count == 28)
+        #expect(files.count == 30)
         for path in files {
             let (_, log) = try sample(path)
             #expect(log.diagnostics.isEmpty, "\(path): \(log.diagnostics)")

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import NestEggBuild
 @testable import NestEggLoad
@@ -42,5 +43,58 @@ import Testing
         let (doc, log) = document(#"{"locale": "xx_YY", "timeZone": "Mars/Olympus", "currencies": {"qapital": "dollars", "bank": "GBP"}}"#)
         _ = SettingsLoader.settings(in: try #require(doc))
         #expect(log.errors.map(\.path) == ["$.locale", "$.timeZone", "$.currencies.qapital", "$.currencies.bank"])
+    }
+}
+
+/// `issuer`: who sends the statements, with a logo read from the data folder.
+@Suite struct IssuerSettingsTests {
+    func load(_ settings: String, files: [String: String] = [:]) throws -> (Settings, DiagnosticLog) {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        try write(settings, to: work.appendingPathComponent("nestegg.json"))
+        for (path, text) in files { try write(text, to: work.appendingPathComponent(path)) }
+        let log = DiagnosticLog()
+        let dataset = DataLoader.load(try DataFolder(root: work), log: log)
+        return (dataset.settings, log)
+    }
+
+    let logo = #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><script>alert(1)</script><rect width="10" height="10"/></svg>"#
+
+    @Test func readsTheIssuerAndItsLogo() throws {
+        let (settings, log) = try load(#"""
+            {"issuer": {"name": " Harbour Bank plc ", "address": ["1 Quay Street", "London"], "footer": "Regulated.", "logo": "issuer/logo.svg"}}
+            """#, files: ["issuer/logo.svg": logo, "transfers/users.json": "[]", "transfers/transfers.json": "[]"])
+        #expect(log.diagnostics.isEmpty, "\(log.diagnostics)")
+        let issuer = try #require(settings.issuer)
+        #expect(issuer.name == "Harbour Bank plc")
+        #expect(issuer.address == ["1 Quay Street", "London"])
+        #expect(issuer.footer == "Regulated.")
+        #expect(issuer.logo?.path == "issuer/logo.svg")
+        // Only ever an image: base64 in a data: URI, never the SVG's markup.
+        let uri = try #require(issuer.logo?.dataURI)
+        #expect(uri.hasPrefix("data:image/svg+xml;base64,"))
+        #expect(uri.dropFirst("data:image/svg+xml;base64,".count).allSatisfy { $0.isLetter || $0.isNumber || "+/=".contains($0) })
+    }
+
+    @Test func everyMistakeIsAnErrorAtItsPlace() throws {
+        let (settings, log) = try load(#"""
+            {"issuer": {"nme": "x", "address": "1 Quay Street", "logo": "../logo.svg"}}
+            """#, files: ["transfers/users.json": "[]", "transfers/transfers.json": "[]"])
+        #expect(settings.issuer == nil)
+        #expect(log.errors.map(\.message) == [
+            "unknown issuer setting \"nme\"; did you mean \"name\"? (known: name, address, footer, logo)",
+            "expected an array, found a string",
+            "the logo must be a path inside the data folder, such as \"issuer/logo.svg\", found \"../logo.svg\"",
+            "missing required field \"name\" (expected the issuer's name)",
+        ])
+        #expect(log.errors.allSatisfy { $0.file == "nestegg.json" && $0.line == 1 })
+        let (_, logos) = try load(#"{"issuer": {"name": "B", "logo": "logo.png"}}"#, files: ["logo.png": "x", "transfers/users.json": "[]"])
+        #expect(logos.errors.map(\.message) == ["the logo must be an SVG file (a name ending in .svg), found \"logo.png\""])
+        let (_, missing) = try load(#"{"issuer": {"name": "B", "logo": "issuer/logo.svg"}}"#, files: ["transfers/users.json": "[]"])
+        #expect(missing.errors.map(\.message) == ["no file issuer/logo.svg in the data folder (the logo is read from there)"])
+        let (_, notSVG) = try load(#"{"issuer": {"name": "B", "logo": "logo.svg"}}"#, files: ["logo.svg": "<html></html>", "transfers/users.json": "[]"])
+        #expect(notSVG.errors.map(\.message) == ["the logo logo.svg is not an SVG drawing (UTF-8 text with an <svg> element)"])
+        let (_, typo) = try load(#"{"isuser": {}}"#, files: ["transfers/users.json": "[]"])
+        #expect(typo.errors.first?.message.hasPrefix("unknown setting \"isuser\"; did you mean \"issuer\"?") == true)
     }
 }

@@ -111,3 +111,54 @@ import Testing
         #expect(log.errors[0].line == 2)
     }
 }
+
+/// The account holder and the accounts' identifiers, which statements print.
+@Suite struct StarlingHolderTests {
+    @Test func readsTheIdentifiersAndHolderSamples() throws {
+        let (doc, log) = try sample("starling/identifiers.json")
+        let identifiers = try #require(StarlingLoader.identifiers(in: doc))
+        #expect(log.diagnostics.isEmpty, "\(log.diagnostics)")
+        #expect(identifiers.accountIdentifier == "00012345")
+        #expect(identifiers.sortCode == "60-83-71")
+        #expect(identifiers.iban == "GB75SRLG60837100012345", "spaces gone, as the API also writes it")
+        #expect(identifiers.printedIBAN == "GB75 SRLG 6083 7100 0123 45")
+        #expect(identifiers.bic == "SRLGGB2L")
+        #expect(identifiers.printed(currency: .gbp).map(\.label) == ["Sort code", "Account number", "IBAN", "BIC"])
+        #expect(identifiers.printed(currency: .eur).map(\.label) == ["IBAN", "BIC"], "an account abroad leads with its IBAN")
+        let (holder, holderLog) = try sample("starling/account-holder.json")
+        #expect(StarlingLoader.holderName(in: holder) == "Sam Rivera")
+        #expect(holderLog.diagnostics.isEmpty)
+    }
+
+    @Test func identifiersThatNameNoAccountAndWrongIBANsAreErrors() throws {
+        let (wrong, log) = document(#"{"accountIdentifier": "12345678", "iban": "GB76SRLG60837100012345"}"#, file: "starling/identifiers/a.json")
+        #expect(StarlingLoader.identifiers(in: try #require(wrong)) == nil, "an account number alone, and a wrong IBAN")
+        #expect(log.errors.map(\.path) == ["$.iban", "$"])
+        #expect(log.errors.first?.message.contains("expected an IBAN") == true)
+        let (empty, emptyLog) = document(#"{"bic": "SRLGGB2L", "accountIdentifier": ""}"#)
+        #expect(StarlingLoader.identifiers(in: try #require(empty)) == nil)
+        #expect(emptyLog.errors.map(\.message) == ["accountIdentifier may not be empty",
+                                                   "the identifiers name no account: expected accountIdentifier and bankIdentifier (the sort code), or iban"])
+        let (holder, holderLog) = document(#"{"accountHolderName": " "}"#)
+        #expect(StarlingLoader.holderName(in: try #require(holder)) == nil)
+        #expect(holderLog.errors.count == 1)
+        #expect(StarlingLoader.isIBAN("DE89370400440532013000") && !StarlingLoader.isIBAN("DE89370400440532013001"))
+    }
+
+    @Test func aDataFolderGivesEachAccountItsIdentifiersAndTheHolder() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        try write(#"{"accounts": [{"accountUid": "a1", "currency": "GBP"}, {"accountUid": "a2", "currency": "EUR"}]}"#,
+                  to: work.appendingPathComponent("starling/accounts.json"))
+        try write(try sampleText("starling/identifiers.json"), to: work.appendingPathComponent("starling/identifiers/a1.json"))
+        try write(try sampleText("starling/identifiers.json"), to: work.appendingPathComponent("starling/identifiers/nobody.json"))
+        try write(try sampleText("starling/account-holder.json"), to: work.appendingPathComponent("starling/account-holder.json"))
+        let log = DiagnosticLog()
+        let dataset = DataLoader.load(try DataFolder(root: work), log: log)
+        #expect(dataset.starling.map(\.holderName) == ["Sam Rivera", "Sam Rivera"])
+        #expect(dataset.starling.map { $0.identifiers?.accountIdentifier } == ["00012345", nil])
+        #expect(log.diagnostics.map(\.description) == [
+            "starling/identifiers/nobody.json: warning: no account \"nobody\" in starling/accounts.json; file ignored",
+        ])
+    }
+}

@@ -50,16 +50,20 @@ enum PDFTools {
         #expect(!result.stderr.contains("warning"), "\(result.stderr)")
         let files = snapshot(output)
         func text(_ path: String) throws -> String { String(decoding: try #require(files[path], "missing \(path)"), as: UTF8.self) }
-        for month in ["2026-09", "2026-10", "2026-11"] {
-            #expect(files["statements/personal/\(month).html"] != nil)
-        }
+        // Every month from the account's opening (3 Nov 2025) to the data's as-of month: a year of
+        // final statements, most of them without a transaction, and the provisional November.
+        let personal = files.keys.filter { $0.hasPrefix("statements/personal/") && $0.hasSuffix(".html") }.sorted()
+        #expect(personal.first == "statements/personal/2025-11.html" && personal.last == "statements/personal/2026-11.html")
+        #expect(personal.count == 13)
+        #expect(try text("statements/personal/2026-02.md").contains("No transactions in this period: the balance of £4,123.77 is carried forward."))
         #expect(files.keys.filter { $0.hasSuffix(".pdf") }.isEmpty, "PDFs only with --pdf")
         let october = try text("statements/personal/2026-10.md")
         #expect(october.contains("- **Statement date:** 31 Oct 2026"))
         #expect(october.contains("| **Closing balance on 31 Oct 2026** | **£6,875.10** |"))
         #expect(october.contains("| [2026-W43](../../roundups/personal/2026-W43.md) | 3 | £1.58 |"))
         let november = try text("statements/personal/2026-11.md")
-        #expect(november.contains("| **Closing balance on 30 Nov 2026** | **£5,536.02** |"), "the cleared balance")
+        #expect(november.contains("| **Balance on 21 Nov 2026** | **£5,536.02** |"), "the cleared balance")
+        #expect(november.contains("- **Status:** Provisional statement, to 21 Nov 2026"))
         #expect(november.contains("| Dishoom | Pending | -£18.75 |"))
         #expect(november.contains("| Spotify | Upcoming | -£11.99 |"))
         let statementHTML = try text("statements/personal/2026-10.html")
@@ -72,7 +76,7 @@ enum PDFTools {
         #expect(try text("transfers/imgrl0x94hj8h2om6201.md").contains("# Transfers of Chan Tai Man"))
         let index = try text("index.md")
         #expect(index.contains("## Statements"))
-        #expect(index.contains("- Personal: closing balance, 1–30 Nov 2026: **[£5,536.02](statements/personal/2026-11.md)**"))
+        #expect(index.contains("- Personal: balance on 21 Nov 2026 (provisional statement): **[£5,536.02](statements/personal/2026-11.md)**"))
         #expect(index.contains("## Transfers"))
         #expect(index.contains("- Transfers: **[46](transfers/index.md)**"))
         #expect(try text("style.css").contains("@page statement"))
@@ -103,34 +107,74 @@ enum PDFTools {
     func pdfPrintsEachStatementBesideItsHTML() throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
-        let output = work.appendingPathComponent("site")
-        let result = try NestEggBinary.run(["build", "--pdf", "--data", fixtures.path, "--output", output.path])
+        let output = work.appendingPathComponent("site"), bundles = work.appendingPathComponent("bundles")
+        let result = try NestEggBinary.run(["build", "--pdf", "--data", fixtures.path, "--output", output.path, "--bundles", bundles.path])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("pdf: 5 statements printed with "), "\(result.stderr)")
+        #expect(result.stderr.contains("pdf: 17 statements printed with "), "\(result.stderr)")
         let pdfs = SiteWriter.listFiles(under: output).filter { $0.hasSuffix(".pdf") }.sorted()
-        #expect(pdfs == ["statements/euro-travel/2026-10.pdf", "statements/euro-travel/2026-11.pdf",
-                         "statements/personal/2026-09.pdf", "statements/personal/2026-10.pdf", "statements/personal/2026-11.pdf"])
+        #expect(pdfs.count == 17)
+        #expect(pdfs.contains("statements/euro-travel/2026-09.pdf") && pdfs.contains("statements/personal/2025-11.pdf"))
+        // The manifests list the PDFs too, and they check out; so do the bundles' own PDFs.
+        #expect(try String(contentsOf: output.appendingPathComponent("statements/manifest.json"), encoding: .utf8)
+            .contains(#"{"path": "personal/2026-10.pdf", "sha256": ""#))
+        #expect(try NestEggBinary.run(["verify", output.appendingPathComponent("statements").path]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: bundles.appendingPathComponent("personal/statements/2026-10.pdf").path))
+        let verifyBundles = try NestEggBinary.run(["verify", bundles.path])
+        #expect(verifyBundles.status == 0 && verifyBundles.stderr.contains("51 files of 17 statements"), "\(verifyBundles.stderr)")
 
+        func pages(_ pdf: String) throws -> Int {
+            let info = try PDFTools.run(PDFTools.pdfinfo!, [pdf])
+            #expect(info.contains("A4"), "\(info)")
+            let pages = info.split(separator: "\n").first { $0.hasPrefix("Pages:") }
+                .flatMap { Int($0.dropFirst("Pages:".count).trimmingCharacters(in: .whitespaces)) }
+            return try #require(pages, "\(info)")
+        }
+        func text(_ pdf: String, page: Int? = nil) throws -> String {
+            try PDFTools.run(PDFTools.pdftotext!, (page.map { ["-f", "\($0)", "-l", "\($0)"] } ?? []) + ["-layout", pdf, "-"])
+        }
+        // The fixture month: 55 transactions, one line each, on three A4 portrait pages.
         let pdf = output.appendingPathComponent("statements/personal/2026-10.pdf").path
-        let info = try PDFTools.run(PDFTools.pdfinfo!, [pdf])
-        let pages = info.split(separator: "\n").first { $0.hasPrefix("Pages:") }
-            .flatMap { Int($0.dropFirst("Pages:".count).trimmingCharacters(in: .whitespaces)) }
-        let count = try #require(pages, "\(info)")
-        // 55 transactions do not fit on one A4 page; a handful of pages, not dozens.
-        #expect((2...8).contains(count), "\(info)")
-        #expect(info.contains("A4"), "\(info)")
-
-        let first = try PDFTools.run(PDFTools.pdftotext!, ["-f", "1", "-l", "1", "-layout", pdf, "-"])
+        let count = try pages(pdf)
+        #expect(count == 3)
+        let first = try text(pdf, page: 1)
         #expect(first.contains("Statement for Personal, 1–31 Oct 2026"))
-        #expect(first.contains("Statement date: 31 Oct 2026"))
-        #expect(first.contains("Account statement"), "the running header")
+        for head in ["Harbour Bank plc", "Account holder: Alex Morgan", "Sort code: 60-83-71", "Account number: 41234567",
+                     "Period: 1–31 Oct 2026 (Europe/London)", "Statement date: 31 Oct 2026"] {
+            #expect(first.contains(head), "the head: \(head)")
+        }
+        #expect(first.hasPrefix("Statement "), "the running header: \(first.prefix(80))")
         #expect(first.contains("Page 1 of \(count)"), "page numbers")
-        let second = try PDFTools.run(PDFTools.pdftotext!, ["-f", "2", "-l", "2", "-layout", pdf, "-"])
+        let second = try text(pdf, page: 2)
         #expect(second.contains("Page 2 of \(count)"))
         #expect(second.contains("Money out") && second.contains("Balance"), "the table's header row repeats")
-        let all = try PDFTools.run(PDFTools.pdftotext!, [pdf, "-"])
-        #expect(all.contains("£6,875.10"))
+        // The last page holds the end of the transactions with their totals, and more than a lone table.
+        let last = try text(pdf, page: count)
+        #expect(last.contains("Totals and closing") && last.contains("£2,850.00") && last.contains("£1,749.14") && last.contains("£6,875.10"))
+        #expect(last.contains("Round-ups") && last.contains("Statement digest"))
+        let all = try text(pdf)
         #expect(all.contains("Closing balance on 31 Oct 2026"))
-        #expect(!all.contains("This page as Markdown"), "no navigation in print")
+        // References are cut to one line in print; the Markdown keeps them whole, the HTML in a title.
+        #expect(!all.contains("SAINSBURYS S/MKT LONDON GBR") && all.contains("SAINSBURYS S/MKT LONDON …"))
+        let markdown = try String(contentsOf: output.appendingPathComponent("statements/personal/2026-10.md"), encoding: .utf8)
+        #expect(markdown.contains("| SAINSBURYS S/MKT LONDON GBR |"))
+        let html = try String(contentsOf: output.appendingPathComponent("statements/personal/2026-10.html"), encoding: .utf8)
+        #expect(html.contains(#"<span class="ref" title="SAINSBURYS S/MKT LONDON GBR">SAINSBURYS S/MKT LONDON GBR</span>"#))
+        // The digest in the PDF is the one in the Markdown; no site navigation, title or stray footer.
+        let digest = try #require(markdown.split(separator: "`").first { $0.count == 64 })
+        #expect(all.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: " ", with: "").contains(digest))
+        for stray in ["This page as Markdown", "Generated by NestEgg", "NestEgg sample", "Round-ups Savings goals", " . "] {
+            #expect(!all.contains(stray), "\(stray)")
+        }
+
+        // The provisional month says so on every page, and gives a balance, not a closing balance.
+        let november = output.appendingPathComponent("statements/personal/2026-11.pdf").path
+        for page in 1...(try pages(november)) {
+            #expect(try text(november, page: page).hasPrefix("Provisional statement "), "page \(page)")
+        }
+        let provisional = try text(november)
+        #expect(provisional.contains("Provisional statement for Personal, 1–21 Nov 2026"))
+        #expect(provisional.contains("Balance on 21 Nov 2026") && !provisional.contains("Closing balance"))
+        // A month without a transaction is one page.
+        #expect(try pages(output.appendingPathComponent("statements/personal/2026-02.pdf").path) == 1)
     }
 }

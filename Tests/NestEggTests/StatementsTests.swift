@@ -18,6 +18,14 @@ import Testing
             feed: feed, balance: cleared.map { StarlingBalance(cleared: $0, effective: nil) }, savingsGoals: [])
     }
 
+    /// The statements as the site makes them: up to the data's as-of date, here the latest item's
+    /// date on the site's clock (or `asOf` when given).
+    func statements(_ data: StarlingAccountData, clock: LocalClock? = nil, asOf: String? = nil) -> [StatementPeriods.Statement] {
+        let clock = clock ?? london
+        let latest = asOf.flatMap(CivilDate.init(iso8601:)) ?? Dataset(starling: [data]).latestInstant.map(clock.date(of:))
+        return StatementPeriods.statements(for: data, clock: clock, asOf: latest)
+    }
+
     /// Opening + in − out = closing, each month opens on the previous month's close, and the
     /// running balance after the last line is the closing balance.
     func checkBalances(_ statements: [StatementPeriods.Statement], sourceLocation: SourceLocation = #_sourceLocation) {
@@ -42,7 +50,7 @@ import Testing
             feedItem(10_000, "2026-10-03T12:00:00Z", direction: .in),
             feedItem(87, "2026-11-04T12:00:00Z"),
         ]
-        let statements = StatementPeriods.statements(for: account(feed, cleared: gbp(500_000)), clock: london)
+        let statements = self.statements(account(feed, cleared: gbp(500_000)))
         #expect(statements.map { "\($0.month)" } == ["2026-09", "2026-10", "2026-11"])
         #expect(statements[2].closing == gbp(500_000))
         #expect(statements[2].opening == gbp(500_087))
@@ -57,7 +65,7 @@ import Testing
 
     @Test func withoutABalanceFileOnlyMovementsAreKnown() {
         let feed = [feedItem(435, "2026-10-02T12:00:00Z"), feedItem(1_000, "2026-10-03T12:00:00Z", direction: .in)]
-        let statements = StatementPeriods.statements(for: account(feed), clock: london)
+        let statements = self.statements(account(feed))
         #expect(statements.count == 1)
         #expect(statements[0].opening == nil && statements[0].closing == nil)
         #expect(statements[0].lines.allSatisfy { $0.balance == nil })
@@ -65,8 +73,7 @@ import Testing
     }
 
     @Test func aBalanceInAnotherCurrencyIsNotUsed() {
-        let statements = StatementPeriods.statements(
-            for: account([feedItem(435, "2026-10-02T12:00:00Z")], cleared: Money(minorUnits: 100, currency: .eur)), clock: london)
+        let statements = self.statements(account([feedItem(435, "2026-10-02T12:00:00Z")], cleared: Money(minorUnits: 100, currency: .eur)))
         #expect(statements[0].opening == nil)
     }
 
@@ -75,12 +82,13 @@ import Testing
         // 2026-10-31T23:30Z is 23:30 on 31 October (GMT again since 25 October): still October.
         // 2026-08-31T22:59Z is 23:59 on 31 August: August.
         let feed = [feedItem(100, "2026-09-30T23:30:00Z"), feedItem(200, "2026-10-31T23:30:00Z"), feedItem(300, "2026-08-31T22:59:00Z")]
-        let statements = StatementPeriods.statements(for: account(feed, cleared: gbp(10_000)), clock: london)
-        #expect(statements.map { "\($0.month)" } == ["2026-08", "2026-10"])
-        #expect(statements[1].moneyOut == gbp(300))
+        let statements = self.statements(account(feed, cleared: gbp(10_000)))
+        #expect(statements.map { "\($0.month)" } == ["2026-08", "2026-09", "2026-10"])
+        #expect(statements[1].lines.isEmpty && statements[1].opening == statements[1].closing, "September has no item")
+        #expect(statements[2].moneyOut == gbp(300))
         #expect(statements[0].moneyOut == gbp(300))
         // In UTC the first one belongs to September.
-        let utc = StatementPeriods.statements(for: account(feed, cleared: gbp(10_000)), clock: LocalClock(identifier: "UTC")!)
+        let utc = self.statements(account(feed, cleared: gbp(10_000)), clock: LocalClock(identifier: "UTC")!)
         #expect(utc.map { "\($0.month)" } == ["2026-08", "2026-09", "2026-10"])
         checkBalances(statements)
         checkBalances(utc)
@@ -94,7 +102,7 @@ import Testing
             feedItem(2_999, "2026-10-22T06:00:00Z", status: "DECLINED"),
             feedItem(5_000, "2026-10-23T06:00:00Z", currency: .eur),
         ]
-        let statement = StatementPeriods.statements(for: account(feed, cleared: gbp(10_000)), clock: london)[0]
+        let statement = self.statements(account(feed, cleared: gbp(10_000)))[0]
         #expect(statement.lines.count == 1)
         #expect(statement.moneyOut == gbp(435))
         #expect(statement.opening == gbp(10_435))
@@ -109,12 +117,54 @@ import Testing
         let dataset = DataLoader.load(try DataFolder(root: repositoryRoot.appendingPathComponent("Fixtures")), log: log)
         #expect(!log.hasErrors)
         #expect(dataset.starling.count == 2)
+        let asOf = try #require(dataset.latestInstant.map(london.date(of:)))
+        #expect("\(asOf)" == "2026-11-21")
+        var counts: [Int] = []
         for data in dataset.starling {
-            let statements = StatementPeriods.statements(for: data, clock: london)
-            #expect(!statements.isEmpty)
+            let statements = StatementPeriods.statements(for: data, clock: london, asOf: asOf)
+            counts.append(statements.count)
             #expect(statements.last?.closing == data.balance?.cleared)
+            #expect(statements.last?.status == .provisional(through: asOf), "the month the data ends in")
+            #expect(statements.dropLast().allSatisfy { $0.status == .final })
             checkBalances(statements)
         }
+        // Personal, opened on 3 Nov 2025: a complete year of final statements (most of it without a
+        // transaction) and the provisional November 2026; Euro Travel from August.
+        #expect(counts == [13, 4])
+        let personal = StatementPeriods.statements(for: dataset.starling[0], clock: london, asOf: asOf)
+        #expect(personal.first.map { "\($0.period)" } == "2025-11-03/2025-11-30")
+        #expect(personal.filter { $0.lines.isEmpty }.count == 10)
+    }
+
+    @Test func everyMonthFromTheOpeningToTheAsOfDateHasAStatement() {
+        var data = account([feedItem(285_000, "2026-09-25T08:00:00Z", direction: .in), feedItem(435, "2026-11-02T12:00:00Z")],
+                           cleared: gbp(300_000))
+        data.account.createdAt = Instant(iso8601: "2026-07-15T09:00:00Z")
+        let statements = self.statements(data, asOf: "2026-11-21")
+        #expect(statements.map { "\($0.month)" } == ["2026-07", "2026-08", "2026-09", "2026-10", "2026-11"])
+        #expect(statements.map { "\($0.period)" } == ["2026-07-15/2026-07-31", "2026-08-01/2026-08-31", "2026-09-01/2026-09-30",
+                                                     "2026-10-01/2026-10-31", "2026-11-01/2026-11-30"])
+        // July, August and October carry their balance through without a transaction.
+        #expect(statements[0].opening == gbp(15_435) && statements[0].closing == gbp(15_435))
+        #expect(statements[1].lines.isEmpty && statements[1].opening == gbp(15_435) && statements[1].closing == gbp(15_435))
+        #expect(statements[3].lines.isEmpty && statements[3].opening == gbp(300_435))
+        #expect(statements.dropLast().allSatisfy { $0.status == .final })
+        let november = statements[4]
+        #expect(november.status == .provisional(through: CivilDate(year: 2026, month: 11, day: 21)!))
+        #expect("\(november.covered)" == "2026-11-01/2026-11-21")
+        #expect(november.closing == gbp(300_000))
+        checkBalances(statements)
+        // A first feed item before createdAt opens the account; an as-of date past November's end closes it.
+        data.account.createdAt = Instant(iso8601: "2026-10-01T09:00:00Z")
+        let later = self.statements(data, asOf: "2026-12-01")
+        #expect(later.map { "\($0.period)" } == ["2026-09-25/2026-09-30", "2026-10-01/2026-10-31", "2026-11-01/2026-11-30",
+                                                "2026-12-01/2026-12-31"])
+        #expect(later[2].status == .final)
+        #expect(later[3].status.isProvisional && later[3].lines.isEmpty)
+        // No as-of date (no data at all), or an account opened after it: no statements.
+        #expect(StatementPeriods.statements(for: data, clock: london, asOf: nil).isEmpty)
+        data.feed = []
+        #expect(self.statements(data, asOf: "2026-09-30").isEmpty)
     }
 
     func render(_ dataset: Dataset, _ path: String) throws -> String {
@@ -130,8 +180,12 @@ import Testing
             feedItem(87, "2026-10-25T23:30:00Z"),
             feedItem(285_000, "2026-10-25T01:30:00Z", direction: .in, source: "FASTER_PAYMENTS_IN"),
             feedItem(1_875, "2026-10-30T17:45:00Z", status: "PENDING"),
+            // The data runs into November, so October is final.
+            feedItem(2_999, "2026-11-02T12:00:00Z", status: "DECLINED"),
         ]
-        var dataset = Dataset(starling: [account(feed, cleared: gbp(300_000))])
+        var data = account(feed, cleared: gbp(300_000))
+        data.account.createdAt = Instant(iso8601: "2024-03-02T09:14:31Z")
+        var dataset = Dataset(starling: [data])
         dataset.settings.title = "Test"
         let page = try render(dataset, "statements/personal/2026-10")
         #expect(page.hasPrefix("# Statement for Personal, 1–31 Oct 2026\n"))
@@ -147,6 +201,59 @@ import Testing
         // Round-ups of the period, by week: the seed's £4.35, £5.20 and £0.87 give £1.58.
         #expect(page.contains("| [2026-W43](../../roundups/personal/2026-W43.md) | 3 | £1.58 |"))
         #expect(page.contains("| [2026-W44](../../roundups/personal/2026-W44.md) | 1 | £0.25 |"))
+    }
+
+    @Test func aProvisionalStatementRunsToTheAsOfDateAndAnEmptyMonthCarriesItsBalance() throws {
+        var data = account([feedItem(435, "2026-09-02T12:00:00Z"), feedItem(1_000, "2026-11-21T12:00:00Z", direction: .in)],
+                           cleared: gbp(10_000))
+        data.account.createdAt = Instant(iso8601: "2026-09-01T00:00:00Z")
+        let dataset = Dataset(starling: [data])
+        let november = try render(dataset, "statements/personal/2026-11")
+        #expect(november.hasPrefix("# Provisional statement for Personal, 1–21 Nov 2026\n"))
+        #expect(november.contains("- **Period:** 1–21 Nov 2026 (Europe/London)"))
+        #expect(november.contains("- **Status:** Provisional statement, to 21 Nov 2026"))
+        #expect(november.contains("| **Balance on 21 Nov 2026** | **£100.00** |"))
+        #expect(november.contains("| **21 Nov 2026** | | **Totals and balance** | | **£10.00** | **£0.00** | **£100.00** |"))
+        #expect(!november.contains("Closing balance") && !november.contains("Statement date"), "no close at the period's end")
+        let october = try render(dataset, "statements/personal/2026-10")
+        #expect(october.contains("- **Statement date:** 31 Oct 2026"))
+        #expect(october.contains("| **Closing balance on 31 Oct 2026** | **£90.00** |"))
+        #expect(october.contains("No transactions in this period: the balance of £90.00 is carried forward."))
+        let index = try render(dataset, "statements/index")
+        #expect(index.contains("| [1–21 Nov 2026](../statements/personal/2026-11.md) (provisional) | 1 | £90.00 | £10.00 | £0.00 | – |"))
+        #expect(index.contains("| [1–31 Oct 2026](../statements/personal/2026-10.md) | 0 | £90.00 | £0.00 | £0.00 | £90.00 |"))
+        let section = StatementsReport.dashboard(for: dataset, context: ReportContext(settings: dataset.settings))
+        #expect(section?.figures.first?.label == "Personal: balance on 21 Nov 2026 (provisional statement)")
+        #expect(section?.table?.rows.first?.cells == ["Personal", "1–21 Nov 2026 (provisional)", "£10.00", "£0.00", "£100.00"])
+    }
+
+    @Test func theHeadNamesTheIssuerTheHolderAndTheAccountsNumbers() throws {
+        var data = account([feedItem(435, "2026-10-02T12:00:00Z")], cleared: gbp(10_000))
+        data.holderName = "Alex <b>Morgan</b>"
+        data.identifiers = StarlingIdentifiers(accountIdentifier: "41234567", bankIdentifier: "608371",
+                                               iban: "GB03SRLG60837141234567", bic: "SRLGGB2L")
+        var dataset = Dataset(starling: [data])
+        dataset.settings.issuer = StatementIssuer(
+            name: "Harbour <Bank> & *Co*", address: ["1 Quay Street", "London"], footer: "Regulated by <someone>.",
+            logo: .init(path: "issuer/logo.svg", svg: Array(#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#.utf8)))
+        let site = SiteReport.build(dataset)
+        let page = try #require(site.pages.first { $0.path == "statements/personal/2026-10" })
+        let output = try PageRenderer(templates: TemplateLibrary(), site: site).render(page)
+        let markdown = output.markdown, html = output.html
+        #expect(markdown.contains("- **Issued by:** Harbour \\<Bank\\> \\& \\*Co\\*, 1 Quay Street, London\n"))
+        #expect(markdown.contains("- **Account holder:** Alex \\<b\\>Morgan\\</b\\>\n"))
+        #expect(markdown.contains("- **Sort code:** 60-83-71\n- **Account number:** 41234567\n- **IBAN:** GB03 SRLG 6083 7141 2345 67\n- **BIC:** SRLGGB2L\n"))
+        #expect(!markdown.contains("UID ending"), "the account's numbers name it")
+        #expect(markdown.contains("Regulated by \\<someone\\>."))
+        #expect(html.contains("<p><strong>Harbour &lt;Bank&gt; &amp; *Co*</strong><br>1 Quay Street<br>London</p>"))
+        #expect(html.contains("<p class=\"statement-footer\">Regulated by &lt;someone&gt;.</p>"))
+        #expect(html.contains("<img class=\"issuer-logo\" src=\"data:image/svg+xml;base64,"))
+        #expect(!html.contains("<script") && !html.contains("<svg xmlns"), "the logo's markup never reaches the page")
+        #expect(!html.contains("<b>"))
+        // Without an identifiers file (and without an issuer), the UID's ending names the account.
+        let plain = try render(Dataset(starling: [account([feedItem(435, "2026-10-02T12:00:00Z")])]), "statements/personal/2026-10")
+        #expect(plain.contains("- **Account UID ending:** …ae81\n"))
+        #expect(!plain.contains("Issued by") && !plain.contains("Account holder"))
     }
 
     @Test func aStatementWithoutABalanceSaysSo() throws {
@@ -165,7 +272,7 @@ import Testing
         let section = StatementsReport.dashboard(for: dataset, context: ReportContext(settings: dataset.settings))
         #expect(section?.figures.first?.value == "£10.00")
         #expect(section?.figures.first?.href == "statements/personal/2026-11.md")
-        #expect(section?.table?.rows.first?.cells == ["Personal", "1–30 Nov 2026", "£0.00", "£1.00", "£10.00"])
+        #expect(section?.table?.rows.first?.cells == ["Personal", "1–2 Nov 2026 (provisional)", "£0.00", "£1.00", "£10.00"])
     }
 
     @Test func noFeedMeansNoStatements() {

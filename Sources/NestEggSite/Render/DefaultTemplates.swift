@@ -2,6 +2,45 @@
 
 enum DefaultTemplates {
     static let files: [String: String] = [
+        "bundle-index.md.mustache": #"""
+{{> statement-head.md}}
+
+# {{title}}
+
+{{> statement-account.md}}
+
+{{statementCount}} of this account, one for every month since it was opened on {{openedOn}}, up to {{dataAsOf}}, the latest date in the data ({{timeZone}}). A month that the data ends in is provisional: its statement runs to {{dataAsOf}} and gives the balance on that day, not a closing balance.
+
+## Statements
+
+{{#account}}
+{{#noBalanceReason}}
+{{noBalanceReason}}
+
+{{/noBalanceReason}}
+Newest first:
+
+{{> statements-table.md}}
+{{/account}}
+
+## Round-ups
+
+{{#roundUps}}
+{{#goal}}
+Round-ups go to the savings goal **{{name}}**: {{saved}} saved{{#target}} of {{target}}{{/target}}.
+{{/goal}}
+{{^goal}}
+The account has no savings goal for its round-ups.
+{{/goal}}
+
+{{> roundups-weeks.md}}
+{{/roundUps}}
+
+## Checking these files
+
+`manifest.json`, in this folder, lists every statement with its digest — printed at the foot of each statement — and the SHA-256 of each of its files. `nestegg verify` run on this folder checks that every file is the one the manifest describes.
+
+"""#,
         "countries-country.md.mustache": #"""
 # {{title}}
 
@@ -603,14 +642,7 @@ Round-ups go to the savings goal **{{name}}**: {{saved}} saved{{#target}} of {{t
 This account has no savings goal, so its round-ups have nowhere to go yet.
 {{/goal}}
 
-{{#hasWeeks}}
-| Week | Dates | Payments | Spent | Round-up |
-|:--|:--|--:|--:|--:|
-{{#weeks}}
-| [{{label}}]({{root}}{{href}}) | {{dates}} | {{counted}} | {{spent}} | {{roundUp}} |
-{{/weeks}}
-| **Total** | | **{{totalCounted}}** | **{{totalSpent}}** | **{{totalRoundUp}}** |
-{{/hasWeeks}}
+{{> roundups-weeks.md}}
 {{^hasWeeks}}
 No transactions yet.
 {{/hasWeeks}}
@@ -664,6 +696,18 @@ Nothing to move this week.
 {{#previous}}[← {{title}}]({{root}}{{href}}){{/previous}}{{#previous}}{{#next}} · {{/next}}{{/previous}}{{#next}}[{{title}} →]({{root}}{{href}}){{/next}}
 
 """#,
+        "roundups-weeks.md.mustache": #"""
+{{! A round-up account's weeks: in roundups-index and a bundle's index. }}
+{{#hasWeeks}}
+| Week | Dates | Payments | Spent | Round-up |
+|:--|:--|--:|--:|--:|
+{{#weeks}}
+| [{{label}}]({{root}}{{href}}) | {{dates}} | {{counted}} | {{spent}} | {{roundUp}} |
+{{/weeks}}
+| **Total** | | **{{totalCounted}}** | **{{totalSpent}}** | **{{totalRoundUp}}** |
+{{/hasWeeks}}
+
+"""#,
         "single.html.mustache": ##"""
 <!DOCTYPE html>
 <html lang="en">
@@ -705,20 +749,63 @@ Nothing to move this week.
 </html>
 
 """##,
+        "statement-account.md.mustache": #"""
+{{! Whose statement: in the Markdown the issuer, then holder, account and its numbers. }}
+{{#head}}
+{{^html}}
+{{#issuer}}
+- **Issued by:** {{name}}{{#addressText}}, {{addressText}}{{/addressText}}
+{{/issuer}}
+{{/html}}
+{{#holderName}}
+- **Account holder:** {{holderName}}
+{{/holderName}}
+- **Account:** {{accountName}} ({{accountType}})
+- **Currency:** {{currency}}
+{{#identifiers}}
+- **{{label}}:** {{value}}
+{{/identifiers}}
+{{/head}}
+
+"""#,
+        "statement-head.md.mustache": #"""
+{{! The head of a statement and of a bundle's index, in HTML: the issuer, and what kind of statement it is. }}
+{{#head}}
+{{#html}}
+<div class="statement-head">
+{{#issuer}}
+<div class="statement-issuer">
+{{#logo}}
+<img class="issuer-logo" src="{{{logo}}}" alt="" height="48">
+{{/logo}}
+<p><strong>{{{nameHTML}}}</strong>{{#addressHTML}}<br>{{{.}}}{{/addressHTML}}</p>
+</div>
+{{/issuer}}
+{{#kind}}
+<p class="statement-kind{{#provisionalText}} provisional{{/provisionalText}}">{{kind}}</p>
+{{/kind}}
+</div>
+{{/html}}
+{{/head}}
+
+"""#,
         "statements-index.md.mustache": #"""
 # {{title}}
 
-One statement per account for every calendar month with transactions, with months running from
-the 1st at 00:00 to the last day at midnight ({{timeZone}}). Only settled transactions count in
-a balance; each month's closing balance is the next month's opening balance, and the newest
-month closes on the account's cleared balance.
+One statement per account for every calendar month from the month it was opened to the month of
+the latest date in the data ({{dataAsOf}}), months without transactions included, with months
+running from the 1st at 00:00 to the last day at midnight ({{timeZone}}). Only settled
+transactions count in a balance; each month's closing balance is the next month's opening
+balance, and the newest month ends on the account's cleared balance. A month that the data ends
+in is provisional: its statement runs to {{dataAsOf}} and gives the balance on that day, not a
+closing balance.
 
 {{> pager-top.md}}
 
 {{#accounts}}
 ## {{name}}
 
-{{type}} account in {{currency}}, ending {{uidTail}}.{{#clearedBalance}} Cleared balance: **{{clearedBalance}}**.{{/clearedBalance}}
+{{type}} account in {{currency}}, {{identification}}.{{#holderName}} Held by {{holderName}}.{{/holderName}}{{#clearedBalance}} Cleared balance: **{{clearedBalance}}**.{{/clearedBalance}}
 {{#noBalanceReason}}
 
 {{noBalanceReason}}
@@ -726,20 +813,7 @@ month closes on the account's cleared balance.
 
 Statements, newest first:
 
-{{#hasBalance}}
-| Period | Transactions | Opening balance | Money in | Money out | Closing balance |
-|:--|--:|--:|--:|--:|--:|
-{{#rows}}
-| [{{period}}]({{root}}{{href}}) | {{transactions}} | {{opening}} | {{moneyIn}} | {{moneyOut}} | {{closing}} |
-{{/rows}}
-{{/hasBalance}}
-{{^hasBalance}}
-| Period | Transactions | Money in | Money out | Net movement |
-|:--|--:|--:|--:|--:|
-{{#rows}}
-| [{{period}}]({{root}}{{href}}) | {{transactions}} | {{moneyIn}} | {{moneyOut}} | {{net}} |
-{{/rows}}
-{{/hasBalance}}
+{{> statements-table.md}}
 
 {{/accounts}}
 
@@ -747,15 +821,37 @@ Statements, newest first:
 
 """#,
         "statements-month.md.mustache": #"""
-# Statement for {{accountName}}, {{period}}
+{{> statement-head.md}}
+
+# {{title}}
 
 {{#html}}<div class="ledger-page" hidden></div>{{/html}}
 
+{{! The account block (as statement-account.md), written out here: what follows it continues the same list. }}
+{{#head}}
+{{^html}}
+{{#issuer}}
+- **Issued by:** {{name}}{{#addressText}}, {{addressText}}{{/addressText}}
+{{/issuer}}
+{{/html}}
+{{#holderName}}
+- **Account holder:** {{holderName}}
+{{/holderName}}
 - **Account:** {{accountName}} ({{accountType}})
 - **Currency:** {{currency}}
-- **Account UID ending:** {{uidTail}}
+{{#identifiers}}
+- **{{label}}:** {{value}}
+{{/identifiers}}
+{{/head}}
 - **Period:** {{period}} ({{timeZone}})
+{{#statementDate}}
 - **Statement date:** {{statementDate}}
+{{/statementDate}}
+{{#provisionalText}}
+- **Status:** {{provisionalText}}
+
+The month is not over: this statement covers its days up to {{dataAsOf}}, the latest date in the data. Its balance is the balance on that day, not a closing balance; the final statement follows once the data passes the month's end.
+{{/provisionalText}}
 
 ## Summary
 
@@ -767,7 +863,7 @@ The balance over the period, counting settled transactions only:
 | Opening balance on {{firstDay}} | {{opening}} |
 | Money in | {{moneyIn}} |
 | Money out | {{moneyOut}} |
-| **Closing balance on {{lastDay}}** | **{{closing}}** |
+| **{{closingLabel}}** | **{{closing}}** |
 {{/hasBalance}}
 {{^hasBalance}}
 {{noBalanceReason}}
@@ -789,9 +885,9 @@ The balance over the period, counting settled transactions only:
 |:--|:--|:--|:--|--:|--:|--:|
 | {{firstDay}} | | Opening balance | | | | {{opening}} |
 {{#lines}}
-| {{date}} | {{time}} | {{description}} | {{reference}} | {{moneyIn}} | {{moneyOut}} | {{balance}} |
+| {{date}} | {{time}} | {{description}} | {{#html}}<span class="ref" title="{{{referenceTitle}}}">{{/html}}{{reference}}{{#html}}</span>{{/html}} | {{moneyIn}} | {{moneyOut}} | {{balance}} |
 {{/lines}}
-| **{{lastDay}}** | | **Totals and closing balance** | | **{{moneyIn}}** | **{{moneyOut}}** | **{{closing}}** |
+| **{{lastDay}}** | | **{{totalsLabel}}** | | **{{moneyIn}}** | **{{moneyOut}}** | **{{closing}}** |
 {{/hasBalance}}
 {{^hasBalance}}
 {{lineCountText}} in time order:
@@ -799,13 +895,13 @@ The balance over the period, counting settled transactions only:
 | Date | Time | Description | Reference | Money in | Money out |
 |:--|:--|:--|:--|--:|--:|
 {{#lines}}
-| {{date}} | {{time}} | {{description}} | {{reference}} | {{moneyIn}} | {{moneyOut}} |
+| {{date}} | {{time}} | {{description}} | {{#html}}<span class="ref" title="{{{referenceTitle}}}">{{/html}}{{reference}}{{#html}}</span>{{/html}} | {{moneyIn}} | {{moneyOut}} |
 {{/lines}}
 | **Total** | | | | **{{moneyIn}}** | **{{moneyOut}}** |
 {{/hasBalance}}
 {{/hasLines}}
 {{^hasLines}}
-No settled transactions in this period.
+{{noLinesText}}
 {{/hasLines}}
 
 {{#hasApart}}
@@ -836,9 +932,35 @@ Pending and upcoming items, and payments that did not go through, are listed her
 No payments in this period round up.
 {{/hasRoundUps}}
 
+{{#head.issuer}}
+{{#footer}}
+{{#html}}<p class="statement-footer">{{{footerHTML}}}</p>{{/html}}{{^html}}{{footer}}{{/html}}
+{{/footer}}
+{{/head.issuer}}
+
+Statement digest (SHA-256 of its account, period, figures and lines, in the canonical form `nestegg-statement-v1`): {{digest}}
+
 {{#html}}<div class="statement-end" hidden></div>{{/html}}
 
 {{#previous}}[← {{title}}]({{root}}{{href}}){{/previous}}{{#previous}}{{#next}} · {{/next}}{{/previous}}{{#next}}[{{title}} →]({{root}}{{href}}){{/next}}
+
+"""#,
+        "statements-table.md.mustache": #"""
+{{! An account's statements, newest first: in statements-index and a bundle's index. }}
+{{#hasBalance}}
+| Period | Transactions | Opening balance | Money in | Money out | Closing balance |
+|:--|--:|--:|--:|--:|--:|
+{{#rows}}
+| [{{period}}]({{root}}{{href}}){{#provisional}} (provisional){{/provisional}} | {{transactions}} | {{opening}} | {{moneyIn}} | {{moneyOut}} | {{closing}} |
+{{/rows}}
+{{/hasBalance}}
+{{^hasBalance}}
+| Period | Transactions | Money in | Money out | Net movement |
+|:--|--:|--:|--:|--:|
+{{#rows}}
+| [{{period}}]({{root}}{{href}}){{#provisional}} (provisional){{/provisional}} | {{transactions}} | {{moneyIn}} | {{moneyOut}} | {{net}} |
+{{/rows}}
+{{/hasBalance}}
 
 """#,
         "style.css": #"""
@@ -944,7 +1066,7 @@ svg.chart-sparkline { display: inline-block; width: 10rem; margin: 0; vertical-a
 .ring-1 { stroke: var(--s1); } .ring-2 { stroke: var(--s2); } .ring-3 { stroke: var(--s3); } .ring-4 { stroke: var(--s4); }
 .ring-5 { stroke: var(--s5); } .ring-6 { stroke: var(--s6); } .ring-7 { stroke: var(--s7); } .ring-8 { stroke: var(--s8); }
 @media print {
-  @page { size: A4; margin: 18mm 14mm 20mm; }
+  @page { size: A4 portrait; margin: 18mm 14mm 20mm; }
   body { font-size: 10.5pt; background: #fff; color: #000; }
   .site-header nav, .skip-link, .breadcrumbs, .site-footer a { display: none; }
   .site-header { padding: 0 0 4mm; background: none; }
@@ -995,17 +1117,49 @@ td svg.chart-progress .chart-value { display: none; }
 /* statements */
 /* Statements and the transfer ledger: in the long tables, dates and times never break inside. */
 body:has(.ledger-page) tr:has(> td:nth-child(5)) > td:nth-child(-n+2) { white-space: nowrap; }
+/* A statement's head: the issuer (logo, name, address) and what kind of statement it is. */
+.statement-head { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: flex-start; gap: .75rem 1.5rem; margin: .5rem 0 1rem; }
+.statement-issuer { display: flex; flex-wrap: wrap; align-items: flex-start; gap: .5rem 1rem; }
+.statement-issuer p { margin: 0; font-size: .9rem; line-height: 1.4; color: var(--muted); }
+.statement-issuer strong { color: var(--fg); font-size: 1rem; }
+.issuer-logo { display: block; width: auto; height: 48px; max-width: 12rem; }
+.statement-kind { margin: 0; padding: .2rem .75rem; border: 1px solid var(--line); border-radius: 999px; font-size: .9rem; font-weight: 600; }
+.statement-kind.provisional { border-color: var(--bad); color: var(--bad); }
+.statement-footer { font-size: .85rem; color: var(--muted); }
 /* Printing (and `nestegg build --pdf`): A4, a running header and "Page n of m" in the page
    margins, tables that break between rows with their header row repeated, charts that fit. */
 @media print {
   @page {
     @bottom-right { content: "Page " counter(page) " of " counter(pages); font: 8.5pt system-ui, sans-serif; color: #57606a; }
   }
+  /* The running header says what kind of statement it is, as its head does. */
   @page statement {
-    @top-left { content: "Account statement"; font: 8.5pt system-ui, sans-serif; color: #57606a; }
+    @top-left { content: "Statement"; font: 8.5pt system-ui, sans-serif; color: #57606a; }
+    @top-right { content: "Printed by NestEgg from the data as given"; font: 8.5pt system-ui, sans-serif; color: #57606a; }
+  }
+  @page provisional-statement {
+    @top-left { content: "Provisional statement"; font: 600 8.5pt system-ui, sans-serif; color: #b42318; }
     @top-right { content: "Printed by NestEgg from the data as given"; font: 8.5pt system-ui, sans-serif; color: #57606a; }
   }
   body:has(.statement-end) { page: statement; font-size: 9.5pt; }
+  body:has(.statement-kind.provisional) { page: provisional-statement; }
+  /* The issuer's head stands for the site's; the statement's own foot (regulatory line, digest) for the site's. */
+  body:has(.statement-end) .site-header, body:has(.statement-end) .site-footer { display: none; }
+  body:has(.statement-end) .statement-head { margin-top: 0; }
+  /* A transaction is one line: fixed columns, a long reference cut short (the HTML keeps it whole
+     in its title, the Markdown in its cell). */
+  body:has(.statement-end) table:has(.ref) { table-layout: fixed; }
+  table:has(.ref) th:nth-child(1) { width: 13%; }
+  table:has(.ref) th:nth-child(2) { width: 6%; }
+  table:has(.ref) th:nth-child(3) { width: 20%; }
+  table:has(.ref) th:nth-child(4) { width: 28%; }
+  table:has(.ref) th:nth-child(n+5) { width: 11%; }
+  .ref { display: block; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  /* The totals row never starts a page alone. */
+  body:has(.statement-end) table:has(.ref) tbody tr:last-child { break-before: avoid; }
+  /* The short tables (summary, items apart, round-ups) are never split, nor left without their heading. */
+  body:has(.statement-end) .table-scroll:not(:has(.ref)) { break-inside: avoid; }
+  body:has(.statement-end) h2, body:has(.statement-end) h2 + p { break-after: avoid; }
   body:has(.statement-end) h1 { font-size: 15pt; margin: 0 0 3mm; }
   body:has(.statement-end) h2 { font-size: 11.5pt; margin: 5mm 0 2mm; }
   body:has(.statement-end) main > ul { margin: 0 0 3mm; padding-left: 4mm; }

@@ -112,18 +112,8 @@ public enum RoundUpsReport {
             let account = data.account
             let weeks = RoundUpRule.weeks(of: data.feed, currency: account.currency, clock: context.clock)
             let goal = self.goal(for: data, settings: context.settings).map { goalView($0, context: context) }
-            let pathOf = { (week: ISOWeek) in "roundups/\(slug)/\(week)" }
-
-            for (index, week) in weeks.enumerated() {
-                let previous = index > 0 ? weeks[index - 1].week : nil
-                let next = index + 1 < weeks.count ? weeks[index + 1].week : nil
-                let previousLink = previous.map { LinkView(title: "\($0)", href: ReportContext.href(pathOf($0))) }
-                let nextLink = next.map { LinkView(title: "\($0)", href: ReportContext.href(pathOf($0))) }
-                pages.append(Page(path: pathOf(week.week), title: "Round-ups for \(account.name), \(week.week)",
-                                  template: "roundups-week", section: section.id, breadcrumbs: indexCrumbs,
-                                  view: weekView(week, account: account, goal: goal, context: context, previous: previousLink, next: nextLink)))
-            }
-
+            pages += weekPages(weeks, account: account, goal: goal, context: context, path: { "roundups/\(slug)/\($0)" },
+                               section: section.id, breadcrumbs: indexCrumbs)
             summaries.append(AccountSummary(account: account, slug: slug, weeks: weeks, goal: goal))
         }
 
@@ -140,6 +130,20 @@ public enum RoundUpsReport {
         return pages
     }
 
+    /// One account's week pages, at the paths `path` gives (in the site, or in the account's bundle).
+    static func weekPages(_ weeks: [RoundUpRule.Week], account: StarlingAccount, goal: GoalView?, context: ReportContext,
+                          path: (ISOWeek) -> String, section: String?, breadcrumbs: [Link]) -> [Page] {
+        weeks.enumerated().map { index, week in
+            let previous = index > 0 ? weeks[index - 1].week : nil
+            let next = index + 1 < weeks.count ? weeks[index + 1].week : nil
+            let previousLink = previous.map { LinkView(title: "\($0)", href: ReportContext.href(path($0))) }
+            let nextLink = next.map { LinkView(title: "\($0)", href: ReportContext.href(path($0))) }
+            return Page(path: path(week.week), title: "Round-ups for \(account.name), \(week.week)",
+                        template: "roundups-week", section: section, breadcrumbs: breadcrumbs,
+                        view: weekView(week, account: account, goal: goal, context: context, previous: previousLink, next: nextLink))
+        }
+    }
+
     /// One account's weeks, as the index needs them.
     struct AccountSummary: Sendable {
         let account: StarlingAccount
@@ -149,11 +153,12 @@ public enum RoundUpsReport {
     }
 
     /// One account on the index: its weeks newest first, with totals.
-    static func accountView(_ summary: AccountSummary, context: ReportContext) -> AccountView {
+    static func accountView(_ summary: AccountSummary, context: ReportContext, path: ((ISOWeek) -> String)? = nil) -> AccountView {
         let account = summary.account, weeks = summary.weeks
+        let path = path ?? { "roundups/\(summary.slug)/\($0)" }
         let rows = weeks.reversed().map { week in
             WeekRow(label: "\(week.week)", dates: context.locale.formatRange(week.week.monday, week.week.sunday),
-                    href: ReportContext.href("roundups/\(summary.slug)/\(week.week)"), counted: week.counted.count,
+                    href: ReportContext.href(path(week.week)), counted: week.counted.count,
                     spent: context.money(week.spent), roundUp: context.money(week.roundUp))
         }
         let totalSpent = weeks.reduce(Money.zero(account.currency)) { $0 + $1.spent }

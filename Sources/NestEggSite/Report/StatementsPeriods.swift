@@ -31,6 +31,11 @@ public enum StatementPeriods {
 
     public struct Statement: Sendable {
         public let month: CalendarMonth
+        /// The month's days from the account's opening on: the whole month, but for the month the
+        /// account was opened, which starts on the day it was.
+        public let period: ReportingPeriod
+        /// Final, or provisional when the data's as-of date falls inside the period.
+        public let status: ReportingPeriod.Status
         /// Settled items in the account's currency, in time order.
         public var lines: [Line]
         public var apart: [ApartItem]
@@ -45,6 +50,15 @@ public enum StatementPeriods {
 
         public var net: Money { moneyIn - moneyOut }
         public var hasBalance: Bool { opening != nil }
+        public var isProvisional: Bool { status.isProvisional }
+        /// The days the statement covers: its period, or for a provisional statement its first
+        /// day to the data's as-of date (the day its balance is given on).
+        public var covered: ReportingPeriod { period.covered(asOf: through) ?? period }
+        /// The last day the statement's figures cover.
+        public var through: CivilDate {
+            if case .provisional(let through) = status { return through }
+            return period.last
+        }
     }
 
     /// Whether an item counts in the balance; `nil` means it does.
@@ -54,27 +68,37 @@ public enum StatementPeriods {
         return nil
     }
 
-    /// One statement per calendar month (on `clock`) that has any feed item, oldest first.
+    /// One statement per calendar month (on `clock`) from the month the account was opened (the
+    /// day of its `createdAt`, or of its first feed item when that is earlier) to the month of
+    /// `asOf`, the data's as-of date — months without a single item included, their balance carried
+    /// through — oldest first; none without an as-of date. The month `asOf` falls in is
+    /// provisional (``ReportingPeriod``); the first month starts on the day the account was opened.
     /// With a cleared balance in the account's currency, the newest month closes on it and each
     /// earlier month closes on the next one's opening balance; without one, only movements are known.
-    public static func statements(for data: StarlingAccountData, clock: LocalClock) -> [Statement] {
+    public static func statements(for data: StarlingAccountData, clock: LocalClock, asOf: CivilDate?) -> [Statement] {
         let currency = data.account.currency
         let ordered = data.feed.sorted { ($0.transactionTime, $0.uid) < ($1.transactionTime, $1.uid) }
+        let dates = ordered.map { clock.date(of: $0.transactionTime) }
+        // Where a clock turns back across midnight, an item can fall on a later date than the
+        // latest instant, and a later item on an earlier date than the first: the data reaches both.
+        guard var asOf, let opening = ([data.account.createdAt.map(clock.date(of:))] + [dates.min()]).compactMap({ $0 }).min() else {
+            return []
+        }
+        if let latest = dates.max() { asOf = max(asOf, latest) }
+        guard opening <= asOf else { return [] }
+        let firstMonth = CalendarMonth(opening)
+        let monthCount = CalendarMonth(asOf).index - firstMonth.index + 1
         // Statements are filled in place, found by month (not copied out of a dictionary and
         // back, which copied each month's lines at every item).
-        var statements: [Statement] = []
-        var position: [CalendarMonth: Int] = [:]
-        for item in ordered {
-            let key = CalendarMonth(clock.date(of: item.transactionTime))
-            let index: Int
-            if let known = position[key] {
-                index = known
-            } else {
-                index = statements.count
-                position[key] = index
-                statements.append(Statement(month: key, lines: [], apart: [], moneyIn: .zero(currency), moneyOut: .zero(currency),
-                                            opening: nil, closing: nil, roundUps: [], roundUpTotal: .zero(currency)))
-            }
+        var statements: [Statement] = (0..<monthCount).map { offset in
+            let month = CalendarMonth(index: firstMonth.index + offset)
+            let period = ReportingPeriod(first: max(month.firstDay, opening), last: month.lastDay)
+            return Statement(month: month, period: period, status: period.status(asOf: asOf), lines: [], apart: [],
+                             moneyIn: .zero(currency), moneyOut: .zero(currency), opening: nil, closing: nil,
+                             roundUps: [], roundUpTotal: .zero(currency))
+        }
+        for (item, date) in zip(ordered, dates) {
+            let index = CalendarMonth(date).index - firstMonth.index
             if let apart = apart(item, accountCurrency: currency) {
                 statements[index].apart.append(ApartItem(item: item, apart: apart))
             } else {
@@ -87,8 +111,6 @@ public enum StatementPeriods {
                 statements[index].roundUpTotal += up
             }
         }
-        // In time order the months come in order too, but for a clock that turns back across midnight.
-        statements.sort { $0.month < $1.month }
         guard let cleared = data.balance?.cleared, cleared.currency == currency else { return statements }
         var closing = cleared
         for index in statements.indices.reversed() {

@@ -1,7 +1,8 @@
 import NestEggModel
 import NestEggSupport
 /// Monthly account statements for the Starling accounts: `statements/index` and
-/// `statements/<account>/<YYYY-MM>`, one per calendar month (site time zone) with transactions.
+/// `statements/<account>/<YYYY-MM>`, one per calendar month (site time zone) from the month the
+/// account was opened to the data's as-of month, which is provisional (``ReportingPeriod``).
 public enum StatementsReport {
     public static let section = Section(id: "statements", title: "Statements", path: "statements/index")
     /// The template of a single statement: the pages `nestegg build --pdf` prints.
@@ -11,6 +12,7 @@ public enum StatementsReport {
 
     struct IndexView: Sendable, Encodable {
         let timeZone: String
+        let dataAsOf: String
         let accounts: [IndexAccount]
         /// Which accounts this page shows: accounts are kept whole and share a page while their
         /// months fit in one.
@@ -22,6 +24,9 @@ public enum StatementsReport {
         let type: String
         let currency: String
         let uidTail: String
+        /// `sort code 60-83-71, account number 12345678`, an IBAN, or the UID's ending.
+        let identification: String
+        let holderName: String?
         let hasBalance: Bool
         let clearedBalance: String?
         let noBalanceReason: String?
@@ -31,6 +36,7 @@ public enum StatementsReport {
     struct IndexRow: Sendable, Encodable {
         let key: String
         let period: String
+        let provisional: Bool
         let href: String
         let transactions: Int
         let opening: String
@@ -41,13 +47,19 @@ public enum StatementsReport {
     }
 
     struct StatementView: Sendable, Encodable {
-        let accountName: String
-        let accountType: String
-        let currency: String
-        let uidTail: String
+        let head: AccountHead
         let period: String
         let periodKey: String
-        let statementDate: String
+        /// The period's last day; `nil` for a provisional statement, which has none yet.
+        let statementDate: String?
+        /// `Provisional statement, to 21 Nov 2026`, or `nil` for a final statement.
+        let provisionalText: String?
+        /// What the head calls it: `Statement`, or `Provisional statement`.
+        let kind: String
+        let dataAsOf: String
+        /// `Closing balance on 31 Oct 2026`, or `Balance on 21 Nov 2026` while the month is not over.
+        let closingLabel: String
+        let totalsLabel: String
         let timeZone: String
         let hasBalance: Bool
         let noBalanceReason: String?
@@ -60,6 +72,8 @@ public enum StatementsReport {
         let lastDay: String
         let lines: [LineRow]
         let hasLines: Bool
+        /// What a month without transactions says instead of its table.
+        let noLinesText: String
         let lineCount: Int
         let lineCountText: String
         let apart: [ApartRow]
@@ -69,8 +83,60 @@ public enum StatementsReport {
         let roundUpCount: Int
         let roundUpCountText: String
         let roundUpTotal: String
+        /// ``StatementDigest``: 64 hexadecimal digits.
+        let digest: String
         let previous: LinkView?
         let next: LinkView?
+    }
+
+    /// Who issues the statement. The raw-HTML head and foot get their own escaped copies (cmark
+    /// leaves raw HTML as it is), and the logo a `data:` URI of base64 (nothing to escape).
+    struct IssuerView: Sendable, Encodable {
+        let name: String
+        let addressText: String?
+        let footer: String?
+        let nameHTML: String
+        let addressHTML: [String]
+        let footerHTML: String?
+        let logo: String?
+
+        init(_ issuer: StatementIssuer) {
+            name = issuer.name
+            addressText = issuer.address.isEmpty ? nil : issuer.address.joined(separator: ", ")
+            footer = issuer.footer
+            nameHTML = Escape.html(issuer.name)
+            addressHTML = issuer.address.map(Escape.html)
+            footerHTML = issuer.footer.map(Escape.html)
+            logo = issuer.logo?.dataURI
+        }
+    }
+
+    struct IdentifierRow: Sendable, Encodable {
+        let label: String
+        let value: String
+    }
+
+    /// Who sends a statement and whose account it is: the head of a statement and of a bundle's
+    /// index (the `statement-head` and `statement-account` partials).
+    struct AccountHead: Sendable, Encodable {
+        let issuer: IssuerView?
+        let holderName: String?
+        let accountName: String
+        let accountType: String
+        let currency: String
+        /// Sort code and account number, IBAN and BIC — or, without an identifiers file, the UID's ending.
+        let identifiers: [IdentifierRow]
+
+        init(_ data: StarlingAccountData, context: ReportContext) {
+            let printed = data.identifiers?.printed(currency: data.account.currency) ?? []
+            issuer = context.settings.issuer.map(IssuerView.init)
+            holderName = data.holderName
+            accountName = data.account.name
+            accountType = Text.humanized(data.account.type)
+            currency = data.account.currency.code
+            identifiers = printed.isEmpty ? [IdentifierRow(label: "Account UID ending", value: uidTail(data.account.uid))]
+                : printed.map { IdentifierRow(label: $0.label, value: $0.value) }
+        }
     }
 
     struct LineRow: Sendable, Encodable {
@@ -78,6 +144,9 @@ public enum StatementsReport {
         let time: String
         let description: String
         let reference: String
+        /// The reference for the HTML cell's `title` (print shows one line of it): HTML-escaped,
+        /// and `|` as `&#124;`, which would otherwise end the Markdown table cell.
+        let referenceTitle: String
         let moneyIn: String
         let moneyOut: String
         let balance: String
@@ -118,48 +187,96 @@ public enum StatementsReport {
         return nil
     }
 
+    /// The data's as-of date on the site's clock: the one date every account's statements run to.
+    static func asOf(_ dataset: Dataset, context: ReportContext) -> CivilDate? {
+        dataset.latestInstant.map(context.clock.date(of:))
+    }
+
+    /// `1–31 Oct 2026`; for a provisional statement the days it covers, `1–21 Nov 2026`.
+    static func periodText(_ statement: StatementPeriods.Statement, context: ReportContext) -> String {
+        context.locale.formatRange(statement.covered.first, statement.covered.last)
+    }
+
+    /// Where an account's statements and round-up weeks are: in the site (`statements/<account>/…`,
+    /// `roundups/<account>/…`) or in the account's own bundle (`statements/…`, `roundups/…`).
+    struct Paths: Sendable {
+        let statement: @Sendable (CalendarMonth) -> String
+        let roundUpWeek: @Sendable (ISOWeek) -> String
+
+        static func site(slug: String) -> Paths {
+            Paths(statement: { statementPath(slug: slug, month: $0) }, roundUpWeek: { "roundups/\(slug)/\($0)" })
+        }
+
+        static let bundle = Paths(statement: { "statements/\($0)" }, roundUpWeek: { "roundups/\($0)" })
+    }
+
+    /// Every account that has statements, with them, in the order of `accounts.json`; and the as-of
+    /// date they run to (`nil`: the data has no date, or no account has a statement).
+    static func accounts(_ dataset: Dataset, context: ReportContext) -> (asOf: CivilDate, accounts: [AccountStatements])? {
+        guard let asOf = asOf(dataset, context: context) else { return nil }
+        let all = dataset.starling, slugs = RoundUpsReport.accountSlugs(all)
+        // A bank's thousand accounts are worked out on every core.
+        let accounts = Concurrently.map(all.count) { index -> AccountStatements? in
+            let statements = StatementPeriods.statements(for: all[index], clock: context.clock, asOf: asOf)
+            guard !statements.isEmpty else { return nil }
+            return AccountStatements(data: all[index], slug: slugs[index], statements: statements, noBalanceReason: noBalanceReason(all[index]))
+        }.compactMap { $0 }
+        return accounts.isEmpty ? nil : (asOf, accounts)
+    }
+
     public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
-        let accounts = dataset.starling
-        guard accounts.contains(where: { !$0.feed.isEmpty }) else { return [] }
-        let slugs = RoundUpsReport.accountSlugs(accounts)
+        guard let (asOf, summaries) = accounts(dataset, context: context) else { return [] }
         let crumbs = [Link("Dashboard", "index")]
         let indexCrumbs = crumbs + [Link(section.title, section.path)]
-        var pages: [Page] = []
-        var summaries: [AccountStatements] = []
-
-        for (data, slug) in zip(accounts, slugs) {
-            let account = data.account
-            let statements = StatementPeriods.statements(for: data, clock: context.clock)
-            guard !statements.isEmpty else { continue }
-            let reason = noBalanceReason(data)
-            let link = { (month: CalendarMonth) in
-                LinkView(title: context.locale.formatRange(month.firstDay, month.lastDay),
-                         href: ReportContext.href(statementPath(slug: slug, month: month)))
-            }
-            for (index, statement) in statements.enumerated() {
-                let previous = index > 0 ? link(statements[index - 1].month) : nil
-                let next = index + 1 < statements.count ? link(statements[index + 1].month) : nil
-                let period = context.locale.formatRange(statement.month.firstDay, statement.month.lastDay)
-                pages.append(Page(path: statementPath(slug: slug, month: statement.month),
-                                  title: "Statement for \(account.name), \(period)", template: statementTemplate,
-                                  section: section.id, breadcrumbs: indexCrumbs,
-                                  view: statementView(statement, data: data, roundUpsSlug: slug, noBalanceReason: reason,
-                                                      context: context, previous: previous, next: next)))
-            }
-            summaries.append(AccountStatements(data: data, slug: slug, statements: statements, noBalanceReason: reason))
+        var pages = summaries.flatMap { summary in
+            statementPages(summary, asOf: asOf, context: context, paths: .site(slug: summary.slug), section: section.id,
+                           breadcrumbs: indexCrumbs)
         }
-        guard !pages.isEmpty else { return [] }
         let pagination = Pagination(rows: summaries.map { $0.statements.count + 1 })
-        let all = summaries
         let indexPages = pagination.pages(base: section.path, title: "Statements").map { page in
             Page(path: page.path, title: page.title, template: "statements-index", section: section.id,
                  breadcrumbs: page.number == 1 ? crumbs : indexCrumbs,
-                 view: IndexView(timeZone: context.clock.identifier,
-                                 accounts: all[page.range].map { indexAccount($0, context: context) },
+                 view: IndexView(timeZone: context.clock.identifier, dataAsOf: context.date(asOf),
+                                 accounts: summaries[page.range].map { indexAccount($0, context: context) },
                                  pager: pagination.view(page: page.number, base: section.path, noun: "accounts", locale: context.locale)))
         }
         pages.insert(contentsOf: indexPages, at: 0)
         return pages
+    }
+
+    /// One account's statement pages, linked to each other and to its round-up weeks by `paths`.
+    static func statementPages(_ summary: AccountStatements, asOf: CivilDate, context: ReportContext, paths: Paths,
+                               section: String?, breadcrumbs: [Link]) -> [Page] {
+        let statements = summary.statements
+        let link = { (statement: StatementPeriods.Statement) in
+            LinkView(title: periodText(statement, context: context), href: ReportContext.href(paths.statement(statement.month)))
+        }
+        return statements.enumerated().map { index, statement in
+            let previous = index > 0 ? link(statements[index - 1]) : nil
+            let next = index + 1 < statements.count ? link(statements[index + 1]) : nil
+            return Page(path: paths.statement(statement.month), title: title(statement, account: summary.data.account, context: context),
+                        template: statementTemplate, section: section, breadcrumbs: breadcrumbs,
+                        view: statementView(statement, data: summary.data, paths: paths, noBalanceReason: summary.noBalanceReason,
+                                            context: context, asOf: asOf, previous: previous, next: next))
+        }
+    }
+
+    /// What a manifest says about each of an account's statements, at the paths `paths` gives.
+    static func records(_ summary: AccountStatements, context: ReportContext, paths: Paths) -> [StatementRecord] {
+        summary.statements.map { statement in
+            StatementRecord(account: summary.data.account, month: statement.month, period: statement.period,
+                            status: statement.status, through: statement.through, opening: statement.opening,
+                            closing: statement.closing,
+                            digest: StatementDigest.digest(statement, data: summary.data, timeZone: context.clock.identifier),
+                            path: paths.statement(statement.month))
+        }
+    }
+
+    /// Every statement of the site, for `statements/manifest.json`.
+    public static func records(for dataset: Dataset, context: ReportContext) -> [StatementRecord] {
+        guard let (_, summaries) = accounts(dataset, context: context) else { return [] }
+        return Concurrently.map(summaries.count) { records(summaries[$0], context: context, paths: .site(slug: summaries[$0].slug)) }
+            .flatMap { $0 }
     }
 
     /// One account's statements, as the index needs them.
@@ -171,19 +288,26 @@ public enum StatementsReport {
     }
 
     /// One account on the index: its months newest first.
-    static func indexAccount(_ summary: AccountStatements, context: ReportContext) -> IndexAccount {
+    static func indexAccount(_ summary: AccountStatements, context: ReportContext, paths: Paths? = nil) -> IndexAccount {
         let account = summary.data.account, reason = summary.noBalanceReason
+        let paths = paths ?? .site(slug: summary.slug)
         let rows = summary.statements.reversed().map { statement in
-            IndexRow(key: "\(statement.month)", period: context.locale.formatRange(statement.month.firstDay, statement.month.lastDay),
-                     href: ReportContext.href(statementPath(slug: summary.slug, month: statement.month)),
+            IndexRow(key: "\(statement.month)", period: periodText(statement, context: context),
+                     provisional: statement.isProvisional,
+                     href: ReportContext.href(paths.statement(statement.month)),
                      transactions: statement.lines.count,
                      opening: statement.opening.map(context.money) ?? "–", moneyIn: context.money(statement.moneyIn),
-                     moneyOut: context.money(statement.moneyOut), closing: statement.closing.map(context.money) ?? "–",
+                     moneyOut: context.money(statement.moneyOut),
+                     closing: statement.isProvisional ? "–" : statement.closing.map(context.money) ?? "–",
                      net: context.money(statement.net))
         }
+        let printed = summary.data.identifiers?.printed(currency: account.currency) ?? []
+        let identification = printed.isEmpty ? "ending \(uidTail(account.uid))"
+            : printed.prefix(2).map { "\($0.label.prefix(1).lowercased() + $0.label.dropFirst()) \($0.value)" }.joined(separator: ", ")
         return IndexAccount(
             name: account.name, type: Text.humanized(account.type), currency: account.currency.code,
-            uidTail: uidTail(account.uid), hasBalance: reason == nil,
+            uidTail: uidTail(account.uid), identification: identification, holderName: summary.data.holderName,
+            hasBalance: reason == nil,
             clearedBalance: reason == nil ? summary.data.balance.map { context.money($0.cleared) } : nil,
             noBalanceReason: reason, rows: rows)
     }
@@ -191,14 +315,30 @@ public enum StatementsReport {
     /// The last four characters of an account UID, as statements print it: `…ae81`.
     static func uidTail(_ uid: String) -> String { "…" + uid.suffix(4) }
 
-    static func statementView(_ statement: StatementPeriods.Statement, data: StarlingAccountData, roundUpsSlug: String,
-                              noBalanceReason: String?, context: ReportContext, previous: LinkView?, next: LinkView?) -> StatementView {
+    /// `Statement for Personal, 1–31 Oct 2026`; `Provisional statement for Personal, 1–21 Nov 2026`.
+    static func title(_ statement: StatementPeriods.Statement, account: StarlingAccount, context: ReportContext) -> String {
+        "\(statement.isProvisional ? "Provisional statement" : "Statement") for \(account.name), \(periodText(statement, context: context))"
+    }
+
+    static func statementView(_ statement: StatementPeriods.Statement, data: StarlingAccountData, paths: Paths,
+                              noBalanceReason: String?, context: ReportContext, asOf: CivilDate,
+                              previous: LinkView?, next: LinkView?) -> StatementView {
         let account = data.account
-        let month = statement.month
+        let through = context.date(statement.through)
+        let provisional = statement.isProvisional
+        let noLinesText: String
+        if let opening = statement.opening {
+            noLinesText = provisional
+                ? "No transactions in this period so far: the balance on \(through) is \(context.money(opening)), as it was brought forward."
+                : "No transactions in this period: the balance of \(context.money(opening)) is carried forward."
+        } else {
+            noLinesText = "No settled transactions in this period."
+        }
         let lines = statement.lines.map { line in
             LineRow(date: context.date(line.item.transactionTime), time: context.time(line.item.transactionTime),
                     description: line.item.counterPartyName.isEmpty ? Text.humanized(line.item.source.rawValue) : line.item.counterPartyName,
                     reference: Text.singleLine(line.item.reference),
+                    referenceTitle: Escape.html(Text.singleLine(line.item.reference)).replacingOccurrences(of: "|", with: "&#124;"),
                     moneyIn: line.item.direction == .in ? context.money(line.item.amount) : "",
                     moneyOut: line.item.direction == .out ? context.money(line.item.amount) : "",
                     balance: line.balance.map(context.money) ?? "")
@@ -219,35 +359,43 @@ public enum StatementsReport {
             }
         }
         let weekRows = weeks.map {
-            RoundUpWeekRow(week: "\($0.week)", href: ReportContext.href("roundups/\(roundUpsSlug)/\($0.week)"),
+            RoundUpWeekRow(week: "\($0.week)", href: ReportContext.href(paths.roundUpWeek($0.week)),
                            payments: $0.count, roundUp: context.money($0.total))
         }
         return StatementView(
-            accountName: account.name, accountType: Text.humanized(account.type), currency: account.currency.code,
-            uidTail: uidTail(account.uid), period: context.locale.formatRange(month.firstDay, month.lastDay),
-            periodKey: "\(month)", statementDate: context.date(month.lastDay), timeZone: context.clock.identifier,
+            head: AccountHead(data, context: context), period: periodText(statement, context: context),
+            periodKey: "\(statement.month)", statementDate: provisional ? nil : through,
+            provisionalText: provisional ? "Provisional statement, to \(through)" : nil,
+            kind: provisional ? "Provisional statement" : "Statement", dataAsOf: context.date(asOf),
+            closingLabel: provisional ? "Balance on \(through)" : "Closing balance on \(through)",
+            totalsLabel: provisional ? "Totals and balance" : "Totals and closing balance",
+            timeZone: context.clock.identifier,
             hasBalance: statement.hasBalance, noBalanceReason: noBalanceReason,
             opening: statement.opening.map(context.money) ?? "", closing: statement.closing.map(context.money) ?? "",
             moneyIn: context.money(statement.moneyIn), moneyOut: context.money(statement.moneyOut),
-            net: context.money(statement.net), firstDay: context.date(month.firstDay), lastDay: context.date(month.lastDay),
-            lines: lines, hasLines: !lines.isEmpty, lineCount: lines.count,
+            net: context.money(statement.net), firstDay: context.date(statement.period.first), lastDay: through,
+            lines: lines, hasLines: !lines.isEmpty, noLinesText: noLinesText, lineCount: lines.count,
             lineCountText: context.counted(lines.count, "settled transaction"), apart: apart, hasApart: !apart.isEmpty,
             roundUpWeeks: weekRows, hasRoundUps: !statement.roundUps.isEmpty, roundUpCount: statement.roundUps.count,
             roundUpCountText: context.counted(statement.roundUps.count, "payment"),
-            roundUpTotal: context.money(statement.roundUpTotal), previous: previous, next: next)
+            roundUpTotal: context.money(statement.roundUpTotal),
+            digest: StatementDigest.digest(statement, data: data, timeZone: context.clock.identifier), previous: previous, next: next)
     }
 
     /// The start page's statements: each account's latest statement and its closing balance.
     public static func dashboard(for dataset: Dataset, context: ReportContext) -> DashboardSection? {
-        let accounts = dataset.starling
         var rows: [DashboardSection.Table.Row] = []
         var figures: [DashboardSection.Figure] = []
-        for (data, slug) in zip(accounts, RoundUpsReport.accountSlugs(accounts)) {
-            guard let latest = StatementPeriods.statements(for: data, clock: context.clock).last else { continue }
-            let period = context.locale.formatRange(latest.month.firstDay, latest.month.lastDay)
+        for summary in accounts(dataset, context: context)?.accounts ?? [] {
+            let data = summary.data, slug = summary.slug
+            guard let latest = summary.statements.last else { continue }
+            let period = periodText(latest, context: context) + (latest.isProvisional ? " (provisional)" : "")
             let href = ReportContext.href(statementPath(slug: slug, month: latest.month))
             if let closing = latest.closing {
-                figures.append(.init(label: "\(data.account.name): closing balance, \(period)", value: context.money(closing), href: href,
+                // The figure keeps its id while the month is provisional: it is the latest statement's balance.
+                let label = latest.isProvisional ? "balance on \(context.date(latest.through)) (provisional statement)"
+                    : "closing balance, \(period)"
+                figures.append(.init(label: "\(data.account.name): \(label)", value: context.money(closing), href: href,
                                      amount: closing, id: "\(slug).latest-closing-balance"))
             } else {
                 figures.append(.init(label: "\(data.account.name): net movement, \(period)", value: context.money(latest.net), href: href,
@@ -260,8 +408,38 @@ public enum StatementsReport {
         return DashboardSection(
             title: "Statements", href: ReportContext.href(section.path), linkText: "Every monthly statement",
             figures: figures,
-            table: .init(columns: ["Account", "Latest statement", "Money in", "Money out", "Closing balance"],
+            table: .init(columns: ["Account", "Latest statement", "Money in", "Money out", "Balance"],
                          numeric: [false, false, true, true, true], rows: rows))
     }
 }
 
+
+/// One statement as a manifest lists it: whose, which period, final or provisional, its
+/// balances and its digest, and the page it is at (without extension).
+public struct StatementRecord: Sendable {
+    public let account: StarlingAccount
+    public let month: CalendarMonth
+    public let period: ReportingPeriod
+    public let status: ReportingPeriod.Status
+    /// The last day its figures cover: the period's last day, or the as-of date while provisional.
+    public let through: CivilDate
+    public let opening: Money?
+    /// The balance on `through` (for a provisional statement not a closing balance; the manifest
+    /// says which). `nil` without a balance file.
+    public let closing: Money?
+    public let digest: String
+    public let path: String
+
+    public init(account: StarlingAccount, month: CalendarMonth, period: ReportingPeriod, status: ReportingPeriod.Status,
+                through: CivilDate, opening: Money?, closing: Money?, digest: String, path: String) {
+        self.account = account
+        self.month = month
+        self.period = period
+        self.status = status
+        self.through = through
+        self.opening = opening
+        self.closing = closing
+        self.digest = digest
+        self.path = path
+    }
+}

@@ -1,0 +1,107 @@
+import NestEggLoad
+import NestEggModel
+import NestEggSite
+import NestEggSupport
+import NestEggWrite
+import Foundation
+
+/// What a build writes about its statements besides their pages: the manifest that lists each one
+/// with its digest and the SHA-256 of its files (read back from the staging folder, so the hashes
+/// are of the bytes that will be swapped in).
+extension Build {
+    /// Writes `<folder>manifest.json` for `records`, whose files are `<record.path>.md`, `.html`
+    /// and, with `pdf`, `.pdf` in `writer`; paths in the manifest are relative to `folder` (a folder
+    /// of the writer, `""` or ending in `/`, that holds the files).
+    func writeManifest(_ records: [StatementRecord], folder: String, pdf: Bool, dataAsOf: CivilDate?,
+                       into writer: SiteWriter) throws(BuildError) {
+        let extensions = pdf ? ["md", "html", "pdf"] : ["md", "html"]
+        // Hashed on every core; a file that cannot be read back is the build's fault, not the data's.
+        let hashed = Concurrently.map(records.count) { index -> Result<StatementManifest.Entry, BuildError> in
+            var files: [StatementManifest.File] = []
+            for ext in extensions {
+                let path = records[index].path + "." + ext
+                guard path.hasPrefix(folder), case .success(let bytes) = FileBytes.read(writer.stagedURL(path).path) else {
+                    return .failure(BuildError(step: .write, exitCode: .software,
+                                               diagnostics: [Diagnostic(.error, file: path, message: "cannot read the statement back to hash it")]))
+                }
+                files.append(.init(path: String(path.dropFirst(folder.count)), sha256: StatementDigest.sha256(bytes)))
+            }
+            return .success(.init(record: records[index], files: files))
+        }
+        var entries: [StatementManifest.Entry] = []
+        for result in hashed {
+            switch result {
+            case .success(let entry): entries.append(entry)
+            case .failure(let error): throw error
+            }
+        }
+        try Self.writeError { () throws(SiteWriter.WriteError) in
+            try writer.write(StatementManifest.render(entries, dataAsOf: dataAsOf), to: folder + StatementManifest.fileName)
+        }
+    }
+}
+
+/// `--bundles DIR`: the bundles are written into a folder of their own, with the same rules as the
+/// output folder (marked as nestegg's, never one nestegg did not write, staged and swapped in
+/// whole), and committed with the site.
+extension Build {
+    /// The bundles folder may be neither the output folder nor inside it, nor hold it (one swap
+    /// would throw the other away), and must be one nestegg may replace, as `--output` must.
+    func checkBundlesFolder() throws(BuildError) {
+        guard let bundles = options.bundles else { return }
+        let path = Destinations.resolvedFolder(bundles), output = Destinations.resolvedFolder(options.output)
+        let reason: String? = path == output ? "it is the output folder"
+            : Destinations.path(path, isWithin: output) ? "it is inside the output folder \(options.output.path), which the build replaces whole"
+            : Destinations.path(output, isWithin: path) ? "it holds the output folder \(options.output.path)"
+            : nil
+        if let reason {
+            throw BuildError(step: .write, exitCode: .usage,
+                             diagnostics: [Diagnostic(.error, file: bundles.path, message: "--bundles: refusing to write here: \(reason)")])
+        }
+        try Self.writeError { () throws(SiteWriter.WriteError) in
+            try SiteWriter.checkOutputIsOurs(bundles, protecting: protectedFolders)
+        }
+    }
+
+    /// What neither the output nor the bundles folder may hold or lie inside: the input.
+    var protectedFolders: [URL] { [options.data] + (options.templates.map { [$0] } ?? []) }
+
+    func openBundlesWriter() throws(BuildError) -> SiteWriter {
+        try Self.writeError { () throws(SiteWriter.WriteError) in
+            try SiteWriter(output: options.bundles!, protecting: protectedFolders)
+        }
+    }
+
+    /// Each bundle's pages (rendered on every core), its stylesheet, its PDFs with `printer`, and
+    /// its manifest; then the manifest of them all at the top of the folder.
+    func writeBundles(_ bundles: [StatementBundles.Bundle], templates: TemplateLibrary, printer: PDFPrinter?,
+                      into writer: SiteWriter) throws(BuildError) {
+        let renderers = bundles.map { PageRenderer(templates: templates, site: $0.site) }
+        let pages = bundles.indices.flatMap { bundle in bundles[bundle].site.pages.indices.map { (bundle, $0) } }
+        if let error = Concurrently.firstFailure(pages.count, { index in
+            let (bundle, page) = pages[index]
+            return Self.renderAndWrite(bundles[bundle].site.pages[page], renderers[bundle], writer, prefix: bundles[bundle].slug + "/")
+        }) { throw error }
+        var all: [StatementRecord] = []
+        for bundle in bundles {
+            let folder = bundle.slug + "/"
+            try Self.writeError { () throws(SiteWriter.WriteError) in try writer.write(templates.stylesheet, to: folder + "style.css") }
+            if let printer { try printPDFs(bundle.site, with: printer, into: writer, prefix: folder) }
+            let records = bundle.records.map { $0.moved(under: folder) }
+            try writeManifest(records, folder: folder, pdf: printer != nil, dataAsOf: bundle.site.dataAsOf, into: writer)
+            all += records
+        }
+        try writeManifest(all, folder: "", pdf: printer != nil, dataAsOf: bundles.first?.site.dataAsOf, into: writer)
+        let statements = all.count
+        progress("bundles: \(bundles.count) folder\(bundles.count == 1 ? "" : "s"), \(statements) statement\(statements == 1 ? "" : "s")"
+                 + (printer == nil ? "" : " printed"))
+    }
+}
+
+extension StatementRecord {
+    /// The same statement, its page under `prefix` (a folder, ending in `/`).
+    func moved(under prefix: String) -> StatementRecord {
+        StatementRecord(account: account, month: month, period: period, status: status, through: through, opening: opening,
+                        closing: closing, digest: digest, path: prefix + path)
+    }
+}

@@ -1,0 +1,129 @@
+import NestEggModel
+import NestEggSupport
+import Crypto
+import Foundation
+
+/// A statement's digest: SHA-256 over a canonical serialisation of what the statement says — its
+/// account, period, figures and lines — never over a page's HTML or Markdown, so the same
+/// statement has the same digest however it is laid out. `docs/statements.md` documents the form,
+/// so anyone holding the data can recompute it.
+///
+/// The canonical form (`nestegg-statement-v1`) is a JSON object serialised by the JSON
+/// Canonicalization Scheme (RFC 8785): keys sorted, no white space, strings escaped only where JSON
+/// must. Money is `{"amount": "-12.50", "currency": "GBP"}` (a decimal string), dates `YYYY-MM-DD`,
+/// times UTC `YYYY-MM-DDThh:mm:ss.sssZ`; a missing value is `null`. It holds no number at all.
+public enum StatementDigest {
+    public static let format = "nestegg-statement-v1"
+
+    /// The canonical text of `statement`, of the account in `data`.
+    public static func canonical(_ statement: StatementPeriods.Statement, data: StarlingAccountData, timeZone: String) -> String {
+        let account = data.account
+        let identifiers = data.identifiers
+        let value: CanonicalJSON = .object([
+            "format": .string(format),
+            "account": .object([
+                "uid": .string(account.uid),
+                "name": .string(account.name),
+                "type": .string(account.type),
+                "currency": .string(account.currency.code),
+                "holder": .optional(data.holderName),
+                "accountNumber": .optional(identifiers?.accountIdentifier),
+                "bankIdentifier": .optional(identifiers?.bankIdentifier),
+                "iban": .optional(identifiers?.iban),
+                "bic": .optional(identifiers?.bic),
+            ]),
+            "period": .object([
+                "first": .string("\(statement.period.first)"),
+                "last": .string("\(statement.period.last)"),
+                "through": .string("\(statement.through)"),
+                "status": .string(statement.status.word),
+                "timeZone": .string(timeZone),
+            ]),
+            "opening": .money(statement.opening),
+            "closing": .money(statement.closing),
+            "moneyIn": .money(statement.moneyIn),
+            "moneyOut": .money(statement.moneyOut),
+            "lines": .array(statement.lines.map { line in
+                .object([
+                    "id": .string(line.item.uid),
+                    "time": .string(line.item.transactionTime.utcText),
+                    "direction": .string(line.item.direction.rawValue),
+                    "amount": .money(line.item.amount),
+                    "balance": .money(line.balance),
+                    "counterParty": .string(line.item.counterPartyName),
+                    "reference": .string(line.item.reference),
+                    "source": .string(line.item.source.rawValue),
+                ])
+            }),
+        ])
+        return value.text
+    }
+
+    /// SHA-256 of the canonical text's UTF-8 bytes, as 64 lower-case hexadecimal digits.
+    public static func digest(_ statement: StatementPeriods.Statement, data: StarlingAccountData, timeZone: String) -> String {
+        sha256(Array(canonical(statement, data: data, timeZone: timeZone).utf8))
+    }
+
+    /// SHA-256 (swift-crypto) of `bytes`, as 64 lower-case hexadecimal digits.
+    public static func sha256<Bytes: DataProtocol>(_ bytes: Bytes) -> String {
+        SHA256.hash(data: bytes).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+}
+
+/// A JSON value written as RFC 8785 (JCS) writes it, for the values a digest needs (no numbers).
+indirect enum CanonicalJSON {
+    case null
+    case string(String)
+    case array([CanonicalJSON])
+    case object([String: CanonicalJSON])
+
+    static func optional(_ text: String?) -> CanonicalJSON { text.map(CanonicalJSON.string) ?? .null }
+
+    static func money(_ amount: Money?) -> CanonicalJSON {
+        amount.map { .object(["amount": .string($0.decimalString), "currency": .string($0.currency.code)]) } ?? .null
+    }
+
+    var text: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    func write(to out: inout String) {
+        switch self {
+        case .null:
+            out += "null"
+        case .string(let text):
+            out += JSONText.quote(text, canonical: true)
+        case .array(let values):
+            out += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { out += "," }
+                value.write(to: &out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            // JCS orders keys by their UTF-16 code units.
+            for (index, key) in members.keys.sorted(by: { $0.utf16.lexicographicallyPrecedes($1.utf16) }).enumerated() {
+                if index > 0 { out += "," }
+                out += JSONText.quote(key, canonical: true)
+                out += ":"
+                members[key]!.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+}
+
+extension Instant {
+    /// `2026-10-18T23:30:00.000Z`: the instant in UTC, to the millisecond.
+    public var utcText: String {
+        let (days, millisecondsOfDay) = millisecondsSinceEpoch.quotientAndRemainder(dividingBy: 86_400_000)
+        let (day, milliseconds) = millisecondsOfDay < 0 ? (days - 1, millisecondsOfDay + 86_400_000) : (days, millisecondsOfDay)
+        let two = { (value: Int64) in (value < 10 ? "0" : "") + String(value) }
+        let millis = milliseconds % 1000
+        return "\(CivilDate(daysSinceEpoch: Int(day)))T\(two(milliseconds / 3_600_000)):\(two(milliseconds / 60_000 % 60)):"
+            + "\(two(milliseconds / 1000 % 60)).\(millis < 100 ? "0" : "")\(millis < 10 ? "0" : "")\(millis)Z"
+    }
+}
