@@ -61,7 +61,7 @@ import Testing
             let site = SiteReport.build(dataset)
             let page = try #require(site.pages.first { $0.path == "statements/personal/2026-10" })
             let markdown = try PageRenderer(templates: TemplateLibrary(), site: site).render(page).markdown
-            return try #require(markdown.split(separator: "`").first { $0.count == 64 }.map(String.init))
+            return try #require(markdown.split(whereSeparator: { !$0.isHexDigit }).first { $0.count == 64 }.map(String.init))
         }
         #expect(try printed(.enGB) == printed(.deDE))
     }
