@@ -33,6 +33,23 @@ def describe(violations: list[dict]) -> str:
     return "\n".join(lines)
 
 
+# Every right-aligned table cell (money, counts, shares) at the current width: the ones not wholly
+# inside the viewport, or that lost their right alignment or tabular figures; and how many there are.
+MONEY_CELLS_SCRIPT = """
+const w = window.innerWidth;
+const cells = [...document.querySelectorAll('main td[style*="right"]')].filter(c => c.textContent.trim() !== '');
+const bad = [];
+for (const c of cells) {
+  const r = c.getBoundingClientRect(), style = getComputedStyle(c);
+  if (r.left < -0.5 || r.right > w + 0.5 || r.width === 0)
+    bad.push(`${c.textContent.trim()}: left=${Math.round(r.left)} right=${Math.round(r.right)}`);
+  else if (style.textAlign !== 'right' || !style.fontVariantNumeric.includes('tabular-nums'))
+    bad.push(`${c.textContent.trim()}: text-align ${style.textAlign}, figures ${style.fontVariantNumeric}`);
+}
+return {count: cells.length, bad: bad.slice(0, 5)};
+"""
+
+
 @pytest.fixture(scope="session")
 def visits(site: Path) -> dict:
     """Visits every page type once, in one browser session, and records what the tests assert."""
@@ -58,6 +75,7 @@ def visits(site: Path) -> dict:
                         ".slice(0, 5).map(e => e.tagName.toLowerCase() + (e.className && typeof e.className === 'string' ? '.' + e.className : '') + ' right=' + Math.round(e.getBoundingClientRect().right))")
                     record["overflow"][width] = (scroll, inner, wide)
             set_viewport(driver, 390)
+            record["money_cells"] = driver.execute_script(MONEY_CELLS_SCRIPT)
             driver.execute_script(axe_source)
             record["axe"]["light"] = run_axe(driver)
             set_color_scheme(driver, "dark")
@@ -76,6 +94,14 @@ def test_every_page_type_is_visited(visits):
     sections = {name.split("/")[0] for name in visits if "/" in name}
     assert "index.html" in visits
     assert len(sections) >= 5, sorted(visits)
+
+
+def test_every_money_cell_is_in_view_on_a_phone(visits):
+    """At 390 px every right-aligned cell of every table — every amount — lies inside the viewport
+    without scrolling anything sideways, right-aligned in tabular figures."""
+    assert sum(r["money_cells"]["count"] for r in visits.values()) > 100, "too few money cells measured"
+    problems = {name: r["money_cells"]["bad"] for name, r in visits.items() if r["money_cells"]["bad"]}
+    assert not problems, "money cells out of view or misaligned at 390 px:\n" + json.dumps(problems, indent=1)
 
 
 def test_no_horizontal_scroll(visits):

@@ -922,6 +922,33 @@ a.figure:hover .figure-value { text-decoration: underline; }
 .figure-value { font-size: 1.2rem; line-height: 1.25; font-weight: 700; color: var(--accent); overflow-wrap: normal; }
 .figure-value.figure-phrase { font-size: 1rem; font-weight: 600; }
 @media (max-width: 30rem) { body { font-size: 15px; } th, td { padding: .35rem .45rem; } }
+/* Phones: a table of three columns or more becomes one card per row, each cell a line with its
+   column's name (`data-label`, added by Render/HTMLPolish.swift) on the left and the value beside
+   it, money still right-aligned in tabular figures: every amount is in view, none scrolled away.
+   The first cell names the row (a date, a name, a week) and heads its card. The label floats
+   left of the value, so mixed text (a name in bold in a sentence) wraps as text does. */
+@media screen and (max-width: 30rem) {
+  .table-scroll:has(> table th:nth-child(3)) { overflow-x: visible; }
+  .table-scroll > table:has(th:nth-child(3)) { display: block; width: 100%; overflow: hidden; font-size: .95rem; }
+  .table-scroll > table:has(th:nth-child(3)) > thead {
+    position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap;
+  }
+  .table-scroll > table:has(th:nth-child(3)) > tbody { display: block; }
+  .table-scroll > table:has(th:nth-child(3)) > tbody > tr {
+    display: block; margin: 0 0 .6rem; padding: .35rem .65rem; border: 1px solid var(--line); border-radius: 8px;
+  }
+  .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td {
+    display: flow-root; min-width: 0; padding: .15rem 0; border: 0; white-space: normal;
+  }
+  .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td[style*="right"] { white-space: nowrap; }
+  .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td:empty { display: none; }
+  .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td::before {
+    content: attr(data-label); float: left; width: 40%; padding-right: .5rem;
+    color: var(--muted); font-size: .85rem; font-style: normal; font-weight: 400; text-align: left; white-space: normal;
+  }
+  .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td:first-child { font-weight: 600; }
+  .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td:first-child::before { content: none; }
+}
 
 /* Charts (Render/Charts.swift): inline SVG sized by viewBox; colours from these classes. */
 :root {
