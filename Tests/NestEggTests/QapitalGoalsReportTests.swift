@@ -290,7 +290,7 @@ private func render(_ page: Page, in site: Site) throws -> PageRenderer.Output {
         #expect(done.contains("**US$500.00** saved of US$500.00 (reached)."))
         #expect(done.contains("**Target reached.**"))
         #expect(done.contains("| 16 Nov 2026 | 09:00 | **You** made a roundup. | US$25.00 | Mikael | Round-up to US$1.00 |"))
-        #expect(done.contains("| 2026-W47 | 16–22 Nov 2026 | 1 | US$25.00 |"))
+        #expect(done.contains("| 2026-W47 so far | 16–22 Nov 2026 | 1 | US$25.00 |"))
         let open = try markdown("goals/2-open")
         #expect(open.contains("**US$1.00** saved, no target."))
         #expect(open.contains("**No target.**"))

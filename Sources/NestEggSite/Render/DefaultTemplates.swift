@@ -588,7 +588,7 @@ it; loans at the poles or on the 180° meridian count in the outermost squares.
 Each week runs from Monday 00:00 to Sunday midnight ({{timeZone}}). Every payment out of an
 account that is settled or pending, and is not a transfer between your own accounts, is rounded
 up to the next whole unit of its currency; the week's round-up is the sum, ready to move into a
-savings goal.
+savings goal. A week that is not over by the latest date in the data is marked "so far".
 
 {{> pager-top.md}}
 
@@ -607,7 +607,7 @@ This account has no savings goal, so its round-ups have nowhere to go yet.
 | Week | Dates | Payments | Spent | Round-up |
 |:--|:--|--:|--:|--:|
 {{#weeks}}
-| [{{label}}]({{root}}{{href}}) | {{dates}} | {{counted}} | {{spent}} | {{roundUp}} |
+| [{{label}}]({{root}}{{href}}) | {{dates}} | {{counted}} | {{spent}} | {{roundUp}}{{#inProgress}} so far{{/inProgress}} |
 {{/weeks}}
 | **Total** | | **{{totalCounted}}** | **{{totalSpent}}** | **{{totalRoundUp}}** |
 {{/hasWeeks}}
@@ -623,7 +623,7 @@ No transactions yet.
         "roundups-week.md.mustache": #"""
 # Round-ups for {{accountName}}, {{week}}
 
-{{dates}} ({{timeZone}}).
+{{dates}} ({{timeZone}}).{{#inProgress}} This week is not over yet: the data goes up to {{asOf}}, so every figure here is so far.{{/inProgress}}
 
 {{#hasItems}}
 | Date | Time | Counterparty | Reference | Amount | Round-up |
@@ -649,6 +649,15 @@ No payments that round up this week.
 
 ## Transfer
 
+{{#inProgress}}
+{{#hasRoundUp}}
+The round-up so far is **{{roundUp}}**. The week is not over yet, so there is nothing to move until it ends{{#goal}}; then it goes into {{name}}{{/goal}}.
+{{/hasRoundUp}}
+{{^hasRoundUp}}
+Nothing to round up so far this week.
+{{/hasRoundUp}}
+{{/inProgress}}
+{{^inProgress}}
 {{#hasRoundUp}}
 {{#goal}}
 **Move {{roundUp}} into {{name}}.** The goal has {{saved}}{{#target}} of {{target}}{{/target}}{{#percent}} ({{percent}}%){{/percent}}.
@@ -660,6 +669,7 @@ This week's round-up is **{{roundUp}}**, but the account has no savings goal to 
 {{^hasRoundUp}}
 Nothing to move this week.
 {{/hasRoundUp}}
+{{/inProgress}}
 
 {{#previous}}[← {{title}}]({{root}}{{href}}){{/previous}}{{#previous}}{{#next}} · {{/next}}{{/previous}}{{#next}}[{{title}} →]({{root}}{{href}}){{/next}}
 

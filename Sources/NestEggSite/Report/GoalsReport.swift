@@ -277,7 +277,7 @@ public enum GoalsReport {
         if let asOf, entry.feed != nil {
             let weeks = GoalsRules.weeklyTotals(feed, currency: currency, asOf: asOf, clock: context.clock, count: chartWeeks)
             weekRows = weeks.map { week in
-                WeekRow(week: "\(week.week)", dates: context.locale.formatRange(week.week.monday, week.week.sunday),
+                WeekRow(week: "\(week.week)\(context.progress.soFar(week.week))", dates: context.locale.formatRange(week.week.monday, week.week.sunday),
                         count: context.count(week.count), saved: context.money(week.saved))
             }
             weeksTotal = weeks.reduce(Money.zero(currency)) { $0 + $1.saved }
