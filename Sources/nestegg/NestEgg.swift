@@ -16,6 +16,7 @@ struct NestEgg: ParsableCommand {
             Exit codes: 0 success, 64 usage, 65 bad data, 66 no data folder, 69 Chromium not \
             found (--pdf), 73 output not writable, 78 bad template.
             """,
+        version: NestEggVersion.current,
         subcommands: [BuildCommand.self, CheckCommand.self, FixturesCommand.self],
         defaultSubcommand: BuildCommand.self
     )

@@ -263,6 +263,6 @@ public enum SiteReport {
         }
         pages.insert(DashboardReport.page(for: dataset, sections: dashboard.map(\.summary), context: context), at: 0)
         return Site(title: dataset.settings.title, sections: sections, pages: pages, dashboard: dashboard,
-                    dataAsOf: context.progress.asOf)
+                    dataAsOf: context.progress.asOf, settings: dataset.settings)
     }
 }
