@@ -68,3 +68,32 @@ import Testing
         #expect(NestEggVersion.current.split(separator: ".").count == 3)
     }
 }
+
+/// No request leaves a page unless `remoteImages` allows https images.
+@Suite struct RemoteImagesTests {
+    @Test func byDefaultNoImageFromDataIsShown() {
+        let context = ReportContext(settings: Settings())
+        #expect(GoalsReport.shownImage(SafeURL("https://images.example/a.jpg"), context: context) == nil)
+    }
+
+    @Test func remoteImagesAllowsHTTPSOnly() {
+        var settings = Settings()
+        settings.remoteImages = true
+        let context = ReportContext(settings: settings)
+        #expect(GoalsReport.shownImage(SafeURL("https://images.example/a.jpg"), context: context) == "https://images.example/a.jpg")
+        #expect(GoalsReport.shownImage(SafeURL("http://images.example/a.jpg"), context: context) == nil)
+        #expect(GoalsReport.shownImage(nil, context: context) == nil)
+    }
+
+    @Test func initialsAndTheirColourComeFromTheNameAlone() {
+        #expect(Initials.of("Sara Lind") == "SL")
+        #expect(Initials.of("mikael") == "M")
+        #expect(Initials.of("User 7") == "U7")
+        #expect(Initials.of("Anna-Karin Berg Holm") == "AK")
+        #expect(Initials.of("---") == "?")
+        #expect(Initials.of("Åsa Öberg") == "ÅÖ")
+        #expect((1...6).contains(Initials.colour(of: "Sara")))
+        #expect(Initials.colour(of: "Sara") == Initials.colour(of: "Sara"))
+        #expect(Set(["Sara", "Tom", "Mikael", "Priya", "Sam", "Henrik", "Johan"].map(Initials.colour)).count > 2)
+    }
+}

@@ -76,6 +76,11 @@ No countries yet.
 {{#imageURL}}
 <img class="goal-image" src="{{{imageURL}}}" alt="" width="160" height="160" loading="lazy">
 {{/imageURL}}
+{{^imageURL}}
+{{#hasImage}}
+<span class="goal-image goal-placeholder" aria-hidden="true"></span>
+{{/hasImage}}
+{{/imageURL}}
 {{/html}}
 
 {{#inactiveStatus}}
@@ -91,7 +96,7 @@ No countries yet.
 ## Who shares it
 
 {{#members}}
-- {{#html}}{{#avatarURL}}<img class="avatar" src="{{{avatarURL}}}" alt="" width="32" height="32" loading="lazy"> {{/avatarURL}}{{/html}}{{name}}{{#isOwner}} (owner){{/isOwner}}
+- {{#html}}{{#avatarURL}}<img class="avatar" src="{{{avatarURL}}}" alt="" width="32" height="32" loading="lazy"> {{/avatarURL}}{{^avatarURL}}<span class="avatar avatar-initials avatar-c{{avatarColour}}" aria-hidden="true">{{initials}}</span> {{/avatarURL}}{{/html}}{{name}}{{#isOwner}} (owner){{/isOwner}}
 {{/members}}
 {{/hasMembers}}
 
@@ -145,7 +150,7 @@ Newest first ({{itemCount}} in all); times in {{timeZone}}.
 | Date | Time | Activity | Amount | Who | Rule |
 |:--|:--|:--|--:|:--|:--|
 {{#items}}
-| {{#html}}<span class="nowrap">{{/html}}{{date}}{{#html}}</span>{{/html}} | {{#html}}<span class="nowrap">{{/html}}{{time}}{{#html}}</span>{{/html}} | {{{messageMarkdown}}} | {{amount}} | {{#html}}<span class="nowrap">{{#avatarURL}}<img class="avatar" src="{{{avatarURL}}}" alt="" width="20" height="20" loading="lazy"> {{/avatarURL}}{{/html}}{{who}}{{#html}}</span>{{/html}} | {{rule}} |
+| {{#html}}<span class="nowrap">{{/html}}{{date}}{{#html}}</span>{{/html}} | {{#html}}<span class="nowrap">{{/html}}{{time}}{{#html}}</span>{{/html}} | {{{messageMarkdown}}} | {{amount}} | {{#html}}<span class="nowrap">{{#avatarURL}}<img class="avatar" src="{{{avatarURL}}}" alt="" width="20" height="20" loading="lazy"> {{/avatarURL}}{{^avatarURL}}<span class="avatar avatar-initials avatar-c{{avatarColour}}" aria-hidden="true">{{initials}}</span> {{/avatarURL}}{{/html}}{{who}}{{#html}}</span>{{/html}} | {{rule}} |
 {{/items}}
 {{/hasItems}}
 {{^hasItems}}
@@ -175,7 +180,7 @@ from {{asOf}}; dates are in {{timeZone}}.{{/asOf}}
 | Goal | Source | Saved | Target | Progress | Members | Last activity |
 |:--|:--|--:|--:|:--|:--|:--|
 {{#goals}}
-| {{#html}}<span class="goal-cell">{{#imageURL}}<img class="goal-thumb" src="{{{imageURL}}}" alt="" width="40" height="40" loading="lazy"> {{/imageURL}}{{/html}}[{{name}}]({{root}}{{href}}){{#html}}</span>{{/html}} | {{source}} | {{saved}} | {{target}} | {{#html}}{{#progressSVG}}{{{progressSVG}}} {{/progressSVG}}{{/html}}{{progressText}} | {{#members}}{{#html}}{{#avatarURL}}<img class="avatar" src="{{{avatarURL}}}" alt="" width="24" height="24" loading="lazy"> {{/avatarURL}}{{/html}}{{name}}{{#isOwner}} (owner){{/isOwner}}{{^isLast}}, {{/isLast}}{{/members}}{{^hasMembers}}–{{/hasMembers}} | {{lastActivity}} |
+| {{#html}}<span class="goal-cell">{{#imageURL}}<img class="goal-thumb" src="{{{imageURL}}}" alt="" width="40" height="40" loading="lazy"> {{/imageURL}}{{^imageURL}}{{#hasImage}}<span class="goal-thumb goal-placeholder" aria-hidden="true"></span> {{/hasImage}}{{/imageURL}}{{/html}}[{{name}}]({{root}}{{href}}){{#html}}</span>{{/html}} | {{source}} | {{saved}} | {{target}} | {{#html}}{{#progressSVG}}{{{progressSVG}}} {{/progressSVG}}{{/html}}{{progressText}} | {{#members}}{{#html}}{{#avatarURL}}<img class="avatar" src="{{{avatarURL}}}" alt="" width="24" height="24" loading="lazy"> {{/avatarURL}}{{^avatarURL}}<span class="avatar avatar-initials avatar-c{{avatarColour}}" aria-hidden="true">{{initials}}</span> {{/avatarURL}}{{/html}}{{name}}{{#isOwner}} (owner){{/isOwner}}{{^isLast}}, {{/isLast}}{{/members}}{{^hasMembers}}–{{/hasMembers}} | {{lastActivity}} |
 {{/goals}}
 {{/hasGoals}}
 {{#noActiveGoals}}
@@ -1055,6 +1060,20 @@ svg.chart-stacked { max-width: 44rem; }
 .goal-thumb { border-radius: 6px; }
 .goal-image { display: block; width: 10rem; height: 10rem; margin: 0 0 1rem; border-radius: 10px; }
 .avatar { border-radius: 50%; }
+/* Without "remoteImages": an avatar is the person's initials in a circle of their colour, and a
+   goal's image a neutral placeholder; no request leaves the page. */
+.avatar-initials {
+  display: inline-flex; align-items: center; justify-content: center; width: 1.6rem; height: 1.6rem;
+  font-size: .7rem; font-weight: 700; font-style: normal; line-height: 1; letter-spacing: .02em; color: #ffffff;
+}
+.avatar-c1 { background: var(--s1); } .avatar-c2 { background: var(--s2); } .avatar-c3 { background: var(--s3); }
+.avatar-c4 { background: var(--s4); } .avatar-c5 { background: var(--s5); } .avatar-c6 { background: var(--s6); }
+@media (prefers-color-scheme: dark) { .avatar-initials { color: #0f1419; } }
+.goal-placeholder {
+  display: inline-block; width: 40px; height: 40px; border: 1px solid var(--line);
+  background: linear-gradient(135deg, var(--panel) 0 50%, var(--line) 50% 100%);
+}
+.goal-image.goal-placeholder { width: 10rem; height: 10rem; }
 /* In a table the bar stands beside its percentage as text, so the chart's own small label is hidden. */
 td svg.chart-progress { display: inline-block; width: 7rem; margin: 0 .25rem 0 0; vertical-align: middle; }
 td svg.chart-progress .chart-value { display: none; }
