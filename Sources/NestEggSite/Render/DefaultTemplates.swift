@@ -657,7 +657,7 @@ No transactions yet.
 
 """#,
         "roundups-week.md.mustache": #"""
-# Round-ups for {{accountName}}, {{week}}
+# Round-ups for {{accountName}}, {{week}}{{#inProgress}} so far{{/inProgress}}
 
 {{dates}} ({{timeZone}}).{{#inProgress}} This week is not over yet: the data goes up to {{asOf}}, so every figure here is so far.{{/inProgress}}
 
@@ -972,7 +972,8 @@ a.figure:hover .figure-value { text-decoration: underline; }
    column's name (`data-label`, added by Render/HTMLPolish.swift) on the left and the value beside
    it, money still right-aligned in tabular figures: every amount is in view, none scrolled away.
    The first cell names the row (a date, a name, a week) and heads its card. The label floats
-   left of the value, so mixed text (a name in bold in a sentence) wraps as text does. */
+   in the cell's left padding (40%), so the value wraps in its own column, never under the label,
+   and a long label makes its line taller rather than overlapping the next. */
 @media screen and (max-width: 30rem) {
   .table-scroll:has(> table th:nth-child(3)) { overflow-x: visible; }
   .table-scroll > table:has(th:nth-child(3)) { display: block; width: 100%; overflow: hidden; font-size: .95rem; }
@@ -984,15 +985,15 @@ a.figure:hover .figure-value { text-decoration: underline; }
     display: block; margin: 0 0 .6rem; padding: .35rem .65rem; border: 1px solid var(--line); border-radius: 8px;
   }
   .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td {
-    display: flow-root; min-width: 0; padding: .15rem 0; border: 0; white-space: normal;
+    display: flow-root; min-width: 0; padding: .15rem 0 .15rem 40%; border: 0; white-space: normal;
   }
   .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td[style*="right"] { white-space: nowrap; }
   .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td:empty { display: none; }
   .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td::before {
-    content: attr(data-label); float: left; width: 40%; padding-right: .5rem;
+    content: attr(data-label); float: left; box-sizing: border-box; width: calc(100% * 40 / 60); margin-left: calc(-100% * 40 / 60); padding-right: .5rem;
     color: var(--muted); font-size: .85rem; font-style: normal; font-weight: 400; text-align: left; white-space: normal;
   }
-  .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td:first-child { font-weight: 600; }
+  .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td:first-child { padding-left: 0; font-weight: 600; }
   .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td:first-child::before { content: none; }
 }
 
