@@ -1117,6 +1117,11 @@ svg.chart-map { max-width: 52rem; }
 .kiva-wide td { overflow-wrap: normal; }
 .kiva-grid table { font-size: .8rem; }
 .kiva-grid th, .kiva-grid td { padding: .3rem .3rem; }
+/* transfers: a failed transfer says so in words, in a badge, not by colour alone */
+.badge-failed {
+  display: inline-block; margin-right: .3rem; padding: 0 .4rem; border: 1px solid var(--bad); border-radius: 4px;
+  color: var(--bad); font-size: .8rem; font-weight: 700; line-height: 1.4; white-space: nowrap;
+}
 /* pagination */
 .pagination p { display: flex; flex-wrap: wrap; align-items: center; gap: .4rem; margin: .75rem 0; }
 .pagination a, .pagination strong {
@@ -1213,7 +1218,7 @@ Newest first:
 | Date | Time | From | To | Amount | Status | Transaction |
 |:--|:--|:--|:--|--:|:--|:--|
 {{#transfers}}
-| {{date}} | {{time}} | [{{from}}]({{root}}{{fromHref}}) | [{{to}}]({{root}}{{toHref}}) | {{amount}} | {{status}} | {{tid}} |
+| {{date}} | {{time}} | [{{from}}]({{root}}{{fromHref}}) | [{{to}}]({{root}}{{toHref}}) | {{amount}} | {{#failed}}{{#html}}<span class="badge-failed">Failed</span> {{/html}}{{^html}}**Failed:** {{/html}}{{/failed}}{{status}} | {{tid}} |
 {{/transfers}}
 
 {{> pager-bottom.md}}
@@ -1278,7 +1283,7 @@ Oldest first; the running net counts successful transfers only:
 | Date | Time | Direction | With | Amount | Status | Running net | Transaction |
 |:--|:--|:--|:--|--:|:--|--:|:--|
 {{#lines}}
-| {{date}} | {{time}} | {{direction}} | [{{counterparty}}]({{root}}{{counterpartyHref}}) | {{amount}} | {{status}} | {{runningNet}} | {{tid}} |
+| {{date}} | {{time}} | {{direction}} | [{{counterparty}}]({{root}}{{counterpartyHref}}) | {{amount}} | {{#failed}}{{#html}}<span class="badge-failed">Failed</span> {{/html}}{{^html}}**Failed:** {{/html}}{{/failed}}{{status}} | {{runningNet}} | {{tid}} |
 {{/lines}}
 | **Net** | | | | | | **{{net}}** | |
 {{/hasLines}}
