@@ -97,3 +97,18 @@ import Testing
         #expect(Set(["Sara", "Tom", "Mikael", "Priya", "Sam", "Henrik", "Johan"].map(Initials.colour)).count > 2)
     }
 }
+
+/// Pages speak the customer's language: no data file paths or API shape names (those belong in
+/// the console and `--summary`). Checked on the committed site, which the golden test keeps equal
+/// to what Fixtures/ generate.
+@Suite struct CustomerLanguageTests {
+    @Test func noPageNamesADataFileOrAnAPIShape() {
+        let site = snapshot(repositoryRoot.appendingPathComponent("Output"))
+        var offending: [String] = []
+        for (path, data) in site where path.hasSuffix(".md") && !path.hasPrefix("statements/") {
+            let text = String(decoding: data, as: UTF8.self)
+            for word in [".json", "/all shape", "the source's API"] where text.contains(word) { offending.append("\(path): \(word)") }
+        }
+        #expect(offending.isEmpty, "\(offending)")
+    }
+}

@@ -162,7 +162,7 @@ Nothing has been saved into this goal yet.
 {{^hasFeed}}
 ## Activity
 
-The source's API gives no activity feed for its savings goals, so this page shows only what it
+The bank does not share the activity of its savings goals, so this page shows only what it
 reports: the amount saved, the target and the percentage.
 {{/hasFeed}}
 
@@ -433,7 +433,7 @@ No pinned transactions in {{month}}.
 {{#hasMyLoans}}
 ## My loans
 
-The {{myLoanSummary}} made with this account (`kiva/my/loans.json`), newest first.
+The {{myLoanSummary}} made with this account, newest first.
 
 | Status | Loans | Loan amounts |
 |:--|--:|--:|
@@ -460,7 +460,7 @@ Each loan:
 {{#hasCart}}
 ## Cart
 
-The {{cartSummary}} in the cart (`kiva/cart.json`) and the donation chosen for each.
+The {{cartSummary}} in the cart and the donation chosen for each.
 
 | Loan | Borrower | Country | Status | Still needed | Donation | Note |
 |:--|:--|:--|:--|--:|--:|:--|
@@ -476,8 +476,8 @@ The {{cartSummary}} in the cart (`kiva/cart.json`) and the donation chosen for e
         "loans-index.md.mustache": #"""
 # {{title}}
 
-{{summary}}, from the loan listing (`kiva/loans.json` and its further
-pages `kiva/loans-*.json`; a loan that appears on two pages counts once). Amounts are in US dollars.
+{{summary}}, from Kiva's loan listing (a loan listed twice counts once). Amounts are in US
+dollars.
 See them [on the map]({{root}}{{mapHref}}) and [by country]({{root}}{{countriesHref}}).
 
 {{#isFirstPage}}
@@ -546,7 +546,7 @@ Most loans first; the last column is loans per million people.
 {{/hasCountries}}
 
 {{#unknownCountries}}
-Not in `restcountries/countries.json`, so shown with Kiva's name and no population or Gini: {{unknownCountries}}.
+Not in the country data, so shown with Kiva's name and no population or Gini: {{unknownCountries}}.
 {{/unknownCountries}}
 
 ## World grid
@@ -1273,7 +1273,7 @@ Every transfer went through.
 User id {{uid}}.
 {{/known}}
 {{^known}}
-The uid {{uid}} is not in transfers/users.json, so this person is shown by uid.
+This person is not among the app's users, so they are shown by their user ID, {{uid}}.
 {{/known}}
 Sent {{sentText}} ({{sent}}) and received {{receivedCount}} ({{received}}): net **{{net}}**. {{failedText}}. Times are in {{timeZone}}.
 
