@@ -9,17 +9,10 @@ import Testing
 /// What every static site has: favicon, `noindex` by default, `404.html`, a sitemap and canonical
 /// links only with a base URL, link-preview titles, and the settings that change them.
 @Suite struct SiteBasicsTests {
+    /// One transaction through the whole pipeline (``TransactionsReportTests/build(_:extra:)``), with `settings` as nestegg.json.
     func build(settings: String? = nil) throws -> [String: String] {
-        let work = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: work) }
-        let data = work.appendingPathComponent("data")
-        try write(#"[{"id": 1, "name": "Lunch", "category": "food", "amount": 25.50, "date": "2026-11-02", "accountName": "Visa"}]"#,
-                  to: data.appendingPathComponent("transactions/transactions.json"))
-        if let settings { try write(settings, to: data.appendingPathComponent("nestegg.json")) }
-        var build = Build(options: BuildOptions(data: data, output: work.appendingPathComponent("site")))
-        build.progress = { _ in }
-        _ = try build.run()
-        return snapshot(work.appendingPathComponent("site")).mapValues { String(decoding: $0, as: UTF8.self) }
+        try TransactionsReportTests().build(#"[{"id": 1, "name": "Lunch", "category": "food", "amount": 25.50, "date": "2026-11-02", "accountName": "Visa"}]"#,
+                                            extra: settings.map { ["nestegg.json": $0] } ?? [:])
     }
 
     @Test func byDefaultPagesAreNotIndexedAndHaveNoSitemapOrCanonicalLink() throws {
