@@ -344,13 +344,23 @@ public struct Build {
     func render(_ renderer: PageRenderer, into writer: SiteWriter) throws(BuildError) {
         let pages = renderer.site.pages
         if let error = Concurrently.firstFailure(pages.count, { Self.renderAndWrite(pages[$0], renderer, writer) }) { throw error }
+        // The page for addresses that have none: HTML only (a static host serves it; nothing links to it).
+        let notFound: PageRenderer.Output
+        do {
+            notFound = try renderer.render(SiteMeta.notFoundPage(site: renderer.site))
+        } catch {
+            throw Self.missingTemplate(error)
+        }
+        let sitemap = SiteMeta.sitemap(for: renderer.site)
         do {
             try writer.write(renderer.templates.stylesheet, to: "style.css")
+            try writer.write(notFound.html, to: "404.html")
+            if let sitemap { try writer.write(sitemap, to: "sitemap.xml") }
         } catch {
             throw BuildError(step: .write, exitCode: .cannotCreate,
                              diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
         }
-        progress("render: \(pages.count * 2 + 1) files")
+        progress("render: \(pages.count * 2 + 2 + (sitemap == nil ? 0 : 1)) files")
     }
 
     /// One page's Markdown and HTML, rendered and written. - Returns: what went wrong, or `nil`.

@@ -3,7 +3,7 @@ import NestEggSupport
 /// Reads `nestegg.json`. An unknown key is an error: a typo must not be silently ignored.
 public enum SettingsLoader {
     public static let fileName = "nestegg.json"
-    static let knownKeys = ["title", "locale", "timeZone", "currencies", "roundUpGoals", "issuer"]
+    static let knownKeys = ["title", "locale", "timeZone", "currencies", "roundUpGoals", "issuer", "allowIndexing", "baseURL", "remoteImages"]
     static let currencySources = ["qapital", "transactions", "transfers"]
 
     public static func load(from folder: DataFolder, log: DiagnosticLog) -> Settings {
@@ -51,12 +51,35 @@ public enum SettingsLoader {
                 }
             case "issuer":
                 settings.issuer = IssuerLoader.issuer(value, folder: folder)
+            case "allowIndexing":
+                if let flag = value.bool { settings.allowIndexing = flag }
+            case "remoteImages":
+                if let flag = value.bool { settings.remoteImages = flag }
+            case "baseURL":
+                if let text = value.string {
+                    if let url = baseURL(text) { settings.baseURL = url } else {
+                        value.error("the base URL must be an absolute http or https address, such as \"https://example.org/finance/\"")
+                    }
+                }
             default:
                 let hint = closestKey(to: key, among: knownKeys).map { "; did you mean \"\($0)\"?" } ?? ""
                 value.error("unknown setting \"\(key)\"\(hint) (known settings: \(knownKeys.joined(separator: ", ")))")
             }
         }
         return settings
+    }
+
+    /// `https://host/path/`: an absolute http(s) address with a host, no query, fragment, white
+    /// space or quote, given a trailing `/`; `nil` if it is not one.
+    static func baseURL(_ text: String) -> String? {
+        let lower = text.lowercased()
+        guard let scheme = ["https://", "http://"].first(where: lower.hasPrefix) else { return nil }
+        let rest = text.dropFirst(scheme.count)
+        let host = rest.prefix { $0 != "/" }
+        guard !host.isEmpty, !host.hasPrefix("."), !host.contains("@"),
+              text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && !"\"'<>\\`?#{}|^".unicodeScalars.contains($0) })
+        else { return nil }
+        return text.hasSuffix("/") ? text : text + "/"
     }
 
     /// The known key nearest to a typo, by edit distance.

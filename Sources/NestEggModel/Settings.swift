@@ -15,6 +15,15 @@ public struct Settings: Sendable {
     public var roundUpGoals: [String: String] = [:]
     /// Who issues the statements: their head and foot (none when not set).
     public var issuer: StatementIssuer?
+    /// Whether search engines may index the site: by default every page says `noindex` (this is
+    /// private finance data).
+    public var allowIndexing = false
+    /// Where the site is published (`https://example.org/finance/`, always ending in `/`): with it,
+    /// pages get canonical links and the site a `sitemap.xml`.
+    public var baseURL: String? = nil
+    /// Whether pages may show images from other hosts (avatars, goal images; https only). By
+    /// default no request leaves a page: avatars are initials, goal images a placeholder.
+    public var remoteImages = false
 
     public init() {}
 

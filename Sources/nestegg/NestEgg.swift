@@ -17,6 +17,7 @@ struct NestEgg: ParsableCommand {
             its manifest), 66 no data folder (or no manifest), 69 Chromium not found (--pdf), \
             73 output not writable, 78 bad template.
             """,
+        version: NestEggVersion.current,
         subcommands: [BuildCommand.self, CheckCommand.self, VerifyCommand.self, FixturesCommand.self],
         defaultSubcommand: BuildCommand.self
     )

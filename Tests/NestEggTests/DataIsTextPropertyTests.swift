@@ -133,7 +133,7 @@ struct Harness: Sendable, CustomTestStringConvertible {
         Harness("table cell", template: "| A | B |\n|:--|--:|\n{{#items}}\n| {{v}} | x |\n{{/items}}\n", placement: .tableCell,
                 prefix: "<div class=\"table-scroll\" tabindex=\"0\">\n<table>\n<thead>\n<tr>\n<th scope=\"col\" style=\"text-align: left\">A</th>\n"
                     + "<th scope=\"col\" style=\"text-align: right\">B</th>\n</tr>\n</thead>\n<tbody>\n",
-                item: [.literal(bytes: "<tr>\n<td style=\"text-align: left\">"), .text, .literal(bytes: "</td>\n<td style=\"text-align: right\">x</td>\n</tr>\n")],
+                item: [.literal(bytes: "<tr>\n<td data-label=\"A\" style=\"text-align: left\">"), .text, .literal(bytes: "</td>\n<td data-label=\"B\" style=\"text-align: right\">x</td>\n</tr>\n")],
                 suffix: "</tbody>\n</table>\n</div>\n"),
         Harness("heading", template: "{{#items}}\n## {{v}}\n\n# A {{v}} b\n\n{{/items}}\n", placement: .heading,
                 item: [.literal(bytes: "<h2>"), .text, .literal(bytes: "</h2>\n<h1>A "), .text, .literal(bytes: " b</h1>\n")]),
@@ -514,7 +514,7 @@ extension SplitMix64 {
         #expect(html.unsafeLinks == 0)
         // Item by item: a table row (or paragraph) each, empty ones included in a table.
         let items = inTableCell
-            ? html.html.components(separatedBy: "<tr>\n<td style=\"text-align: left\">").dropFirst().map { $0.components(separatedBy: "</td>")[0] }
+            ? html.html.components(separatedBy: "<tr>\n<td data-label=\"Activity\" style=\"text-align: left\">").dropFirst().map { $0.components(separatedBy: "</td>")[0] }
             : html.html.components(separatedBy: "</p>\n").dropLast().map { $0.hasPrefix("<p>") ? String($0.dropFirst(3)) : "<not a paragraph>" + $0 }
         let expected = Self.expected
         let shown = inTableCell ? expected : expected.filter { !$0.isEmpty }

@@ -41,10 +41,10 @@ import Testing
         #expect(html.contains(#"<strong>All ("#))
         let insights = try #require(files["insights/index.md"])
         #expect(insights.contains("## Spending in GBP") && insights.contains("## Spending in EUR"))
-        #expect(insights.contains("| Category | Jun 2026 | Jul 2026 | Aug 2026 | Sep 2026 | Oct 2026 | Nov 2026 |"))
+        #expect(insights.contains("| Category | Jun 2026 | Jul 2026 | Aug 2026 | Sep 2026 | Oct 2026 | Nov 2026 so far |"))
         let index = try #require(files["index.md"])
         #expect(index.contains("## Spending by category"))
-        #expect(index.contains("| Top categories, Nov 2026 | Spent | Share | Transactions |"))
+        #expect(index.contains("| Top categories, Nov 2026 so far | Spent | Share | Transactions |"))
         #expect(index.contains("[Spending by category →](insights/index.md)"))
     }
 

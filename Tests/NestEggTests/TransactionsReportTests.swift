@@ -83,7 +83,7 @@ import Testing
         #expect(md.contains("| **Total** | **£119.50** | **100%** | **3** |"))
         #expect(md.contains("| [Food](../transactions/food.md) | €3.20 | 100% | 1 |"))
         #expect(!md.contains("£300") && !md.contains("[Travel]"), "unpinned travel is not in the insights")
-        #expect(md.contains("| Category | Jun 2026 | Jul 2026 | Aug 2026 | Sep 2026 | Oct 2026 | Nov 2026 |"))
+        #expect(md.contains("| Category | Jun 2026 | Jul 2026 | Aug 2026 | Sep 2026 | Oct 2026 | Nov 2026 so far |"))
         #expect(md.contains("| Food | – | – | – | – | – | £99.50 |"))
         #expect(md.contains("| **Total** | **£0.00** | **£0.00** | **£0.00** | **£20.00** | **£0.00** | **£99.50** |"))
         let html = try #require(site["insights/index.html"])
@@ -95,7 +95,7 @@ import Testing
         #expect(month.contains("[← Oct 2026](../insights/2026-10.md)"))
         let dashboard = try #require(site["index.md"])
         #expect(dashboard.contains("## Spending by category"))
-        #expect(dashboard.contains("- Spent in Nov 2026 (pinned transactions): **[£99.50](insights/2026-11.md)**"), "\(dashboard)")
+        #expect(dashboard.contains("- Spent in Nov 2026 so far (pinned transactions): **[£99.50](insights/2026-11.md)**"), "\(dashboard)")
         #expect(dashboard.contains("| Food | £99.50 | 100% | 2 |"))
     }
 

@@ -172,9 +172,9 @@ import Testing
         #expect(rows.prefix(6).map { String($0.split(separator: "|").last!).trimmingCharacters(in: .whitespaces) }
                 == ["t5", "t6", "t4", "t3", "t2", "t1"])
         #expect(page.contains("| 9 Jul 2018 | 09:37 | [Ann](../transfers/ann.md) | [Bo](../transfers/bo.md) | HK$100.00 | Success | t1 |"))
-        #expect(page.contains("| Insufficient funds in the debit account | t3 |"))
-        #expect(page.contains("| [zed](../transfers/zed.md) | HK$10.00 | Recipient not found | t4 |"))
-        #expect(page.contains("| Unknown status (009) | t5 |"))
+        #expect(page.contains("| **Failed:** Insufficient funds in the debit account | t3 |"))
+        #expect(page.contains("| [zed](../transfers/zed.md) | HK$10.00 | **Failed:** Recipient not found | t4 |"))
+        #expect(page.contains("| **Failed:** Unknown status (009) | t5 |"))
         // Per person, successful transfers only: Ann sent 100.00, received 25.00 + 1.00.
         #expect(page.contains("| [Ann](../transfers/ann.md) | 1 | HK$100.00 | 2 | HK$26.00 | -HK$74.00 | 3 |"))
         #expect(page.contains("| [Bo](../transfers/bo.md) | 2 | HK$26.00 | 1 | HK$100.00 | HK$74.00 | 2 |"))
@@ -227,5 +227,20 @@ import Testing
         #expect(dataset.latestInstant == Instant(secondsSinceEpoch: 1_531_125_475))
         let page = try render(dataset, "transfers/index")
         #expect(page.contains("[imgrl0x94hj8h2om6201](../transfers/imgrl0x94hj8h2om6201.md) (unknown user)"))
+    }
+}
+
+extension TransfersTests {
+    /// A failed transfer is marked in words in both forms (a badge in HTML), never by colour alone.
+    @Test func failedTransfersAreMarkedInWords() throws {
+        let site = SiteReport.build(ledger)
+        let renderer = PageRenderer(templates: try TemplateLibrary(), site: site)
+        for path in ["transfers/index", "transfers/ann"] {
+            let page = try #require(site.pages.first { $0.path == path })
+            let output = try renderer.render(page)
+            #expect(output.html.contains(#"<span class="badge-failed">Failed</span> Insufficient funds in the debit account"#), "\(path)")
+            #expect(output.markdown.contains("**Failed:** Insufficient funds in the debit account"), "\(path)")
+            #expect(!output.markdown.contains("Failed:** Success"))
+        }
     }
 }

@@ -1,6 +1,6 @@
 """Each page type in headless Chromium: no horizontal scroll from 360 to 1440 px wide, no
-serious or critical axe-core violation in the light and the dark theme, and no request that
-leaves the page except the images named in the data."""
+serious or critical axe-core violation in the light and the dark theme, every amount in view on
+a phone, and no request that leaves the page."""
 import json
 from pathlib import Path
 
@@ -33,6 +33,23 @@ def describe(violations: list[dict]) -> str:
     return "\n".join(lines)
 
 
+# Every right-aligned table cell (money, counts, shares) at the current width: the ones not wholly
+# inside the viewport, or that lost their right alignment or tabular figures; and how many there are.
+MONEY_CELLS_SCRIPT = """
+const w = window.innerWidth;
+const cells = [...document.querySelectorAll('main td[style*="right"]')].filter(c => c.textContent.trim() !== '');
+const bad = [];
+for (const c of cells) {
+  const r = c.getBoundingClientRect(), style = getComputedStyle(c);
+  if (r.left < -0.5 || r.right > w + 0.5 || r.width === 0)
+    bad.push(`${c.textContent.trim()}: left=${Math.round(r.left)} right=${Math.round(r.right)}`);
+  else if (style.textAlign !== 'right' || !style.fontVariantNumeric.includes('tabular-nums'))
+    bad.push(`${c.textContent.trim()}: text-align ${style.textAlign}, figures ${style.fontVariantNumeric}`);
+}
+return {count: cells.length, bad: bad.slice(0, 5)};
+"""
+
+
 @pytest.fixture(scope="session")
 def visits(site: Path) -> dict:
     """Visits every page type once, in one browser session, and records what the tests assert."""
@@ -58,6 +75,7 @@ def visits(site: Path) -> dict:
                         ".slice(0, 5).map(e => e.tagName.toLowerCase() + (e.className && typeof e.className === 'string' ? '.' + e.className : '') + ' right=' + Math.round(e.getBoundingClientRect().right))")
                     record["overflow"][width] = (scroll, inner, wide)
             set_viewport(driver, 390)
+            record["money_cells"] = driver.execute_script(MONEY_CELLS_SCRIPT)
             driver.execute_script(axe_source)
             record["axe"]["light"] = run_axe(driver)
             set_color_scheme(driver, "dark")
@@ -78,6 +96,14 @@ def test_every_page_type_is_visited(visits):
     assert len(sections) >= 5, sorted(visits)
 
 
+def test_every_money_cell_is_in_view_on_a_phone(visits):
+    """At 390 px every right-aligned cell of every table — every amount — lies inside the viewport
+    without scrolling anything sideways, right-aligned in tabular figures."""
+    assert sum(r["money_cells"]["count"] for r in visits.values()) > 100, "too few money cells measured"
+    problems = {name: r["money_cells"]["bad"] for name, r in visits.items() if r["money_cells"]["bad"]}
+    assert not problems, "money cells out of view or misaligned at 390 px:\n" + json.dumps(problems, indent=1)
+
+
 def test_no_horizontal_scroll(visits):
     problems = {name: r["overflow"] for name, r in visits.items() if r["overflow"]}
     assert not problems, "pages wider than the window (scrollWidth, innerWidth, widest elements):\n" + \
@@ -91,10 +117,12 @@ def test_no_serious_accessibility_violation(visits, scheme):
         f"{name}:\n{describe(v)}" for name, v in problems.items())
 
 
-def test_no_request_leaves_the_page_but_data_images(visits):
+def test_no_request_leaves_the_page(visits):
+    """By default (no "remoteImages" in nestegg.json) not even the images named in the data are
+    fetched: avatars are initials, goal images a placeholder."""
     problems = {}
     for name, r in visits.items():
-        outside = [url for kind, url in r["requests"] if not url.startswith("file:") and kind != "img"]
+        outside = [url for kind, url in r["requests"] if not url.startswith("file:")]
         if outside or r["scripts"]:
             problems[name] = {"requests": outside, "scripts": r["scripts"]}
     assert not problems, problems

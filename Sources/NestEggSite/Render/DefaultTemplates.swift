@@ -115,6 +115,11 @@ No countries yet.
 {{#imageURL}}
 <img class="goal-image" src="{{{imageURL}}}" alt="" width="160" height="160" loading="lazy">
 {{/imageURL}}
+{{^imageURL}}
+{{#hasImage}}
+<span class="goal-image goal-placeholder" aria-hidden="true"></span>
+{{/hasImage}}
+{{/imageURL}}
 {{/html}}
 
 {{#inactiveStatus}}
@@ -130,7 +135,7 @@ No countries yet.
 ## Who shares it
 
 {{#members}}
-- {{#html}}{{#avatarURL}}<img class="avatar" src="{{{avatarURL}}}" alt="" width="32" height="32" loading="lazy"> {{/avatarURL}}{{/html}}{{name}}{{#isOwner}} (owner){{/isOwner}}
+- {{#html}}{{#avatarURL}}<img class="avatar" src="{{{avatarURL}}}" alt="" width="32" height="32" loading="lazy"> {{/avatarURL}}{{^avatarURL}}<span class="avatar avatar-initials avatar-c{{avatarColour}}" aria-hidden="true">{{initials}}</span> {{/avatarURL}}{{/html}}{{name}}{{#isOwner}} (owner){{/isOwner}}
 {{/members}}
 {{/hasMembers}}
 
@@ -184,7 +189,7 @@ Newest first ({{itemCount}} in all); times in {{timeZone}}.
 | Date | Time | Activity | Amount | Who | Rule |
 |:--|:--|:--|--:|:--|:--|
 {{#items}}
-| {{#html}}<span class="nowrap">{{/html}}{{date}}{{#html}}</span>{{/html}} | {{#html}}<span class="nowrap">{{/html}}{{time}}{{#html}}</span>{{/html}} | {{{messageMarkdown}}} | {{amount}} | {{#html}}<span class="nowrap">{{#avatarURL}}<img class="avatar" src="{{{avatarURL}}}" alt="" width="20" height="20" loading="lazy"> {{/avatarURL}}{{/html}}{{who}}{{#html}}</span>{{/html}} | {{rule}} |
+| {{#html}}<span class="nowrap">{{/html}}{{date}}{{#html}}</span>{{/html}} | {{#html}}<span class="nowrap">{{/html}}{{time}}{{#html}}</span>{{/html}} | {{{messageMarkdown}}} | {{amount}} | {{#html}}<span class="nowrap">{{#avatarURL}}<img class="avatar" src="{{{avatarURL}}}" alt="" width="20" height="20" loading="lazy"> {{/avatarURL}}{{^avatarURL}}<span class="avatar avatar-initials avatar-c{{avatarColour}}" aria-hidden="true">{{initials}}</span> {{/avatarURL}}{{/html}}{{who}}{{#html}}</span>{{/html}} | {{rule}} |
 {{/items}}
 {{/hasItems}}
 {{^hasItems}}
@@ -196,7 +201,7 @@ Nothing has been saved into this goal yet.
 {{^hasFeed}}
 ## Activity
 
-The source's API gives no activity feed for its savings goals, so this page shows only what it
+The bank does not share the activity of its savings goals, so this page shows only what it
 reports: the amount saved, the target and the percentage.
 {{/hasFeed}}
 
@@ -214,7 +219,7 @@ from {{asOf}}; dates are in {{timeZone}}.{{/asOf}}
 | Goal | Source | Saved | Target | Progress | Members | Last activity |
 |:--|:--|--:|--:|:--|:--|:--|
 {{#goals}}
-| {{#html}}<span class="goal-cell">{{#imageURL}}<img class="goal-thumb" src="{{{imageURL}}}" alt="" width="40" height="40" loading="lazy"> {{/imageURL}}{{/html}}[{{name}}]({{root}}{{href}}){{#html}}</span>{{/html}} | {{source}} | {{saved}} | {{target}} | {{#html}}{{#progressSVG}}{{{progressSVG}}} {{/progressSVG}}{{/html}}{{progressText}} | {{#members}}{{#html}}{{#avatarURL}}<img class="avatar" src="{{{avatarURL}}}" alt="" width="24" height="24" loading="lazy"> {{/avatarURL}}{{/html}}{{name}}{{#isOwner}} (owner){{/isOwner}}{{^isLast}}, {{/isLast}}{{/members}}{{^hasMembers}}–{{/hasMembers}} | {{lastActivity}} |
+| {{#html}}<span class="goal-cell">{{#imageURL}}<img class="goal-thumb" src="{{{imageURL}}}" alt="" width="40" height="40" loading="lazy"> {{/imageURL}}{{^imageURL}}{{#hasImage}}<span class="goal-thumb goal-placeholder" aria-hidden="true"></span> {{/hasImage}}{{/imageURL}}{{/html}}[{{name}}]({{root}}{{href}}){{#html}}</span>{{/html}} | {{source}} | {{saved}} | {{target}} | {{#html}}{{#progressSVG}}{{{progressSVG}}} {{/progressSVG}}{{/html}}{{progressText}} | {{#members}}{{#html}}{{#avatarURL}}<img class="avatar" src="{{{avatarURL}}}" alt="" width="24" height="24" loading="lazy"> {{/avatarURL}}{{^avatarURL}}<span class="avatar avatar-initials avatar-c{{avatarColour}}" aria-hidden="true">{{initials}}</span> {{/avatarURL}}{{/html}}{{name}}{{#isOwner}} (owner){{/isOwner}}{{^isLast}}, {{/isLast}}{{/members}}{{^hasMembers}}–{{/hasMembers}} | {{lastActivity}} |
 {{/goals}}
 {{/hasGoals}}
 {{#noActiveGoals}}
@@ -402,6 +407,19 @@ No pinned transactions in {{month}}.
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>{{#isHome}}{{siteTitle}}{{/isHome}}{{^isHome}}{{title}} · {{siteTitle}}{{/isHome}}</title>
+{{^allowIndexing}}
+<meta name="robots" content="noindex">
+{{/allowIndexing}}
+<meta name="description" content="{{description}}">
+<meta property="og:type" content="website">
+<meta property="og:site_name" content="{{siteTitle}}">
+<meta property="og:title" content="{{#isHome}}{{siteTitle}}{{/isHome}}{{^isHome}}{{title}}{{/isHome}}">
+<meta property="og:description" content="{{description}}">
+{{#canonical}}
+<meta property="og:url" content="{{canonical}}">
+<link rel="canonical" href="{{canonical}}">
+{{/canonical}}
+<link rel="icon" href="data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'%20viewBox='0%200%2032%2032'%3E%3Cellipse%20cx='16'%20cy='17.5'%20rx='11'%20ry='13.5'%20fill='%230b5cad'/%3E%3Cellipse%20cx='12.5'%20cy='12'%20rx='3'%20ry='4.5'%20fill='%23ffffff'%20fill-opacity='.45'/%3E%3C/svg%3E">
 <link rel="stylesheet" href="{{root}}style.css">
 </head>
 <body>
@@ -432,7 +450,7 @@ No pinned transactions in {{month}}.
 {{{content}}}
 </main>
 <footer class="site-footer">
-<p>Generated by NestEgg from the data as given. <a href="{{markdownHref}}">This page as Markdown</a>.</p>
+<p>Generated by NestEgg from the data as given.{{#markdownHref}} <a href="{{markdownHref}}">This page as Markdown</a>.{{/markdownHref}}</p>
 </footer>
 </body>
 </html>
@@ -454,7 +472,7 @@ No pinned transactions in {{month}}.
 {{#hasMyLoans}}
 ## My loans
 
-The {{myLoanSummary}} made with this account (`kiva/my/loans.json`), newest first.
+The {{myLoanSummary}} made with this account, newest first.
 
 | Status | Loans | Loan amounts |
 |:--|--:|--:|
@@ -481,7 +499,7 @@ Each loan:
 {{#hasCart}}
 ## Cart
 
-The {{cartSummary}} in the cart (`kiva/cart.json`) and the donation chosen for each.
+The {{cartSummary}} in the cart and the donation chosen for each.
 
 | Loan | Borrower | Country | Status | Still needed | Donation | Note |
 |:--|:--|:--|:--|--:|--:|:--|
@@ -497,8 +515,8 @@ The {{cartSummary}} in the cart (`kiva/cart.json`) and the donation chosen for e
         "loans-index.md.mustache": #"""
 # {{title}}
 
-{{summary}}, from the loan listing (`kiva/loans.json` and its further
-pages `kiva/loans-*.json`; a loan that appears on two pages counts once). Amounts are in US dollars.
+{{summary}}, from Kiva's loan listing (a loan listed twice counts once). Amounts are in US
+dollars.
 See them [on the map]({{root}}{{mapHref}}) and [by country]({{root}}{{countriesHref}}).
 
 {{#isFirstPage}}
@@ -567,7 +585,7 @@ Most loans first; the last column is loans per million people.
 {{/hasCountries}}
 
 {{#unknownCountries}}
-Not in `restcountries/countries.json`, so shown with Kiva's name and no population or Gini: {{unknownCountries}}.
+Not in the country data, so shown with Kiva's name and no population or Gini: {{unknownCountries}}.
 {{/unknownCountries}}
 
 ## World grid
@@ -595,6 +613,24 @@ it; loans at the poles or on the 180° meridian count in the outermost squares.
 {{#html}}</div>{{/html}}
 
 {{placed}} loans placed by the coordinates Kiva gives them.{{#hasUnplaced}} {{unplaced}} without usable coordinates are not on the map.{{/hasUnplaced}}
+
+"""#,
+        "not-found.md.mustache": #"""
+# {{title}}
+
+There is no page at this address. It may have been a week, a month or a goal that the data no
+longer has: every page is made from the data as given, and pages it no longer makes are removed.
+
+{{#hasSections}}
+Go to the [start page]({{root}}index.md), or to a section:
+
+{{#sections}}
+- [{{title}}]({{root}}{{href}})
+{{/sections}}
+{{/hasSections}}
+{{^hasSections}}
+Go to the [start page]({{root}}index.md).
+{{/hasSections}}
 
 """#,
         "pager-bottom.md.mustache": #"""
@@ -627,7 +663,7 @@ it; loans at the poles or on the 180° meridian count in the outermost squares.
 Each week runs from Monday 00:00 to Sunday midnight ({{timeZone}}). Every payment out of an
 account that is settled or pending, and is not a transfer between your own accounts, is rounded
 up to the next whole unit of its currency; the week's round-up is the sum, ready to move into a
-savings goal.
+savings goal. A week that is not over by the latest date in the data is marked "so far".
 
 {{> pager-top.md}}
 
@@ -653,9 +689,9 @@ No transactions yet.
 
 """#,
         "roundups-week.md.mustache": #"""
-# Round-ups for {{accountName}}, {{week}}
+# Round-ups for {{accountName}}, {{week}}{{#inProgress}} so far{{/inProgress}}
 
-{{dates}} ({{timeZone}}).
+{{dates}} ({{timeZone}}).{{#inProgress}} This week is not over yet: the data goes up to {{asOf}}, so every figure here is so far.{{/inProgress}}
 
 {{#hasItems}}
 | Date | Time | Counterparty | Reference | Amount | Round-up |
@@ -681,6 +717,15 @@ No payments that round up this week.
 
 ## Transfer
 
+{{#inProgress}}
+{{#hasRoundUp}}
+The round-up so far is **{{roundUp}}**. The week is not over yet, so there is nothing to move until it ends{{#goal}}; then it goes into {{name}}{{/goal}}.
+{{/hasRoundUp}}
+{{^hasRoundUp}}
+Nothing to round up so far this week.
+{{/hasRoundUp}}
+{{/inProgress}}
+{{^inProgress}}
 {{#hasRoundUp}}
 {{#goal}}
 **Move {{roundUp}} into {{name}}.** The goal has {{saved}}{{#target}} of {{target}}{{/target}}{{#percent}} ({{percent}}%){{/percent}}.
@@ -692,6 +737,7 @@ This week's round-up is **{{roundUp}}**, but the account has no savings goal to 
 {{^hasRoundUp}}
 Nothing to move this week.
 {{/hasRoundUp}}
+{{/inProgress}}
 
 {{#previous}}[← {{title}}]({{root}}{{href}}){{/previous}}{{#previous}}{{#next}} · {{/next}}{{/previous}}{{#next}}[{{title}} →]({{root}}{{href}}){{/next}}
 
@@ -702,7 +748,7 @@ Nothing to move this week.
 | Week | Dates | Payments | Spent | Round-up |
 |:--|:--|--:|--:|--:|
 {{#weeks}}
-| [{{label}}]({{root}}{{href}}) | {{dates}} | {{counted}} | {{spent}} | {{roundUp}} |
+| [{{label}}]({{root}}{{href}}) | {{dates}} | {{counted}} | {{spent}} | {{roundUp}}{{#inProgress}} so far{{/inProgress}} |
 {{/weeks}}
 | **Total** | | **{{totalCounted}}** | **{{totalSpent}}** | **{{totalRoundUp}}** |
 {{/hasWeeks}}
@@ -1044,6 +1090,34 @@ a.figure:hover .figure-value { text-decoration: underline; }
 .figure-value { font-size: 1.2rem; line-height: 1.25; font-weight: 700; color: var(--accent); overflow-wrap: normal; }
 .figure-value.figure-phrase { font-size: 1rem; font-weight: 600; }
 @media (max-width: 30rem) { body { font-size: 15px; } th, td { padding: .35rem .45rem; } }
+/* Phones: a table of three columns or more becomes one card per row, each cell a line with its
+   column's name (`data-label`, added by Render/HTMLPolish.swift) on the left and the value beside
+   it, money still right-aligned in tabular figures: every amount is in view, none scrolled away.
+   The first cell names the row (a date, a name, a week) and heads its card. The label floats
+   in the cell's left padding (40%), so the value wraps in its own column, never under the label,
+   and a long label makes its line taller rather than overlapping the next. */
+@media screen and (max-width: 30rem) {
+  .table-scroll:has(> table th:nth-child(3)) { overflow-x: visible; }
+  .table-scroll > table:has(th:nth-child(3)) { display: block; width: 100%; overflow: hidden; font-size: .95rem; }
+  .table-scroll > table:has(th:nth-child(3)) > thead {
+    position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap;
+  }
+  .table-scroll > table:has(th:nth-child(3)) > tbody { display: block; }
+  .table-scroll > table:has(th:nth-child(3)) > tbody > tr {
+    display: block; margin: 0 0 .6rem; padding: .35rem .65rem; border: 1px solid var(--line); border-radius: 8px;
+  }
+  .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td {
+    display: flow-root; min-width: 0; padding: .15rem 0 .15rem 40%; border: 0; white-space: normal;
+  }
+  .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td[style*="right"] { white-space: nowrap; }
+  .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td:empty { display: none; }
+  .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td::before {
+    content: attr(data-label); float: left; box-sizing: border-box; width: calc(100% * 40 / 60); margin-left: calc(-100% * 40 / 60); padding-right: .5rem;
+    color: var(--muted); font-size: .85rem; font-style: normal; font-weight: 400; text-align: left; white-space: normal;
+  }
+  .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td:first-child { padding-left: 0; font-weight: 600; }
+  .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td:first-child::before { content: none; }
+}
 
 /* Charts (Render/Charts.swift): inline SVG sized by viewBox; colours from these classes. */
 :root {
@@ -1109,6 +1183,20 @@ svg.chart-stacked { max-width: 44rem; }
 .goal-thumb { border-radius: 6px; }
 .goal-image { display: block; width: 10rem; height: 10rem; margin: 0 0 1rem; border-radius: 10px; }
 .avatar { border-radius: 50%; }
+/* Without "remoteImages": an avatar is the person's initials in a circle of their colour, and a
+   goal's image a neutral placeholder; no request leaves the page. */
+.avatar-initials {
+  display: inline-flex; align-items: center; justify-content: center; width: 1.6rem; height: 1.6rem;
+  font-size: .7rem; font-weight: 700; font-style: normal; line-height: 1; letter-spacing: .02em; color: #ffffff;
+}
+.avatar-c1 { background: var(--s1); } .avatar-c2 { background: var(--s2); } .avatar-c3 { background: var(--s3); }
+.avatar-c4 { background: var(--s4); } .avatar-c5 { background: var(--s5); } .avatar-c6 { background: var(--s6); }
+@media (prefers-color-scheme: dark) { .avatar-initials { color: #0f1419; } }
+.goal-placeholder {
+  display: inline-block; width: 40px; height: 40px; border: 1px solid var(--line);
+  background: linear-gradient(135deg, var(--panel) 0 50%, var(--line) 50% 100%);
+}
+.goal-image.goal-placeholder { width: 10rem; height: 10rem; }
 /* In a table the bar stands beside its percentage as text, so the chart's own small label is hidden. */
 td svg.chart-progress { display: inline-block; width: 7rem; margin: 0 .25rem 0 0; vertical-align: middle; }
 td svg.chart-progress .chart-value { display: none; }
@@ -1183,6 +1271,11 @@ svg.chart-map { max-width: 52rem; }
 .kiva-wide td { overflow-wrap: normal; }
 .kiva-grid table { font-size: .8rem; }
 .kiva-grid th, .kiva-grid td { padding: .3rem .3rem; }
+/* transfers: a failed transfer says so in words, in a badge, not by colour alone */
+.badge-failed {
+  display: inline-block; margin-right: .3rem; padding: 0 .4rem; border: 1px solid var(--bad); border-radius: 4px;
+  color: var(--bad); font-size: .8rem; font-weight: 700; line-height: 1.4; white-space: nowrap;
+}
 /* pagination */
 .pagination p { display: flex; flex-wrap: wrap; align-items: center; gap: .4rem; margin: .75rem 0; }
 .pagination a, .pagination strong {
@@ -1279,7 +1372,7 @@ Newest first:
 | Date | Time | From | To | Amount | Status | Transaction |
 |:--|:--|:--|:--|--:|:--|:--|
 {{#transfers}}
-| {{date}} | {{time}} | [{{from}}]({{root}}{{fromHref}}) | [{{to}}]({{root}}{{toHref}}) | {{amount}} | {{status}} | {{tid}} |
+| {{date}} | {{time}} | [{{from}}]({{root}}{{fromHref}}) | [{{to}}]({{root}}{{toHref}}) | {{amount}} | {{#failed}}{{#html}}<span class="badge-failed">Failed</span> {{/html}}{{^html}}**Failed:** {{/html}}{{/failed}}{{status}} | {{tid}} |
 {{/transfers}}
 
 {{> pager-bottom.md}}
@@ -1334,7 +1427,7 @@ Every transfer went through.
 User id {{uid}}.
 {{/known}}
 {{^known}}
-The uid {{uid}} is not in transfers/users.json, so this person is shown by uid.
+This person is not among the app's users, so they are shown by their user ID, {{uid}}.
 {{/known}}
 Sent {{sentText}} ({{sent}}) and received {{receivedCount}} ({{received}}): net **{{net}}**. {{failedText}}. Times are in {{timeZone}}.
 
@@ -1344,7 +1437,7 @@ Oldest first; the running net counts successful transfers only:
 | Date | Time | Direction | With | Amount | Status | Running net | Transaction |
 |:--|:--|:--|:--|--:|:--|--:|:--|
 {{#lines}}
-| {{date}} | {{time}} | {{direction}} | [{{counterparty}}]({{root}}{{counterpartyHref}}) | {{amount}} | {{status}} | {{runningNet}} | {{tid}} |
+| {{date}} | {{time}} | {{direction}} | [{{counterparty}}]({{root}}{{counterpartyHref}}) | {{amount}} | {{#failed}}{{#html}}<span class="badge-failed">Failed</span> {{/html}}{{^html}}**Failed:** {{/html}}{{/failed}}{{status}} | {{runningNet}} | {{tid}} |
 {{/lines}}
 | **Net** | | | | | | **{{net}}** | |
 {{/hasLines}}

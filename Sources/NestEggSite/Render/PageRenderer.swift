@@ -39,7 +39,7 @@ public struct PageRenderer: Sendable {
         let crumbs: [TemplateValue] = page.breadcrumbs.map {
             .object(["title": .text($0.title), "href": .text(root + $0.path + ".html")])
         }
-        return .object([
+        var fields: TemplateValue.Fields = [
             "title": .text(page.title),
             "siteTitle": .text(site.title),
             "root": .text(root),
@@ -50,7 +50,12 @@ public struct PageRenderer: Sendable {
             "hasBreadcrumbs": .flag(!crumbs.isEmpty),
             "isHome": .flag(page.path == "index"),
             "markdownHref": .text(page.fileName + ".md"),
-        ])
+            "allowIndexing": .flag(site.settings.allowIndexing),
+            "description": .text(SiteMeta.description(of: page, site: site)),
+        ]
+        if page.path == SiteMeta.notFoundPath { fields["markdownHref"] = nil }  // HTML only
+        fields["canonical"] = SiteMeta.canonicalURL(of: page.path, site: site).map(TemplateValue.text)
+        return .object(fields)
     }
 
     /// The page's Markdown. With `html` set, the template may add what only HTML can show

@@ -97,13 +97,13 @@ public enum CountriesReport {
             regions.append(RegionView(
                 name: "Not in RESTCountries", summary: regionSummary(unknown.map(\.code), loansByCode, context: context),
                 note: kiva.countries.isEmpty
-                    ? "There is no restcountries/countries.json, so these countries show Kiva's names and no population or Gini coefficient."
-                    : "Kiva has loans in these countries, but restcountries/countries.json does not list them: they show Kiva's names and no population or Gini coefficient.",
+                    ? "There is no country data, so these countries show Kiva's names and no population or Gini coefficient."
+                    : "Kiva has loans in these countries, but the country data does not list them: they show Kiva's names and no population or Gini coefficient.",
                 countries: rows))
         }
         let index = IndexView(
             summary: context.counted(kiva.countries.count + unknown.count, "country", "countries"),
-            source: kiva.countriesVersion.map { "RESTCountries (the /\($0.rawValue)/all shape)" }, withLoans: groups.count,
+            source: kiva.countriesVersion.map { _ in "RESTCountries" }, withLoans: groups.count,
             regions: regions, hasRegions: !regions.isEmpty)
         var pages = [Page(path: section.path, title: "Countries", template: "countries-index", section: section.id,
                           breadcrumbs: crumbs, view: index)]

@@ -246,7 +246,7 @@ public enum SiteReport {
     /// Every report's pages (the reports are worked out at once, on every core), the start page
     /// first; a report without pages has no section.
     public static func build(_ dataset: Dataset) -> Site {
-        let context = ReportContext(settings: dataset.settings)
+        let context = ReportContext(dataset: dataset)
         let derived = Derived(dataset, clock: context.clock)
         let results = Concurrently.map(reports.count) { index in
             let report = reports[index]
@@ -263,6 +263,6 @@ public enum SiteReport {
         }
         pages.insert(DashboardReport.page(for: dataset, sections: dashboard.map(\.summary), context: context), at: 0)
         return Site(title: dataset.settings.title, sections: sections, pages: pages, dashboard: dashboard,
-                    dataAsOf: dataset.latestInstant.map(context.clock.date))
+                    dataAsOf: context.progress.asOf, settings: dataset.settings)
     }
 }

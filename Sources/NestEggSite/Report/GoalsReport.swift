@@ -98,8 +98,10 @@ public enum GoalsReport {
         let name: String
         let href: String
         let source: String
-        /// `SafeURL` text (http/https only), or nil.
+        /// The goal's image when a page may show it (``shownImage(_:context:)``), else nil.
         let imageURL: String?
+        /// The goal has an image, shown or not (a neutral placeholder stands in for it).
+        let hasImage: Bool
         let saved: String
         let target: String
         let hasTarget: Bool
@@ -117,6 +119,8 @@ public enum GoalsReport {
     struct MemberView: Sendable, Encodable {
         let name: String
         let avatarURL: String?
+        let initials: String
+        let avatarColour: Int
         let isOwner: Bool
         let isLast: Bool
     }
@@ -134,6 +138,7 @@ public enum GoalsReport {
         /// `Qapital goal, created 10 Aug 2026` or `Starling savings goal of the account Personal`.
         let about: String
         let imageURL: String?
+        let hasImage: Bool
         let saved: String
         let target: String?
         let progressText: String
@@ -180,6 +185,8 @@ public enum GoalsReport {
         let amount: String
         let who: String
         let avatarURL: String?
+        let initials: String
+        let avatarColour: Int
         let rule: String
     }
 
@@ -242,18 +249,29 @@ public enum GoalsReport {
         return Chart.progress(percent: percent, title: "\(name): \(percent)% of the target saved")
     }
 
-    static func members(_ entry: Entry, names: QapitalNames) -> [MemberView] {
+    static func members(_ entry: Entry, names: QapitalNames, context: ReportContext) -> [MemberView] {
         entry.memberIds.enumerated().map { index, id in
-            MemberView(name: names.user(id), avatarURL: names.avatar(id)?.description, isOwner: index == 0,
-                       isLast: index == entry.memberIds.count - 1)
+            let name = names.user(id)
+            return MemberView(name: name, avatarURL: shownImage(names.avatar(id), context: context),
+                              initials: Initials.of(name), avatarColour: Initials.colour(of: name), isOwner: index == 0,
+                              isLast: index == entry.memberIds.count - 1)
         }
+    }
+
+    /// An image named in the data as a page may show it: only with `"remoteImages": true` in
+    /// `nestegg.json`, and only over https. By default no request leaves a page: avatars are
+    /// initials, goal images a neutral placeholder.
+    static func shownImage(_ url: SafeURL?, context: ReportContext) -> String? {
+        guard context.settings.remoteImages, let text = url?.description, text.lowercased().hasPrefix("https://") else { return nil }
+        return text
     }
 
     static func row(_ entry: Entry, names: QapitalNames, context: ReportContext) -> GoalRow {
         let progress = entry.progress
-        let members = self.members(entry, names: names)
+        let members = self.members(entry, names: names, context: context)
         return GoalRow(
-            name: entry.name, href: ReportContext.href(entry.path), source: entry.source, imageURL: entry.image?.description,
+            name: entry.name, href: ReportContext.href(entry.path), source: entry.source,
+            imageURL: shownImage(entry.image, context: context), hasImage: entry.image != nil,
             saved: context.money(entry.saved), target: entry.target.map(context.money) ?? "no target",
             hasTarget: progress != .noTarget, progressText: progressText(progress),
             progressSVG: progressSVG(progress, name: entry.name), isReached: progress.isReached,
@@ -265,7 +283,7 @@ public enum GoalsReport {
         let progress = entry.progress
         let currency = entry.saved.currency
         let feed = entry.feed ?? []
-        let members = self.members(entry, names: names)
+        let members = self.members(entry, names: names, context: context)
 
         let projection = GoalsRules.projection(saved: entry.saved, target: entry.target, reportedPercent: entry.reportedPercent,
                                                feed: entry.feed, asOf: asOf, clock: context.clock, weeks: paceWeeks)
@@ -277,7 +295,7 @@ public enum GoalsReport {
         if let asOf, entry.feed != nil {
             let weeks = GoalsRules.weeklyTotals(feed, currency: currency, asOf: asOf, clock: context.clock, count: chartWeeks)
             weekRows = weeks.map { week in
-                WeekRow(week: "\(week.week)", dates: context.locale.formatRange(week.week.monday, week.week.sunday),
+                WeekRow(week: "\(week.week)\(context.progress.soFar(week.week))", dates: context.locale.formatRange(week.week.monday, week.week.sunday),
                         count: context.count(week.count), saved: context.money(week.saved))
             }
             weeksTotal = weeks.reduce(Money.zero(currency)) { $0 + $1.saved }
@@ -299,17 +317,19 @@ public enum GoalsReport {
         let items = feed.map { item in
             let message = messages[item.messageHTML] ?? RichText.markdown(fromHTML: item.messageHTML)
             messages[item.messageHTML] = message
-            let avatar = avatars[item.userId] ?? names.avatar(item.userId)?.description
+            let avatar = avatars[item.userId] ?? shownImage(names.avatar(item.userId), context: context)
             avatars[item.userId] = avatar
+            let who = names.user(item.userId)
             return ItemRow(date: context.date(item.timestamp), time: context.time(item.timestamp),
                            messageMarkdown: message, amount: context.money(item.amount),
-                           who: names.user(item.userId), avatarURL: avatar, rule: names.rule(of: item, money: context.money))
+                           who: who, avatarURL: avatar, initials: Initials.of(who), avatarColour: Initials.colour(of: who),
+                           rule: names.rule(of: item, money: context.money))
         }
 
         return GoalView(
             name: entry.name, source: entry.source,
             about: entry.about + (entry.created.map { ", created \(context.date($0))" } ?? ""),
-            imageURL: entry.image?.description, saved: context.money(entry.saved),
+            imageURL: shownImage(entry.image, context: context), hasImage: entry.image != nil, saved: context.money(entry.saved),
             target: entry.target.map(context.money), progressText: progressText(progress),
             progressSVG: progressSVG(progress, name: entry.name), isReached: progress.isReached,
             inactiveStatus: entry.inactiveStatus,

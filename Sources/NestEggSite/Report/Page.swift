@@ -70,6 +70,8 @@ public struct Site: Sendable {
     public var dashboard: [DashboardEntry] = []
     /// The latest date in the data, on the site's clock.
     public var dataAsOf: CivilDate?
+    /// The settings the site was built with (indexing, base URL, remote images, locale).
+    public var settings = Settings()
 
     public struct DashboardEntry: Sendable {
         public let section: Section

@@ -3,8 +3,20 @@ import NestEggSupport
 /// What every report needs besides the data: the settings and how to write values.
 public struct ReportContext: Sendable {
     public let settings: Settings
+    /// Which weeks and months are over by the data's "as of" date (``PeriodProgress``).
+    public let progress: PeriodProgress
 
-    public init(settings: Settings) { self.settings = settings }
+    /// `asOf` is the data's latest date on the site's clock (``Dataset/latestInstant``); `nil`
+    /// makes every period complete.
+    public init(settings: Settings, asOf: CivilDate? = nil) {
+        self.settings = settings
+        self.progress = PeriodProgress(asOf: asOf)
+    }
+
+    /// The context of a whole dataset: its settings, and "as of" its latest instant.
+    public init(dataset: Dataset) {
+        self.init(settings: dataset.settings, asOf: dataset.latestInstant.map(dataset.settings.clock.date))
+    }
 
     public var locale: SiteLocale { settings.locale }
     public var clock: LocalClock { settings.clock }

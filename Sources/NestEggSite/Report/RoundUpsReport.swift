@@ -41,6 +41,8 @@ public enum RoundUpsReport {
         let counted: Int
         let spent: String
         let roundUp: String
+        /// The week is not over by the data's "as of" date: its round-up is "so far".
+        let inProgress: Bool
     }
 
     struct WeekView: Sendable, Encodable {
@@ -55,6 +57,9 @@ public enum RoundUpsReport {
         let spent: String
         let roundUp: String
         let hasRoundUp: Bool
+        /// The week is not over by the data's "as of" date (`asOf`): its round-up is "so far", not a transfer to make yet.
+        let inProgress: Bool
+        let asOf: String?
         let goal: GoalView?
         let previous: LinkView?
         let next: LinkView?
@@ -138,7 +143,7 @@ public enum RoundUpsReport {
             let next = index + 1 < weeks.count ? weeks[index + 1].week : nil
             let previousLink = previous.map { LinkView(title: "\($0)", href: ReportContext.href(path($0))) }
             let nextLink = next.map { LinkView(title: "\($0)", href: ReportContext.href(path($0))) }
-            return Page(path: path(week.week), title: "Round-ups for \(account.name), \(week.week)",
+            return Page(path: path(week.week), title: "Round-ups for \(account.name), \(week.week)\(context.progress.soFar(week.week))",
                         template: "roundups-week", section: section, breadcrumbs: breadcrumbs,
                         view: weekView(week, account: account, goal: goal, context: context, previous: previousLink, next: nextLink))
         }
@@ -159,7 +164,8 @@ public enum RoundUpsReport {
         let rows = weeks.reversed().map { week in
             WeekRow(label: "\(week.week)", dates: context.locale.formatRange(week.week.monday, week.week.sunday),
                     href: ReportContext.href(path(week.week)), counted: week.counted.count,
-                    spent: context.money(week.spent), roundUp: context.money(week.roundUp))
+                    spent: context.money(week.spent), roundUp: context.money(week.roundUp),
+                    inProgress: context.progress.isInProgress(week.week))
         }
         let totalSpent = weeks.reduce(Money.zero(account.currency)) { $0 + $1.spent }
         let totalRoundUp = weeks.reduce(Money.zero(account.currency)) { $0 + $1.roundUp }
@@ -192,6 +198,7 @@ public enum RoundUpsReport {
             dates: context.locale.formatRange(week.week.monday, week.week.sunday), timeZone: context.clock.identifier,
             items: items, hasItems: !items.isEmpty, excluded: excluded, hasExcluded: !excluded.isEmpty,
             spent: context.money(week.spent), roundUp: context.money(week.roundUp), hasRoundUp: !week.roundUp.isZero,
+            inProgress: context.progress.isInProgress(week.week), asOf: context.progress.asOf.map(context.date),
             goal: goal, previous: previous, next: next)
     }
 
@@ -204,12 +211,12 @@ public enum RoundUpsReport {
             let weeks = RoundUpRule.weeks(of: data.feed, currency: data.account.currency, clock: context.clock)
             let balance = data.balance.map { context.money($0.cleared) } ?? "–"
             if let last = weeks.last {
-                figures.append(.init(label: "\(data.account.name): round-up \(last.week)", value: context.money(last.roundUp),
+                figures.append(.init(label: "\(data.account.name): round-up \(last.week)\(context.progress.soFar(last.week))", value: context.money(last.roundUp),
                                      href: ReportContext.href("roundups/\(slug)/\(last.week)"), amount: last.roundUp,
                                      id: "\(slug).latest-round-up"))
             }
             rows.append(.init([data.account.name, Text.humanized(data.account.type), balance,
-                               weeks.last.map { context.money($0.roundUp) } ?? "–"]))
+                               weeks.last.map { context.money($0.roundUp) + context.progress.soFar($0.week) } ?? "–"]))
         }
         return DashboardSection(
             title: "Accounts and round-ups", href: ReportContext.href(section.path), linkText: "Every week's round-ups",

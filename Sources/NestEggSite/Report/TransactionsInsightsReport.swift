@@ -77,6 +77,11 @@ public enum TransactionsInsightsReport {
         "\(context.locale.monthAbbreviations[month.month - 1]) \(month.year)"
     }
 
+    /// The month as a heading names it: `Nov 2026 so far` while the month is in progress (``PeriodProgress``).
+    static func monthHeading(_ month: CalendarMonth, context: ReportContext) -> String {
+        monthLabel(month, context: context) + context.progress.soFar(month)
+    }
+
     static func monthPath(_ month: CalendarMonth) -> String { "insights/\(month)" }
 
     /// A share as a whole percentage, rounded down; `–` when the total is not positive.
@@ -126,7 +131,7 @@ public enum TransactionsInsightsReport {
         for (position, month) in months.enumerated() {
             let inMonth = TransactionsRules.items(items, in: month)
             let monthPinned = inMonth.filter(\.pinned).count
-            let label = monthLabel(month, context: context)
+            let label = monthHeading(month, context: context)
             let view = MonthView(
                 month: label, pinnedCount: context.count(monthPinned), unpinnedCount: context.count(inMonth.count - monthPinned),
                 hasUnpinned: monthPinned < inMonth.count,
@@ -200,7 +205,7 @@ public enum TransactionsInsightsReport {
         })
         guard !categories.isEmpty else { return nil }
         let entry = { (month: Int, key: String) in perMonth[month].first { $0.category.key == key } }
-        let labels = months.map { monthLabel($0, context: context) }
+        let labels = months.map { monthHeading($0, context: context) }
         let rows = categories.map { category in
             LineView(line: MarkdownLine(cells: [category.name] + months.indices.map { month in
                 entry(month, category.key).map { context.money($0.amount) } ?? "–"
@@ -236,7 +241,7 @@ public enum TransactionsInsightsReport {
     static func dashboard(for items: [SpendingItem], context: ReportContext) -> DashboardSection? {
         guard let month = TransactionsRules.lastMonths(of: items, count: 1).first else { return nil }
         let inMonth = TransactionsRules.items(items, in: month)
-        let label = monthLabel(month, context: context)
+        let label = monthHeading(month, context: context)
         var rows: [DashboardSection.Table.Row] = []
         let preferred = context.settings.currency(forSource: "transactions")
         for currency in TransactionsRules.currencies(in: inMonth, preferred: preferred) {

@@ -35,6 +35,8 @@ public enum TransfersReport {
         let toHref: String
         let amount: String
         let status: String
+        /// The transfer did not go through: marked in words, not by colour alone.
+        let failed: Bool
     }
 
     struct PersonRow: Sendable, Encodable {
@@ -81,6 +83,7 @@ public enum TransfersReport {
         let counterpartyHref: String
         let amount: String
         let status: String
+        let failed: Bool
         let runningNet: String
     }
 
@@ -161,7 +164,8 @@ public enum TransfersReport {
             return TransferRow(date: context.date(transfer.time), time: context.time(transfer.time), tid: transfer.tid,
                                from: from.name, fromHref: ReportContext.href(personPath(from)),
                                to: to.name, toHref: ReportContext.href(personPath(to)),
-                               amount: context.money(transfer.amount), status: transfer.status.words)
+                               amount: context.money(transfer.amount), status: transfer.status.words,
+                               failed: !transfer.status.isSuccess)
         }
 
         let ordered = newestFirst(data.transfers)
@@ -254,7 +258,8 @@ public enum TransfersReport {
                 date: context.date(transfer.time), time: context.time(transfer.time), tid: transfer.tid,
                 direction: outgoing ? "Sent to" : "Received from", counterparty: other.name,
                 counterpartyHref: ReportContext.href(personPath(other)), amount: context.money(signed),
-                status: transfer.status.words, runningNet: money(running, zero: person.currency, context: context)))
+                status: transfer.status.words, failed: !transfer.status.isSuccess,
+                runningNet: money(running, zero: person.currency, context: context)))
         }
         return PersonView(
             name: person.name, uid: person.uid, known: person.known, timeZone: context.clock.identifier,
