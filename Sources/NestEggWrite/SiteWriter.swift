@@ -68,7 +68,6 @@ public final class SiteWriter: Sendable {
         let output = output.standardizedFileURL
         self.output = output
         let parent = output.deletingLastPathComponent()
-        let fileManager = FileManager.default
         let staging = parent.appendingPathComponent(Self.stagingPrefix(of: output) + "\(getpid())")
         self.staging = staging
         try Self.checkOutputIsOurs(output, protecting: protecting)
@@ -95,7 +94,6 @@ public final class SiteWriter: Sendable {
 
     /// Refuses an output folder that the swap must not replace.
     public static func checkOutputIsOurs(_ output: URL, protecting: [URL]) throws(WriteError) {
-        let fileManager = FileManager.default
         let path = output.resolvingSymlinksInPath().path
         let refuse = { (why: String) in WriteError(path: output.path, reason: "refusing to replace this folder: \(why)") }
         let special = ["/", FileManager.default.homeDirectoryForCurrentUser.resolvingSymlinksInPath().path,

@@ -323,7 +323,6 @@ public enum StatementsReport {
     static func statementView(_ statement: StatementPeriods.Statement, data: StarlingAccountData, paths: Paths,
                               noBalanceReason: String?, context: ReportContext, asOf: CivilDate,
                               previous: LinkView?, next: LinkView?) -> StatementView {
-        let account = data.account
         let through = context.date(statement.through)
         let provisional = statement.isProvisional
         let noLinesText: String
