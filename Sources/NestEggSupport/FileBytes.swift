@@ -16,7 +16,9 @@ public enum FileBytes {
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
         var count = 0
         while true {
-            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(4096, bytes.count / 2))) }
+            // Full at the size fstat gave: the next read usually finds the end; room is made only
+            // for a file that grew since.
+            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(4096, min(bytes.count / 2, 1 << 20)))) }
             let read = bytes.withUnsafeMutableBytes { buffer in
                 Glibc.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
             }

@@ -105,7 +105,22 @@ public struct FNV1a {
         state &*= 0x0000_0100_0000_01B3
     }
 
-    public mutating func add(_ text: String) { add(text.utf8) }
+    /// Bytes in memory, hashed without going through a generic iterator (which, called from
+    /// another module, is not specialised: a scale-10 rebuild spent 4 s of its 5 there).
+    public mutating func add(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { buffer in
+            var state = self.state
+            for byte in buffer {
+                state ^= UInt64(byte)
+                state &*= 0x0000_0100_0000_01B3
+            }
+            state ^= 0xFF
+            state &*= 0x0000_0100_0000_01B3
+            self.state = state
+        }
+    }
+
+    public mutating func add(_ text: String) { add(Array(text.utf8)) }
     public mutating func add(_ data: Data) { data.withUnsafeBytes { add($0) } }
 
     public var hex: String { String(state, radix: 16).leftPadded(to: 16) }
