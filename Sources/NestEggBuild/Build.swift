@@ -75,6 +75,11 @@ public struct BuildError: Error, Sendable, CustomStringConvertible {
         self.diagnostics = diagnostics
     }
 
+    /// The write step's error for a file that could not be written (exit 73).
+    init(writing error: SiteWriter.WriteError) {
+        self.init(step: .write, exitCode: .cannotCreate, diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+    }
+
     public var description: String {
         let errors = DiagnosticLog.tally(diagnostics).errors
         return "\(step) failed with \(errors) error\(errors == 1 ? "" : "s")"
@@ -170,7 +175,7 @@ public struct Build {
             writer.discard()
             bundles?.discard()
             staged.forEach { $0.discard() }
-            throw BuildError(step: .write, exitCode: .cannotCreate, diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+            throw BuildError(writing: error)
         }
         var bundlesSwap: SiteWriter.Swap?
         do {
@@ -178,7 +183,7 @@ public struct Build {
         } catch {
             bundles?.discard()
             staged.forEach { $0.discard() }
-            var failure = BuildError(step: .write, exitCode: .cannotCreate, diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+            var failure = BuildError(writing: error)
             failure.outputUnchanged = swap.rollBack()
             throw failure
         }
@@ -191,7 +196,7 @@ public struct Build {
                 staged[index...].forEach { $0.discard() }
                 if let bundlesSwap, !bundlesSwap.rollBack() { restored = false }
                 if !swap.rollBack() { restored = false }
-                var failure = BuildError(step: .write, exitCode: .cannotCreate, diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+                var failure = BuildError(writing: error)
                 failure.outputUnchanged = restored
                 throw failure
             }
@@ -232,8 +237,7 @@ public struct Build {
         do {
             return try body()
         } catch {
-            throw BuildError(step: .write, exitCode: .cannotCreate,
-                             diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+            throw BuildError(writing: error)
         }
     }
 
@@ -357,8 +361,7 @@ public struct Build {
             try writer.write(notFound.html, to: "404.html")
             if let sitemap { try writer.write(sitemap, to: "sitemap.xml") }
         } catch {
-            throw BuildError(step: .write, exitCode: .cannotCreate,
-                             diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+            throw BuildError(writing: error)
         }
         progress("render: \(pages.count * 2 + 2 + (sitemap == nil ? 0 : 1)) files")
     }
@@ -374,8 +377,7 @@ public struct Build {
         } catch let error as PageRenderer.MissingTemplate {
             return missingTemplate(error)
         } catch let error as SiteWriter.WriteError {
-            return BuildError(step: .write, exitCode: .cannotCreate,
-                              diagnostics: [Diagnostic(.error, file: error.path, message: error.reason)])
+            return BuildError(writing: error)
         } catch {
             return BuildError(step: .render, exitCode: .software, diagnostics: [Diagnostic(.error, file: page.path, message: "\(error)")])
         }

@@ -33,6 +33,24 @@ public final class Ownership: Sendable {
 
     deinit { release() }
 
+    /// Cleans up the entries of `folder` whose names `matches` and that no running build owns:
+    /// each is removed, unless `restores` names where it goes back to (a path that is missing,
+    /// which a build killed half-way through a swap left empty).
+    public static func removeAbandoned(in folder: URL, where matches: (String) -> Bool,
+                                       restores: (String) -> URL? = { _ in nil }) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in names.sorted() where matches(name) {
+            let leftover = folder.appendingPathComponent(name)
+            guard isAbandoned(leftover.path) else { continue }
+            var status = stat()
+            if let original = restores(name), lstat(original.path, &status) != 0, errno == ENOENT,
+               rename(leftover.path, original.path) == 0 {
+                continue
+            }
+            try? FileManager.default.removeItem(at: leftover)
+        }
+    }
+
     /// Whether `path` is left over by a build that no longer runs: nobody holds its lock.
     /// (Asked by the build that would own it, the answer is `false`: a second lock by the same
     /// process on a new descriptor conflicts with its own.)

@@ -101,17 +101,8 @@ public final class StagedFile {
 
     /// Cleans up the temporary files that a killed build left beside `destination`.
     public static func recover(beside destination: URL) {
-        let folder = destination.deletingLastPathComponent()
         let prefix = ".\(destination.lastPathComponent).nestegg-"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for name in names.sorted() where name.hasPrefix(prefix) {
-            let leftover = folder.appendingPathComponent(name)
-            guard Ownership.isAbandoned(leftover.path) else { continue }
-            var status = stat()
-            if name.dropFirst(prefix.count).hasPrefix("previous-"), lstat(destination.path, &status) != 0, errno == ENOENT {
-                if rename(leftover.path, destination.path) == 0 { continue }
-            }
-            unlink(leftover.path)
-        }
+        Ownership.removeAbandoned(in: destination.deletingLastPathComponent(), where: { $0.hasPrefix(prefix) },
+                                  restores: { $0.dropFirst(prefix.count).hasPrefix("previous-") ? destination : nil })
     }
 }

@@ -130,18 +130,10 @@ public final class SiteWriter: Sendable {
     /// at the output (the "up to date" check among them).
     public static func recover(_ output: URL) {
         let output = output.standardizedFileURL
-        let parent = output.deletingLastPathComponent()
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
         let staging = stagingPrefix(of: output), retired = retiredPrefix(of: output)
-        for name in names.sorted() where name.hasPrefix(staging) || name.hasPrefix(retired) {
-            let leftover = parent.appendingPathComponent(name)
-            guard Ownership.isAbandoned(leftover.path) else { continue }
-            var status = stat()
-            if name.hasPrefix(retired), lstat(output.path, &status) != 0, errno == ENOENT {
-                if rename(leftover.path, output.path) == 0 { continue }
-            }
-            try? FileManager.default.removeItem(at: leftover)
-        }
+        Ownership.removeAbandoned(in: output.deletingLastPathComponent(),
+                                  where: { $0.hasPrefix(staging) || $0.hasPrefix(retired) },
+                                  restores: { $0.hasPrefix(retired) ? output : nil })
     }
 
     /// Writes one file into the staging folder. When the output already has the same bytes at

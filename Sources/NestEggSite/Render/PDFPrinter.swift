@@ -108,10 +108,6 @@ public struct PDFPrinter: Sendable {
 
     /// Profile folders that a killed nestegg left in the temporary folder (nobody holds their lock).
     static func removeAbandonedProfiles() {
-        let folder = FileManager.default.temporaryDirectory
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(profilePrefix) {
-            let path = folder.appendingPathComponent(name)
-            if Ownership.isAbandoned(path.path) { try? FileManager.default.removeItem(at: path) }
-        }
+        Ownership.removeAbandoned(in: FileManager.default.temporaryDirectory, where: { $0.hasPrefix(profilePrefix) })
     }
 }
