@@ -691,7 +691,7 @@ No transactions yet.
         "roundups-week.md.mustache": #"""
 # Round-ups for {{accountName}}, {{week}}{{#inProgress}} so far{{/inProgress}}
 
-{{dates}} ({{timeZone}}).{{#inProgress}} This week is not over yet: the data goes up to {{asOf}}, so every figure here is so far.{{/inProgress}}
+{{dates}} ({{timeZone}}).{{#inProgress}} This week is not over yet: the data goes up to {{asOf}}, so the figures here cover the days up to then.{{/inProgress}}
 
 {{#hasItems}}
 | Date | Time | Counterparty | Reference | Amount | Round-up |
