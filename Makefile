@@ -100,7 +100,7 @@ bench: deps
 	$(SWIFT) build -c release --product nestegg
 	python3 scripts/bench.py
 
-## templates: embed Templates/ into the binary (Sources/NestEggSite/Render/DefaultTemplates.swift).
+## templates: embed Templates/ into the binary (Sources/NestEggRender/DefaultTemplates.swift).
 templates:
 	@python3 scripts/embed-templates.py
 

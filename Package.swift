@@ -6,7 +6,10 @@ import PackageDescription
 //   NestEggSupport  diagnostics, concurrency, text, file ownership (depends on nothing of ours)
 //   NestEggModel    money, dates, settings and each source's records
 //   NestEggLoad     JSON → model (our JSON parser, the loaders, the data folder)
-//   NestEggSite     model → pages (Report/) and pages → Markdown and HTML (Render/, cmark-gfm)
+//   NestEggReport   model → pages: each page's view data as typed values (money, chart
+//                   descriptions, page references, safe URLs, sanitised rich text), no markup
+//   NestEggRender   pages → Markdown (templates) → HTML (cmark-gfm): the only stage that writes
+//                   markup, and the one place that escapes
 //   NestEggWrite    the staged, all-or-nothing write
 //   NestEggBuild    the pipeline: load → report → render → write, errors with their step
 //   NestEggSynthetic  `nestegg fixtures` (synthetic data for benchmarks and tests)
@@ -34,10 +37,11 @@ let package = Package(
         .target(name: "NestEggSupport"),
         .target(name: "NestEggModel", dependencies: ["NestEggSupport"]),
         .target(name: "NestEggLoad", dependencies: ["NestEggModel", "NestEggSupport"]),
-        .target(name: "NestEggSite", dependencies: ["NestEggModel", "NestEggSupport", "CCmarkGFM", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "NestEggReport", dependencies: ["NestEggModel", "NestEggSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "NestEggRender", dependencies: ["NestEggReport", "NestEggModel", "NestEggSupport", "CCmarkGFM", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "NestEggWrite", dependencies: ["NestEggSupport"]),
         .target(name: "NestEggBuild", dependencies: [
-            "NestEggLoad", "NestEggModel", "NestEggSite", "NestEggSupport", "NestEggWrite", .product(name: "Crypto", package: "swift-crypto"),
+            "NestEggLoad", "NestEggModel", "NestEggRender", "NestEggReport", "NestEggSupport", "NestEggWrite", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "NestEggSynthetic", dependencies: ["NestEggModel", "NestEggSupport"]),
         .executableTarget(
@@ -52,7 +56,7 @@ let package = Package(
         .testTarget(
             name: "NestEggTests",
             dependencies: [
-                "NestEggBuild", "NestEggLoad", "NestEggModel", "NestEggSite", "NestEggSupport", "NestEggSynthetic", "NestEggWrite",
+                "NestEggBuild", "NestEggLoad", "NestEggModel", "NestEggRender", "NestEggReport", "NestEggSupport", "NestEggSynthetic", "NestEggWrite",
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
@@ -64,7 +68,7 @@ let package = Package(
 if Context.environment["NESTEGG_FUZZ"] != nil {
     package.targets.append(.executableTarget(
         name: "NestEggFuzz",
-        dependencies: ["NestEggBuild", "NestEggLoad", "NestEggModel", "NestEggSite", "NestEggSupport", "NestEggSynthetic", "NestEggWrite"],
+        dependencies: ["NestEggBuild", "NestEggLoad", "NestEggModel", "NestEggRender", "NestEggReport", "NestEggSupport", "NestEggSynthetic", "NestEggWrite"],
         path: "Tests/Fuzz/NestEggFuzz",
         swiftSettings: [.unsafeFlags(["-parse-as-library"]), .enableExperimentalFeature("Extern")]
     ))

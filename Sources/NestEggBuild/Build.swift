@@ -1,6 +1,7 @@
 import NestEggLoad
 import NestEggModel
-import NestEggSite
+import NestEggReport
+import NestEggRender
 import NestEggSupport
 import NestEggWrite
 import Dispatch
@@ -329,11 +330,11 @@ public struct Build {
             if let url = options.singleFile {
                 artifacts.append((url, try SingleFileRenderer(pages: renderer).render()))
             }
+            if let url = options.summary {
+                artifacts.append((url, try SummaryRenderer(templates: renderer.templates, site: renderer.site, warnings: warnings).render()))
+            }
         } catch {
-            throw Self.missingTemplate(error)
-        }
-        if let url = options.summary {
-            artifacts.append((url, SummaryRenderer(templates: renderer.templates, site: renderer.site, warnings: warnings).render()))
+            throw Self.renderFailure(error, page: nil)
         }
         if let url = options.json {
             artifacts.append((url, TotalsJSON.render(site: renderer.site, warnings: warnings)))
@@ -353,7 +354,7 @@ public struct Build {
         do {
             notFound = try renderer.render(SiteMeta.notFoundPage(site: renderer.site))
         } catch {
-            throw Self.missingTemplate(error)
+            throw Self.renderFailure(error, page: SiteMeta.notFoundPath)
         }
         let sitemap = SiteMeta.sitemap(for: renderer.site)
         do {
@@ -374,18 +375,27 @@ public struct Build {
             try writer.write(output.markdown, to: prefix + page.path + ".md")
             try writer.write(output.html, to: prefix + page.path + ".html")
             return nil
-        } catch let error as PageRenderer.MissingTemplate {
-            return missingTemplate(error)
         } catch let error as SiteWriter.WriteError {
             return BuildError(writing: error)
         } catch {
-            return BuildError(step: .render, exitCode: .software, diagnostics: [Diagnostic(.error, file: page.path, message: "\(error)")])
+            return renderFailure(error, page: page.path)
         }
     }
 
-    static func missingTemplate(_ error: PageRenderer.MissingTemplate) -> BuildError {
-        BuildError(step: .render, exitCode: .configError, diagnostics: [
-            Diagnostic(.error, file: error.name, message: "no template \(error.name) for page \(error.page)"),
-        ])
+    /// The render step's error: a missing template, or a template that places a report's text
+    /// raw (both the templates' fault: exit 78), or anything else (ours: exit 70).
+    static func renderFailure(_ error: any Error, page: String?) -> BuildError {
+        switch error {
+        case let missing as PageRenderer.MissingTemplate:
+            return BuildError(step: .render, exitCode: .configError, diagnostics: [
+                Diagnostic(.error, file: missing.name, message: "no template \(missing.name) for page \(missing.page)"),
+            ])
+        case let raw as Template.RawTextError:
+            return BuildError(step: .render, exitCode: .configError, diagnostics: [
+                Diagnostic(.error, file: page ?? "templates", message: raw.description),
+            ])
+        default:
+            return BuildError(step: .render, exitCode: .software, diagnostics: [Diagnostic(.error, file: page ?? "render", message: "\(error)")])
+        }
     }
 }

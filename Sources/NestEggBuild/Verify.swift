@@ -1,6 +1,7 @@
 import NestEggLoad
 import NestEggModel
-import NestEggSite
+import NestEggReport
+import NestEggRender
 import NestEggSupport
 import NestEggWrite
 import Foundation

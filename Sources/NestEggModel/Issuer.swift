@@ -21,7 +21,7 @@ public struct StatementIssuer: Sendable, Hashable {
 
     /// An SVG logo, kept as bytes and only ever shown as an image (`<img src="data:…">`): an SVG
     /// shown that way runs no script and loads nothing, so its markup never reaches a page.
-    public struct Logo: Sendable, Hashable {
+    public struct Logo: Sendable, Hashable, Encodable {
         /// Where it was read, relative to the data folder (`issuer/logo.svg`).
         public let path: String
         public let svg: [UInt8]
@@ -33,6 +33,13 @@ public struct StatementIssuer: Sendable, Hashable {
 
         /// `data:image/svg+xml;base64,…`: nothing in it but the base64 alphabet, safe in any attribute.
         public var dataURI: String { "data:image/svg+xml;base64," + Data(svg).base64EncodedString() }
+
+        /// Anything but Render's template encoder sees where the logo was read: only Render
+        /// places the image.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(path)
+        }
     }
 }
 

@@ -3,7 +3,8 @@ import Testing
 @testable import NestEggBuild
 @testable import NestEggLoad
 @testable import NestEggModel
-@testable import NestEggSite
+@testable import NestEggReport
+@testable import NestEggRender
 @testable import NestEggSupport
 @testable import NestEggSynthetic
 @testable import NestEggWrite
@@ -60,7 +61,7 @@ import Testing
         let warnings = (1...12).map { (number: Int) in
             Diagnostic(.warning, file: "kiva/x.json", line: number, column: 1, message: "odd \(number)")
         }
-        let text = SummaryRenderer(templates: try TemplateLibrary(), site: site, warnings: warnings).render()
+        let text = try SummaryRenderer(templates: try TemplateLibrary(), site: site, warnings: warnings).render()
         #expect(text.contains("12 data warning(s)"))
         #expect(!text.contains("Data as of"), "no date line without dates")
         #expect(text.contains("- kiva/x.json:1:1: warning: odd 1"))

@@ -2,7 +2,8 @@ import Testing
 @testable import NestEggBuild
 @testable import NestEggLoad
 @testable import NestEggModel
-@testable import NestEggSite
+@testable import NestEggReport
+@testable import NestEggRender
 @testable import NestEggSupport
 @testable import NestEggSynthetic
 @testable import NestEggWrite
@@ -27,7 +28,7 @@ import Testing
 
     @Test func rewritesMarkdownLinksToHTMLInTheNodeTree() {
         let html = CMark.html(from: "[a](roundups/index.md) [b](../x/2026-W47.md#total) [c](https://example.com/readme.md) `[d](e.md)`",
-                              rewriteLink: CMark.markdownLinkToHTML)
+                              rewriteLink: Page.htmlLink(ofMarkdownLink:))
         #expect(html.contains(#"href="roundups/index.html""#))
         #expect(html.contains(#"href="../x/2026-W47.html#total""#))
         #expect(html.contains(#"href="https://example.com/readme.md""#))
@@ -38,7 +39,7 @@ import Testing
 @Suite struct SVGIslandTests {
     @Test func chartsKeepTheirTitlesThroughTheTagFilter() {
         let chart = Chart.bars([.init(label: "Food", value: 5, valueText: "£5.00")], title: "Spending")
-        let html = SVGIslands.html(from: "# Page\n\n\(chart)\n\n<title>raw</title>\n", rewriteLink: { _ in nil })
+        let html = SVGIslands.html(from: "# Page\n\n\(ChartSVG.draw(chart))\n\n<title>raw</title>\n", rewriteLink: { _ in nil })
         #expect(html.contains("<title>Spending</title>"))
         #expect(html.contains("<title>Food: £5.00</title>"))
         #expect(html.contains("&lt;title>raw&lt;/title>"), "other raw HTML still goes through the tag filter")

@@ -3,7 +3,8 @@ import Testing
 @testable import NestEggBuild
 @testable import NestEggLoad
 @testable import NestEggModel
-@testable import NestEggSite
+@testable import NestEggReport
+@testable import NestEggRender
 @testable import NestEggSupport
 @testable import NestEggSynthetic
 @testable import NestEggWrite
@@ -175,7 +176,9 @@ import Testing
         switch node.kind {
         case .null: return nil
         case .bool(let flag): return .flag(flag)
-        case .number(let text), .string(let text): return .text(text)
+        // The spec's values may be placed raw (`{{{x}}}`, `{{& x}}`), which NestEgg allows only for
+        // markup its render stage wrote; `{{x}}` escapes markup as it escapes text.
+        case .number(let text), .string(let text): return .markup(text)
         case .array(let items): return .list(try items.compactMap(templateValue))
         case .object(let members):
             if members.contains(where: { $0.key == "__tag__" }) { throw LambdaRefused() }
@@ -192,7 +195,7 @@ import Testing
             for (name, text) in test.partials { partials[name] = try Template(text, kind: .html) }
             let template = try Template(test.template, kind: .html)
             let value = try test.data.flatMap(templateValue) ?? .object([:])
-            return .rendered(template.render(value, partials: partials))
+            return .rendered(try template.render(value, partials: partials))
         } catch let error as Template.ParseError {
             return .refused("\(error.line):\(error.column): \(error.message)")
         } catch is LambdaRefused {

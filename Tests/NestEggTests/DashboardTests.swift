@@ -3,7 +3,8 @@ import Testing
 @testable import NestEggBuild
 @testable import NestEggLoad
 @testable import NestEggModel
-@testable import NestEggSite
+@testable import NestEggReport
+@testable import NestEggRender
 @testable import NestEggSupport
 @testable import NestEggSynthetic
 @testable import NestEggWrite
@@ -14,12 +15,11 @@ struct DashboardTests {
         let own = DashboardReport.figureView(.init(label: "Map", value: "loans by country", href: "loans/map.md"),
                                              sectionHref: "loans/index.md")
         #expect(own.href == "loans/map.md")
-        #expect(own.hrefHTML == "loans/map.html")
+        #expect(own.htmlHref == "loans/map.html")
         let section = DashboardReport.figureView(.init(label: "Failed <transfers>", value: "11"),
                                                  sectionHref: "transfers/index.md")
         #expect(section.href == "transfers/index.md")
-        #expect(section.hrefHTML == "transfers/index.html")
-        #expect(section.labelHTML == "Failed &lt;transfers&gt;")
+        #expect(section.htmlHref == "transfers/index.html")
     }
 
     /// With a thousand accounts the start page stays a start page: six figures and twelve rows a

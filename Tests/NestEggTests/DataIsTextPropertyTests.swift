@@ -3,7 +3,8 @@ import Testing
 @testable import NestEggBuild
 @testable import NestEggLoad
 @testable import NestEggModel
-@testable import NestEggSite
+@testable import NestEggReport
+@testable import NestEggRender
 @testable import NestEggSupport
 @testable import NestEggSynthetic
 @testable import NestEggWrite
@@ -48,7 +49,7 @@ import Testing
         #expect(template.placements.map(\.placement) == harness.placements,
                 "the template places {{v}} at \(template.placements.map(\.placement)), not \(harness.placements)")
         let values = Self.strings
-        let rendered = template.render(Self.view)
+        let rendered = try template.render(Self.view)
         let (html, unsafeLinks) = harness.kind == .markdown ? Harness.buildHTML(rendered) : (rendered, 0)
         let failures = harness.check(html, values: values, expected: Self.expected)
         #expect(failures.isEmpty, "\(failures.count) counterexamples, the first:\n\(failures.prefix(12).joined(separator: "\n"))")
@@ -60,7 +61,7 @@ import Testing
         #expect(unsafeLinks == 0, "GitHub would link \(unsafeLinks) values")
         if unsafeLinks > 0 {
             let linked = values.filter { value in
-                let one = template.render(.object(["items": .list([.object(["v": .text(value)])])]))
+                let one = try! template.render(.object(["items": .list([.object(["v": .text(value)])])]))
                 return Harness.buildHTML(one).unsafeLinks > 0
             }
             #expect(linked.isEmpty, "linked on GitHub: \(linked.prefix(12).map(\.debugDescription))")
@@ -158,7 +159,7 @@ struct Harness: Sendable, CustomTestStringConvertible {
     /// and ``HTMLPolish``), and the number of links the node pass made text again.
     static func buildHTML(_ markdown: String) -> (html: String, unsafeLinks: Int) {
         let (lifted, islands) = SVGIslands.lift(markdown)
-        let rendered = CMark.render(lifted, rewriteLink: CMark.markdownLinkToHTML, headingOffset: 0, unlinkingUnsafe: true)
+        let rendered = CMark.render(lifted, rewriteLink: Page.htmlLink(ofMarkdownLink:), headingOffset: 0, unlinkingUnsafe: true)
         return (HTMLPolish.polish(SVGIslands.land(rendered.html, islands)), rendered.unsafeLinks)
     }
 
@@ -209,7 +210,7 @@ struct Harness: Sendable, CustomTestStringConvertible {
         var failures: [String] = []
         let template = try! Template(self.template, kind: kind)
         for value in suspects {
-            let markdown = template.render(.object(["items": .list([.object(["v": .text(value)])])]))
+            let markdown = try! template.render(.object(["items": .list([.object(["v": .text(value)])])]))
             let html = kind == .markdown ? Self.buildHTML(markdown).html : markdown
             let one = Expected(normals: [Oracle.normalised(value)])
             if !check(html, values: [value], expected: one, alone: true) {
@@ -252,7 +253,7 @@ struct Harness: Sendable, CustomTestStringConvertible {
             // A value a URL keeps as it is stays itself (but for `.md` becoming `.html`).
             guard normal.allSatisfy({ Oracle.plainURLByte[Int($0)] }), !normal.starts(with: [0x2F, 0x2F]) else { return true }
             let value = String(decoding: normal, as: UTF8.self)
-            return href == value || href == CMark.markdownLinkToHTML(value)
+            return href == value || href == Page.htmlLink(ofMarkdownLink: value)
         }
     }
 }
@@ -326,8 +327,8 @@ enum Oracle {
         Escape.isASCIIAlphanumeric(UInt8(byte)) || "-._~/".utf8.contains(UInt8(byte))
     }
 
-    static let entities: [[UInt8]] = ["&amp;", "&lt;", "&gt;", "&quot;", "&#39;"].map { Array($0.utf8) }
-    static let decoded: [UInt8] = Array("&<>\"'".utf8)
+    static let entities: [[UInt8]] = ["&amp;", "&lt;", "&gt;", "&quot;", "&#39;", "&#124;"].map { Array($0.utf8) }
+    static let decoded: [UInt8] = Array("&<>\"'|".utf8)
 
     static func decodesHTML(_ hole: Slice<UnsafeBufferPointer<UInt8>>, to normal: [UInt8]) -> Bool {
         let entities = Self.entities, decoded = Self.decoded
@@ -499,7 +500,7 @@ extension SplitMix64 {
     /// Text without a tag or an entity takes a short way; it must come out as the long way has it.
     @Test func theShortWayAgreesWithTheLongWay() {
         let plain = DataIsTextPropertyTests.strings.filter { !$0.contains("<") && !$0.contains("&") }.prefix(15_000)
-        let differ = plain.filter { RichText.markdown(fromHTML: $0) != RichText.render(RichText.styledText(fromHTML: $0)) }
+        let differ = plain.filter { RichText.markdown(fromHTML: $0) != RichText.render(SanitizedText.styledText(fromHTML: $0)) }
         #expect(plain.count > 10_000)
         #expect(differ.isEmpty, "\(differ.prefix(12).map(\.debugDescription))")
     }
@@ -571,7 +572,7 @@ extension Oracle {
                 if closing && tag == skip { skipping = nil }
                 continue
             }
-            text += RichText.decodeEntities(raw)
+            text += SanitizedText.decodeEntities(raw)
             raw = ""
             switch tag {
             case "script", "style", "template", "iframe", "object", "noscript", "textarea", "title":
@@ -582,7 +583,7 @@ extension Oracle {
             }
         }
         if skipping == nil { raw += rest }
-        text += RichText.decodeEntities(raw)
+        text += SanitizedText.decodeEntities(raw)
         // Normal form: as HTML shows it.
         var out = ""
         var pending = false

@@ -1,6 +1,7 @@
 import Testing
 @testable import NestEggModel
-@testable import NestEggSite
+@testable import NestEggReport
+@testable import NestEggRender
 
 /// The one rule for periods in progress (``PeriodProgress``), and each report that uses it.
 @Suite struct PeriodProgressTests {

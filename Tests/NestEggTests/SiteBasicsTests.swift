@@ -3,7 +3,8 @@ import Testing
 @testable import NestEggBuild
 @testable import NestEggLoad
 @testable import NestEggModel
-@testable import NestEggSite
+@testable import NestEggReport
+@testable import NestEggRender
 @testable import NestEggSupport
 
 /// What every static site has: favicon, `noindex` by default, `404.html`, a sitemap and canonical

@@ -3,7 +3,8 @@ import Testing
 @testable import NestEggBuild
 @testable import NestEggLoad
 @testable import NestEggModel
-@testable import NestEggSite
+@testable import NestEggReport
+@testable import NestEggRender
 @testable import NestEggSupport
 @testable import NestEggSynthetic
 @testable import NestEggWrite
@@ -23,7 +24,13 @@ import Testing
         let value = object(["name": .text("*Bob* <b>")])
         #expect(try render("{{name}}", value) == "\\*Bob\\* \\<b>")
         #expect(try render("{{name}}", value, kind: .html) == "*Bob* &lt;b&gt;")
-        #expect(try render("{{{name}}}|{{& name}}", value) == "*Bob* <b>|*Bob* <b>")
+        // Raw tags place markup that Render wrote, as it is; `{{name}}` escapes it like text.
+        let markup = object(["name": .markup("*Bob* <b>")])
+        #expect(try render("{{{name}}}|{{& name}}", markup) == "*Bob* <b>|*Bob* <b>")
+        #expect(try render("{{name}}", markup, kind: .html) == "*Bob* &lt;b&gt;")
+        // A report's text placed raw is an error, not markup: no report can write markup past the escapers.
+        #expect(throws: Template.RawTextError.self) { try render("{{{name}}}", value) }
+        #expect(throws: Template.RawTextError.self) { try render("{{#list}}{{& .}}{{/list}}", object(["list": .list([.text("<b>")])])) }
         #expect(try render("[{{missing}}]", value) == "[]")
         #expect(try render("{{flag}}", object(["flag": .flag(true)])) == "true")
     }
@@ -72,7 +79,7 @@ import Testing
         #expect(try render("x\n{{> part}}\ny", value, partials: ["part": "[{{n}}]\n"]) == "x\n[7]\ny")
         #expect(try render("  {{> part}}\n", value, partials: ["part": "a\nb\n"]) == "  a\n  b\n")
         // The indentation goes before the partial's own lines, not inside a value it shows.
-        let lines = object(["svg": .text("<svg>\n<g/>\n</svg>")])
+        let lines = object(["svg": .markup("<svg>\n<g/>\n</svg>")])
         #expect(try render("  {{> part}}\n", lines, partials: ["part": "{{{svg}}}\nend\n"]) == "  <svg>\n<g/>\n</svg>\n  end\n")
         #expect(try render("{{> unknown}}", value) == "")
     }
@@ -134,7 +141,8 @@ import Testing
         let big: Int64
         let pinned: Bool
         let note: String?
-        let line: MarkdownLine
+        let line: TableRow
+        let chart: Chart
         let tags: [String]
         let children: [Child]
     }
@@ -143,16 +151,16 @@ import Testing
 
     @Test func viewsEncodeToTextFlagsListsAndObjects() {
         let row = Row(name: "Café", count: 12, big: 1_000_000_000_000, pinned: false, note: nil,
-                      line: MarkdownLine(cells: ["a|b", "c"]), tags: ["x", "y"], children: [Child(id: 1), Child(id: 2)])
+                      line: TableRow(cells: ["a|b", "c"]), chart: Chart.progress(percent: 5, title: "<T>"), tags: ["x", "y"], children: [Child(id: 1), Child(id: 2)])
         let expected: TemplateValue = .object([
             "name": .text("Café"), "count": .text("12"), "big": .text("1000000000000"), "pinned": .flag(false),
-            "line": .text("| a\\|b | c |"), "tags": .list([.text("x"), .text("y")]),
+            "line": .markup("| a\\|b | c |"), "chart": .markup(ChartSVG.draw(Chart.progress(percent: 5, title: "<T>"))), "tags": .list([.text("x"), .text("y")]),
             "children": .list([.object(["id": .text("1")]), .object(["id": .text("2")])]),
         ])
         #expect(TemplateValue(encoding: row) == expected)
         #expect(TemplateValue(encoding: [row]) == .list([expected]))
         #expect(TemplateValue(encoding: "plain") == .text("plain"))
-        #expect(TemplateValue(encoding: SafeURL("https://example.com/a&b")!) == .text("https://example.com/a&amp;b"))
+        #expect(TemplateValue(encoding: SafeURL("https://example.com/a&b")!) == .text("https://example.com/a&b"))
         // A nil field is absent, so an inverted section over it renders.
         #expect((try? Template("{{^note}}no note{{/note}}", kind: .markdown).render(expected)) == "no note")
     }

@@ -3,7 +3,8 @@ import Testing
 @testable import NestEggBuild
 @testable import NestEggLoad
 @testable import NestEggModel
-@testable import NestEggSite
+@testable import NestEggReport
+@testable import NestEggRender
 @testable import NestEggSupport
 @testable import NestEggSynthetic
 @testable import NestEggWrite
@@ -122,18 +123,18 @@ import Testing
     }
 
     @Test func theStackedChartEscapesItsLabelsAndStacksEachValue() {
-        let svg = Chart.stackedColumns(
+        let svg = ChartSVG.draw(Chart.stackedColumns(
             [Chart.StackedColumn(label: "Oct", values: [100, 0, 50], valueTexts: ["£1", "£0", "£0.50"], totalText: "£1.50"),
              Chart.StackedColumn(label: "Nov", values: [200, 10, -5], valueTexts: ["£2", "£0.10", "-£0.05"], totalText: "£2.05")],
             series: [Chart.Series(label: "A & <B>", colorIndex: 0), Chart.Series(label: "C", colorIndex: 3),
                      Chart.Series(label: "D", colorIndex: 9)],
-            title: "Per month")
+            title: "Per month"))
         #expect(svg.hasPrefix(#"<svg class="chart chart-stacked""#))
         #expect(svg.contains("A &amp; &lt;B&gt;"))
         #expect(!svg.contains("<B>"))
         #expect(svg.components(separatedBy: "<rect").count - 1 == 4 + 3, "four non-zero values and three legend keys")
         #expect(svg.contains(#"class="series-4""#) && svg.contains(#"class="series-2""#), "colours from the series, wrapping at eight")
-        #expect(Chart.stackedColumns([], series: [], title: "x") == "")
+        #expect(ChartSVG.draw(Chart.stackedColumns([], series: [], title: "x")) == "")
     }
 
     @Test func noTransactionsAndNoStarlingMeansNoPages() {

@@ -1,0 +1,122 @@
+import NestEggReport
+import NestEggModel
+import NestEggSupport
+import CCmarkGFM
+import Foundation
+
+/// Markdown → HTML with cmark-gfm and GitHub's extensions (tables, strikethrough,
+/// autolinks, the tag filter). Frees everything it allocates.
+public enum CMark {
+    static let extensions = ["table", "strikethrough", "autolink", "tagfilter"]
+
+    private static let registerExtensions: Void = { cmark_gfm_core_extensions_ensure_registered() }()
+
+    /// Right-aligned cells as `style="text-align: right"` (valid HTML) rather than `align="right"`;
+    /// raw HTML is let through because only templates write it: every value from data is escaped
+    /// for where it lands before it reaches the Markdown, and `tagfilter` still disarms `<script>`
+    /// and kin.
+    static let options = CMARK_OPT_UNSAFE | CMARK_OPT_TABLE_PREFER_STYLE_ATTRIBUTES
+
+    /// Converts `markdown` to an HTML fragment. `rewriteLink` may replace each link's destination
+    /// (it is applied to the node tree, not to the text); `headingOffset` moves every heading down
+    /// that many levels (a page inside a larger document). Any link or image whose destination is
+    /// not relative or http(s) — an autolinked e-mail address or `xmpp:` URI, a `javascript:` link —
+    /// goes back to being its text: templates write only relative links, and data none.
+    public static func html(from markdown: String, rewriteLink: (String) -> String? = { _ in nil },
+                            headingOffset: Int32 = 0) -> String {
+        render(markdown, rewriteLink: rewriteLink, headingOffset: headingOffset, unlinkingUnsafe: true).html
+    }
+
+    /// cmark-gfm's HTML as GitHub's renderer would make it of a `.md` file: the same parser,
+    /// extensions and options, without NestEgg's node pass (the tests ask it what GitHub links).
+    static func htmlWithoutNodePass(from markdown: String) -> String {
+        render(markdown, rewriteLink: { _ in nil }, headingOffset: 0, unlinkingUnsafe: false).html
+    }
+
+    /// The HTML, and how many links and images had a destination that is not relative or http(s)
+    /// (each made its text if `unlinkingUnsafe`; GitHub would show them as links).
+    static func render(_ markdown: String, rewriteLink: (String) -> String?, headingOffset: Int32,
+                       unlinkingUnsafe: Bool) -> (html: String, unsafeLinks: Int) {
+        _ = registerExtensions
+        guard let parser = cmark_parser_new(options) else { return ("", 0) }
+        defer { cmark_parser_free(parser) }
+        for name in extensions {
+            if let syntax = cmark_find_syntax_extension(name) {
+                cmark_parser_attach_syntax_extension(parser, syntax)
+            }
+        }
+        markdown.utf8CString.withUnsafeBufferPointer { buffer in
+            cmark_parser_feed(parser, buffer.baseAddress, buffer.count - 1)
+        }
+        guard let document = cmark_parser_finish(parser) else { return ("", 0) }
+        defer { cmark_node_free(document) }
+
+        var unsafe: [OpaquePointer] = []
+        var unsafeLinks = 0
+        if let iterator = cmark_iter_new(document) {
+            defer { cmark_iter_free(iterator) }
+            while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+                guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+                switch cmark_node_get_type(node) {
+                case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
+                    let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+                    if !isSafeDestination(url) {
+                        unsafeLinks += 1
+                        if unlinkingUnsafe { unsafe.append(node) }
+                    } else if cmark_node_get_type(node) == CMARK_NODE_LINK, let replacement = rewriteLink(url) {
+                        cmark_node_set_url(node, replacement)
+                    }
+                case CMARK_NODE_HEADING where headingOffset != 0:
+                    cmark_node_set_heading_level(node, min(6, cmark_node_get_heading_level(node) + headingOffset))
+                default:
+                    break
+                }
+            }
+        }
+        // Each goes back to being its text (an image to its description), in its place.
+        for node in unsafe {
+            while let child = cmark_node_first_child(node) { cmark_node_insert_before(node, child) }
+            cmark_node_free(node)
+        }
+        guard let rendered = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser)) else { return ("", unsafeLinks) }
+        defer { free(rendered) }
+        return (String(cString: rendered), unsafeLinks)
+    }
+
+    /// A link or image destination that may stand in a page: relative (a path or a fragment on
+    /// this site) or http(s). Read as a browser reads it — leading control characters and spaces
+    /// dropped, tabs and line breaks ignored, `\` as `/` — so `//host`, `/\host` (another host),
+    /// `javascript:`, `mailto:`, `xmpp:` and `data:` are not.
+    static func isSafeDestination(_ url: String) -> Bool {
+        var url = url
+        return url.withUTF8 { bytes in
+            // (Bytes, not scalars: this runs for every link, and what matters is ASCII.)
+            var index = 0
+            while index < bytes.count && bytes[index] <= 0x20 { index += 1 }
+            var scheme: [UInt8] = []  // up to the first separator; tabs and line breaks do not count
+            var separator: UInt8? = nil
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                if byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
+                if byte == UInt8(ascii: ":") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "?")
+                    || byte == UInt8(ascii: "#") {
+                    separator = byte
+                    break
+                }
+                if scheme.count <= 5 { scheme.append(byte | 0x20) }
+            }
+            switch separator {
+            case UInt8(ascii: ":")?:
+                return scheme == Array("http".utf8) || scheme == Array("https".utf8)
+            case UInt8(ascii: "/")?, UInt8(ascii: "\\")?:
+                // A path; but `//x`, `/\\x` (a browser reads `\\` as `/`) lead to another host.
+                guard scheme.isEmpty else { return true }
+                while index < bytes.count && (bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D) { index += 1 }
+                return !(index < bytes.count && (bytes[index] == UInt8(ascii: "/") || bytes[index] == UInt8(ascii: "\\")))
+            default:
+                return true  // a query, a fragment, or a path with no colon
+            }
+        }
+    }
+}

@@ -1,0 +1,245 @@
+import NestEggReport
+import NestEggModel
+import NestEggSupport
+/// The project's one chart module: draws a report's ``Chart`` description as small inline SVG
+/// for the HTML pages.
+///
+/// Every chart is sized by its `viewBox` only (the stylesheet makes it fit its column), has
+/// `role="img"` with a `<title>` for screen readers and text labels on the chart itself, and
+/// takes its colours from the stylesheet's `series-N` classes, so both themes stay readable.
+/// In Markdown a chart is its table: templates show the table when `html` is false.
+/// Every label is HTML-escaped here; the result is markup that only Render writes, and
+/// templates place it with `{{{…}}}`.
+enum ChartSVG {
+    /// The chart as inline SVG; an empty string for a chart with nothing to draw.
+    static func draw(_ chart: Chart) -> String {
+        switch chart.kind {
+        case .bars(let bars): return self.bars(bars, title: chart.title)
+        case .columns(let bars): return columns(bars, title: chart.title)
+        case .progress(let percent): return progress(percent: percent, title: chart.title)
+        case .ring(let segments, let centerText): return ring(segments, title: chart.title, centerText: centerText)
+        case .sparkline(let values): return sparkline(values, title: chart.title)
+        case .stackedColumns(let columns, let series): return stackedColumns(columns, series: series, title: chart.title)
+        case .worldMap(let points, let cells): return worldMap(points, title: chart.title, cells: cells)
+        }
+    }
+
+    /// Horizontal bars, one row each: label, bar, value.
+    static func bars(_ bars: [Chart.Bar], title: String) -> String {
+        guard !bars.isEmpty else { return "" }
+        let rowHeight = 30, width = 640, labelWidth = 200, valueWidth = 110
+        let barSpace = width - labelWidth - valueWidth - 10
+        let maximum = max(bars.map(\.value).max() ?? 0, 1)
+        let height = bars.count * rowHeight + 4
+        var svg = open(width: width, height: height, title: title, kind: "bars")
+        for (index, bar) in bars.enumerated() {
+            let y = index * rowHeight + 2
+            let length = bar.value <= 0 ? 0 : max(2, scaled(bar.value, of: maximum, to: barSpace))
+            svg += "<text class=\"chart-label\" x=\"\(labelWidth - 8)\" y=\"\(y + 20)\" text-anchor=\"end\">\(Escape.html(clip(bar.label, 26)))</text>"
+            svg += "<rect class=\"series-\(index % 8 + 1)\" x=\"\(labelWidth)\" y=\"\(y + 5)\" width=\"\(length)\" height=\"\(rowHeight - 10)\" rx=\"3\"><title>\(Escape.html(bar.label)): \(Escape.html(bar.valueText))</title></rect>"
+            svg += "<text class=\"chart-value\" x=\"\(labelWidth + length + 6)\" y=\"\(y + 20)\">\(Escape.html(bar.valueText))</text>"
+        }
+        return svg + "</svg>"
+    }
+
+    /// Vertical columns over time (weeks, months), labelled underneath; the newest last.
+    static func columns(_ bars: [Chart.Bar], title: String) -> String {
+        guard !bars.isEmpty else { return "" }
+        let width = 640, height = 220, top = 24, bottom = 36
+        let plot = height - top - bottom
+        let slot = Double(width) / Double(bars.count)
+        let maximum = max(bars.map(\.value).max() ?? 0, 1)
+        // Values are written above the columns only when the widest fits its slot (about 8.5 px a character).
+        let valuesFit = bars.count <= 12 && Double(bars.map(\.valueText.count).max() ?? 0) * 8.5 <= slot
+        var svg = open(width: width, height: height, title: title, kind: "columns")
+        svg += "<line class=\"chart-axis\" x1=\"0\" y1=\"\(top + plot)\" x2=\"\(width)\" y2=\"\(top + plot)\"/>"
+        for (index, bar) in bars.enumerated() {
+            let barHeight = bar.value <= 0 ? 0 : max(2, scaled(bar.value, of: maximum, to: plot))
+            let x = Int(slot * Double(index) + slot * 0.15)
+            let barWidth = max(2, Int(slot * 0.7))
+            let center = Int(slot * Double(index) + slot / 2)
+            svg += "<rect class=\"series-1\" x=\"\(x)\" y=\"\(top + plot - barHeight)\" width=\"\(barWidth)\" height=\"\(barHeight)\" rx=\"2\"><title>\(Escape.html(bar.label)): \(Escape.html(bar.valueText))</title></rect>"
+            if bars.count <= 16 || index % 2 == 0 {
+                svg += "<text class=\"chart-label\" x=\"\(center)\" y=\"\(height - 14)\" text-anchor=\"middle\">\(Escape.html(clip(bar.label, 8)))</text>"
+            }
+            if valuesFit, bar.value > 0 {
+                svg += "<text class=\"chart-value\" x=\"\(center)\" y=\"\(top + plot - barHeight - 6)\" text-anchor=\"middle\">\(Escape.html(bar.valueText))</text>"
+            }
+        }
+        return svg + "</svg>"
+    }
+
+    /// A progress bar with its percentage; past 100% the bar is full and says so.
+    static func progress(percent: Int, title: String) -> String {
+        let width = 320, height = 28
+        let clamped = min(max(percent, 0), 100)
+        let fill = width * clamped / 100
+        var svg = open(width: width + 70, height: height, title: title, kind: "progress")
+        svg += "<rect class=\"chart-track\" x=\"0\" y=\"6\" width=\"\(width)\" height=\"16\" rx=\"8\"/>"
+        if fill > 0 {
+            svg += "<rect class=\"\(percent >= 100 ? "chart-done" : "series-1")\" x=\"0\" y=\"6\" width=\"\(max(fill, 8))\" height=\"16\" rx=\"8\"/>"
+        }
+        svg += "<text class=\"chart-value\" x=\"\(width + 8)\" y=\"20\">\(percent)%</text>"
+        return svg + "</svg>"
+    }
+
+    /// A ring (doughnut) of shares, with a legend beside it. Negative values count as zero.
+    static func ring(_ segments: [Chart.Segment], title: String, centerText: String = "") -> String {
+        let total = segments.reduce(Int128(0)) { saturatingSum($0, max($1.value, 0)) }
+        guard total > 0 else { return "" }
+        let legendRow = 26
+        let height = max(200, segments.count * legendRow + 20)
+        var svg = open(width: 640, height: height, title: title, kind: "ring")
+        let radius = 70.0, circumference = 2 * Double.pi * radius, cx = 100.0, cy = Double(height) / 2
+        var offset = 0.0
+        svg += "<circle class=\"chart-track\" cx=\"\(cx)\" cy=\"\(format(cy))\" r=\"\(Int(radius))\" fill=\"none\" stroke-width=\"34\"/>"
+        for (index, segment) in segments.enumerated() where segment.value > 0 {
+            // Shares are drawn, not summed as money: the ring's geometry is the only place a Double appears.
+            let length = circumference * Double(segment.value) / Double(total)
+            svg += "<circle class=\"ring-\((segment.colorIndex ?? index) % 8 + 1)\" cx=\"\(cx)\" cy=\"\(format(cy))\" r=\"\(Int(radius))\" fill=\"none\" stroke-width=\"34\""
+                + " stroke-dasharray=\"\(format(length)) \(format(circumference - length))\" stroke-dashoffset=\"\(format(-offset))\""
+                + " transform=\"rotate(-90 \(Int(cx)) \(format(cy)))\"><title>\(Escape.html(segment.label)): \(Escape.html(segment.valueText))</title></circle>"
+            offset += length
+        }
+        if !centerText.isEmpty {
+            svg += "<text class=\"chart-value\" x=\"\(Int(cx))\" y=\"\(format(cy + 5))\" text-anchor=\"middle\">\(Escape.html(centerText))</text>"
+        }
+        let legendTop = (Double(height) - Double(segments.count * legendRow)) / 2
+        for (index, segment) in segments.enumerated() {
+            let y = Int(legendTop) + index * legendRow
+            let share = segment.value > 0 ? ReportContext.percent(segment.value, of: total) ?? 0 : 0
+            svg += "<rect class=\"series-\((segment.colorIndex ?? index) % 8 + 1)\" x=\"230\" y=\"\(y + 4)\" width=\"16\" height=\"16\" rx=\"3\"/>"
+            svg += "<text class=\"chart-label\" x=\"254\" y=\"\(y + 17)\">\(Escape.html(clip(segment.label, 24))) · \(Escape.html(segment.valueText)) (\(share)%)</text>"
+        }
+        return svg + "</svg>"
+    }
+
+    /// A small line over time, with its last value; for headline figures.
+    static func sparkline(_ values: [Int128], title: String) -> String {
+        guard values.count > 1 else { return "" }
+        let width = 160, height = 40
+        let low = Double(values.min()!), high = Double(values.max()!)
+        let span = max(high - low, 1)
+        let step = Double(width - 4) / Double(values.count - 1)
+        let points = values.enumerated().map { index, value in
+            "\(format(2 + step * Double(index))),\(format(Double(height - 4) - Double(height - 8) * (Double(value) - low) / span))"
+        }.joined(separator: " ")
+        var svg = open(width: width, height: height, title: title, kind: "sparkline")
+        svg += "<polyline class=\"chart-line\" fill=\"none\" stroke-width=\"2\" points=\"\(points)\"/>"
+        return svg + "</svg>"
+    }
+
+    /// Columns over time (months), each split into its series stacked bottom-up in series order,
+    /// with a legend beside them; the newest last. Negative values count as zero.
+    static func stackedColumns(_ columns: [Chart.StackedColumn], series: [Chart.Series], title: String) -> String {
+        let totals = columns.map { $0.values.reduce(Int128(0)) { saturatingSum($0, max($1, 0)) } }
+        guard !columns.isEmpty, !series.isEmpty, let maximum = totals.max(), maximum > 0 else { return "" }
+        let legendWidth = 190, legendRow = 24
+        let height = max(220, series.count * legendRow + 24), top = 24, bottom = 30
+        let plotWidth = 640 - legendWidth, plot = height - top - bottom
+        let slot = Double(plotWidth) / Double(columns.count)
+        var svg = open(width: 640, height: height, title: title, kind: "stacked")
+        svg += "<line class=\"chart-axis\" x1=\"0\" y1=\"\(top + plot)\" x2=\"\(plotWidth)\" y2=\"\(top + plot)\"/>"
+        for (index, column) in columns.enumerated() {
+            let x = Int(slot * Double(index) + slot * 0.15)
+            let barWidth = max(2, Int(slot * 0.7))
+            let center = Int(slot * Double(index) + slot / 2)
+            var below: Int128 = 0
+            for (position, value) in column.values.enumerated() where value > 0 && position < series.count {
+                // Each edge from the running sum, so the stack has no gaps from rounding.
+                let y0 = scaled(below, of: maximum, to: plot)
+                below += value
+                let y1 = scaled(below, of: maximum, to: plot)
+                let text = position < column.valueTexts.count ? column.valueTexts[position] : ""
+                svg += "<rect class=\"series-\(series[position].colorIndex % 8 + 1)\" x=\"\(x)\" y=\"\(top + plot - y1)\" width=\"\(barWidth)\" height=\"\(max(y1 - y0, 1))\"><title>\(Escape.html(column.label)), \(Escape.html(series[position].label)): \(Escape.html(text))</title></rect>"
+            }
+            let stackHeight = scaled(below, of: maximum, to: plot)
+            svg += "<text class=\"chart-label\" x=\"\(center)\" y=\"\(height - 10)\" text-anchor=\"middle\">\(Escape.html(clip(column.label, 9)))</text>"
+            if below > 0 {
+                svg += "<text class=\"chart-value\" x=\"\(center)\" y=\"\(top + plot - stackHeight - 6)\" text-anchor=\"middle\">\(Escape.html(column.totalText))</text>"
+            }
+        }
+        let legendTop = (height - series.count * legendRow) / 2
+        for (index, entry) in series.enumerated() {
+            let y = legendTop + index * legendRow
+            svg += "<rect class=\"series-\(entry.colorIndex % 8 + 1)\" x=\"\(plotWidth + 20)\" y=\"\(y + 4)\" width=\"14\" height=\"14\" rx=\"3\"/>"
+            svg += "<text class=\"chart-label\" x=\"\(plotWidth + 40)\" y=\"\(y + 16)\">\(Escape.html(clip(entry.label, 20)))</text>"
+        }
+        return svg + "</svg>"
+    }
+
+    /// An equirectangular world map (2 units a degree): a 30° graticule with its labels, the
+    /// equator and prime meridian drawn stronger, `cells` (counts per 30° band, `[row][column]`,
+    /// north to south and west to east, as the page's grid table) shaded by count, and a circle
+    /// per point, its area proportional to its value. No tiles, no script: points off the globe
+    /// are left out. Coordinates are geometry, not money, so Doubles are fine here.
+    static func worldMap(_ points: [Chart.MapPoint], title: String, cells: [[Int]] = []) -> String {
+        let left = 44, top = 8, scale = 2, band = 30
+        let plotWidth = 360 * scale, plotHeight = 180 * scale
+        let width = left + plotWidth + 12, height = top + plotHeight + 26
+        func x(_ longitude: Double) -> String { format(Double(left) + (longitude + 180) * Double(scale)) }
+        func y(_ latitude: Double) -> String { format(Double(top) + (90 - latitude) * Double(scale)) }
+        var svg = open(width: width, height: height, title: title, kind: "map")
+        svg += "<rect class=\"map-sea\" x=\"\(left)\" y=\"\(top)\" width=\"\(plotWidth)\" height=\"\(plotHeight)\"/>"
+        let most = cells.flatMap { $0 }.max() ?? 0
+        if most > 0 {
+            for (row, counts) in cells.enumerated() {
+                for (column, count) in counts.enumerated() where count > 0 {
+                    let opacity = format(0.12 + 0.38 * Double(count) / Double(most))
+                    svg += "<rect class=\"map-cell\" x=\"\(left + column * band * scale)\" y=\"\(top + row * band * scale)\" width=\"\(band * scale)\" height=\"\(band * scale)\" fill-opacity=\"\(opacity)\"/>"
+                }
+            }
+        }
+        for latitude in stride(from: 90 - band, to: -90, by: -band) {
+            svg += "<line class=\"\(latitude == 0 ? "map-equator" : "map-grid")\" x1=\"\(left)\" y1=\"\(y(Double(latitude)))\" x2=\"\(left + plotWidth)\" y2=\"\(y(Double(latitude)))\"/>"
+            let label = latitude == 0 ? "0°" : "\(abs(latitude))°\(latitude > 0 ? "N" : "S")"
+            svg += "<text class=\"chart-label map-label\" x=\"\(left - 6)\" y=\"\(format(Double(top) + Double(90 - latitude) * Double(scale) + 4))\" text-anchor=\"end\">\(label)</text>"
+        }
+        for longitude in stride(from: -180 + band, to: 180, by: band) {
+            svg += "<line class=\"\(longitude == 0 ? "map-equator" : "map-grid")\" x1=\"\(x(Double(longitude)))\" y1=\"\(top)\" x2=\"\(x(Double(longitude)))\" y2=\"\(top + plotHeight)\"/>"
+            let label = longitude == 0 ? "0°" : "\(abs(longitude))°\(longitude > 0 ? "E" : "W")"
+            svg += "<text class=\"chart-label map-label\" x=\"\(x(Double(longitude)))\" y=\"\(top + plotHeight + 18)\" text-anchor=\"middle\">\(label)</text>"
+        }
+        svg += "<rect class=\"map-frame\" x=\"\(left)\" y=\"\(top)\" width=\"\(plotWidth)\" height=\"\(plotHeight)\" fill=\"none\"/>"
+        let placed = points.filter { point in
+            point.latitude.isFinite && point.longitude.isFinite && abs(point.latitude) <= 90 && abs(point.longitude) <= 180
+        }
+        let largest = max(placed.map(\.value).max() ?? 0, 1)
+        // The largest circles first, so that smaller ones stay visible on top of them.
+        let ordered = placed.sorted { a, b in
+            if a.value != b.value { return a.value > b.value }
+            return (a.label, a.latitude, a.longitude) < (b.label, b.latitude, b.longitude)
+        }
+        for point in ordered {
+            let radius = 2.5 + 11.5 * (Double(max(point.value, 0)) / Double(largest)).squareRoot()
+            svg += "<circle class=\"series-2 map-point\" cx=\"\(x(point.longitude))\" cy=\"\(y(point.latitude))\" r=\"\(format(radius))\"><title>\(Escape.html(point.label)): \(Escape.html(point.valueText))</title></circle>"
+        }
+        return svg + "</svg>"
+    }
+
+    static func open(width: Int, height: Int, title: String, kind: String) -> String {
+        "<svg class=\"chart chart-\(kind)\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-label=\"\(Escape.html(title))\" xmlns=\"http://www.w3.org/2000/svg\"><title>\(Escape.html(title))</title>"
+    }
+
+    /// `value` of `maximum` as a share of `length` pixels. Geometry, not money: a Double cannot
+    /// overflow where `length × value` in Int128 could.
+    static func scaled(_ value: Int128, of maximum: Int128, to length: Int) -> Int {
+        guard maximum > 0 else { return 0 }
+        return Int(Double(length) * Double(value) / Double(maximum))
+    }
+
+    static func saturatingSum(_ a: Int128, _ b: Int128) -> Int128 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? Int128.max : sum
+    }
+
+    static func clip(_ text: String, _ length: Int) -> String {
+        text.count <= length ? text : String(text.prefix(length - 1)) + "…"
+    }
+
+    static func format(_ value: Double) -> String {
+        let rounded = (value * 10).rounded() / 10
+        if rounded == rounded.rounded() { return String(Int(rounded)) }
+        return String(rounded)
+    }
+}

@@ -1,0 +1,110 @@
+import NestEggReport
+import NestEggModel
+import NestEggSupport
+/// The render stage for one page: its Markdown from the page's template, then its HTML
+/// (cmark-gfm's output of the same template, placed into the layout).
+public struct PageRenderer: Sendable {
+    public let templates: TemplateLibrary
+    public let site: Site
+
+    public init(templates: TemplateLibrary, site: Site) {
+        self.templates = templates
+        self.site = site
+    }
+
+    public struct Output: Sendable {
+        public let markdown: String
+        public let html: String
+    }
+
+    public struct MissingTemplate: Error, Sendable {
+        public let name: String
+        public let page: String
+    }
+
+    /// Throws ``MissingTemplate``, or ``Template/RawTextError`` for a raw tag that met a report's text.
+    public func render(_ page: Page) throws -> Output {
+        let view = TemplateValue(encoding: page.view)
+        let markdown = try self.markdown(page, html: false, view: view)
+        let content = HTMLPolish.polish(
+            SVGIslands.html(from: try self.markdown(page, html: true, view: view), rewriteLink: Page.htmlLink(ofMarkdownLink:)))
+        let html = try templates.render("layout.html", layoutValue(for: page, content: content)) ?? content
+        return Output(markdown: markdown, html: html)
+    }
+
+    /// What `layout.html` shows around a page's HTML `content`.
+    func layoutValue(for page: Page, content: String) -> TemplateValue {
+        let root = page.rootPrefix
+        let nav: [TemplateValue] = site.sections.map {
+            .object(["title": .text($0.title), "href": .text(root + $0.path + ".html"), "current": .flag($0.id == page.section)])
+        }
+        let crumbs: [TemplateValue] = page.breadcrumbs.map {
+            .object(["title": .text($0.title), "href": .text(root + $0.path + ".html")])
+        }
+        var fields: TemplateValue.Fields = [
+            "title": .text(page.title),
+            "siteTitle": .text(site.title),
+            "root": .text(root),
+            "content": .markup(content),
+            "nav": .list(nav),
+            "hasNav": .flag(!nav.isEmpty),
+            "breadcrumbs": .list(crumbs),
+            "hasBreadcrumbs": .flag(!crumbs.isEmpty),
+            "isHome": .flag(page.path == "index"),
+            "markdownHref": .text(page.fileName + ".md"),
+            "allowIndexing": .flag(site.settings.allowIndexing),
+            "description": .text(SiteMeta.description(of: page, site: site)),
+        ]
+        if page.path == SiteMeta.notFoundPath { fields["markdownHref"] = nil }  // HTML only
+        fields["canonical"] = SiteMeta.canonicalURL(of: page.path, site: site).map(TemplateValue.text)
+        return .object(fields)
+    }
+
+    /// The page's Markdown. With `html` set, the template may add what only HTML can show
+    /// (an inline SVG chart) where the Markdown has its table; that version feeds cmark.
+    public func markdown(_ page: Page, html: Bool) throws -> String {
+        try markdown(page, html: html, view: TemplateValue(encoding: page.view))
+    }
+
+    func markdown(_ page: Page, html: Bool, view: TemplateValue) throws -> String {
+        let name = page.template + ".md"
+        guard templates.has(name) else { throw MissingTemplate(name: name + ".mustache", page: page.path) }
+        return Self.tidy(try templates.render(name, view, commonValue(for: page, html: html)) ?? "")
+    }
+
+    /// The fields every page's template has, looked up before the page's own view.
+    func commonValue(for page: Page, html: Bool) -> TemplateValue {
+        .object(["root": .text(page.rootPrefix), "siteTitle": .text(site.title), "title": .text(page.title), "html": .flag(html)])
+    }
+
+    /// Collapses runs of blank lines that template sections leave behind and ends with one newline.
+    /// (A line of only spaces and tabs counts as blank.) One pass over the bytes.
+    static func tidy(_ text: String) -> String {
+        var text = text
+        return text.withUTF8 { bytes in
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count + 1)
+            var blankRun = 0
+            var start = 0
+            // Line by line; a line that is kept is copied whole.
+            while start <= bytes.count {
+                var end = start
+                var blank = true
+                while end < bytes.count && bytes[end] != 0x0A {
+                    if bytes[end] != 0x20 && bytes[end] != 0x09 { blank = false }
+                    end += 1
+                }
+                if blank {
+                    blankRun += 1
+                } else {
+                    if !output.isEmpty { output.append(contentsOf: blankRun > 0 ? [0x0A, 0x0A] : [0x0A]) }
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                    blankRun = 0
+                }
+                start = end + 1
+            }
+            output.append(0x0A)
+            return String(decoding: output, as: UTF8.self)
+        }
+    }
+}

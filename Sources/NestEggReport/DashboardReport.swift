@@ -1,0 +1,243 @@
+import NestEggModel
+import NestEggSupport
+import Foundation
+
+/// A report's part of the start page: a few headline figures and, optionally, a small table,
+/// with a link to the report. Every report contributes one through the same shape, so the
+/// start page's template stays generic; a section with no data is left out, not shown empty.
+public struct DashboardSection: Sendable {
+    public struct Figure: Sendable {
+        public let label: String
+        /// As shown: `£3.67`, `12`, `40%`.
+        public let value: String
+        /// Site-relative `.md` link, or `nil`.
+        public let href: String?
+        /// The exact amount behind `value`, for `--json` (money as a decimal string and its currency).
+        public let amount: Money?
+        /// The count behind `value`, for `--json`.
+        public let count: Int?
+        /// A stable key for `--json` (`personal.latest-round-up`); defaults to the label's slug.
+        public let id: String
+
+        public init(label: String, value: String, href: String? = nil, amount: Money? = nil, count: Int? = nil, id: String? = nil) {
+            self.id = id ?? Slug.make(label, fallback: "figure")
+            self.label = label
+            self.value = value
+            self.href = href
+            self.amount = amount
+            self.count = count
+        }
+    }
+
+    public struct Table: Sendable {
+        public struct Row: Sendable {
+            public let cells: [String]
+            public init(_ cells: [String]) { self.cells = cells }
+        }
+
+        public let columns: [String]
+        /// Which columns are numbers (right-aligned).
+        public let numeric: [Bool]
+        public let rows: [Row]
+
+        public init(columns: [String], numeric: [Bool], rows: [Row]) {
+            self.columns = columns
+            self.numeric = numeric
+            self.rows = rows
+        }
+    }
+
+    public let title: String
+    /// The report's index, site-relative, as a `.md` link.
+    public let href: String
+    public let linkText: String
+    public let figures: [Figure]
+    public let table: Table?
+
+    public init(title: String, href: String, linkText: String, figures: [Figure], table: Table? = nil) {
+        self.title = title
+        self.href = href
+        self.linkText = linkText
+        self.figures = figures
+        self.table = table
+    }
+}
+
+/// The start page, `index`: every report's dashboard section, in the order of the navigation.
+public enum DashboardReport {
+    struct View: Sendable, Encodable {
+        let dataAsOf: String?
+        let sections: [SectionView]
+        let hasSections: Bool
+    }
+
+    struct SectionView: Sendable, Encodable {
+        let title: String
+        let href: String
+        let linkText: String
+        let figures: [FigureView]
+        let hasFigures: Bool
+        /// `and 994 more`, when a section has more figures than the start page shows.
+        let moreFigures: String?
+        let table: TableView?
+        /// The `.html` link of the section's index, for the raw-HTML cards (cmark rewrites only
+        /// Markdown links).
+        let htmlHref: String
+    }
+
+    /// A headline figure: a list item in Markdown, a card in HTML (whose raw HTML needs an
+    /// `.html` link, as cmark only rewrites Markdown links). Every figure links somewhere: to its
+    /// own page, or else to its section's index.
+    struct FigureView: Sendable, Encodable {
+        let label: String
+        let value: String
+        let href: String
+        let htmlHref: String
+        /// A value that reads as a phrase (`US$175.00 for 4 loans, …`) is set smaller than a number.
+        let isPhrase: Bool
+    }
+
+    struct TableView: Sendable, Encodable {
+        let header: TableRow
+        let divider: TableDivider
+        let rows: [RowView]
+        /// `The first 12 of 1,000 rows.`, when the table is longer than the start page shows.
+        let moreRows: String?
+    }
+
+    struct RowView: Sendable, Encodable {
+        let line: TableRow
+    }
+
+    /// At most this many figures a section, and rows a table, on the start page: with a thousand
+    /// accounts it would otherwise list each twice. The rest are a link away (and all of them
+    /// are in `--json`).
+    static let figuresShown = 6
+    static let rowsShown = 12
+
+    public static func page(for dataset: Dataset, sections: [DashboardSection], context: ReportContext) -> Page {
+        let views = sections.map { section in
+            let hidden = section.figures.count - figuresShown
+            return SectionView(
+                title: section.title, href: section.href, linkText: section.linkText,
+                figures: section.figures.prefix(figuresShown).map { figureView($0, sectionHref: section.href) },
+                hasFigures: !section.figures.isEmpty, moreFigures: hidden > 0 ? "and \(context.count(hidden)) more" : nil,
+                table: section.table.map { tableView($0, context: context) },
+                htmlHref: Page.htmlLink(section.href))
+        }
+        let view = View(dataAsOf: dataset.latestInstant.map(context.date), sections: views, hasSections: !views.isEmpty)
+        return Page(path: "index", title: dataset.settings.title, template: "index", section: nil, view: view)
+    }
+
+    static func figureView(_ figure: DashboardSection.Figure, sectionHref: String) -> FigureView {
+        let href = figure.href ?? sectionHref
+        return FigureView(label: figure.label, value: figure.value, href: href, htmlHref: Page.htmlLink(href),
+                          isPhrase: isPhrase(figure.value))
+    }
+
+    /// Whether a value has words in it (`66 in 38 countries`), not just amounts and symbols.
+    static func isPhrase(_ value: String) -> Bool {
+        value.split(separator: " ").contains { $0.count >= 3 && $0.allSatisfy(\.isLowercase) }
+    }
+
+    static func tableView(_ table: DashboardSection.Table, context: ReportContext) -> TableView {
+        TableView(
+            header: TableRow(cells: table.columns),
+            divider: TableDivider(rightAligned: table.numeric),
+            rows: table.rows.prefix(rowsShown).map { RowView(line: TableRow(cells: $0.cells)) },
+            moreRows: table.rows.count > rowsShown
+                ? "The first \(rowsShown) of \(context.count(table.rows.count)) rows." : nil)
+    }
+}
+
+
+/// The report stage: every report's pages, from the dataset alone (pure functions).
+public enum SiteReport {
+    /// What several reports derive from the dataset, worked out once, by whichever report asks
+    /// first (the reports run at once).
+    final class Derived: @unchecked Sendable {
+        private let lock = NSLock()
+        private let dataset: Dataset
+        private let clock: LocalClock
+        private var spendingItems: [SpendingItem]?
+
+        init(_ dataset: Dataset, clock: LocalClock) {
+            self.dataset = dataset
+            self.clock = clock
+        }
+
+        /// Outgoing payments of both sources (``TransactionsRules/items(from:clock:)``): the
+        /// transactions pages, the insights and the start page all list them.
+        var spending: [SpendingItem] {
+            lock.withLock {
+                if let spendingItems { return spendingItems }
+                let items = TransactionsRules.items(from: dataset, clock: clock)
+                spendingItems = items
+                return items
+            }
+        }
+    }
+
+    /// One report: its section, and how it makes its pages and its part of the start page.
+    struct Report: Sendable {
+        let section: Section
+        let pages: @Sendable (Dataset, ReportContext, Derived) -> [Page]
+        let dashboard: @Sendable (Dataset, ReportContext, Derived) -> DashboardSection?
+
+        init(section: Section, pages: @escaping @Sendable (Dataset, ReportContext) -> [Page],
+             dashboard: @escaping @Sendable (Dataset, ReportContext) -> DashboardSection?) {
+            self.section = section
+            self.pages = { dataset, context, _ in pages(dataset, context) }
+            self.dashboard = { dataset, context, _ in dashboard(dataset, context) }
+        }
+
+        init(section: Section, pages: @escaping @Sendable (Dataset, ReportContext, Derived) -> [Page],
+             dashboard: @escaping @Sendable (Dataset, ReportContext, Derived) -> DashboardSection?) {
+            self.section = section
+            self.pages = pages
+            self.dashboard = dashboard
+        }
+    }
+
+    /// The reports, in the order of the navigation and the start page.
+    static let reports: [Report] = [
+        Report(section: RoundUpsReport.section, pages: { RoundUpsReport.pages(for: $0.starling, context: $1) },
+               dashboard: { RoundUpsReport.dashboard(for: $0.starling, context: $1) }),
+        Report(section: GoalsReport.section, pages: GoalsReport.pages, dashboard: GoalsReport.dashboard),
+        // Its start-page section is the insights'.
+        Report(section: TransactionsReport.section, pages: { TransactionsReport.pages(for: $2.spending, context: $1) },
+               dashboard: { _, _, _ in nil }),
+        Report(section: TransactionsInsightsReport.section,
+               pages: { TransactionsInsightsReport.pages(for: $2.spending, context: $1) },
+               dashboard: { TransactionsInsightsReport.dashboard(for: $2.spending, context: $1) }),
+        Report(section: LoansReport.section, pages: LoansReport.pages, dashboard: LoansReport.dashboard),
+        // The loans section names the top countries.
+        Report(section: CountriesReport.section, pages: CountriesReport.pages, dashboard: { _, _ in nil }),
+        Report(section: LenderReport.section, pages: LenderReport.pages, dashboard: LenderReport.dashboard),
+        Report(section: StatementsReport.section, pages: StatementsReport.pages, dashboard: StatementsReport.dashboard),
+        Report(section: TransfersReport.section, pages: TransfersReport.pages, dashboard: TransfersReport.dashboard),
+    ]
+
+    /// Every report's pages (the reports are worked out at once, on every core), the start page
+    /// first; a report without pages has no section.
+    public static func build(_ dataset: Dataset) -> Site {
+        let context = ReportContext(dataset: dataset)
+        let derived = Derived(dataset, clock: context.clock)
+        let results = Concurrently.map(reports.count) { index in
+            let report = reports[index]
+            let pages = report.pages(dataset, context, derived)
+            return (pages, pages.isEmpty ? nil : report.dashboard(dataset, context, derived))
+        }
+        var sections: [Section] = []
+        var pages: [Page] = []
+        var dashboard: [Site.DashboardEntry] = []
+        for (report, (reportPages, summary)) in zip(reports, results) where !reportPages.isEmpty {
+            sections.append(report.section)
+            pages += reportPages
+            if let summary { dashboard.append(.init(section: report.section, summary: summary)) }
+        }
+        pages.insert(DashboardReport.page(for: dataset, sections: dashboard.map(\.summary), context: context), at: 0)
+        return Site(title: dataset.settings.title, sections: sections, pages: pages, dashboard: dashboard,
+                    dataAsOf: context.progress.asOf, settings: dataset.settings)
+    }
+}

@@ -1,0 +1,95 @@
+import NestEggModel
+import NestEggSupport
+/// One page of the site, as the report stage hands it to the render stage.
+public struct Page: Sendable {
+    /// Site-relative path without extension: `roundups/personal/2026-W47`.
+    /// The render stage writes `<path>.md` and `<path>.html`.
+    public let path: String
+    /// The page's title (its `h1` and the HTML `<title>`).
+    public let title: String
+    /// The template, by name: `roundups-week` is `Templates/roundups-week.md.mustache`.
+    public let template: String
+    /// The section the page belongs to, for the navigation (`roundups`); `nil` for the start page.
+    public let section: String?
+    /// Links above the title, from the start page down to the parent.
+    public let breadcrumbs: [Link]
+    /// Builds what the template shows — an `Encodable` struct of strings, numbers, flags and lists,
+    /// which ``TemplateValue/init(encoding:)`` hands to the template — when the page is rendered, so that the report stage holds the site's structure, not its text: a
+    /// large site's view data never sits in memory all at once.
+    private let makeView: @Sendable () -> any Encodable & Sendable
+
+    /// The `.html` page a relative Markdown link (`week.md#total`) names (`week.html#total`),
+    /// or `nil` for any other link (one with a scheme, absolute, a fragment alone, not `.md`).
+    public static func htmlLink(ofMarkdownLink url: String) -> String? {
+        // (Byte tests: `String.contains(_:)` with a string goes through Foundation, and this runs for every link.)
+        if url.utf8.contains(UInt8(ascii: ":")) || url.utf8.first == UInt8(ascii: "/") || url.utf8.first == UInt8(ascii: "#") { return nil }
+        let (path, fragment) = url.firstIndex(of: "#").map { (url[..<$0], url[$0...]) } ?? (url[...], ""[...])
+        guard path.hasSuffix(".md") else { return nil }
+        return path.dropLast(3) + ".html" + fragment
+    }
+
+    /// A link for raw HTML, where cmark rewrites nothing: ``htmlLink(ofMarkdownLink:)``, or the link as it is.
+    public static func htmlLink(_ markdownLink: String) -> String {
+        htmlLink(ofMarkdownLink: markdownLink) ?? markdownLink
+    }
+
+    /// What the template shows (built anew on each access).
+    public var view: any Encodable & Sendable { makeView() }
+
+    public init(path: String, title: String, template: String, section: String?, breadcrumbs: [Link] = [],
+                view: @autoclosure @escaping @Sendable () -> any Encodable & Sendable) {
+        self.path = path
+        self.title = title
+        self.template = template
+        self.section = section
+        self.breadcrumbs = breadcrumbs
+        self.makeView = view
+    }
+
+    /// `../../` for `a/b/page`: how a page reaches the site root with relative links.
+    public var rootPrefix: String {
+        // Counted in bytes: splitting the path into Characters cost more than the page's escaping.
+        String(repeating: "../", count: path.utf8.lazy.filter { $0 == UInt8(ascii: "/") }.count)
+    }
+
+    /// The last part of the path: `2026-W47` for `roundups/personal/2026-W47`.
+    public var fileName: Substring {
+        path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[path.index(after: $0)...] } ?? path[...]
+    }
+}
+
+/// A link to another page, by site-relative path without extension.
+public struct Link: Sendable, Hashable {
+    public let title: String
+    public let path: String
+
+    public init(_ title: String, _ path: String) {
+        self.title = title
+        self.path = path
+    }
+}
+
+/// A top-level section of the site, shown in the navigation.
+public struct Section: Sendable, Hashable {
+    public let id: String
+    public let title: String
+    public let path: String
+}
+
+/// What the report stage produces: every page, and the sections for the navigation.
+public struct Site: Sendable {
+    public var title: String
+    public var sections: [Section]
+    public var pages: [Page]
+    /// Each report's start-page section, in navigation order (also the source of `--summary` and `--json`).
+    public var dashboard: [DashboardEntry] = []
+    /// The latest date in the data, on the site's clock.
+    public var dataAsOf: CivilDate?
+    /// The settings the site was built with (indexing, base URL, remote images, locale).
+    public var settings = Settings()
+
+    public struct DashboardEntry: Sendable {
+        public let section: Section
+        public let summary: DashboardSection
+    }
+}

@@ -1,0 +1,435 @@
+import NestEggModel
+import NestEggSupport
+/// Monthly account statements for the Starling accounts: `statements/index` and
+/// `statements/<account>/<YYYY-MM>`, one per calendar month (site time zone) from the month the
+/// account was opened to the data's as-of month, which is provisional (``ReportingPeriod``).
+public enum StatementsReport {
+    public static let section = Section(id: "statements", title: "Statements", path: "statements/index")
+    /// The template of a single statement: the pages `nestegg build --pdf` prints.
+    public static let statementTemplate = "statements-month"
+
+    // MARK: View data (what the templates see)
+
+    struct IndexView: Sendable, Encodable {
+        let timeZone: String
+        let dataAsOf: String
+        let accounts: [IndexAccount]
+        /// Which accounts this page shows: accounts are kept whole and share a page while their
+        /// months fit in one.
+        let pager: Pagination.View
+    }
+
+    struct IndexAccount: Sendable, Encodable {
+        let name: String
+        let type: String
+        let currency: String
+        let uidTail: String
+        /// `sort code 60-83-71, account number 12345678`, an IBAN, or the UID's ending.
+        let identification: String
+        let holderName: String?
+        let hasBalance: Bool
+        let clearedBalance: String?
+        let noBalanceReason: String?
+        let rows: [IndexRow]
+    }
+
+    struct IndexRow: Sendable, Encodable {
+        let key: String
+        let period: String
+        let provisional: Bool
+        let href: String
+        let transactions: Int
+        let opening: String
+        let moneyIn: String
+        let moneyOut: String
+        let closing: String
+        let net: String
+    }
+
+    struct StatementView: Sendable, Encodable {
+        let head: AccountHead
+        let period: String
+        let periodKey: String
+        /// The period's last day; `nil` for a provisional statement, which has none yet.
+        let statementDate: String?
+        /// `Provisional statement, to 21 Nov 2026`, or `nil` for a final statement.
+        let provisionalText: String?
+        /// What the head calls it: `Statement`, or `Provisional statement`.
+        let kind: String
+        let dataAsOf: String
+        /// `Closing balance on 31 Oct 2026`, or `Balance on 21 Nov 2026` while the month is not over.
+        let closingLabel: String
+        let totalsLabel: String
+        let timeZone: String
+        let hasBalance: Bool
+        let noBalanceReason: String?
+        let opening: String
+        let closing: String
+        let moneyIn: String
+        let moneyOut: String
+        let net: String
+        let firstDay: String
+        let lastDay: String
+        let lines: [LineRow]
+        let hasLines: Bool
+        /// What a month without transactions says instead of its table.
+        let noLinesText: String
+        let lineCount: Int
+        let lineCountText: String
+        let apart: [ApartRow]
+        let hasApart: Bool
+        let roundUpWeeks: [RoundUpWeekRow]
+        let hasRoundUps: Bool
+        let roundUpCount: Int
+        let roundUpCountText: String
+        let roundUpTotal: String
+        /// ``StatementDigest``: 64 hexadecimal digits.
+        let digest: String
+        let previous: LinkView?
+        let next: LinkView?
+    }
+
+    /// Who issues the statement; Render writes the logo as a `data:` URI.
+    struct IssuerView: Sendable, Encodable {
+        let name: String
+        let addressText: String?
+        let footer: String?
+        let address: [String]
+        let logo: StatementIssuer.Logo?
+
+        init(_ issuer: StatementIssuer) {
+            name = issuer.name
+            addressText = issuer.address.isEmpty ? nil : issuer.address.joined(separator: ", ")
+            footer = issuer.footer
+            address = issuer.address
+            logo = issuer.logo
+        }
+    }
+
+    struct IdentifierRow: Sendable, Encodable {
+        let label: String
+        let value: String
+    }
+
+    /// Who sends a statement and whose account it is: the head of a statement and of a bundle's
+    /// index (the `statement-head` and `statement-account` partials).
+    struct AccountHead: Sendable, Encodable {
+        let issuer: IssuerView?
+        let holderName: String?
+        let accountName: String
+        let accountType: String
+        let currency: String
+        /// Sort code and account number, IBAN and BIC — or, without an identifiers file, the UID's ending.
+        let identifiers: [IdentifierRow]
+
+        init(_ data: StarlingAccountData, context: ReportContext) {
+            let printed = data.identifiers?.printed(currency: data.account.currency) ?? []
+            issuer = context.settings.issuer.map(IssuerView.init)
+            holderName = data.holderName
+            accountName = data.account.name
+            accountType = Text.humanized(data.account.type)
+            currency = data.account.currency.code
+            identifiers = printed.isEmpty ? [IdentifierRow(label: "Account UID ending", value: uidTail(data.account.uid))]
+                : printed.map { IdentifierRow(label: $0.label, value: $0.value) }
+        }
+    }
+
+    struct LineRow: Sendable, Encodable {
+        let date: String
+        let time: String
+        let description: String
+        let reference: String
+        let moneyIn: String
+        let moneyOut: String
+        let balance: String
+    }
+
+    struct ApartRow: Sendable, Encodable {
+        let date: String
+        let time: String
+        let description: String
+        let status: String
+        let amount: String
+    }
+
+    struct RoundUpWeekRow: Sendable, Encodable {
+        let week: String
+        let href: String
+        let payments: Int
+        let roundUp: String
+    }
+
+    struct LinkView: Sendable, Encodable {
+        let title: String
+        let href: String
+    }
+
+    // MARK: Building
+
+    static func statementPath(slug: String, month: CalendarMonth) -> String { "statements/\(slug)/\(month)" }
+
+    /// Why an account's statements show movements only, or nil when they carry balances.
+    static func noBalanceReason(_ data: StarlingAccountData) -> String? {
+        guard let balance = data.balance else {
+            return "There is no balance file for this account (starling/balances/\(data.account.uid).json), so its statements show money in and out only, without balances."
+        }
+        if balance.cleared.currency != data.account.currency {
+            return "The account's balance file is in \(balance.cleared.currency.code), not the account's \(data.account.currency.code), so its statements show money in and out only, without balances."
+        }
+        return nil
+    }
+
+    /// The data's as-of date on the site's clock: the one date every account's statements run to.
+    static func asOf(_ dataset: Dataset, context: ReportContext) -> CivilDate? {
+        dataset.latestInstant.map(context.clock.date(of:))
+    }
+
+    /// `1–31 Oct 2026`; for a provisional statement the days it covers, `1–21 Nov 2026`.
+    static func periodText(_ statement: StatementPeriods.Statement, context: ReportContext) -> String {
+        context.locale.formatRange(statement.covered.first, statement.covered.last)
+    }
+
+    /// Where an account's statements and round-up weeks are: in the site (`statements/<account>/…`,
+    /// `roundups/<account>/…`) or in the account's own bundle (`statements/…`, `roundups/…`).
+    struct Paths: Sendable {
+        let statement: @Sendable (CalendarMonth) -> String
+        let roundUpWeek: @Sendable (ISOWeek) -> String
+
+        static func site(slug: String) -> Paths {
+            Paths(statement: { statementPath(slug: slug, month: $0) }, roundUpWeek: { "roundups/\(slug)/\($0)" })
+        }
+
+        static let bundle = Paths(statement: { "statements/\($0)" }, roundUpWeek: { "roundups/\($0)" })
+    }
+
+    /// Every account that has statements, with them, in the order of `accounts.json`; and the as-of
+    /// date they run to (`nil`: the data has no date, or no account has a statement).
+    static func accounts(_ dataset: Dataset, context: ReportContext) -> (asOf: CivilDate, accounts: [AccountStatements])? {
+        guard let asOf = asOf(dataset, context: context) else { return nil }
+        let all = dataset.starling, slugs = RoundUpsReport.accountSlugs(all)
+        // A bank's thousand accounts are worked out on every core.
+        let accounts = Concurrently.map(all.count) { index -> AccountStatements? in
+            let statements = StatementPeriods.statements(for: all[index], clock: context.clock, asOf: asOf)
+            guard !statements.isEmpty else { return nil }
+            return AccountStatements(data: all[index], slug: slugs[index], statements: statements, noBalanceReason: noBalanceReason(all[index]))
+        }.compactMap { $0 }
+        return accounts.isEmpty ? nil : (asOf, accounts)
+    }
+
+    public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
+        guard let (asOf, summaries) = accounts(dataset, context: context) else { return [] }
+        let crumbs = [Link("Dashboard", "index")]
+        let indexCrumbs = crumbs + [Link(section.title, section.path)]
+        var pages = summaries.flatMap { summary in
+            statementPages(summary, asOf: asOf, context: context, paths: .site(slug: summary.slug), section: section.id,
+                           breadcrumbs: indexCrumbs)
+        }
+        let pagination = Pagination(rows: summaries.map { $0.statements.count + 1 })
+        let indexPages = pagination.pages(base: section.path, title: "Statements").map { page in
+            Page(path: page.path, title: page.title, template: "statements-index", section: section.id,
+                 breadcrumbs: page.number == 1 ? crumbs : indexCrumbs,
+                 view: IndexView(timeZone: context.clock.identifier, dataAsOf: context.date(asOf),
+                                 accounts: summaries[page.range].map { indexAccount($0, context: context) },
+                                 pager: pagination.view(page: page.number, base: section.path, noun: "accounts", locale: context.locale)))
+        }
+        pages.insert(contentsOf: indexPages, at: 0)
+        return pages
+    }
+
+    /// One account's statement pages, linked to each other and to its round-up weeks by `paths`.
+    static func statementPages(_ summary: AccountStatements, asOf: CivilDate, context: ReportContext, paths: Paths,
+                               section: String?, breadcrumbs: [Link]) -> [Page] {
+        let statements = summary.statements
+        let link = { (statement: StatementPeriods.Statement) in
+            LinkView(title: periodText(statement, context: context), href: ReportContext.href(paths.statement(statement.month)))
+        }
+        return statements.enumerated().map { index, statement in
+            let previous = index > 0 ? link(statements[index - 1]) : nil
+            let next = index + 1 < statements.count ? link(statements[index + 1]) : nil
+            return Page(path: paths.statement(statement.month), title: title(statement, account: summary.data.account, context: context),
+                        template: statementTemplate, section: section, breadcrumbs: breadcrumbs,
+                        view: statementView(statement, data: summary.data, paths: paths, noBalanceReason: summary.noBalanceReason,
+                                            context: context, asOf: asOf, previous: previous, next: next))
+        }
+    }
+
+    /// What a manifest says about each of an account's statements, at the paths `paths` gives.
+    static func records(_ summary: AccountStatements, context: ReportContext, paths: Paths) -> [StatementRecord] {
+        summary.statements.map { statement in
+            StatementRecord(account: summary.data.account, month: statement.month, period: statement.period,
+                            status: statement.status, through: statement.through, opening: statement.opening,
+                            closing: statement.closing,
+                            digest: StatementDigest.digest(statement, data: summary.data, timeZone: context.clock.identifier),
+                            path: paths.statement(statement.month))
+        }
+    }
+
+    /// Every statement of the site, for `statements/manifest.json`.
+    public static func records(for dataset: Dataset, context: ReportContext) -> [StatementRecord] {
+        guard let (_, summaries) = accounts(dataset, context: context) else { return [] }
+        return Concurrently.map(summaries.count) { records(summaries[$0], context: context, paths: .site(slug: summaries[$0].slug)) }
+            .flatMap { $0 }
+    }
+
+    /// One account's statements, as the index needs them.
+    struct AccountStatements: Sendable {
+        let data: StarlingAccountData
+        let slug: String
+        let statements: [StatementPeriods.Statement]
+        let noBalanceReason: String?
+    }
+
+    /// One account on the index: its months newest first.
+    static func indexAccount(_ summary: AccountStatements, context: ReportContext, paths: Paths? = nil) -> IndexAccount {
+        let account = summary.data.account, reason = summary.noBalanceReason
+        let paths = paths ?? .site(slug: summary.slug)
+        let rows = summary.statements.reversed().map { statement in
+            IndexRow(key: "\(statement.month)", period: periodText(statement, context: context),
+                     provisional: statement.isProvisional,
+                     href: ReportContext.href(paths.statement(statement.month)),
+                     transactions: statement.lines.count,
+                     opening: statement.opening.map(context.money) ?? "–", moneyIn: context.money(statement.moneyIn),
+                     moneyOut: context.money(statement.moneyOut),
+                     closing: statement.isProvisional ? "–" : statement.closing.map(context.money) ?? "–",
+                     net: context.money(statement.net))
+        }
+        let printed = summary.data.identifiers?.printed(currency: account.currency) ?? []
+        let identification = printed.isEmpty ? "ending \(uidTail(account.uid))"
+            : printed.prefix(2).map { "\($0.label.prefix(1).lowercased() + $0.label.dropFirst()) \($0.value)" }.joined(separator: ", ")
+        return IndexAccount(
+            name: account.name, type: Text.humanized(account.type), currency: account.currency.code,
+            uidTail: uidTail(account.uid), identification: identification, holderName: summary.data.holderName,
+            hasBalance: reason == nil,
+            clearedBalance: reason == nil ? summary.data.balance.map { context.money($0.cleared) } : nil,
+            noBalanceReason: reason, rows: rows)
+    }
+
+    /// The last four characters of an account UID, as statements print it: `…ae81`.
+    static func uidTail(_ uid: String) -> String { "…" + uid.suffix(4) }
+
+    /// `Statement for Personal, 1–31 Oct 2026`; `Provisional statement for Personal, 1–21 Nov 2026`.
+    static func title(_ statement: StatementPeriods.Statement, account: StarlingAccount, context: ReportContext) -> String {
+        "\(statement.isProvisional ? "Provisional statement" : "Statement") for \(account.name), \(periodText(statement, context: context))"
+    }
+
+    static func statementView(_ statement: StatementPeriods.Statement, data: StarlingAccountData, paths: Paths,
+                              noBalanceReason: String?, context: ReportContext, asOf: CivilDate,
+                              previous: LinkView?, next: LinkView?) -> StatementView {
+        let through = context.date(statement.through)
+        let provisional = statement.isProvisional
+        let noLinesText: String
+        if let opening = statement.opening {
+            noLinesText = provisional
+                ? "No transactions in this period so far: the balance on \(through) is \(context.money(opening)), as it was brought forward."
+                : "No transactions in this period: the balance of \(context.money(opening)) is carried forward."
+        } else {
+            noLinesText = "No settled transactions in this period."
+        }
+        let lines = statement.lines.map { line in
+            LineRow(date: context.date(line.item.transactionTime), time: context.time(line.item.transactionTime),
+                    description: line.item.counterPartyName.isEmpty ? Text.humanized(line.item.source.rawValue) : line.item.counterPartyName,
+                    reference: Text.singleLine(line.item.reference),
+                    moneyIn: line.item.direction == .in ? context.money(line.item.amount) : "",
+                    moneyOut: line.item.direction == .out ? context.money(line.item.amount) : "",
+                    balance: line.balance.map(context.money) ?? "")
+        }
+        let apart = statement.apart.map { entry in
+            ApartRow(date: context.date(entry.item.transactionTime), time: context.time(entry.item.transactionTime),
+                     description: entry.item.counterPartyName.isEmpty ? Text.humanized(entry.item.source.rawValue) : entry.item.counterPartyName,
+                     status: entry.apart.reason, amount: context.money(entry.item.signedAmount))
+        }
+        // Round-ups grouped by ISO week, linking to the week's round-up page.
+        var weeks: [(week: ISOWeek, count: Int, total: Money)] = []
+        for counted in statement.roundUps {
+            let week = ISOWeek(containing: context.clock.date(of: counted.item.transactionTime))
+            if let last = weeks.last, last.week == week {
+                weeks[weeks.count - 1] = (week, last.count + 1, last.total + counted.roundUp)
+            } else {
+                weeks.append((week, 1, counted.roundUp))
+            }
+        }
+        let weekRows = weeks.map {
+            RoundUpWeekRow(week: "\($0.week)", href: ReportContext.href(paths.roundUpWeek($0.week)),
+                           payments: $0.count, roundUp: context.money($0.total))
+        }
+        return StatementView(
+            head: AccountHead(data, context: context), period: periodText(statement, context: context),
+            periodKey: "\(statement.month)", statementDate: provisional ? nil : through,
+            provisionalText: provisional ? "Provisional statement, to \(through)" : nil,
+            kind: provisional ? "Provisional statement" : "Statement", dataAsOf: context.date(asOf),
+            closingLabel: provisional ? "Balance on \(through)" : "Closing balance on \(through)",
+            totalsLabel: provisional ? "Totals and balance" : "Totals and closing balance",
+            timeZone: context.clock.identifier,
+            hasBalance: statement.hasBalance, noBalanceReason: noBalanceReason,
+            opening: statement.opening.map(context.money) ?? "", closing: statement.closing.map(context.money) ?? "",
+            moneyIn: context.money(statement.moneyIn), moneyOut: context.money(statement.moneyOut),
+            net: context.money(statement.net), firstDay: context.date(statement.period.first), lastDay: through,
+            lines: lines, hasLines: !lines.isEmpty, noLinesText: noLinesText, lineCount: lines.count,
+            lineCountText: context.counted(lines.count, "settled transaction"), apart: apart, hasApart: !apart.isEmpty,
+            roundUpWeeks: weekRows, hasRoundUps: !statement.roundUps.isEmpty, roundUpCount: statement.roundUps.count,
+            roundUpCountText: context.counted(statement.roundUps.count, "payment"),
+            roundUpTotal: context.money(statement.roundUpTotal),
+            digest: StatementDigest.digest(statement, data: data, timeZone: context.clock.identifier), previous: previous, next: next)
+    }
+
+    /// The start page's statements: each account's latest statement and its closing balance.
+    public static func dashboard(for dataset: Dataset, context: ReportContext) -> DashboardSection? {
+        var rows: [DashboardSection.Table.Row] = []
+        var figures: [DashboardSection.Figure] = []
+        for summary in accounts(dataset, context: context)?.accounts ?? [] {
+            let data = summary.data, slug = summary.slug
+            guard let latest = summary.statements.last else { continue }
+            let period = periodText(latest, context: context) + (latest.isProvisional ? " (provisional)" : "")
+            let href = ReportContext.href(statementPath(slug: slug, month: latest.month))
+            if let closing = latest.closing {
+                // The figure keeps its id while the month is provisional: it is the latest statement's balance.
+                let label = latest.isProvisional ? "balance on \(context.date(latest.through)) (provisional statement)"
+                    : "closing balance, \(period)"
+                figures.append(.init(label: "\(data.account.name): \(label)", value: context.money(closing), href: href,
+                                     amount: closing, id: "\(slug).latest-closing-balance"))
+            } else {
+                figures.append(.init(label: "\(data.account.name): net movement, \(period)", value: context.money(latest.net), href: href,
+                                     amount: latest.net, id: "\(slug).latest-net-movement"))
+            }
+            rows.append(.init([data.account.name, period, context.money(latest.moneyIn), context.money(latest.moneyOut),
+                               latest.closing.map(context.money) ?? "–"]))
+        }
+        guard !rows.isEmpty else { return nil }
+        return DashboardSection(
+            title: "Statements", href: ReportContext.href(section.path), linkText: "Every monthly statement",
+            figures: figures,
+            table: .init(columns: ["Account", "Latest statement", "Money in", "Money out", "Balance"],
+                         numeric: [false, false, true, true, true], rows: rows))
+    }
+}
+
+
+/// One statement as a manifest lists it: whose, which period, final or provisional, its
+/// balances and its digest, and the page it is at (without extension).
+public struct StatementRecord: Sendable {
+    public let account: StarlingAccount
+    public let month: CalendarMonth
+    public let period: ReportingPeriod
+    public let status: ReportingPeriod.Status
+    /// The last day its figures cover: the period's last day, or the as-of date while provisional.
+    public let through: CivilDate
+    public let opening: Money?
+    /// The balance on `through` (for a provisional statement not a closing balance; the manifest
+    /// says which). `nil` without a balance file.
+    public let closing: Money?
+    public let digest: String
+    public let path: String
+
+    public init(account: StarlingAccount, month: CalendarMonth, period: ReportingPeriod, status: ReportingPeriod.Status,
+                through: CivilDate, opening: Money?, closing: Money?, digest: String, path: String) {
+        self.account = account
+        self.month = month
+        self.period = period
+        self.status = status
+        self.through = through
+        self.opening = opening
+        self.closing = closing
+        self.digest = digest
+        self.path = path
+    }
+}

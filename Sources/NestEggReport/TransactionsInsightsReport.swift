@@ -1,0 +1,261 @@
+import NestEggModel
+import NestEggSupport
+/// The insights tab of the transactions app (seed 003): spending per category over pinned
+/// transactions only, per currency — `insights/index` for all the data plus the last six months
+/// side by side, and `insights/<yyyy-mm>` for each of those months.
+public enum TransactionsInsightsReport {
+    public static let section = Section(id: "insights", title: "Insights", path: "insights/index")
+
+    // MARK: View data
+
+    struct IndexView: Sendable, Encodable {
+        let firstDate: String
+        let lastDate: String
+        let pinnedCount: String
+        let unpinnedCount: String
+        let hasUnpinned: Bool
+        let currencies: [BreakdownView]
+        let hasCurrencies: Bool
+        let monthRange: String
+        let months: [MonthLink]
+        let trends: [TrendView]
+        let hasTrends: Bool
+    }
+
+    /// Spending per category in one currency: the table and its ring.
+    struct BreakdownView: Sendable, Encodable {
+        let currency: String
+        let rows: [CategoryRow]
+        let total: String
+        let totalCount: String
+        let ring: Chart
+    }
+
+    struct CategoryRow: Sendable, Encodable {
+        let name: String
+        let href: String
+        let amount: String
+        let share: String
+        let count: String
+    }
+
+    /// The last months side by side, in one currency: a table (rows built here, as the columns vary) and a chart.
+    struct TrendView: Sendable, Encodable {
+        let currency: String
+        let header: TableRow
+        let divider: TableDivider
+        let rows: [LineView]
+        let totalLine: TableRow
+        let chart: Chart
+    }
+
+    struct LineView: Sendable, Encodable {
+        let line: TableRow
+    }
+
+    struct MonthLink: Sendable, Encodable {
+        let label: String
+        let href: String
+        let first: Bool
+    }
+
+    struct MonthView: Sendable, Encodable {
+        let month: String
+        let pinnedCount: String
+        let unpinnedCount: String
+        let hasUnpinned: Bool
+        let currencies: [BreakdownView]
+        let hasCurrencies: Bool
+        let previous: MonthLink?
+        let next: MonthLink?
+    }
+
+    // MARK: Building
+
+    static func monthLabel(_ month: CalendarMonth, context: ReportContext) -> String {
+        "\(context.locale.monthAbbreviations[month.month - 1]) \(month.year)"
+    }
+
+    /// The month as a heading names it: `Nov 2026 so far` while the month is in progress (``PeriodProgress``).
+    static func monthHeading(_ month: CalendarMonth, context: ReportContext) -> String {
+        monthLabel(month, context: context) + context.progress.soFar(month)
+    }
+
+    static func monthPath(_ month: CalendarMonth) -> String { "insights/\(month)" }
+
+    /// A share as a whole percentage, rounded down; `–` when the total is not positive.
+    /// A share too small to show as 1% reads `<1%`, not `0%`.
+    static func share(_ part: Money, of whole: Money) -> String {
+        guard let percent = ReportContext.percent(part.minorUnits, of: whole.minorUnits) else { return "–" }
+        return percent == 0 && part.minorUnits > 0 ? "<1%" : "\(percent)%"
+    }
+
+    public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
+        pages(for: TransactionsRules.items(from: dataset, clock: context.clock), context: context)
+    }
+
+    /// The pages for spending items already worked out (``TransactionsRules/items(from:clock:)``).
+    static func pages(for items: [SpendingItem], context: ReportContext) -> [Page] {
+        guard let newest = items.first, let oldest = items.last else { return [] }
+        let slugs = TransactionsRules.slugs(for: TransactionsRules.categories(in: items))
+        let categoryHref = { (category: SpendingCategory) in ReportContext.href("transactions/" + (slugs[category.key] ?? "index")) }
+        let preferred = context.settings.currency(forSource: "transactions")
+        let currencies = TransactionsRules.currencies(in: items, preferred: preferred)
+        // Colours follow each currency's categories over all the data, so a category keeps its colour on every chart.
+        var palette: [Currency: [String]] = [:]
+        for currency in currencies {
+            palette[currency] = self.palette(TransactionsRules.spendingByCategory(items, currency: currency))
+        }
+        let months = TransactionsRules.lastMonths(of: items)
+        let crumbs = [Link("Dashboard", "index")]
+        let monthLinks = months.enumerated().map { index, month in
+            MonthLink(label: monthLabel(month, context: context), href: ReportContext.href(monthPath(month)), first: index == 0)
+        }
+
+        let pinned = items.filter(\.pinned).count
+        let trends = currencies.compactMap { currency in
+            trend(items, months: months, currency: currency, palette: palette[currency] ?? [], context: context)
+        }
+        let index = IndexView(
+            firstDate: context.date(oldest.date), lastDate: context.date(newest.date),
+            pinnedCount: context.count(pinned), unpinnedCount: context.count(items.count - pinned), hasUnpinned: pinned < items.count,
+            currencies: currencies.map { breakdown(items, currency: $0, palette: palette[$0] ?? [], categoryHref: categoryHref,
+                                                   title: "Spending by category", context: context) },
+            hasCurrencies: !currencies.isEmpty,
+            monthRange: months.first.map { "\(monthLabel($0, context: context)) – \(monthLabel(months.last!, context: context))" } ?? "",
+            months: monthLinks, trends: trends, hasTrends: !trends.isEmpty)
+        var pages = [Page(path: section.path, title: "Spending by category", template: "insights-index",
+                          section: section.id, breadcrumbs: crumbs, view: index)]
+
+        for (position, month) in months.enumerated() {
+            let inMonth = TransactionsRules.items(items, in: month)
+            let monthPinned = inMonth.filter(\.pinned).count
+            let label = monthHeading(month, context: context)
+            let view = MonthView(
+                month: label, pinnedCount: context.count(monthPinned), unpinnedCount: context.count(inMonth.count - monthPinned),
+                hasUnpinned: monthPinned < inMonth.count,
+                currencies: TransactionsRules.currencies(in: inMonth, preferred: preferred).map {
+                    breakdown(inMonth, currency: $0, palette: palette[$0] ?? [], categoryHref: categoryHref,
+                              title: "Spending by category, \(label)", context: context)
+                },
+                hasCurrencies: monthPinned > 0,
+                previous: position > 0 ? monthLinks[position - 1] : nil,
+                next: position + 1 < monthLinks.count ? monthLinks[position + 1] : nil)
+            pages.append(Page(path: monthPath(month), title: "Spending by category, \(label)", template: "insights-month",
+                              section: section.id, breadcrumbs: crumbs + [Link(section.title, section.path)], view: view))
+        }
+        return pages
+    }
+
+    /// The chart has eight colours: with more categories than that, the seven largest keep their own
+    /// and the rest share "Other" (the tables still list every category).
+    static let chartColours = 8
+
+    /// The categories (keys) that get their own colour, in the stable order; colour N is the Nth.
+    static func palette(_ totals: [TransactionsRules.CategoryTotal]) -> [String] {
+        guard totals.count > chartColours else { return totals.map(\.category.key) }
+        let largest = Set(TransactionsRules.largestFirst(totals).prefix(chartColours - 1).map(\.category.key))
+        return totals.map(\.category.key).filter(largest.contains)
+    }
+
+    /// Ring segments: one per category in the palette, then "Other" for the rest.
+    static func segments(_ totals: [TransactionsRules.CategoryTotal], palette: [String], currency: Currency,
+                         context: ReportContext) -> [Chart.Segment] {
+        var segments: [Chart.Segment] = []
+        var other = Money.zero(currency)
+        var others = 0
+        for entry in totals {
+            if let colour = palette.firstIndex(of: entry.category.key) {
+                segments.append(Chart.Segment(label: entry.category.name, value: entry.amount.minorUnits,
+                                              valueText: context.money(entry.amount), colorIndex: colour))
+            } else {
+                other += entry.amount
+                others += 1
+            }
+        }
+        if others > 0 {
+            segments.append(Chart.Segment(label: otherLabel(others), value: other.minorUnits, valueText: context.money(other),
+                                          colorIndex: palette.count))
+        }
+        return segments
+    }
+
+    static func otherLabel(_ count: Int) -> String { count == 1 ? "Other (1 category)" : "Other (\(count) categories)" }
+
+    static func breakdown(_ items: [SpendingItem], currency: Currency, palette: [String],
+                          categoryHref: (SpendingCategory) -> String, title: String, context: ReportContext) -> BreakdownView {
+        let totals = TransactionsRules.spendingByCategory(items, currency: currency)
+        let total = totals.reduce(Money.zero(currency)) { $0 + $1.amount }
+        let rows = totals.map { entry in
+            CategoryRow(name: entry.category.name, href: categoryHref(entry.category), amount: context.money(entry.amount),
+                        share: share(entry.amount, of: total), count: context.count(entry.count))
+        }
+        let segments = self.segments(totals, palette: palette, currency: currency, context: context)
+        return BreakdownView(currency: currency.code, rows: rows, total: context.money(total),
+                             totalCount: context.count(totals.reduce(0) { $0 + $1.count }),
+                             ring: Chart.ring(segments, title: "\(title) (\(currency.code))", centerText: context.money(total)))
+    }
+
+    static func trend(_ items: [SpendingItem], months: [CalendarMonth], currency: Currency, palette: [String],
+                      context: ReportContext) -> TrendView? {
+        let perMonth = months.map { TransactionsRules.spendingByCategory(TransactionsRules.items(items, in: $0), currency: currency) }
+        let categories = TransactionsRules.categories(in: items.filter { item in
+            item.pinned && item.amount.currency == currency && months.contains(CalendarMonth(item.date))
+        })
+        guard !categories.isEmpty else { return nil }
+        let entry = { (month: Int, key: String) in perMonth[month].first { $0.category.key == key } }
+        let labels = months.map { monthHeading($0, context: context) }
+        let rows = categories.map { category in
+            LineView(line: TableRow(cells: [category.name] + months.indices.map { month in
+                entry(month, category.key).map { context.money($0.amount) } ?? "–"
+            }))
+        }
+        let monthTotals = perMonth.map { $0.reduce(Money.zero(currency)) { $0 + $1.amount } }
+        let totalLine = TableRow(cells: ["Total"] + monthTotals.map(context.money), emphasised: true)
+
+        // The chart: the palette's categories, then "Other" for the rest, as on the ring.
+        let own = categories.filter { palette.contains($0.key) }
+        let rest = categories.filter { !palette.contains($0.key) }
+        var series = own.map { Chart.Series(label: $0.name, colorIndex: palette.firstIndex(of: $0.key) ?? 0) }
+        if !rest.isEmpty { series.append(Chart.Series(label: otherLabel(rest.count), colorIndex: palette.count)) }
+        let columns = months.indices.map { month in
+            var amounts = own.map { entry(month, $0.key)?.amount ?? .zero(currency) }
+            if !rest.isEmpty {
+                amounts.append(rest.reduce(Money.zero(currency)) { $0 + (entry(month, $1.key)?.amount ?? .zero(currency)) })
+            }
+            return Chart.StackedColumn(label: labels[month], values: amounts.map(\.minorUnits), valueTexts: amounts.map(context.money),
+                                       totalText: context.money(monthTotals[month]))
+        }
+        return TrendView(
+            currency: currency.code, header: TableRow(cells: ["Category"] + labels),
+            divider: TableDivider(rightAligned: [false] + Array(repeating: true, count: months.count)), rows: rows, totalLine: totalLine,
+            chart: Chart.stackedColumns(columns, series: series, title: "Spending by category per month (\(currency.code))"))
+    }
+
+    /// The start page's part: this month's spending (the month of the latest transaction) and its top categories.
+    public static func dashboard(for dataset: Dataset, context: ReportContext) -> DashboardSection? {
+        dashboard(for: TransactionsRules.items(from: dataset, clock: context.clock), context: context)
+    }
+
+    static func dashboard(for items: [SpendingItem], context: ReportContext) -> DashboardSection? {
+        guard let month = TransactionsRules.lastMonths(of: items, count: 1).first else { return nil }
+        let inMonth = TransactionsRules.items(items, in: month)
+        let label = monthHeading(month, context: context)
+        var rows: [DashboardSection.Table.Row] = []
+        let preferred = context.settings.currency(forSource: "transactions")
+        for currency in TransactionsRules.currencies(in: inMonth, preferred: preferred) {
+            let totals = TransactionsRules.spendingByCategory(inMonth, currency: currency)
+            let total = totals.reduce(Money.zero(currency)) { $0 + $1.amount }
+            for entry in TransactionsRules.largestFirst(totals).prefix(3) {
+                rows.append(.init([entry.category.name, context.money(entry.amount), share(entry.amount, of: total), "\(entry.count)"]))
+            }
+        }
+        return DashboardSection(
+            title: "Spending by category", href: ReportContext.href(section.path), linkText: "Spending by category",
+            figures: [.init(label: "Spent in \(label) (pinned transactions)",
+                            value: TransactionsRules.text(TransactionsRules.pinnedSum(inMonth), preferred: preferred, context: context), href: ReportContext.href(monthPath(month)),
+                            id: "latest-month-spent")],
+            table: rows.isEmpty ? nil : .init(columns: ["Top categories, \(label)", "Spent", "Share", "Transactions"],
+                                              numeric: [false, true, true, true], rows: rows))
+    }
+}

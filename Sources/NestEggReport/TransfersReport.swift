@@ -1,0 +1,295 @@
+import NestEggModel
+import NestEggSupport
+/// The transfer ledger of the transfer app (seed 001): `transfers/index` (every transfer, the
+/// people's totals and the failures by reason) and `transfers/<person>` (one person's transfers).
+public enum TransfersReport {
+    public static let section = Section(id: "transfers", title: "Transfers", path: "transfers/index")
+
+    // MARK: View data (what the templates see)
+
+    struct IndexView: Sendable, Encodable {
+        let timeZone: String
+        let countText: String
+        let successCount: String
+        let failureCount: String
+        let moved: String
+        let transfers: [TransferRow]
+        let hasTransfers: Bool
+        let people: [PersonRow]
+        let hasPeople: Bool
+        let sentChart: Chart?
+        let failures: [FailureGroup]
+        let hasFailures: Bool
+        /// Which part of "Every transfer" this page shows; the people and the failures are on page 1.
+        let pager: Pagination.View
+        let isFirstPage: Bool
+    }
+
+    struct TransferRow: Sendable, Encodable {
+        let date: String
+        let time: String
+        let tid: String
+        let from: String
+        let fromHref: String
+        let to: String
+        let toHref: String
+        let amount: String
+        let status: String
+        /// The transfer did not go through: marked in words, not by colour alone.
+        let failed: Bool
+    }
+
+    struct PersonRow: Sendable, Encodable {
+        let name: String
+        let href: String
+        let known: Bool
+        let sentCount: Int
+        let sent: String
+        let receivedCount: Int
+        let received: String
+        let net: String
+        let failedCount: Int
+    }
+
+    struct FailureGroup: Sendable, Encodable {
+        /// `Recipient not found (003)`; an unknown status already names its code.
+        let heading: String
+        let countText: String
+        let value: String
+        let transfers: [TransferRow]
+    }
+
+    struct PersonView: Sendable, Encodable {
+        let name: String
+        let uid: String
+        let known: Bool
+        let timeZone: String
+        let lines: [PersonLine]
+        let hasLines: Bool
+        let sentText: String
+        let sent: String
+        let receivedCount: Int
+        let received: String
+        let net: String
+        let failedText: String
+    }
+
+    struct PersonLine: Sendable, Encodable {
+        let date: String
+        let time: String
+        let tid: String
+        let direction: String
+        let counterparty: String
+        let counterpartyHref: String
+        let amount: String
+        let status: String
+        let failed: Bool
+        let runningNet: String
+    }
+
+    // MARK: Building
+
+    /// One person of the ledger: a user from users.json, or a uid that only the transfers name.
+    struct Person {
+        let uid: String
+        let name: String
+        let known: Bool
+        let currency: Currency
+        let slug: String
+    }
+
+    /// Everyone in users.json (in its order), then any other uid the transfers name (sorted),
+    /// each with a unique slug made from the uid.
+    static func people(_ data: TransfersData, settings: Settings) -> [Person] {
+        var allocator = SlugAllocator(reserved: ["index"])
+        let fallback = settings.currency(forSource: "transfers")
+        var result = data.users.map { user in
+            Person(uid: user.uid, name: user.name, known: true, currency: user.currency ?? fallback,
+                   slug: allocator.allocate(user.uid, fallback: "person"))
+        }
+        let known = Set(data.users.map(\.uid))
+        let unknown = Set(data.transfers.flatMap { [$0.fromUid, $0.toUid] }).subtracting(known).sorted()
+        for uid in unknown {
+            result.append(Person(uid: uid, name: uid, known: false, currency: fallback,
+                                 slug: allocator.allocate(uid, fallback: "person")))
+        }
+        return result
+    }
+
+    static func personPath(_ person: Person) -> String { "transfers/\(person.slug)" }
+
+    /// Newest first; ties in the order of their transaction ids.
+    static func newestFirst(_ transfers: [Transfer]) -> [Transfer] {
+        transfers.sorted { ($1.time, $0.tid) < ($0.time, $1.tid) }
+    }
+
+    /// Totals of one person's successful transfers.
+    struct Totals {
+        var sent = MoneyTotals()
+        var received = MoneyTotals()
+        var net = MoneyTotals()
+        var sentCount = 0
+        var receivedCount = 0
+        var failedCount = 0
+
+        init(uid: String, transfers: [Transfer]) {
+            for transfer in transfers where transfer.fromUid == uid || transfer.toUid == uid {
+                guard transfer.status.isSuccess else { failedCount += 1; continue }
+                if transfer.fromUid == uid {
+                    sent.add(transfer.amount); net.add(-transfer.amount); sentCount += 1
+                }
+                if transfer.toUid == uid {
+                    received.add(transfer.amount); net.add(transfer.amount); receivedCount += 1
+                }
+            }
+        }
+    }
+
+    /// Totals per currency, or zero in `currency` when there are none.
+    static func money(_ totals: MoneyTotals, zero currency: Currency, context: ReportContext) -> String {
+        totals.isEmpty ? context.money(Money.zero(currency)) : context.money(totals)
+    }
+
+    public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
+        let data = dataset.transfers
+        guard !data.isEmpty else { return [] }
+        let people = self.people(data, settings: context.settings)
+        let byUid = Dictionary(people.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
+        let fallback = context.settings.currency(forSource: "transfers")
+        let crumbs = [Link("Dashboard", "index")]
+        let indexCrumbs = crumbs + [Link(section.title, section.path)]
+
+        let row: @Sendable (Transfer) -> TransferRow = { transfer in
+            let from = byUid[transfer.fromUid]!, to = byUid[transfer.toUid]!
+            return TransferRow(date: context.date(transfer.time), time: context.time(transfer.time), tid: transfer.tid,
+                               from: from.name, fromHref: ReportContext.href(personPath(from)),
+                               to: to.name, toHref: ReportContext.href(personPath(to)),
+                               amount: context.money(transfer.amount), status: transfer.status.words,
+                               failed: !transfer.status.isSuccess)
+        }
+
+        let ordered = newestFirst(data.transfers)
+        let successful = ordered.filter(\.status.isSuccess)
+        let failed = ordered.filter { !$0.status.isSuccess }
+        let moved = MoneyTotals(successful.map(\.amount))
+
+        // Each person's transfers, found once (not by a pass over every transfer per person).
+        var byPerson: [String: [Transfer]] = [:]
+        for transfer in data.transfers {
+            byPerson[transfer.fromUid, default: []].append(transfer)
+            if transfer.toUid != transfer.fromUid { byPerson[transfer.toUid, default: []].append(transfer) }
+        }
+        var personRows: [PersonRow] = []
+        var bars: [Chart.Bar] = []
+        var pages: [Page] = []
+        for person in people {
+            let mine = byPerson[person.uid] ?? []
+            let totals = Totals(uid: person.uid, transfers: mine)
+            let href = ReportContext.href(personPath(person))
+            personRows.append(PersonRow(
+                name: person.name, href: href, known: person.known,
+                sentCount: totals.sentCount, sent: money(totals.sent, zero: person.currency, context: context),
+                receivedCount: totals.receivedCount, received: money(totals.received, zero: person.currency, context: context),
+                net: money(totals.net, zero: person.currency, context: context), failedCount: totals.failedCount))
+            if totals.sent.amounts.count <= 1 {
+                let sent = totals.sent.amounts.first ?? .zero(person.currency)
+                bars.append(Chart.Bar(label: person.name, value: sent.minorUnits, valueText: context.money(sent)))
+            }
+            pages.append(Page(path: personPath(person), title: "Transfers of \(person.name)", template: "transfers-person",
+                              section: section.id, breadcrumbs: indexCrumbs,
+                              view: personView(person, totals: totals, transfers: mine, people: byUid, context: context)))
+        }
+
+        var groups: [TransferStatus: [Transfer]] = [:]
+        for transfer in failed { groups[transfer.status, default: []].append(transfer) }
+        let failedByStatus = groups.keys.sorted().map { ($0, groups[$0]!) }
+        // Built with the first page's view, when it is rendered.
+        let failures: @Sendable () -> [FailureGroup] = {
+            failedByStatus.map { status, transfers in
+                let heading: String
+                if case .unknown = status { heading = status.words } else { heading = "\(status.words) (\(status.code))" }
+                return FailureGroup(heading: heading, countText: context.counted(transfers.count, "transfer"),
+                                    value: context.money(MoneyTotals(transfers.map(\.amount))), transfers: transfers.map(row))
+            }
+        }
+        // One chart only when every person's sends are in one currency (a bar cannot mix currencies).
+        let currencies = Set(successful.map(\.amount.currency))
+        let chart = bars.count == people.count && currencies.count <= 1 && bars.contains { $0.value > 0 }
+            ? Chart.bars(bars, title: "Money sent per person (successful transfers)") : nil
+
+        let pagination = Pagination(count: ordered.count)
+        let personList = personRows
+        let movedText = moved.isEmpty ? context.money(Money.zero(fallback)) : context.money(moved)
+        let indexPages = pagination.pages(base: section.path, title: "Transfers").map { page in
+            let first = page.number == 1
+            return Page(path: page.path, title: page.title, template: "transfers-index", section: section.id,
+                        breadcrumbs: first ? crumbs : indexCrumbs,
+                        view: IndexView(
+                            timeZone: context.clock.identifier, countText: context.counted(ordered.count, "transfer"),
+                            successCount: context.count(successful.count), failureCount: context.count(failed.count), moved: movedText,
+                            transfers: ordered[page.range].map(row), hasTransfers: !ordered.isEmpty,
+                            people: first ? personList : [], hasPeople: first && !personList.isEmpty,
+                            sentChart: first ? chart : nil, failures: first ? failures() : [],
+                            hasFailures: !failedByStatus.isEmpty,
+                            pager: pagination.view(page: page.number, base: section.path, noun: "transfers", locale: context.locale),
+                            isFirstPage: first))
+        }
+        pages.insert(contentsOf: indexPages, at: 0)
+        return pages
+    }
+
+    /// One person's transfers, oldest first, with the running net of the successful ones
+    /// (`transfers` may hold others', which are left out).
+    static func personView(_ person: Person, totals: Totals, transfers: [Transfer], people: [String: Person],
+                           context: ReportContext) -> PersonView {
+        let mine = transfers.filter { $0.fromUid == person.uid || $0.toUid == person.uid }
+            .sorted { ($0.time, $0.tid) < ($1.time, $1.tid) }
+        var running = MoneyTotals()
+        var lines: [PersonLine] = []
+        for transfer in mine {
+            let outgoing = transfer.fromUid == person.uid
+            let other = people[outgoing ? transfer.toUid : transfer.fromUid]!
+            let signed = outgoing ? -transfer.amount : transfer.amount
+            if transfer.status.isSuccess {
+                running.add(signed)
+                if transfer.fromUid == transfer.toUid { running.add(transfer.amount) }  // to oneself: nets to nothing
+            }
+            lines.append(PersonLine(
+                date: context.date(transfer.time), time: context.time(transfer.time), tid: transfer.tid,
+                direction: outgoing ? "Sent to" : "Received from", counterparty: other.name,
+                counterpartyHref: ReportContext.href(personPath(other)), amount: context.money(signed),
+                status: transfer.status.words, failed: !transfer.status.isSuccess,
+                runningNet: money(running, zero: person.currency, context: context)))
+        }
+        return PersonView(
+            name: person.name, uid: person.uid, known: person.known, timeZone: context.clock.identifier,
+            lines: lines, hasLines: !lines.isEmpty,
+            sentText: context.counted(totals.sentCount, "successful transfer"), sent: money(totals.sent, zero: person.currency, context: context),
+            receivedCount: totals.receivedCount, received: money(totals.received, zero: person.currency, context: context),
+            net: money(totals.net, zero: person.currency, context: context),
+            failedText: context.counted(totals.failedCount, "transfer") + " failed")
+    }
+
+    /// The start page's transfers: how many, the value moved, and the failures.
+    public static func dashboard(for dataset: Dataset, context: ReportContext) -> DashboardSection? {
+        let data = dataset.transfers
+        guard !data.isEmpty else { return nil }
+        let successful = data.transfers.filter(\.status.isSuccess)
+        let moved = MoneyTotals(successful.map(\.amount))
+        var groups: [TransferStatus: Int] = [:]
+        for transfer in data.transfers where !transfer.status.isSuccess { groups[transfer.status, default: 0] += 1 }
+        let href = ReportContext.href(section.path)
+        let figures: [DashboardSection.Figure] = [
+            .init(label: "Transfers", value: context.count(data.transfers.count), href: href, count: data.transfers.count),
+            .init(label: "Value moved (successful transfers)",
+                  value: moved.isEmpty ? context.money(Money.zero(context.settings.currency(forSource: "transfers"))) : context.money(moved),
+                  href: href),
+            .init(label: "Failed transfers", value: context.count(data.transfers.count - successful.count), href: href,
+                  count: data.transfers.count - successful.count),
+        ]
+        let rows = groups.keys.sorted().map { DashboardSection.Table.Row([$0.words, "\(groups[$0]!)"]) }
+        return DashboardSection(
+            title: "Transfers", href: href, linkText: "The transfer ledger", figures: figures,
+            table: rows.isEmpty ? nil : .init(columns: ["Failure", "Transfers"], numeric: [false, true], rows: rows))
+    }
+}
