@@ -260,6 +260,56 @@ These goals are no longer in use; they are left out of every total above.
 {{#dataAsOf}}
 Data as of {{dataAsOf}}.
 {{/dataAsOf}}
+{{#headline}}
+{{#html}}
+
+<section class="headline" aria-label="Headline figures">
+{{#hasBalances}}
+<div class="headline-block">
+<p class="headline-label">Balance on {{balanceDate}}</p>
+{{#balances}}
+<p class="headline-figure"><a href="{{root}}{{htmlHref}}">{{amount}}</a></p>
+{{#change}}
+<p class="headline-change{{#isDown}} is-down{{/isDown}}">{{change}} {{changeSince}}</p>
+{{/change}}
+{{/balances}}
+</div>
+{{/hasBalances}}
+{{#spending}}
+<div class="headline-block">
+<p class="headline-label">Spent in {{month}}</p>
+<p class="headline-figure headline-secondary"><a href="{{root}}{{htmlHref}}">{{spent}}</a></p>
+<p class="headline-change">{{previousMonth}}: {{previousSpent}}{{#previousToDate}}, {{previousToDate}}{{/previousToDate}}</p>
+</div>
+{{/spending}}
+</section>
+
+{{#balanceChart}}
+<figure class="headline-chart">
+{{{balanceChart}}}
+<figcaption>{{balanceChartCaption}}</figcaption>
+</figure>
+{{/balanceChart}}
+{{/html}}
+{{^html}}
+{{#hasBalances}}
+
+**Balance on {{balanceDate}}:**
+
+{{#balances}}
+- **[{{amount}}]({{root}}{{href}})**{{#change}} ({{change}} {{changeSince}}){{/change}}
+{{/balances}}
+{{/hasBalances}}
+{{#spending}}
+
+**Spent in {{month}}:** **[{{spent}}]({{root}}{{href}})** ({{previousMonth}}: {{previousSpent}}{{#previousToDate}}, {{previousToDate}}{{/previousToDate}})
+{{/spending}}
+{{/html}}
+{{#excludedAccounts}}
+
+{{excludedAccounts}}
+{{/excludedAccounts}}
+{{/headline}}
 {{^hasSections}}
 The data folder holds no data that NestEgg reports on yet.
 {{/hasSections}}
@@ -1075,6 +1125,18 @@ tbody tr:last-child td { border-bottom: 2px solid var(--line); }
 td:first-child { min-width: 5.5rem; }
 .site-footer { max-width: 68rem; margin: 2rem auto 0; padding: 1rem; border-top: 1px solid var(--line); color: var(--muted); font-size: .9rem; }
 /* The start page: one card per section, its headline figures each a link. */
+.headline { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 17rem), 1fr)); gap: 1rem 2rem; margin: 1rem 0 1.25rem; }
+.headline-block { min-width: 0; }
+.headline-label { margin: 0; color: var(--muted); font-size: .95rem; }
+.headline-figure { margin: 0; padding-inline-start: .04em; font-size: clamp(2rem, 8vw, 2.75rem); font-weight: 700; line-height: 1.15; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
+.headline-figure.headline-secondary { font-size: clamp(1.5rem, 6vw, 1.9rem); }
+.headline-figure a { color: var(--fg); text-decoration: none; }
+.headline-figure a:hover { text-decoration: underline; }
+.headline-change { margin: .1rem 0 .5rem; color: var(--good); font-variant-numeric: tabular-nums; }
+.headline-change.is-down { color: var(--bad); }
+.headline-secondary + .headline-change { color: var(--muted); }
+.headline-chart { margin: 0 0 1.5rem; }
+.headline-chart figcaption { color: var(--muted); font-size: .9rem; }
 .glance { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 19rem), 1fr)); gap: 1rem; margin: 0 0 1.5rem; }
 .glance-card { padding: .75rem 1rem .85rem; border: 1px solid var(--line); border-radius: 10px; background: var(--panel); }
 .glance-card h3 { margin: 0 0 .5rem; font-size: 1.05rem; }

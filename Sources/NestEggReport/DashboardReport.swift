@@ -67,6 +67,7 @@ public struct DashboardSection: Sendable {
 public enum DashboardReport {
     struct View: Sendable, Encodable {
         let dataAsOf: String?
+        let headline: HeadlineReport.View?
         let sections: [SectionView]
         let hasSections: Bool
     }
@@ -116,6 +117,10 @@ public enum DashboardReport {
     static let rowsShown = 12
 
     public static func page(for dataset: Dataset, sections: [DashboardSection], context: ReportContext) -> Page {
+        page(for: dataset, sections: sections, spending: TransactionsRules.items(from: dataset, clock: context.clock), context: context)
+    }
+
+    static func page(for dataset: Dataset, sections: [DashboardSection], spending: [SpendingItem], context: ReportContext) -> Page {
         let views = sections.map { section in
             let hidden = section.figures.count - figuresShown
             return SectionView(
@@ -125,7 +130,8 @@ public enum DashboardReport {
                 table: section.table.map { tableView($0, context: context) },
                 htmlHref: Page.htmlLink(section.href))
         }
-        let view = View(dataAsOf: dataset.latestInstant.map(context.date), sections: views, hasSections: !views.isEmpty)
+        let headline = HeadlineReport.view(for: dataset, spending: spending, context: context)
+        let view = View(dataAsOf: dataset.latestInstant.map(context.date), headline: headline, sections: views, hasSections: !views.isEmpty)
         return Page(path: "index", title: dataset.settings.title, template: "index", section: nil, view: view)
     }
 
@@ -236,7 +242,7 @@ public enum SiteReport {
             pages += reportPages
             if let summary { dashboard.append(.init(section: report.section, summary: summary)) }
         }
-        pages.insert(DashboardReport.page(for: dataset, sections: dashboard.map(\.summary), context: context), at: 0)
+        pages.insert(DashboardReport.page(for: dataset, sections: dashboard.map(\.summary), spending: derived.spending, context: context), at: 0)
         return Site(title: dataset.settings.title, sections: sections, pages: pages, dashboard: dashboard,
                     dataAsOf: context.progress.asOf, settings: dataset.settings)
     }

@@ -74,3 +74,49 @@ struct DashboardTests {
         #expect(markdown.contains("## At a glance\n\n- [Accounts and round-ups](roundups/index.md)\n  - "))
     }
 }
+
+/// The start page's headline: balances per currency from the statements, the change since the
+/// last month-end, and spending compared with the same days of the month before.
+@Suite struct HeadlineTests {
+    func headline() throws -> HeadlineReport.View {
+        let log = DiagnosticLog()
+        let dataset = DataLoader.load(try DataFolder(root: repositoryRoot.appendingPathComponent("Fixtures")), log: log)
+        let context = ReportContext(dataset: dataset)
+        return try #require(HeadlineReport.view(for: dataset, spending: TransactionsRules.items(from: dataset, clock: context.clock), context: context))
+    }
+
+    @Test func balancesAreTheStatementsOwnPerCurrencyWithTheirChange() throws {
+        let view = try headline()
+        // Personal (GBP) leads: £5,536.02 on 21 Nov, and it closed October at £6,875.10 (its statement).
+        #expect(view.balances.map(\.amount) == ["£5,536.02", "€95.03"])
+        #expect(view.balances.first?.change == "-£1,339.08" && view.balances.first?.isDown == true)
+        #expect(view.balanceDate == "21 Nov 2026" && view.changeSince == "since 31 Oct 2026")
+        #expect(view.excludedAccounts == nil)
+    }
+
+    @Test func theBalanceChartSaysItsFiguresInWords() throws {
+        let view = try headline()
+        let chart = try #require(view.balanceChart)
+        guard case .columns(let bars) = chart.kind else { Issue.record("not columns: \(chart.kind)"); return }
+        #expect(bars.count == HeadlineReport.chartMonths)
+        #expect(bars.last?.valueText == "£5,536.02" && bars.last?.label == "Nov")
+        let caption = try #require(view.balanceChartCaption)
+        #expect(caption.contains("highest £6,875.10 (Oct 2026)") && caption.hasSuffix("Nov 2026 so far, on 21 Nov 2026."))
+    }
+
+    @Test func aMonthInProgressIsComparedWithTheSameDaysOfTheLast() throws {
+        let spending = try #require(try headline().spending)
+        #expect(spending.month == "Nov 2026 so far")
+        #expect(spending.previousMonth == "Oct 2026")
+        let toDate = try #require(spending.previousToDate)
+        #expect(toDate.hasSuffix(" by 21 Oct"))
+        #expect(spending.previousSpent != toDate.replacingOccurrences(of: " by 21 Oct", with: ""), "the whole month is more than its first 21 days here")
+    }
+
+    @Test func signedChangesSayTheirDirection() {
+        let context = ReportContext(settings: Settings())
+        #expect(HeadlineReport.signed(Money(minorUnits: 1200, currency: Currency(code: "GBP")!), context: context) == "+£12.00")
+        #expect(HeadlineReport.signed(Money(minorUnits: -320, currency: Currency(code: "GBP")!), context: context) == "-£3.20")
+        #expect(HeadlineReport.signed(Money(minorUnits: 0, currency: Currency(code: "GBP")!), context: context) == "£0.00")
+    }
+}

@@ -1,0 +1,139 @@
+import NestEggModel
+import NestEggSupport
+
+/// The start page's headline, above every report's section: what a household looks for first.
+///
+/// - **Balance**: the accounts' balances on the data's as-of date, one figure per currency (never
+///   added across currencies), with the change since the end of the month before, from the
+///   statements' running balances (accounts without a balance file are left out, and say so).
+/// - **Balance over time**: the month-end balances of the last twelve months, in the main
+///   currency, as columns (the month in progress ends on the as-of date).
+/// - **Spending**: this month so far against last month, the same days of it and all of it, so a
+///   month in progress is compared fairly.
+enum HeadlineReport {
+    struct View: Sendable, Encodable {
+        let balances: [BalanceView]
+        let hasBalances: Bool
+        let balanceDate: String?
+        /// `since 31 Oct 2026`, when an earlier month-end balance exists.
+        let changeSince: String?
+        let balanceChart: Chart?
+        let balanceChartCaption: String?
+        let excludedAccounts: String?
+        let spending: SpendingView?
+        /// The statements' index, where the balances come from (`.md`, and `.html` for raw HTML).
+        let href: String?
+        let htmlHref: String?
+    }
+
+    struct BalanceView: Sendable, Encodable {
+        let amount: String
+        /// `+£123.45` or `-£3.20`; nil without an earlier month-end.
+        let change: String?
+        let isDown: Bool
+    }
+
+    struct SpendingView: Sendable, Encodable {
+        let month: String
+        let spent: String
+        let previousMonth: String
+        let previousSpent: String
+        /// `£1,900.00 by 21 Oct`, for a month in progress.
+        let previousToDate: String?
+        let href: String
+        let htmlHref: String
+    }
+
+    /// How many month-ends the balance chart shows.
+    static let chartMonths = 12
+
+    static func view(for dataset: Dataset, spending items: [SpendingItem], context: ReportContext) -> View? {
+        let balance = balances(dataset, context: context)
+        let spending = spendingView(items, context: context)
+        guard balance != nil || spending != nil else { return nil }
+        let statements = ReportContext.href(StatementsReport.section.path)
+        return View(
+            balances: balance?.balances ?? [], hasBalances: !(balance?.balances.isEmpty ?? true),
+            balanceDate: balance?.date, changeSince: balance?.since, balanceChart: balance?.chart,
+            balanceChartCaption: balance?.caption, excludedAccounts: balance?.excluded, spending: spending,
+            href: balance == nil ? nil : statements, htmlHref: balance == nil ? nil : Page.htmlLink(statements))
+    }
+
+    static func balances(_ dataset: Dataset, context: ReportContext)
+        -> (balances: [BalanceView], date: String, since: String?, chart: Chart?, caption: String?, excluded: String?)? {
+        guard let (asOf, accounts) = StatementsReport.accounts(dataset, context: context) else { return nil }
+        // Month-end balances per month, per currency, over the accounts that have a balance.
+        var byMonth: [CalendarMonth: MoneyTotals] = [:]
+        var excluded: [String] = []
+        for account in accounts {
+            guard account.statements.last?.closing != nil else { excluded.append(account.data.account.name); continue }
+            for statement in account.statements {
+                if let closing = statement.closing { byMonth[statement.month, default: MoneyTotals()].add(closing) }
+            }
+        }
+        let latestMonth = CalendarMonth(asOf)
+        guard let now = byMonth[latestMonth], !now.isEmpty else { return nil }
+        let before = byMonth[latestMonth.previous]
+        // The currency most accounts hold leads, and is the chart's (on a tie, the first account's).
+        var held: [(currency: Currency, count: Int)] = []
+        for account in accounts where now.amounts.contains(where: { $0.currency == account.data.account.currency }) {
+            if let index = held.firstIndex(where: { $0.currency == account.data.account.currency }) { held[index].count += 1 }
+            else { held.append((account.data.account.currency, 1)) }
+        }
+        let main = held.enumerated().max { a, b in a.element.count != b.element.count ? a.element.count < b.element.count : a.offset > b.offset }?.element.currency
+        let ordered = now.amounts.filter { $0.currency == main } + now.amounts.filter { $0.currency != main }
+        let balances = ordered.map { amount -> BalanceView in
+            guard let before else { return BalanceView(amount: context.money(amount), change: nil, isDown: false) }
+            let change = amount - before[amount.currency]
+            return BalanceView(amount: context.money(amount), change: signed(change, context: context), isDown: change.isNegative)
+        }
+        var chart: Chart?, caption: String?
+        if let main {
+            let months = byMonth.keys.sorted().suffix(chartMonths)
+            let bars = months.map { month in
+                let amount = byMonth[month]?[main] ?? Money.zero(main)
+                return Chart.Bar(label: context.locale.monthAbbreviations[month.month - 1], value: amount.minorUnits,
+                                 valueText: context.money(amount))
+            }
+            if bars.count > 1 {
+                let title = "Balance in \(main.code) at each month's end, the last \(bars.count) months"
+                chart = Chart.columns(bars, title: title + (context.progress.isComplete(latestMonth) ? "" : " (this month: on \(context.date(asOf)))"))
+                // The figures the columns stand for, in words (nothing only in a tooltip).
+                let label = { (month: CalendarMonth) in TransactionsInsightsReport.monthLabel(month, context: context) }
+                let amounts = months.map { ($0, byMonth[$0]?[main] ?? Money.zero(main)) }
+                let low = amounts.min { $0.1.minorUnits < $1.1.minorUnits }!, high = amounts.max { $0.1.minorUnits < $1.1.minorUnits }!
+                caption = "Balance in \(main.code) at the end of each month: lowest \(context.money(low.1)) (\(label(low.0))), "
+                    + "highest \(context.money(high.1)) (\(label(high.0)))"
+                    + (context.progress.isComplete(latestMonth) ? "." : "; \(label(latestMonth)) so far, on \(context.date(asOf)).")
+            }
+        }
+        let since = before == nil ? nil : "since \(context.date(latestMonth.previous.lastDay))"
+        return (balances, context.date(asOf), since, chart, caption,
+                excluded.isEmpty ? nil : "Not counted (no balance in the data): \(excluded.joined(separator: ", ")).")
+    }
+
+    static func spendingView(_ items: [SpendingItem], context: ReportContext) -> SpendingView? {
+        guard let month = TransactionsRules.lastMonths(of: items, count: 1).first else { return nil }
+        let preferred = context.settings.currency(forSource: "transactions")
+        let previous = month.previous
+        let inMonth = TransactionsRules.items(items, in: month), inPrevious = TransactionsRules.items(items, in: previous)
+        var toDate: String?
+        if !context.progress.isComplete(month), let asOf = context.progress.asOf {
+            let sameDays = inPrevious.filter { $0.date.day <= asOf.day }
+            let day = CivilDate(year: previous.year, month: previous.month, day: min(asOf.day, previous.lastDay.day)) ?? previous.lastDay
+            toDate = "\(TransactionsRules.text(TransactionsRules.pinnedSum(sameDays), preferred: preferred, context: context)) by \(context.locale.formatShort(day))"
+        }
+        return SpendingView(
+            month: TransactionsInsightsReport.monthHeading(month, context: context),
+            spent: TransactionsRules.text(TransactionsRules.pinnedSum(inMonth), preferred: preferred, context: context),
+            previousMonth: TransactionsInsightsReport.monthLabel(previous, context: context),
+            previousSpent: TransactionsRules.text(TransactionsRules.pinnedSum(inPrevious), preferred: preferred, context: context),
+            previousToDate: toDate, href: ReportContext.href(TransactionsInsightsReport.monthPath(month)),
+            htmlHref: Page.htmlLink(ReportContext.href(TransactionsInsightsReport.monthPath(month))))
+    }
+
+    /// `+£12.00`, `-£3.20`, `£0.00`.
+    static func signed(_ amount: Money, context: ReportContext) -> String {
+        amount.minorUnits > 0 ? "+" + context.money(amount) : context.money(amount)
+    }
+}
