@@ -15,43 +15,48 @@ enum ChartSVG {
     static func draw(_ chart: Chart) -> String {
         switch chart.kind {
         case .bars(let bars): return self.bars(bars, title: chart.title)
-        case .columns(let bars): return columns(bars, title: chart.title)
+        case .columns(let bars, let axis): return columns(bars, title: chart.title, axis: axis)
         case .progress(let percent): return progress(percent: percent, title: chart.title)
         case .ring(let segments, let centerText): return ring(segments, title: chart.title, centerText: centerText)
         case .sparkline(let values): return sparkline(values, title: chart.title)
-        case .stackedColumns(let columns, let series): return stackedColumns(columns, series: series, title: chart.title)
+        case .stackedColumns(let columns, let series, let axis): return stackedColumns(columns, series: series, title: chart.title, axis: axis)
         case .worldMap(let points, let cells): return worldMap(points, title: chart.title, cells: cells)
         }
     }
 
-    /// Horizontal bars, one row each: label, bar, value.
+    /// Horizontal bars, one row each: the label above its bar, the value beside the bar's end
+    /// (room for text that a phone shows large: the stylesheet sets chart text to 12 px or more
+    /// at every width).
     static func bars(_ bars: [Chart.Bar], title: String) -> String {
         guard !bars.isEmpty else { return "" }
-        let rowHeight = 30, width = 640, labelWidth = 200, valueWidth = 110
-        let barSpace = width - labelWidth - valueWidth - 10
+        let rowHeight = 50, width = 640, valueWidth = 170
+        let barSpace = width - valueWidth - 10
         let maximum = max(bars.map(\.value).max() ?? 0, 1)
         let height = bars.count * rowHeight + 4
         var svg = open(width: width, height: height, title: title, kind: "bars")
         for (index, bar) in bars.enumerated() {
             let y = index * rowHeight + 2
             let length = bar.value <= 0 ? 0 : max(2, scaled(bar.value, of: maximum, to: barSpace))
-            svg += "<text class=\"chart-label\" x=\"\(labelWidth - 8)\" y=\"\(y + 20)\" text-anchor=\"end\">\(Escape.html(clip(bar.label, 26)))</text>"
-            svg += "<rect class=\"series-\(index % 8 + 1)\" x=\"\(labelWidth)\" y=\"\(y + 5)\" width=\"\(length)\" height=\"\(rowHeight - 10)\" rx=\"3\"><title>\(Escape.html(bar.label)): \(Escape.html(bar.valueText))</title></rect>"
-            svg += "<text class=\"chart-value\" x=\"\(labelWidth + length + 6)\" y=\"\(y + 20)\">\(Escape.html(bar.valueText))</text>"
+            svg += "<text class=\"chart-label\" x=\"0\" y=\"\(y + 18)\">\(Escape.html(clip(bar.label, 40)))</text>"
+            svg += "<rect class=\"series-1\" x=\"0\" y=\"\(y + 26)\" width=\"\(length)\" height=\"18\" rx=\"3\"><title>\(Escape.html(bar.label)): \(Escape.html(bar.valueText))</title></rect>"
+            svg += "<text class=\"chart-value\" x=\"\(length + 8)\" y=\"\(y + 41)\">\(Escape.html(bar.valueText))</text>"
         }
         return svg + "</svg>"
     }
 
-    /// Vertical columns over time (weeks, months), labelled underneath; the newest last.
-    static func columns(_ bars: [Chart.Bar], title: String) -> String {
+    /// Vertical columns over time (weeks, months), labelled underneath; the newest last. With an
+    /// axis, its gridlines run behind the columns, each labelled at its left end; the value is
+    /// written above each column when every value fits its slot.
+    static func columns(_ bars: [Chart.Bar], title: String, axis: [Chart.Tick] = []) -> String {
         guard !bars.isEmpty else { return "" }
-        let width = 640, height = 220, top = 24, bottom = 36
+        let width = 640, height = 240, top = 30, bottom = 36
         let plot = height - top - bottom
         let slot = Double(width) / Double(bars.count)
-        let maximum = max(bars.map(\.value).max() ?? 0, 1)
-        // Values are written above the columns only when the widest fits its slot (about 8.5 px a character).
-        let valuesFit = bars.count <= 12 && Double(bars.map(\.valueText.count).max() ?? 0) * 8.5 <= slot
+        let maximum = max(bars.map(\.value).max() ?? 0, axis.last?.value ?? 0, 1)
+        // About 12.5 units a character: chart text is set larger on a phone.
+        let valuesFit = bars.count <= 12 && Double(bars.map(\.valueText.count).max() ?? 0) * 12.5 <= slot
         var svg = open(width: width, height: height, title: title, kind: "columns")
+        svg += gridlines(axis, maximum: maximum, top: top, plot: plot, width: width)
         svg += "<line class=\"chart-axis\" x1=\"0\" y1=\"\(top + plot)\" x2=\"\(width)\" y2=\"\(top + plot)\"/>"
         for (index, bar) in bars.enumerated() {
             let barHeight = bar.value <= 0 ? 0 : max(2, scaled(bar.value, of: maximum, to: plot))
@@ -60,13 +65,37 @@ enum ChartSVG {
             let center = Int(slot * Double(index) + slot / 2)
             svg += "<rect class=\"series-1\" x=\"\(x)\" y=\"\(top + plot - barHeight)\" width=\"\(barWidth)\" height=\"\(barHeight)\" rx=\"2\"><title>\(Escape.html(bar.label)): \(Escape.html(bar.valueText))</title></rect>"
             if bars.count <= 16 || index % 2 == 0 {
-                svg += "<text class=\"chart-label\" x=\"\(center)\" y=\"\(height - 14)\" text-anchor=\"middle\">\(Escape.html(clip(bar.label, 8)))</text>"
+                svg += "<text class=\"chart-label\" x=\"\(center)\" y=\"\(height - 10)\" text-anchor=\"middle\">\(Escape.html(clip(bar.label, 8)))</text>"
             }
             if valuesFit, bar.value > 0 {
                 svg += "<text class=\"chart-value\" x=\"\(center)\" y=\"\(top + plot - barHeight - 6)\" text-anchor=\"middle\">\(Escape.html(bar.valueText))</text>"
             }
         }
         return svg + "</svg>"
+    }
+
+    /// An axis's gridlines across the plot, each labelled just above its line at the left (none for zero).
+    static func gridlines(_ axis: [Chart.Tick], maximum: Int128, top: Int, plot: Int, width: Int) -> String {
+        var svg = ""
+        for tick in axis where tick.value > 0 && tick.value <= maximum {
+            let y = top + plot - scaled(tick.value, of: maximum, to: plot)
+            svg += "<line class=\"chart-grid\" x1=\"0\" y1=\"\(y)\" x2=\"\(width)\" y2=\"\(y)\"/>"
+            svg += "<text class=\"chart-tick\" x=\"2\" y=\"\(y - 4)\">\(Escape.html(tick.text))</text>"
+        }
+        return svg
+    }
+
+    /// The class of a series' colour: `series-N` (wrapping at eight), or the neutral one of "Other".
+    static func colourClass(_ index: Int, prefix: String = "series") -> String {
+        index == Chart.otherColour ? "\(prefix)-other" : "\(prefix)-\(((index % 8) + 8) % 8 + 1)"
+    }
+
+    /// A legend in HTML beside a chart (its text is page text: readable at any width, never cut):
+    /// a colour swatch and a text per entry.
+    static func legend(_ entries: [(colour: Int, text: String)]) -> String {
+        "<ul class=\"chart-legend\">" + entries.map { entry in
+            "<li><span class=\"swatch \(colourClass(entry.colour, prefix: "swatch"))\" aria-hidden=\"true\"></span>\(Escape.html(entry.text))</li>"
+        }.joined() + "</ul>"
     }
 
     /// A progress bar with its percentage; past 100% the bar is full and says so.
@@ -83,35 +112,33 @@ enum ChartSVG {
         return svg + "</svg>"
     }
 
-    /// A ring (doughnut) of shares, with a legend beside it. Negative values count as zero.
+    /// A ring (doughnut) of shares with its total in the middle, and beside it a legend in HTML:
+    /// each segment's label, value and share. Negative values count as zero.
     static func ring(_ segments: [Chart.Segment], title: String, centerText: String = "") -> String {
         let total = segments.reduce(Int128(0)) { saturatingSum($0, max($1.value, 0)) }
         guard total > 0 else { return "" }
-        let legendRow = 26
-        let height = max(200, segments.count * legendRow + 20)
-        var svg = open(width: 640, height: height, title: title, kind: "ring")
-        let radius = 70.0, circumference = 2 * Double.pi * radius, cx = 100.0, cy = Double(height) / 2
+        let size = 200
+        var svg = open(width: size, height: size, title: title, kind: "ring")
+        let radius = 70.0, circumference = 2 * Double.pi * radius, cx = 100.0, cy = 100.0
         var offset = 0.0
-        svg += "<circle class=\"chart-track\" cx=\"\(cx)\" cy=\"\(format(cy))\" r=\"\(Int(radius))\" fill=\"none\" stroke-width=\"34\"/>"
+        svg += "<circle class=\"chart-track\" cx=\"\(Int(cx))\" cy=\"\(Int(cy))\" r=\"\(Int(radius))\" fill=\"none\" stroke-width=\"34\"/>"
         for (index, segment) in segments.enumerated() where segment.value > 0 {
             // Shares are drawn, not summed as money: the ring's geometry is the only place a Double appears.
             let length = circumference * Double(segment.value) / Double(total)
-            svg += "<circle class=\"ring-\((segment.colorIndex ?? index) % 8 + 1)\" cx=\"\(cx)\" cy=\"\(format(cy))\" r=\"\(Int(radius))\" fill=\"none\" stroke-width=\"34\""
+            svg += "<circle class=\"\(colourClass(segment.colorIndex ?? index, prefix: "ring"))\" cx=\"\(Int(cx))\" cy=\"\(Int(cy))\" r=\"\(Int(radius))\" fill=\"none\" stroke-width=\"34\""
                 + " stroke-dasharray=\"\(format(length)) \(format(circumference - length))\" stroke-dashoffset=\"\(format(-offset))\""
-                + " transform=\"rotate(-90 \(Int(cx)) \(format(cy)))\"><title>\(Escape.html(segment.label)): \(Escape.html(segment.valueText))</title></circle>"
+                + " transform=\"rotate(-90 \(Int(cx)) \(Int(cy)))\"><title>\(Escape.html(segment.label)): \(Escape.html(segment.valueText))</title></circle>"
             offset += length
         }
         if !centerText.isEmpty {
-            svg += "<text class=\"chart-value\" x=\"\(Int(cx))\" y=\"\(format(cy + 5))\" text-anchor=\"middle\">\(Escape.html(centerText))</text>"
+            svg += "<text class=\"chart-value chart-center\" x=\"\(Int(cx))\" y=\"\(Int(cy) + 5)\" text-anchor=\"middle\">\(Escape.html(centerText))</text>"
         }
-        let legendTop = (Double(height) - Double(segments.count * legendRow)) / 2
-        for (index, segment) in segments.enumerated() {
-            let y = Int(legendTop) + index * legendRow
+        svg += "</svg>"
+        let entries = segments.enumerated().map { index, segment in
             let share = segment.value > 0 ? ReportContext.percent(segment.value, of: total) ?? 0 : 0
-            svg += "<rect class=\"series-\((segment.colorIndex ?? index) % 8 + 1)\" x=\"230\" y=\"\(y + 4)\" width=\"16\" height=\"16\" rx=\"3\"/>"
-            svg += "<text class=\"chart-label\" x=\"254\" y=\"\(y + 17)\">\(Escape.html(clip(segment.label, 24))) · \(Escape.html(segment.valueText)) (\(share)%)</text>"
+            return (colour: segment.colorIndex ?? index, text: "\(segment.label) · \(segment.valueText) (\(share)%)")
         }
-        return svg + "</svg>"
+        return "<figure class=\"chart-figure chart-figure-ring\">" + svg + legend(entries) + "</figure>"
     }
 
     /// A small line over time, with its last value; for headline figures.
@@ -130,16 +157,19 @@ enum ChartSVG {
     }
 
     /// Columns over time (months), each split into its series stacked bottom-up in series order,
-    /// with a legend beside them; the newest last. Negative values count as zero.
-    static func stackedColumns(_ columns: [Chart.StackedColumn], series: [Chart.Series], title: String) -> String {
+    /// with the axis's gridlines and each column's total on top, and a legend in HTML below; the
+    /// newest last. Negative values count as zero.
+    static func stackedColumns(_ columns: [Chart.StackedColumn], series: [Chart.Series], title: String, axis: [Chart.Tick] = []) -> String {
         let totals = columns.map { $0.values.reduce(Int128(0)) { saturatingSum($0, max($1, 0)) } }
-        guard !columns.isEmpty, !series.isEmpty, let maximum = totals.max(), maximum > 0 else { return "" }
-        let legendWidth = 190, legendRow = 24
-        let height = max(220, series.count * legendRow + 24), top = 24, bottom = 30
-        let plotWidth = 640 - legendWidth, plot = height - top - bottom
-        let slot = Double(plotWidth) / Double(columns.count)
-        var svg = open(width: 640, height: height, title: title, kind: "stacked")
-        svg += "<line class=\"chart-axis\" x1=\"0\" y1=\"\(top + plot)\" x2=\"\(plotWidth)\" y2=\"\(top + plot)\"/>"
+        guard !columns.isEmpty, !series.isEmpty, let largest = totals.max(), largest > 0 else { return "" }
+        let width = 640, height = 260, top = 30, bottom = 30
+        let plot = height - top - bottom
+        let maximum = max(largest, axis.last?.value ?? 0)
+        let slot = Double(width) / Double(columns.count)
+        let totalsFit = Double(columns.map(\.totalText.count).max() ?? 0) * 11 <= slot
+        var svg = open(width: width, height: height, title: title, kind: "stacked")
+        svg += gridlines(axis, maximum: maximum, top: top, plot: plot, width: width)
+        svg += "<line class=\"chart-axis\" x1=\"0\" y1=\"\(top + plot)\" x2=\"\(width)\" y2=\"\(top + plot)\"/>"
         for (index, column) in columns.enumerated() {
             let x = Int(slot * Double(index) + slot * 0.15)
             let barWidth = max(2, Int(slot * 0.7))
@@ -151,21 +181,16 @@ enum ChartSVG {
                 below += value
                 let y1 = scaled(below, of: maximum, to: plot)
                 let text = position < column.valueTexts.count ? column.valueTexts[position] : ""
-                svg += "<rect class=\"series-\(series[position].colorIndex % 8 + 1)\" x=\"\(x)\" y=\"\(top + plot - y1)\" width=\"\(barWidth)\" height=\"\(max(y1 - y0, 1))\"><title>\(Escape.html(column.label)), \(Escape.html(series[position].label)): \(Escape.html(text))</title></rect>"
+                svg += "<rect class=\"\(colourClass(series[position].colorIndex))\" x=\"\(x)\" y=\"\(top + plot - y1)\" width=\"\(barWidth)\" height=\"\(max(y1 - y0, 1))\"><title>\(Escape.html(column.label)), \(Escape.html(series[position].label)): \(Escape.html(text))</title></rect>"
             }
             let stackHeight = scaled(below, of: maximum, to: plot)
-            svg += "<text class=\"chart-label\" x=\"\(center)\" y=\"\(height - 10)\" text-anchor=\"middle\">\(Escape.html(clip(column.label, 9)))</text>"
-            if below > 0 {
+            svg += "<text class=\"chart-label\" x=\"\(center)\" y=\"\(height - 8)\" text-anchor=\"middle\">\(Escape.html(clip(column.label, 9)))</text>"
+            if below > 0, totalsFit {
                 svg += "<text class=\"chart-value\" x=\"\(center)\" y=\"\(top + plot - stackHeight - 6)\" text-anchor=\"middle\">\(Escape.html(column.totalText))</text>"
             }
         }
-        let legendTop = (height - series.count * legendRow) / 2
-        for (index, entry) in series.enumerated() {
-            let y = legendTop + index * legendRow
-            svg += "<rect class=\"series-\(entry.colorIndex % 8 + 1)\" x=\"\(plotWidth + 20)\" y=\"\(y + 4)\" width=\"14\" height=\"14\" rx=\"3\"/>"
-            svg += "<text class=\"chart-label\" x=\"\(plotWidth + 40)\" y=\"\(y + 16)\">\(Escape.html(clip(entry.label, 20)))</text>"
-        }
-        return svg + "</svg>"
+        svg += "</svg>"
+        return "<figure class=\"chart-figure\">" + svg + legend(series.map { (colour: $0.colorIndex, text: $0.label) }) + "</figure>"
     }
 
     /// An equirectangular world map (2 units a degree): a 30° graticule with its labels, the

@@ -1184,9 +1184,10 @@ a.figure:hover .figure-value { text-decoration: underline; }
 /* Charts (Render/Charts.swift): inline SVG sized by viewBox; colours from these classes. */
 :root {
   --s1: #0b5cad; --s2: #b35900; --s3: #1a7f37; --s4: #8250df; --s5: #bf3989; --s6: #0a7d8c; --s7: #6e5b00; --s8: #57606a;
+  --s-other: #8c959f;
 }
 @media (prefers-color-scheme: dark) {
-  :root { --s1: #6cb6ff; --s2: #f0883e; --s3: #56d364; --s4: #d2a8ff; --s5: #ff9bce; --s6: #56d4dd; --s7: #e3b341; --s8: #9da7b3; }
+  :root { --s1: #6cb6ff; --s2: #f0883e; --s3: #56d364; --s4: #d2a8ff; --s5: #ff9bce; --s6: #56d4dd; --s7: #e3b341; --s8: #9da7b3; --s-other: #6e7681; }
 }
 svg.chart { display: block; width: 100%; max-width: 40rem; height: auto; margin: .5rem 0 1.25rem; overflow: visible; }
 svg.chart-progress { max-width: 24rem; margin: .25rem 0 .75rem; }
@@ -1194,6 +1195,28 @@ svg.chart-sparkline { display: inline-block; width: 10rem; margin: 0; vertical-a
 .chart text { fill: var(--fg); font: 14px system-ui, sans-serif; }
 .chart .chart-value { font-weight: 600; }
 .chart-axis { stroke: var(--line); stroke-width: 1; }
+.chart-grid { stroke: var(--line); stroke-width: 1; stroke-dasharray: 3 4; }
+.chart .chart-tick { fill: var(--muted); font-size: 12px; }
+.series-other { fill: var(--s-other); } .ring-other { stroke: var(--s-other); }
+.chart-figure { margin: .5rem 0 1.25rem; }
+.chart-figure svg.chart { margin: 0 0 .5rem; }
+.chart-figure-ring { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem 1.5rem; }
+svg.chart-ring { width: 12.5rem; max-width: 100%; flex: none; }
+.chart-ring .chart-center { font-size: 15px; }
+.chart-legend { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: .2rem 1.1rem; font-size: .9rem; }
+.chart-figure-ring .chart-legend { flex-direction: column; flex-wrap: nowrap; }
+.swatch { display: inline-block; width: .8rem; height: .8rem; margin-right: .45rem; border-radius: 3px; vertical-align: -.05rem; }
+.swatch-1 { background: var(--s1); } .swatch-2 { background: var(--s2); } .swatch-3 { background: var(--s3); } .swatch-4 { background: var(--s4); }
+.swatch-5 { background: var(--s5); } .swatch-6 { background: var(--s6); } .swatch-7 { background: var(--s7); } .swatch-8 { background: var(--s8); }
+.swatch-other { background: var(--s-other); }
+/* A chart 640 units wide fills a phone's column at about 0.56 of its size: its text is set larger
+   there so that it reads at 12 px or more; the stacked totals and the map's degrees, which would
+   then collide, are left to the table beside them. */
+@media (max-width: 30rem) {
+  .chart-bars text, .chart-columns text, .chart-stacked text, .chart-columns .chart-tick, .chart-stacked .chart-tick { font-size: 22px; }
+  .chart-stacked .chart-value, .chart-map .map-label { display: none; }
+}
+@media print { .swatch { -webkit-print-color-adjust: exact; print-color-adjust: exact; } }
 .chart-track { fill: var(--line); stroke: var(--line); }
 .chart-done { fill: var(--good); }
 .chart-line { stroke: var(--s1); }
@@ -1236,7 +1259,6 @@ tr:has(.tx-unpinned) td { color: var(--muted); font-style: italic; }
   background: var(--panel); border-top: 2px solid var(--accent); box-shadow: 0 -2px 8px rgba(0, 0, 0, .08);
 }
 .tx-sum p { margin: 0; }
-svg.chart-stacked { max-width: 44rem; }
 .chart-stacked .chart-value { font-size: 12px; }
 @media print { .tx-sum { position: static; box-shadow: none; } }
 .tx-filters ~ .table-scroll table td { overflow-wrap: normal; }

@@ -8,16 +8,19 @@ public struct Chart: Sendable, Encodable {
     public enum Kind: Sendable {
         /// Horizontal bars, one row each: label, bar, value.
         case bars([Bar])
-        /// Vertical columns over time (weeks, months), labelled underneath; the newest last.
-        case columns([Bar])
+        /// Vertical columns over time (weeks, months), labelled underneath; the newest last; with
+        /// the value axis's ticks (gridlines with their texts), when the report gives them.
+        case columns([Bar], axis: [Tick])
         /// A progress bar with its percentage; past 100% the bar is full and says so.
         case progress(percent: Int)
-        /// A ring (doughnut) of shares with a legend, and a text in its middle.
+        /// A ring (doughnut) of shares with a legend (each segment's label, value and share), and a
+        /// text in its middle.
         case ring([Segment], centerText: String)
         /// A small line over time.
         case sparkline([Int128])
-        /// Columns over time, each split into its series stacked bottom-up, with a legend.
-        case stackedColumns([StackedColumn], series: [Series])
+        /// Columns over time, each split into its series stacked bottom-up, with a legend and the
+        /// value axis's ticks.
+        case stackedColumns([StackedColumn], series: [Series], axis: [Tick])
         /// The world, with a circle per point (area by value) and 30° cells shaded by count
         /// (`[row][column]`, north to south, west to east).
         case worldMap([MapPoint], cells: [[Int]])
@@ -33,14 +36,58 @@ public struct Chart: Sendable, Encodable {
     }
 
     public static func bars(_ bars: [Bar], title: String) -> Chart { Chart(.bars(bars), title: title) }
-    public static func columns(_ bars: [Bar], title: String) -> Chart { Chart(.columns(bars), title: title) }
+    public static func columns(_ bars: [Bar], title: String, axis: [Tick] = []) -> Chart { Chart(.columns(bars, axis: axis), title: title) }
     public static func progress(percent: Int, title: String) -> Chart { Chart(.progress(percent: percent), title: title) }
     public static func ring(_ segments: [Segment], title: String, centerText: String = "") -> Chart {
         Chart(.ring(segments, centerText: centerText), title: title)
     }
     public static func sparkline(_ values: [Int128], title: String) -> Chart { Chart(.sparkline(values), title: title) }
-    public static func stackedColumns(_ columns: [StackedColumn], series: [Series], title: String) -> Chart {
-        Chart(.stackedColumns(columns, series: series), title: title)
+    public static func stackedColumns(_ columns: [StackedColumn], series: [Series], title: String, axis: [Tick] = []) -> Chart {
+        Chart(.stackedColumns(columns, series: series, axis: axis), title: title)
+    }
+
+    /// The colour of "Other" (what is left when there are more categories than colours): neutral,
+    /// never one of a category's.
+    public static let otherColour = -1
+
+    /// A tick of a value axis: a gridline at `value`, labelled `text`.
+    public struct Tick: Sendable, Equatable {
+        public let value: Int128
+        public let text: String
+
+        public init(value: Int128, text: String) {
+            self.value = value
+            self.text = text
+        }
+    }
+
+    /// Ticks for money from zero up to at least `maximum`: at most four round steps (1, 2 or 5
+    /// times a power of ten of whole units), each labelled as the locale writes money.
+    public static func moneyAxis(upTo maximum: Money, format: (Money) -> String) -> [Tick] {
+        guard maximum.minorUnits > 0 else { return [] }
+        let unit = Int128(maximum.currency.minorUnitsPerUnit)
+        var step = unit
+        search: while true {
+            for factor: Int128 in [1, 2, 5] {
+                let (candidate, overflow) = step.multipliedReportingOverflow(by: factor)
+                if overflow { break search }
+                let (span, beyond) = candidate.multipliedReportingOverflow(by: 4)
+                if beyond || maximum.minorUnits <= span { step = candidate; break search }
+            }
+            let (next, overflow) = step.multipliedReportingOverflow(by: 10)
+            if overflow { break }
+            step = next
+        }
+        var ticks: [Tick] = []
+        var value: Int128 = 0
+        while ticks.count < 5 {
+            ticks.append(Tick(value: value, text: format(Money(minorUnits: value, currency: maximum.currency))))
+            if value >= maximum.minorUnits { break }
+            let (next, overflow) = value.addingReportingOverflow(step)
+            if overflow { break }
+            value = next
+        }
+        return ticks
     }
     public static func worldMap(_ points: [MapPoint], title: String, cells: [[Int]] = []) -> Chart {
         Chart(.worldMap(points, cells: cells), title: title)

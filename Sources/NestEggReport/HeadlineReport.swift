@@ -97,7 +97,9 @@ enum HeadlineReport {
             }
             if bars.count > 1 {
                 let title = "Balance in \(main.code) at each month's end, the last \(bars.count) months"
-                chart = Chart.columns(bars, title: title + (context.progress.isComplete(latestMonth) ? "" : " (this month: on \(context.date(asOf)))"))
+                let highest = Money(minorUnits: bars.map(\.value).max() ?? 0, currency: main)
+                chart = Chart.columns(bars, title: title + (context.progress.isComplete(latestMonth) ? "" : " (this month: on \(context.date(asOf)))"),
+                                      axis: Chart.moneyAxis(upTo: highest, format: context.money))
                 // The figures the columns stand for, in words (nothing only in a tooltip).
                 let label = { (month: CalendarMonth) in TransactionsInsightsReport.monthLabel(month, context: context) }
                 let amounts = months.map { ($0, byMonth[$0]?[main] ?? Money.zero(main)) }

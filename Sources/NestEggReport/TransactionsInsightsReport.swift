@@ -101,11 +101,7 @@ public enum TransactionsInsightsReport {
         let categoryHref = { (category: SpendingCategory) in ReportContext.href("transactions/" + (slugs[category.key] ?? "index")) }
         let preferred = context.settings.currency(forSource: "transactions")
         let currencies = TransactionsRules.currencies(in: items, preferred: preferred)
-        // Colours follow each currency's categories over all the data, so a category keeps its colour on every chart.
-        var palette: [Currency: [String]] = [:]
-        for currency in currencies {
-            palette[currency] = self.palette(TransactionsRules.spendingByCategory(items, currency: currency))
-        }
+        let palette = self.palette(items)
         let months = TransactionsRules.lastMonths(of: items)
         let crumbs = [Link("Dashboard", "index")]
         let monthLinks = months.enumerated().map { index, month in
@@ -114,12 +110,12 @@ public enum TransactionsInsightsReport {
 
         let pinned = items.filter(\.pinned).count
         let trends = currencies.compactMap { currency in
-            trend(items, months: months, currency: currency, palette: palette[currency] ?? [], context: context)
+            trend(items, months: months, currency: currency, palette: palette, context: context)
         }
         let index = IndexView(
             firstDate: context.date(oldest.date), lastDate: context.date(newest.date),
             pinnedCount: context.count(pinned), unpinnedCount: context.count(items.count - pinned), hasUnpinned: pinned < items.count,
-            currencies: currencies.map { breakdown(items, currency: $0, palette: palette[$0] ?? [], categoryHref: categoryHref,
+            currencies: currencies.map { breakdown(items, currency: $0, palette: palette, categoryHref: categoryHref,
                                                    title: "Spending by category", context: context) },
             hasCurrencies: !currencies.isEmpty,
             monthRange: months.first.map { "\(monthLabel($0, context: context)) – \(monthLabel(months.last!, context: context))" } ?? "",
@@ -135,7 +131,7 @@ public enum TransactionsInsightsReport {
                 month: label, pinnedCount: context.count(monthPinned), unpinnedCount: context.count(inMonth.count - monthPinned),
                 hasUnpinned: monthPinned < inMonth.count,
                 currencies: TransactionsRules.currencies(in: inMonth, preferred: preferred).map {
-                    breakdown(inMonth, currency: $0, palette: palette[$0] ?? [], categoryHref: categoryHref,
+                    breakdown(inMonth, currency: $0, palette: palette, categoryHref: categoryHref,
                               title: "Spending by category, \(label)", context: context)
                 },
                 hasCurrencies: monthPinned > 0,
@@ -147,15 +143,17 @@ public enum TransactionsInsightsReport {
         return pages
     }
 
-    /// The chart has eight colours: with more categories than that, the seven largest keep their own
-    /// and the rest share "Other" (the tables still list every category).
+    /// The charts have eight colours for categories, and a neutral one for "Other".
     static let chartColours = 8
 
-    /// The categories (keys) that get their own colour, in the stable order; colour N is the Nth.
-    static func palette(_ totals: [TransactionsRules.CategoryTotal]) -> [String] {
-        guard totals.count > chartColours else { return totals.map(\.category.key) }
-        let largest = Set(TransactionsRules.largestFirst(totals).prefix(chartColours - 1).map(\.category.key))
-        return totals.map(\.category.key).filter(largest.contains)
+    /// The categories (keys) that get their own colour, colour N the Nth: one palette for the whole
+    /// site, so a category has the same colour on every chart, in every month and currency. The
+    /// eight categories with the most pinned transactions over all the data get one (ties by key);
+    /// the rest share "Other" on the charts (the tables still list every category).
+    static func palette(_ items: [SpendingItem]) -> [String] {
+        var counts: [String: Int] = [:]
+        for item in items where item.pinned { counts[item.category.key, default: 0] += 1 }
+        return counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(chartColours).map(\.key)
     }
 
     /// Ring segments: one per category in the palette, then "Other" for the rest.
@@ -175,7 +173,7 @@ public enum TransactionsInsightsReport {
         }
         if others > 0 {
             segments.append(Chart.Segment(label: otherLabel(others), value: other.minorUnits, valueText: context.money(other),
-                                          colorIndex: palette.count))
+                                          colorIndex: Chart.otherColour))
         }
         return segments
     }
@@ -184,7 +182,8 @@ public enum TransactionsInsightsReport {
 
     static func breakdown(_ items: [SpendingItem], currency: Currency, palette: [String],
                           categoryHref: (SpendingCategory) -> String, title: String, context: ReportContext) -> BreakdownView {
-        let totals = TransactionsRules.spendingByCategory(items, currency: currency)
+        // The largest first: the answer before the detail.
+        let totals = TransactionsRules.largestFirst(TransactionsRules.spendingByCategory(items, currency: currency))
         let total = totals.reduce(Money.zero(currency)) { $0 + $1.amount }
         let rows = totals.map { entry in
             CategoryRow(name: entry.category.name, href: categoryHref(entry.category), amount: context.money(entry.amount),
@@ -217,19 +216,21 @@ public enum TransactionsInsightsReport {
         let own = categories.filter { palette.contains($0.key) }
         let rest = categories.filter { !palette.contains($0.key) }
         var series = own.map { Chart.Series(label: $0.name, colorIndex: palette.firstIndex(of: $0.key) ?? 0) }
-        if !rest.isEmpty { series.append(Chart.Series(label: otherLabel(rest.count), colorIndex: palette.count)) }
+        if !rest.isEmpty { series.append(Chart.Series(label: otherLabel(rest.count), colorIndex: Chart.otherColour)) }
         let columns = months.indices.map { month in
             var amounts = own.map { entry(month, $0.key)?.amount ?? .zero(currency) }
             if !rest.isEmpty {
                 amounts.append(rest.reduce(Money.zero(currency)) { $0 + (entry(month, $1.key)?.amount ?? .zero(currency)) })
             }
-            return Chart.StackedColumn(label: labels[month], values: amounts.map(\.minorUnits), valueTexts: amounts.map(context.money),
+            // Under a column its month's short name (the year is in the table beside it), so six fit a phone.
+            return Chart.StackedColumn(label: context.locale.monthAbbreviations[months[month].month - 1], values: amounts.map(\.minorUnits), valueTexts: amounts.map(context.money),
                                        totalText: context.money(monthTotals[month]))
         }
         return TrendView(
             currency: currency.code, header: TableRow(cells: ["Category"] + labels),
             divider: TableDivider(rightAligned: [false] + Array(repeating: true, count: months.count)), rows: rows, totalLine: totalLine,
-            chart: Chart.stackedColumns(columns, series: series, title: "Spending by category per month (\(currency.code))"))
+            chart: Chart.stackedColumns(columns, series: series, title: "Spending by category per month (\(currency.code))",
+                                        axis: Chart.moneyAxis(upTo: monthTotals.max { $0.minorUnits < $1.minorUnits } ?? .zero(currency), format: context.money)))
     }
 
     /// The start page's part: this month's spending (the month of the latest transaction) and its top categories.

@@ -97,8 +97,9 @@ struct DashboardTests {
     @Test func theBalanceChartSaysItsFiguresInWords() throws {
         let view = try headline()
         let chart = try #require(view.balanceChart)
-        guard case .columns(let bars) = chart.kind else { Issue.record("not columns: \(chart.kind)"); return }
+        guard case .columns(let bars, let axis) = chart.kind else { Issue.record("not columns: \(chart.kind)"); return }
         #expect(bars.count == HeadlineReport.chartMonths)
+        #expect(axis.first?.value == 0 && (axis.last?.value ?? 0) >= bars.map(\.value).max() ?? 0, "the axis spans every column")
         #expect(bars.last?.valueText == "£5,536.02" && bars.last?.label == "Nov")
         let caption = try #require(view.balanceChartCaption)
         #expect(caption.contains("highest £6,875.10 (Oct 2026)") && caption.hasSuffix("Nov 2026 so far, on 21 Nov 2026."))

@@ -100,19 +100,44 @@ import Testing
         #expect(dashboard.contains("| Food | £99.50 | 100% | 2 |"))
     }
 
-    @Test func moreThanEightCategoriesShareTheEighthColourAsOther() {
+    /// One palette for the site: the eight categories with the most pinned transactions, over all
+    /// the data and every currency, keep one colour each everywhere; the rest share a neutral "Other".
+    @Test func categoriesKeepOneColourAcrossChartsAndCurrencies() {
+        func item(_ n: Int, category: Int, currency: Currency = .gbp, pinned: Bool = true) -> SpendingItem {
+            SpendingItem(id: "t\(n)", source: .transactions, name: "T", category: SpendingCategory(key: "c\(category)", name: "C\(category)"),
+                         amount: Money(minorUnits: 100, currency: currency), date: CivilDate(year: 2026, month: 11, day: 1)!, instant: nil,
+                         accountName: "A", provider: nil, pinned: pinned, pending: false)
+        }
+        // Category n has n transactions (c10 also some in euros, and unpinned ones that do not count).
+        var items: [SpendingItem] = []
+        for category in 1...10 { for n in 0..<category { items.append(item(category * 100 + n, category: category)) } }
+        items += (0..<5).map { item(5_000 + $0, category: 1, currency: Currency(code: "EUR")!) }
+        items += (0..<50).map { item(6_000 + $0, category: 2, pinned: false) }
+        let palette = TransactionsInsightsReport.palette(items)
+        #expect(palette == ["c10", "c9", "c8", "c7", "c1", "c6", "c5", "c4"], "most transactions first; ties by key")
+
         let totals = (1...10).map { n in
             TransactionsRules.CategoryTotal(category: SpendingCategory(key: "c\(n)", name: "C\(n)"), amount: gbp(Int64(n * 100)), count: 1)
         }
-        let palette = TransactionsInsightsReport.palette(totals)
-        #expect(palette == ["c4", "c5", "c6", "c7", "c8", "c9", "c10"], "the seven largest, in the stable order")
         let segments = TransactionsInsightsReport.segments(totals, palette: palette, currency: .gbp,
                                                            context: ReportContext(settings: Settings()))
-        #expect(segments.count == 8)
-        #expect(segments.last?.label == "Other (3 categories)")
-        #expect(segments.last?.value == 600)
-        #expect(segments.map(\.colorIndex) == Array(0...7))
-        #expect(TransactionsInsightsReport.palette(Array(totals.prefix(8))).count == 8)
+        #expect(segments.count == 9)
+        #expect(segments.last?.label == "Other (2 categories)")
+        #expect(segments.last?.value == 500)
+        #expect(segments.last?.colorIndex == Chart.otherColour)
+        // Each category's colour is its place in the one palette, whatever the page's own order.
+        #expect(segments.dropLast().allSatisfy { segment in palette.firstIndex(of: segment.label.lowercased()) == segment.colorIndex })
+        let svg = ChartSVG.draw(Chart.ring(segments, title: "x"))
+        #expect(svg.contains("ring-other") && svg.contains("swatch-other"))
+    }
+
+    @Test func moneyAxesStepRoundly() {
+        let ticks = Chart.moneyAxis(upTo: gbp(687_510), format: { ReportContext(settings: Settings()).money($0) })
+        #expect(ticks.map(\.text) == ["£0.00", "£2,000.00", "£4,000.00", "£6,000.00", "£8,000.00"])
+        #expect(Chart.moneyAxis(upTo: gbp(0), format: { _ in "" }).isEmpty)
+        #expect(Chart.moneyAxis(upTo: gbp(1), format: { _ in "" }).map(\.value) == [0, 100])
+        // Near the top of the range, no overflow and no endless loop.
+        #expect(Chart.moneyAxis(upTo: Money(minorUnits: Int128.max, currency: .gbp), format: { _ in "" }).count <= 5)
     }
 
     @Test func sharesAreRoundedDownAndNeverAFalseZero() {
@@ -129,10 +154,11 @@ import Testing
             series: [Chart.Series(label: "A & <B>", colorIndex: 0), Chart.Series(label: "C", colorIndex: 3),
                      Chart.Series(label: "D", colorIndex: 9)],
             title: "Per month"))
-        #expect(svg.hasPrefix(#"<svg class="chart chart-stacked""#))
+        #expect(svg.hasPrefix(#"<figure class="chart-figure"><svg class="chart chart-stacked""#))
         #expect(svg.contains("A &amp; &lt;B&gt;"))
         #expect(!svg.contains("<B>"))
-        #expect(svg.components(separatedBy: "<rect").count - 1 == 4 + 3, "four non-zero values and three legend keys")
+        #expect(svg.components(separatedBy: "<rect").count - 1 == 4, "four non-zero values")
+        #expect(svg.components(separatedBy: "<span class=\"swatch ").count - 1 == 3, "three legend keys, in HTML beside the chart")
         #expect(svg.contains(#"class="series-4""#) && svg.contains(#"class="series-2""#), "colours from the series, wrapping at eight")
         #expect(ChartSVG.draw(Chart.stackedColumns([], series: [], title: "x")) == "")
     }

@@ -50,6 +50,26 @@ return {count: cells.length, bad: bad.slice(0, 5)};
 """
 
 
+# Every text of every chart as the reader sees it: its font size in the SVG's units times the
+# scale the SVG is drawn at; the ones under 12 px, and how many there are. (Hidden ones do not count.)
+CHART_TEXT_SCRIPT = """
+const bad = []; let count = 0;
+for (const svg of document.querySelectorAll('main svg.chart')) {
+  const box = svg.viewBox.baseVal, shown = svg.getBoundingClientRect();
+  if (!box || box.width === 0 || shown.width === 0) continue;
+  const scale = shown.width / box.width;
+  for (const t of svg.querySelectorAll('text')) {
+    const style = getComputedStyle(t);
+    if (style.display === 'none' || style.visibility === 'hidden' || t.getBoundingClientRect().width === 0) continue;
+    count++;
+    const px = parseFloat(style.fontSize) * scale;
+    if (px < 11.95) bad.push(`${svg.classList} "${t.textContent.trim()}": ${px.toFixed(1)} px`);
+  }
+}
+return {count, bad: bad.slice(0, 5)};
+"""
+
+
 @pytest.fixture(scope="session")
 def visits(site: Path) -> dict:
     """Visits every page type once, in one browser session, and records what the tests assert."""
@@ -76,6 +96,7 @@ def visits(site: Path) -> dict:
                     record["overflow"][width] = (scroll, inner, wide)
             set_viewport(driver, 390)
             record["money_cells"] = driver.execute_script(MONEY_CELLS_SCRIPT)
+            record["chart_text"] = driver.execute_script(CHART_TEXT_SCRIPT)
             driver.execute_script(axe_source)
             record["axe"]["light"] = run_axe(driver)
             set_color_scheme(driver, "dark")
@@ -102,6 +123,13 @@ def test_every_money_cell_is_in_view_on_a_phone(visits):
     assert sum(r["money_cells"]["count"] for r in visits.values()) > 100, "too few money cells measured"
     problems = {name: r["money_cells"]["bad"] for name, r in visits.items() if r["money_cells"]["bad"]}
     assert not problems, "money cells out of view or misaligned at 390 px:\n" + json.dumps(problems, indent=1)
+
+
+def test_chart_text_is_readable_on_a_phone(visits):
+    """At 390 px every label, value and tick a chart shows is drawn at 12 px or more."""
+    assert sum(r["chart_text"]["count"] for r in visits.values()) > 20, "too few chart texts measured"
+    problems = {name: r["chart_text"]["bad"] for name, r in visits.items() if r["chart_text"]["bad"]}
+    assert not problems, "chart text under 12 px at 390 px:\n" + json.dumps(problems, indent=1)
 
 
 def test_no_horizontal_scroll(visits):
