@@ -1405,11 +1405,16 @@ svg.chart-map { max-width: 52rem; }
 {{#html}}</nav>{{/html}}
 
 {{#hasRows}}
-{{count}} transactions, newest first, from the transactions app and from Starling's outgoing payments
+{{count}} transactions, newest first and by month, from the transactions app and from Starling's outgoing payments
 (settled or pending). Unpinned transactions are marked{{#html}} and dimmed{{/html}}; they are not counted in
 the sum below nor in the [spending by category]({{root}}{{insightsHref}}).
 
 {{> pager-top.md}}
+
+{{#months}}
+## {{label}}
+
+{{count}}{{#continues}} in all (some on another page){{/continues}}; the pinned ones come to **{{pinnedSum}}**.
 
 {{#showCategory}}
 | Date | Name | Category | Provider | Account | Source | Amount |
@@ -1426,6 +1431,7 @@ the sum below nor in the [spending by category]({{root}}{{insightsHref}}).
 {{/rows}}
 {{/showCategory}}
 
+{{/months}}
 {{> pager-bottom.md}}
 
 {{#html}}<div class="tx-sum" role="status">{{/html}}

@@ -13,7 +13,8 @@ public enum TransactionsReport {
         /// `nil` on the "All" page.
         let categoryName: String?
         let filters: [FilterView]
-        let rows: [RowView]
+        /// This page's rows, grouped by month (newest first), each month with its subtotal.
+        let months: [MonthGroup]
         let hasRows: Bool
         let showCategory: Bool
         let count: String
@@ -33,6 +34,19 @@ public enum TransactionsReport {
         let count: String
         let current: Bool
         let first: Bool
+    }
+
+    /// The rows of one month on a page, and the month's figures over the whole list (a month can
+    /// run over two pages).
+    struct MonthGroup: Sendable, Encodable {
+        /// `Nov 2026`, or `Nov 2026 so far` while the month is in progress.
+        let label: String
+        let count: String
+        /// The month's pinned transactions, per currency.
+        let pinnedSum: String
+        let rows: [RowView]
+        /// Part of the month is on the page before or after this one.
+        let continues: Bool
     }
 
     struct RowView: Sendable, Encodable {
@@ -58,20 +72,47 @@ public enum TransactionsReport {
         let count: Int
         let pinnedCount: Int
         let pinnedSum: String
+        /// Each month's count and pinned sum, over the whole list.
+        let months: [CalendarMonth: (count: Int, pinnedSum: String)]
+
+        init(_ shown: [SpendingItem], preferred: Currency, context: ReportContext) {
+            count = shown.count
+            pinnedCount = shown.lazy.filter(\.pinned).count
+            pinnedSum = TransactionsRules.text(TransactionsRules.pinnedSum(shown), preferred: preferred, context: context)
+            var byMonth: [CalendarMonth: (count: Int, totals: MoneyTotals)] = [:]
+            for item in shown {
+                let month = CalendarMonth(item.date)
+                byMonth[month, default: (0, MoneyTotals())].count += 1
+                if item.pinned { byMonth[month, default: (0, MoneyTotals())].totals.add(item.amount) }
+            }
+            months = byMonth.mapValues { ($0.count, TransactionsRules.text($0.totals, preferred: preferred, context: context)) }
+        }
     }
 
     /// One page of a list, built when the page is rendered: only its own rows.
     static func listView(current: SpendingCategory?, shown: [SpendingItem], range: Range<Int>, page: Int,
                          pagination: Pagination, filters: [FilterView], summary: ListSummary,
                          pathOf: (SpendingCategory?) -> String, context: ReportContext) -> ListView {
-        let rows = shown[range].map { item in
+        func row(_ item: SpendingItem) -> RowView {
             RowView(date: context.date(item.date), name: item.name, category: item.category.name,
                     categoryHref: ReportContext.href(pathOf(item.category)), provider: item.provider ?? "",
                     account: item.accountName, source: item.source.rawValue, amount: context.money(item.amount),
                     pinned: item.pinned, pending: item.pending)
         }
+        // Consecutive items of one month (the list is newest first) make a group.
+        var groups: [(month: CalendarMonth, rows: [RowView])] = []
+        for item in shown[range] {
+            let month = CalendarMonth(item.date)
+            if groups.last?.month == month { groups[groups.count - 1].rows.append(row(item)) } else { groups.append((month, [row(item)])) }
+        }
+        let months = groups.map { group in
+            let figures = summary.months[group.month] ?? (0, "")
+            return MonthGroup(label: TransactionsInsightsReport.monthHeading(group.month, context: context),
+                              count: context.counted(figures.count, "transaction"), pinnedSum: figures.pinnedSum,
+                              rows: group.rows, continues: group.rows.count < figures.count)
+        }
         return ListView(
-            categoryName: current?.name, filters: filters, rows: rows, hasRows: summary.count > 0, showCategory: current == nil,
+            categoryName: current?.name, filters: filters, months: months, hasRows: summary.count > 0, showCategory: current == nil,
             count: context.count(summary.count), pinnedCount: context.count(summary.pinnedCount),
             unpinnedCount: context.count(summary.count - summary.pinnedCount),
             hasUnpinned: summary.pinnedCount < summary.count, pinnedSum: summary.pinnedSum,
@@ -100,8 +141,7 @@ public enum TransactionsReport {
         var pages: [Page] = []
         for current in [nil] + categories.map(Optional.some) {
             let shown = TransactionsRules.filter(items, category: current?.key)
-            let summary = ListSummary(count: shown.count, pinnedCount: shown.lazy.filter(\.pinned).count,
-                                      pinnedSum: TransactionsRules.text(TransactionsRules.pinnedSum(shown), preferred: preferred, context: context))
+            let summary = ListSummary(shown, preferred: preferred, context: context)
             let filters = [FilterView(name: "All", href: ReportContext.href(pathOf(nil)), count: context.count(items.count),
                                       current: current == nil, first: true)]
                 + categories.map { category in

@@ -168,3 +168,29 @@ import Testing
         #expect(!site.sections.contains { $0.id == "transactions" || $0.id == "insights" })
     }
 }
+
+/// Long lists are grouped by month, each month with its own count and pinned subtotal over the
+/// whole list, and a month that runs over two pages says so on both.
+@Suite struct TransactionsByMonthTests {
+    @Test func monthsGroupRowsAndKeepTheirWholeTotals() throws {
+        func item(_ n: Int, month: Int, pinned: Bool = true) -> SpendingItem {
+            SpendingItem(id: "t\(n)", source: .transactions, name: "T\(n)", category: SpendingCategory(key: "food", name: "Food"),
+                         amount: gbp(100), date: CivilDate(year: 2026, month: month, day: 1 + n % 28)!, instant: nil,
+                         accountName: "A", provider: nil, pinned: pinned, pending: false)
+        }
+        // Newest first: 300 in November (one unpinned), then 300 in October.
+        let items = (0..<300).map { item($0, month: 11, pinned: $0 != 7) } + (300..<600).map { item($0, month: 10) }
+        let context = ReportContext(settings: Settings(), asOf: CivilDate(year: 2026, month: 12, day: 1))
+        let pages = TransactionsReport.pages(for: items, context: context).filter { $0.path.hasPrefix("transactions/index") }
+        #expect(pages.count == 2)
+        let first = try #require(pages[0].view as? TransactionsReport.ListView)
+        let second = try #require(pages[1].view as? TransactionsReport.ListView)
+        #expect(first.months.map(\.label) == ["Nov 2026", "Oct 2026"])
+        #expect(first.months.map(\.rows.count) == [300, 200])
+        #expect(first.months.map(\.continues) == [false, true])
+        #expect(first.months[0].count == "300 transactions" && first.months[0].pinnedSum == "£299.00")
+        #expect(second.months.map(\.label) == ["Oct 2026"])
+        #expect(second.months[0].rows.count == 100 && second.months[0].continues)
+        #expect(second.months[0].pinnedSum == "£300.00", "the month's whole subtotal, on each of its pages")
+    }
+}
