@@ -164,7 +164,7 @@ The last 12 weeks, Monday to Sunday, up to the week of the data's latest activit
 
 ## Saved per rule type
 
-Everything in the activity feed, by the rule that saved it; manual transfers have no rule.
+Everything in the activity feed, by the rule that saved it; manual transfers have no rule.{{#reconciliation}} {{reconciliation}}{{/reconciliation}}
 
 | Rule type | Deposits | Saved |
 |:--|--:|--:|
@@ -549,6 +549,8 @@ Each loan:
 {{#hasCart}}
 ## Cart
 
+**{{coverage}}**
+
 The {{cartSummary}} in the cart and the donation chosen for each.
 
 | Loan | Borrower | Country | Status | Still needed | Donation | Note |
@@ -557,8 +559,6 @@ The {{cartSummary}} in the cart and the donation chosen for each.
 | {{loanID}} | {{borrower}} | {{flag}} {{#countryHref}}[{{country}}]({{root}}{{countryHref}}){{/countryHref}}{{^countryHref}}{{country}}{{/countryHref}} | {{status}} | {{stillNeeded}} | {{donation}} | {{note}} |
 {{/cart}}
 | **Total** | | | | | **{{cartTotal}}** | |
-
-**{{coverage}}**
 {{/hasCart}}
 
 """#,
@@ -739,31 +739,9 @@ No transactions yet.
 
 """#,
         "roundups-week.md.mustache": #"""
-# Round-ups for {{accountName}}, {{week}}{{#inProgress}} so far{{/inProgress}}
+# Round-ups for {{accountName}}, {{dates}}{{#inProgress}} so far{{/inProgress}}
 
-{{dates}} ({{timeZone}}).{{#inProgress}} This week is not over yet: the data goes up to {{asOf}}, so the figures here cover the days up to then.{{/inProgress}}
-
-{{#hasItems}}
-| Date | Time | Counterparty | Reference | Amount | Round-up |
-|:--|:--|:--|:--|--:|--:|
-{{#items}}
-| {{date}} | {{time}} | {{counterParty}}{{#pending}} (pending){{/pending}} | {{reference}} | {{amount}} | {{roundUp}} |
-{{/items}}
-| **Total** | | | | **{{spent}}** | **{{roundUp}}** |
-{{/hasItems}}
-{{^hasItems}}
-No payments that round up this week.
-{{/hasItems}}
-
-{{#hasExcluded}}
-## Not counted
-
-| Date | Time | Counterparty | Amount | Why |
-|:--|:--|:--|--:|:--|
-{{#excluded}}
-| {{date}} | {{time}} | {{counterParty}} | {{amount}} | {{reason}} |
-{{/excluded}}
-{{/hasExcluded}}
+Week {{week}}, {{timeZone}} time.{{#inProgress}} This week is not over yet: the data goes up to {{asOf}}, so the figures here cover the days up to then.{{/inProgress}}
 
 ## Transfer
 
@@ -789,18 +767,42 @@ Nothing to move this week.
 {{/hasRoundUp}}
 {{/inProgress}}
 
+## Payments
+
+{{#hasItems}}
+| Date | Time | Counterparty | Reference | Amount | Round-up |
+|:--|:--|:--|:--|--:|--:|
+{{#items}}
+| {{date}} | {{time}} | {{counterParty}}{{#pending}} (pending){{/pending}} | {{reference}} | {{amount}} | {{roundUp}} |
+{{/items}}
+| **Total** | | | | **{{spent}}** | **{{roundUp}}** |
+{{/hasItems}}
+{{^hasItems}}
+No payments that round up this week.
+{{/hasItems}}
+
+{{#hasExcluded}}
+## Not counted
+
+| Date | Time | Counterparty | Amount | Why |
+|:--|:--|:--|--:|:--|
+{{#excluded}}
+| {{date}} | {{time}} | {{counterParty}} | {{amount}} | {{reason}} |
+{{/excluded}}
+{{/hasExcluded}}
+
 {{#previous}}[← {{title}}]({{root}}{{href}}){{/previous}}{{#previous}}{{#next}} · {{/next}}{{/previous}}{{#next}}[{{title}} →]({{root}}{{href}}){{/next}}
 
 """#,
         "roundups-weeks.md.mustache": #"""
 {{! A round-up account's weeks: in roundups-index and a bundle's index. }}
 {{#hasWeeks}}
-| Week | Dates | Payments | Spent | Round-up |
-|:--|:--|--:|--:|--:|
+| Week | Payments | Spent | Round-up |
+|:--|--:|--:|--:|
 {{#weeks}}
-| [{{label}}]({{root}}{{href}}) | {{dates}} | {{counted}} | {{spent}} | {{roundUp}}{{#inProgress}} so far{{/inProgress}} |
+| [{{dates}}]({{root}}{{href}}){{#html}} <small class="week-code">{{label}}</small>{{/html}}{{^html}} ({{label}}){{/html}} | {{counted}} | {{spent}} | {{roundUp}}{{#inProgress}} so far{{/inProgress}} |
 {{/weeks}}
-| **Total** | | **{{totalCounted}}** | **{{totalSpent}}** | **{{totalRoundUp}}** |
+| **Total** | **{{totalCounted}}** | **{{totalSpent}}** | **{{totalRoundUp}}** |
 {{/hasWeeks}}
 
 """#,
@@ -1125,6 +1127,7 @@ tbody tr:last-child td { border-bottom: 2px solid var(--line); }
 td:first-child { min-width: 5.5rem; }
 .site-footer { max-width: 68rem; margin: 2rem auto 0; padding: 1rem; border-top: 1px solid var(--line); color: var(--muted); font-size: .9rem; }
 /* The start page: one card per section, its headline figures each a link. */
+.week-code { color: var(--muted); font-size: .8em; white-space: nowrap; }
 .headline { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 17rem), 1fr)); gap: 1rem 2rem; margin: 1rem 0 1.25rem; }
 .headline-block { min-width: 0; }
 .headline-label { margin: 0; color: var(--muted); font-size: .95rem; }
@@ -1452,6 +1455,22 @@ No transactions in this category.
 
 {{countText}} between the app's users: {{successCount}} went through, moving **{{moved}}**, and {{failureCount}} failed. Times are in {{timeZone}}.
 
+{{#isFirstPage}}
+{{#hasPeople}}
+## By person
+
+Money sent and received counts successful transfers only; net is received minus sent.
+
+{{#html}}{{{sentChart}}}{{/html}}
+
+| Person | Sent | Money sent | Received | Money received | Net | Failed |
+|:--|--:|--:|--:|--:|--:|--:|
+{{#people}}
+| [{{name}}]({{root}}{{href}}){{^known}} (unknown user){{/known}} | {{sentCount}} | {{sent}} | {{receivedCount}} | {{received}} | {{net}} | {{failedCount}} |
+{{/people}}
+{{/hasPeople}}
+{{/isFirstPage}}
+
 ## Every transfer
 
 {{#hasTransfers}}
@@ -1472,20 +1491,6 @@ No transfers yet.
 {{/hasTransfers}}
 
 {{#isFirstPage}}
-{{#hasPeople}}
-## By person
-
-Money sent and received counts successful transfers only; net is received minus sent.
-
-{{#html}}{{{sentChart}}}{{/html}}
-
-| Person | Sent | Money sent | Received | Money received | Net | Failed |
-|:--|--:|--:|--:|--:|--:|--:|
-{{#people}}
-| [{{name}}]({{root}}{{href}}){{^known}} (unknown user){{/known}} | {{sentCount}} | {{sent}} | {{receivedCount}} | {{received}} | {{net}} | {{failedCount}} |
-{{/people}}
-{{/hasPeople}}
-
 ## Failed transfers
 
 {{#hasFailures}}

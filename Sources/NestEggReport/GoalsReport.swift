@@ -157,6 +157,8 @@ public enum GoalsReport {
         let weeksTotal: String
         let byRule: [ShareRow]
         let byRuleTotal: String
+        /// Why the feed's total is not what the goal holds, when it is not.
+        let reconciliation: String?
         let byPerson: [ShareRow]
         let byPersonTotal: String
         let items: [ItemRow]
@@ -339,8 +341,23 @@ public enum GoalsReport {
             projection: projectionText, projectionDetail: projectionDetail,
             weeks: weekRows, weeksChart: weeksChart, weeksTotal: context.money(weeksTotal),
             byRule: shareRows(byRule), byRuleTotal: context.money(feedTotal),
+            reconciliation: reconciliation(saved: entry.saved, feedTotal: feedTotal, oldest: feed.map(\.timestamp).min(), context: context),
             byPerson: shareRows(byPerson), byPersonTotal: context.money(feedTotal),
             items: items, hasItems: !items.isEmpty, itemCount: context.count(items.count))
+    }
+
+    /// The figures reconciled: the feed shows only part of a goal's history, so its total can be
+    /// less than what the goal holds (money saved before the feed begins) or more (money taken out).
+    static func reconciliation(saved: Money, feedTotal: Money, oldest: Instant?, context: ReportContext) -> String? {
+        guard saved.currency == feedTotal.currency, saved != feedTotal else { return nil }
+        let difference = saved - feedTotal
+        if difference.isNegative {
+            return "The feed adds up to \(context.money(feedTotal)), \(context.money(-difference)) more than the goal holds "
+                + "(\(context.money(saved))): that much has been taken out of it."
+        }
+        let start = oldest.map { " (its first item is on \(context.date($0)))" } ?? ""
+        return "The feed adds up to \(context.money(feedTotal)) of the \(context.money(saved)) saved: the other "
+            + "\(context.money(difference)) was saved before the feed begins\(start)."
     }
 
     /// The projection as a headline and a sentence saying how it was worked out.

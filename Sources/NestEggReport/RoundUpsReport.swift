@@ -141,9 +141,11 @@ public enum RoundUpsReport {
         weeks.enumerated().map { index, week in
             let previous = index > 0 ? weeks[index - 1].week : nil
             let next = index + 1 < weeks.count ? weeks[index + 1].week : nil
-            let previousLink = previous.map { LinkView(title: "\($0)", href: ReportContext.href(path($0))) }
-            let nextLink = next.map { LinkView(title: "\($0)", href: ReportContext.href(path($0))) }
-            return Page(path: path(week.week), title: "Round-ups for \(account.name), \(week.week)\(context.progress.soFar(week.week))",
+            // A week reads as its days (`16–22 Nov 2026`); its ISO code follows in small type.
+            let days = { (week: ISOWeek) in context.locale.formatRange(week.monday, week.sunday) }
+            let previousLink = previous.map { LinkView(title: days($0), href: ReportContext.href(path($0))) }
+            let nextLink = next.map { LinkView(title: days($0), href: ReportContext.href(path($0))) }
+            return Page(path: path(week.week), title: "Round-ups for \(account.name), \(days(week.week))\(context.progress.soFar(week.week))",
                         template: "roundups-week", section: section, breadcrumbs: breadcrumbs,
                         view: weekView(week, account: account, goal: goal, context: context, previous: previousLink, next: nextLink))
         }
@@ -211,7 +213,7 @@ public enum RoundUpsReport {
             let weeks = RoundUpRule.weeks(of: data.feed, currency: data.account.currency, clock: context.clock)
             let balance = data.balance.map { context.money($0.cleared) } ?? "–"
             if let last = weeks.last {
-                figures.append(.init(label: "\(data.account.name): round-up \(last.week)\(context.progress.soFar(last.week))", value: context.money(last.roundUp),
+                figures.append(.init(label: "\(data.account.name): round-up, \(context.locale.formatRange(last.week.monday, last.week.sunday))\(context.progress.soFar(last.week))", value: context.money(last.roundUp),
                                      href: ReportContext.href("roundups/\(slug)/\(last.week)"), amount: last.roundUp,
                                      id: "\(slug).latest-round-up"))
             }

@@ -244,11 +244,14 @@ public enum TransactionsInsightsReport {
         let label = monthHeading(month, context: context)
         var rows: [DashboardSection.Table.Row] = []
         let preferred = context.settings.currency(forSource: "transactions")
-        for currency in TransactionsRules.currencies(in: inMonth, preferred: preferred) {
+        let currencies = TransactionsRules.currencies(in: inMonth, preferred: preferred)
+        for currency in currencies {
             let totals = TransactionsRules.spendingByCategory(inMonth, currency: currency)
             let total = totals.reduce(Money.zero(currency)) { $0 + $1.amount }
             for entry in TransactionsRules.largestFirst(totals).prefix(3) {
-                rows.append(.init([entry.category.name, context.money(entry.amount), share(entry.amount, of: total), "\(entry.count)"]))
+                // With two currencies a category can be listed twice: each row says which it is.
+                let name = currencies.count > 1 ? "\(entry.category.name) (\(currency.code))" : entry.category.name
+                rows.append(.init([name, context.money(entry.amount), share(entry.amount, of: total), "\(entry.count)"]))
             }
         }
         return DashboardSection(

@@ -52,7 +52,7 @@ import Testing
         let text = try String(contentsOf: summary, encoding: .utf8)
         #expect(text.split(separator: "\n", omittingEmptySubsequences: false).count <= 60)
         #expect(text.hasPrefix("## NestEgg sample\n"))
-        #expect(text.contains("| Accounts and round-ups | Personal: round-up 2026-W47 so far | £3.67 |"))
+        #expect(text.contains("| Accounts and round-ups | Personal: round-up, 16–22 Nov 2026 so far | £3.67 |"))
         #expect(!text.contains("]("), "a job summary has no relative links")
     }
 

@@ -48,11 +48,11 @@ import Testing
     @Test func theCurrentWeeksRoundUpIsSoFarNotATransferToMake() throws {
         let pages = Self.roundUpPages(asOf: "2026-11-21")
         let current = try #require(pages.first { $0.path.hasSuffix("2026-W47") })
-        #expect(current.title == "Round-ups for Personal, 2026-W47 so far")
+        #expect(current.title == "Round-ups for Personal, 16–22 Nov 2026 so far")
         let view = try #require(current.view as? RoundUpsReport.WeekView)
         #expect(view.inProgress)
         let finished = try #require(pages.first { $0.path.hasSuffix("2026-W46") })
-        #expect(finished.title == "Round-ups for Personal, 2026-W46")
+        #expect(finished.title == "Round-ups for Personal, 9–15 Nov 2026")
         #expect((finished.view as? RoundUpsReport.WeekView)?.inProgress == false)
         let index = try #require(pages.first?.view as? RoundUpsReport.IndexView)
         #expect(index.accounts[0].weeks.map(\.inProgress) == [true, false])
@@ -65,7 +65,7 @@ import Testing
         let account = StarlingAccount(uid: "a1", type: "PRIMARY", currency: .gbp, name: "Personal")
         let data = StarlingAccountData(account: account, feed: [feedItem(435, "2026-11-16T09:00:00Z")], savingsGoals: [])
         let section = try #require(RoundUpsReport.dashboard(for: [data], context: ReportContext(settings: Settings(), asOf: Self.date("2026-11-20"))))
-        #expect(section.figures[0].label == "Personal: round-up 2026-W47 so far")
+        #expect(section.figures[0].label == "Personal: round-up, 16–22 Nov 2026 so far")
         #expect(section.table?.rows[0].cells.last == "£0.65 so far")
     }
 

@@ -391,3 +391,24 @@ private func render(_ page: Page, in site: Site) throws -> PageRenderer.Output {
         #expect(dashboard.contains(#"href="goals/index.html""#))
     }
 }
+
+/// A goal's figures reconcile on its page: what the feed does not account for is said in words.
+@Suite struct GoalReconciliationTests {
+    let context = ReportContext(settings: Settings())
+    func usd(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: Currency(code: "USD")!) }
+
+    @Test func moneySavedBeforeTheFeedIsSaidToBe() {
+        let text = GoalsReport.reconciliation(saved: usd(33_786), feedTotal: usd(18_786), oldest: nil, context: context)
+        #expect(text == "The feed adds up to US$187.86 of the US$337.86 saved: the other US$150.00 was saved before the feed begins.")
+    }
+
+    @Test func moneyTakenOutIsSaidToBe() {
+        let text = GoalsReport.reconciliation(saved: usd(1_000), feedTotal: usd(1_500), oldest: nil, context: context)
+        #expect(text == "The feed adds up to US$15.00, US$5.00 more than the goal holds (US$10.00): that much has been taken out of it.")
+    }
+
+    @Test func figuresThatAgreeNeedNoWord() {
+        #expect(GoalsReport.reconciliation(saved: usd(500), feedTotal: usd(500), oldest: nil, context: context) == nil)
+        #expect(GoalsReport.reconciliation(saved: usd(500), feedTotal: gbp(100), oldest: nil, context: context) == nil, "never across currencies")
+    }
+}
