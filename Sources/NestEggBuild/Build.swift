@@ -126,9 +126,9 @@ public struct Build {
             return BuildResult(pages: cache.files.keys.filter { $0.hasSuffix(".html") }.count,
                                write: .init(files: cache.files.count, changed: 0, removed: 0), warnings: cache.warnings)
         }
-        let (dataset, warnings) = try load(folder)
+        let (dataset, warnings, notes) = try load(folder)
         let templates = try loadTemplates()
-        let site = SiteReport.build(dataset)
+        let site = SiteReport.build(dataset, notes: notes)
         progress("report: \(site.pages.count) pages in \(site.sections.count) section\(site.sections.count == 1 ? "" : "s")")
         let renderer = PageRenderer(templates: templates, site: site)
         let artifacts = try renderArtifacts(renderer, warnings: warnings)
@@ -274,7 +274,8 @@ public struct Build {
 
     /// Step 1: every source in the data folder into a dataset; all errors of the run together.
     public func load() throws(BuildError) -> (Dataset, [Diagnostic]) {
-        try load(openDataFolder())
+        let (dataset, warnings, _) = try load(openDataFolder())
+        return (dataset, warnings)
     }
 
     func openDataFolder() throws(BuildError) -> DataFolder {
@@ -292,7 +293,10 @@ public struct Build {
         }
     }
 
-    func load(_ folder: DataFolder) throws(BuildError) -> (Dataset, [Diagnostic]) {
+    /// The dataset, its warnings as the console shows them (paths from the data folder's label),
+    /// and as the data notes page does (paths inside the data folder: a published page never shows
+    /// where the data sat on the machine that built it).
+    func load(_ folder: DataFolder) throws(BuildError) -> (Dataset, [Diagnostic], notes: [Diagnostic]) {
         let log = DiagnosticLog()
         let dataset = DataLoader.load(folder, log: log)
         let label = options.dataLabel ?? folder.root.path
@@ -306,7 +310,12 @@ public struct Build {
             throw BuildError(step: .load, exitCode: .dataError, diagnostics: diagnostics)
         }
         progress("load: \(folder.files.count) file\(folder.files.count == 1 ? "" : "s") from \(label)")
-        return (dataset, diagnostics)
+        let notes = log.diagnostics.map { diagnostic in
+            var note = diagnostic
+            if note.file.isEmpty { note.file = "(the data folder)" }
+            return note
+        }
+        return (dataset, diagnostics, notes)
     }
 
     func loadTemplates() throws(BuildError) -> TemplateLibrary {

@@ -57,6 +57,10 @@ public struct PageRenderer: Sendable {
         ]
         if page.path == SiteMeta.notFoundPath { fields["markdownHref"] = nil }  // HTML only
         fields["canonical"] = SiteMeta.canonicalURL(of: page.path, site: site).map(TemplateValue.text)
+        if site.dataNotes > 0, page.path != DataNotesReport.path {
+            fields["dataNotesHref"] = .text(root + DataNotesReport.path + ".html")
+            fields["dataNotesCount"] = .text(site.settings.locale.format(site.dataNotes))
+        }
         return .object(fields)
     }
 

@@ -226,7 +226,8 @@ public enum SiteReport {
 
     /// Every report's pages (the reports are worked out at once, on every core), the start page
     /// first; a report without pages has no section.
-    public static func build(_ dataset: Dataset) -> Site {
+    /// `notes` are the load's warnings: with any, the site has a data notes page.
+    public static func build(_ dataset: Dataset, notes: [Diagnostic] = []) -> Site {
         let context = ReportContext(dataset: dataset)
         let derived = Derived(dataset, clock: context.clock)
         let results = Concurrently.map(reports.count) { index in
@@ -243,7 +244,12 @@ public enum SiteReport {
             if let summary { dashboard.append(.init(section: report.section, summary: summary)) }
         }
         pages.insert(DashboardReport.page(for: dataset, sections: dashboard.map(\.summary), spending: derived.spending, context: context), at: 0)
-        return Site(title: dataset.settings.title, sections: sections, pages: pages, dashboard: dashboard,
-                    dataAsOf: context.progress.asOf, settings: dataset.settings)
+        var site = Site(title: dataset.settings.title, sections: sections, pages: pages, dashboard: dashboard,
+                        dataAsOf: context.progress.asOf, settings: dataset.settings)
+        if let notesPage = DataNotesReport.page(notes, context: context) {
+            site.pages.append(notesPage)
+            site.dataNotes = notes.reduce(0) { $0 + $1.count }
+        }
+        return site
     }
 }

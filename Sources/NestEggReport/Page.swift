@@ -87,6 +87,8 @@ public struct Site: Sendable {
     public var dataAsOf: CivilDate?
     /// The settings the site was built with (indexing, base URL, remote images, locale).
     public var settings = Settings()
+    /// How many notes the data notes page has (``DataNotesReport``); 0 without one.
+    public var dataNotes = 0
 
     public struct DashboardEntry: Sendable {
         public let section: Section

@@ -106,3 +106,31 @@ import Testing
         #expect(offending.isEmpty, "\(offending)")
     }
 }
+
+/// Data-quality notes have a page of their own, linked from every page's footer, naming files
+/// inside the data folder only; without notes there is no such page and no link.
+@Suite struct DataNotesTests {
+    @Test func warningsGetAPageLinkedFromEveryFooter() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data")
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Fixtures"), to: data)
+        try Data("{}".utf8).write(to: data.appendingPathComponent("starling/stray.json"))
+        let site = work.appendingPathComponent("site")
+        let result = try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", site.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("starling/stray.json: warning: not part of the input contract"), "the console has it too")
+        let notes = try String(contentsOf: site.appendingPathComponent("data-notes.md"), encoding: .utf8)
+        #expect(notes.contains("| starling/stray.json |  | not part of the input contract; not read |"))
+        #expect(!notes.contains(work.path), "no path of the machine that built it")
+        for page in ["index.html", "roundups/index.html", "statements/index.html"] {
+            let html = try String(contentsOf: site.appendingPathComponent(page), encoding: .utf8)
+            #expect(html.contains("Data notes (1)</a>"), "\(page)")
+        }
+
+        let clean = work.appendingPathComponent("clean")
+        #expect(try NestEggBinary.run(["build", "-q", "--data", repositoryRoot.appendingPathComponent("Fixtures").path, "--output", clean.path]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: clean.appendingPathComponent("data-notes.html").path))
+        #expect(try !String(contentsOf: clean.appendingPathComponent("index.html"), encoding: .utf8).contains("Data notes"))
+    }
+}
