@@ -8,6 +8,9 @@ measures the floor: the time the fastest JSON parser here (orjson) takes to read
 the time the cmark-gfm command takes to convert the Markdown NestEgg wrote. It prints the ratio
 NestEgg / floor and writes the table to bench-results/bench.md.
 """
+import datetime
+import filecmp
+import json
 import os
 import shutil
 import subprocess
@@ -85,6 +88,47 @@ def cmark_floor(site):
     return total_seconds, total_bytes
 
 
+def edited_rebuild(data, site, build):
+    """The documented edit: one day's transactions appended to one account's feed (the first feed
+    file by name; five payments, copies of its newest, a day later). Measures the rebuild into the
+    built site, then checks it against a clean build of the edited data, file by file (the build
+    cache aside), and puts the feed back as it was."""
+    feed = os.path.join(data, "starling", "feed")
+    path = os.path.join(feed, sorted(os.listdir(feed))[0])
+    with open(path, "rb") as f:
+        original = f.read()
+    try:
+        document = json.loads(original)
+        items = document["feedItems"]
+        newest = max(items, key=lambda item: item["transactionTime"])
+        moment = datetime.datetime.strptime(newest["transactionTime"][:19], "%Y-%m-%dT%H:%M:%S") + datetime.timedelta(days=1)
+        for n in range(5):
+            item = dict(newest)
+            item["feedItemUid"] = f"bench-edit-{n}"
+            item["transactionTime"] = (moment + datetime.timedelta(hours=n)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+            items.append(item)
+        with open(path, "w") as f:
+            json.dump(document, f)
+        edit_wall, _, _ = measured(build)
+        clean = site + ".clean"
+        shutil.rmtree(clean, ignore_errors=True)
+        subprocess.run(build[:-1] + [clean], check=True)
+        identical = same_tree(site, clean)
+        shutil.rmtree(clean, ignore_errors=True)
+        return edit_wall, identical
+    finally:
+        with open(path, "wb") as f:
+            f.write(original)
+
+
+def same_tree(a, b):
+    """Every file of `a` and `b` but the build cache, byte for byte."""
+    def files(root):
+        return {os.path.relpath(p, root) for p in files_under(root) if os.path.basename(p) != ".nestegg-cache"}
+    left, right = files(a), files(b)
+    return left == right and all(filecmp.cmp(os.path.join(a, p), os.path.join(b, p), shallow=False) for p in left)
+
+
 def main():
     if not os.path.exists(nestegg):
         sys.exit("build first: swift build -c release --product nestegg (make bench does)")
@@ -107,6 +151,7 @@ def main():
         build = [nestegg, "build", "--quiet", "--data", data, "--output", site]
         wall, cpu, memory = measured(build)
         rebuild_wall, _, _ = measured(build)
+        edit_wall, identical = edited_rebuild(data, site, build)
         pages = sum(1 for _ in files_under(site, ".html"))
         written = sum(os.path.getsize(p) for p in files_under(site))
         parse_seconds, input_bytes = json_floor(data)
@@ -115,11 +160,13 @@ def main():
         shutil.rmtree(previous, ignore_errors=True)
         rows.append({
             "scale": scale, "input MB": input_bytes / 1e6, "wall s": wall, "CPU s": cpu, "rebuild s": rebuild_wall,
+            "edit rebuild s": edit_wall, "edit / full": edit_wall / wall, "edit = clean": "yes" if identical else "NO",
             "peak MB": memory, "pages": pages, "written MB": written / 1e6, "JSON floor s": parse_seconds,
             "cmark floor s": cmark_seconds, "floor s": floor, "NestEgg / floor": wall / floor if floor else float("nan"),
             "memory / input": memory / (input_bytes / 1e6),
         })
-        print(f"scale {scale}: {wall:.2f} s wall, {cpu:.2f} s CPU, rebuild {rebuild_wall:.2f} s, {memory:.0f} MB peak, "
+        print(f"scale {scale}: {wall:.2f} s wall, {cpu:.2f} s CPU, rebuild {rebuild_wall:.2f} s, "
+              f"after a day's transactions {edit_wall:.2f} s ({100 * edit_wall / wall:.0f}%, same as clean: {identical}), {memory:.0f} MB peak, "
               f"{pages} pages; floor {floor:.2f} s (JSON {parse_seconds:.2f} + cmark {cmark_seconds:.2f}) -> ratio {wall / floor:.1f}",
               flush=True)
 

@@ -1,3 +1,4 @@
+import Synchronization
 import NestEggLoad
 import NestEggModel
 import NestEggReport
@@ -121,7 +122,8 @@ public struct Build {
         // A plain build whose input is unchanged has nothing to do (see BuildCache).
         let plain = destinations.entries.isEmpty && printer == nil && options.bundles == nil
         let fingerprint = plain ? BuildCache.fingerprint(data: folder, templates: options.templates) : nil
-        if let fingerprint, let cache = BuildCache.read(from: options.output), cache.isCurrent(in: options.output, fingerprint: fingerprint) {
+        let previous = plain ? BuildCache.read(from: options.output) : nil
+        if let fingerprint, let cache = previous, cache.isCurrent(in: options.output, fingerprint: fingerprint) {
             progress("up to date: the data, the templates and nestegg are as they were at the last build")
             return BuildResult(pages: cache.files.keys.filter { $0.hasSuffix(".html") }.count,
                                write: .init(files: cache.files.count, changed: 0, removed: 0), warnings: cache.warnings)
@@ -136,7 +138,9 @@ public struct Build {
         var staged: [StagedFile] = []
         var bundles: SiteWriter?
         do {
-            try render(renderer, into: writer)
+            // A plain build keeps the pages whose fingerprint the last build recorded unchanged.
+            let pages = plain ? PageReuse(previous: previous) : nil
+            try render(renderer, into: writer, reuse: pages)
             if let printer { try printPDFs(site, with: printer, into: writer) }
             let records = StatementsReport.records(for: dataset, context: ReportContext(settings: dataset.settings))
             if !records.isEmpty {
@@ -149,7 +153,7 @@ public struct Build {
             // The extra files are staged beside their destinations before the site is swapped in,
             // so a failure here still leaves everything as it was.
             if let fingerprint {
-                let cache = BuildCache(fingerprint: fingerprint, files: writer.stamps(), warnings: warnings)
+                let cache = BuildCache(fingerprint: fingerprint, files: writer.stamps(), warnings: warnings, pages: pages?.fingerprints ?? [:])
                 try Self.writeError { () throws(SiteWriter.WriteError) in try writer.write(cache.text, to: BuildCache.fileName) }
             }
             for (url, text) in artifacts { staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try StagedFile.stage(text, at: url) }) }
@@ -355,9 +359,10 @@ public struct Build {
     /// just rendered before taking the next, so memory holds a page per core, never the site.
     /// After a failure the workers skip the pages after it, but not those before it, so the
     /// error reported is always the first page's in site order, whichever worker met it first.
-    func render(_ renderer: PageRenderer, into writer: SiteWriter) throws(BuildError) {
+    func render(_ renderer: PageRenderer, into writer: SiteWriter, reuse: PageReuse? = nil) throws(BuildError) {
         let pages = renderer.site.pages
-        if let error = Concurrently.firstFailure(pages.count, { Self.renderAndWrite(pages[$0], renderer, writer) }) { throw error }
+        if let error = Concurrently.firstFailure(pages.count, { Self.renderAndWrite(pages[$0], renderer, writer, reuse: reuse) }) { throw error }
+        if let reuse, reuse.kept > 0 { progress("render: \(reuse.kept) of \(pages.count) pages unchanged since the last build, kept") }
         // The page for addresses that have none: HTML only (a static host serves it; nothing links to it).
         let notFound: PageRenderer.Output
         do {
@@ -378,9 +383,20 @@ public struct Build {
 
     /// One page's Markdown and HTML, rendered and written. - Returns: what went wrong, or `nil`.
     /// (`prefix` places the page in `writer`: a bundle's folder.)
-    static func renderAndWrite(_ page: Page, _ renderer: PageRenderer, _ writer: SiteWriter, prefix: String = "") -> BuildError? {
+    static func renderAndWrite(_ page: Page, _ renderer: PageRenderer, _ writer: SiteWriter, prefix: String = "",
+                               reuse: PageReuse? = nil) -> BuildError? {
         do {
-            let output = try renderer.render(page)
+            let view = TemplateValue(encoding: page.view)
+            if let reuse {
+                let fingerprint = PageFingerprint.of(page, view: view, renderer: renderer, salt: BuildCache.executableStamp)
+                reuse.record(page.path, fingerprint)
+                if reuse.previous?.pages[page.path] == fingerprint,
+                   writer.reuse([prefix + page.path + ".md", prefix + page.path + ".html"], expected: reuse.previous?.files ?? [:]) {
+                    reuse.countKept()
+                    return nil
+                }
+            }
+            let output = try renderer.render(page, view: view)
             try writer.write(output.markdown, to: prefix + page.path + ".md")
             try writer.write(output.html, to: prefix + page.path + ".html")
             return nil
@@ -407,4 +423,18 @@ public struct Build {
             return BuildError(step: .render, exitCode: .software, diagnostics: [Diagnostic(.error, file: page ?? "render", message: "\(error)")])
         }
     }
+}
+
+/// A plain build's page-level reuse: the last build's cache (its pages' fingerprints and files'
+/// stamps), and this build's fingerprints, recorded by the render workers for the next one.
+final class PageReuse: Sendable {
+    let previous: BuildCache?
+    private let state = Mutex((fingerprints: [String: String](), kept: 0))
+
+    init(previous: BuildCache?) { self.previous = previous }
+
+    func record(_ path: String, _ fingerprint: String) { state.withLock { $0.fingerprints[path] = fingerprint } }
+    func countKept() { state.withLock { $0.kept += 1 } }
+    var fingerprints: [String: String] { state.withLock { $0.fingerprints } }
+    var kept: Int { state.withLock { $0.kept } }
 }

@@ -1,17 +1,17 @@
+import Crypto
 import Foundation
 import NestEggLoad
 import NestEggSupport
 import NestEggWrite
 
 extension BuildCache {
-    /// The fingerprint of a build's input.
+    /// The fingerprint of a build's input: SHA-256 over the cache's format, the `nestegg`
+    /// executable (its path, size and modification time), every data file's path and bytes, and the
+    /// template overrides' names and bytes, each part length-prefixed so that no two inputs run together.
     static func fingerprint(data: DataFolder, templates: URL?) -> String {
-        var hash = FNV1a()
+        var hash = InputHash()
         hash.add(format)
-        if let executable = Bundle.main.executableURL,
-           let attributes = try? FileManager.default.attributesOfItem(atPath: executable.resolvingSymlinksInPath().path) {
-            hash.add("\(executable.path) \(attributes[.size] ?? 0) \((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)")
-        }
+        hash.add(executableStamp)
         for path in data.files {
             hash.add(path)
             switch FileBytes.read(data.root.path + "/" + path) {
@@ -31,4 +31,33 @@ extension BuildCache {
         }
         return hash.hex
     }
+
+    /// The running `nestegg` (path, size, modification time): a new build of it may render
+    /// differently, so it is part of every fingerprint, the pages' included.
+    static let executableStamp: String = {
+        guard let executable = Bundle.main.executableURL,
+              let attributes = try? FileManager.default.attributesOfItem(atPath: executable.resolvingSymlinksInPath().path) else { return "" }
+        return "\(executable.path) \(attributes[.size] ?? 0) \((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
+    }()
+}
+
+/// SHA-256 (swift-crypto) over length-prefixed parts.
+struct InputHash {
+    private var hasher = SHA256()
+
+    mutating func add(_ text: String) {
+        var text = text
+        text.withUTF8 { add(UnsafeRawBufferPointer($0)) }
+    }
+
+    mutating func add(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { add($0) }
+    }
+
+    mutating func add(_ bytes: UnsafeRawBufferPointer) {
+        withUnsafeBytes(of: UInt64(bytes.count).littleEndian) { hasher.update(bufferPointer: $0) }
+        hasher.update(bufferPointer: bytes)
+    }
+
+    var hex: String { hasher.finalize().map { String($0, radix: 16).leftPadded(to: 2) }.joined() }
 }

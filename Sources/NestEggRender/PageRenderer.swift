@@ -24,7 +24,11 @@ public struct PageRenderer: Sendable {
 
     /// Throws ``MissingTemplate``, or ``Template/RawTextError`` for a raw tag that met a report's text.
     public func render(_ page: Page) throws -> Output {
-        let view = TemplateValue(encoding: page.view)
+        try render(page, view: TemplateValue(encoding: page.view))
+    }
+
+    /// The page's files from its view data already encoded (``PageFingerprint`` encodes it too).
+    public func render(_ page: Page, view: TemplateValue) throws -> Output {
         let markdown = try self.markdown(page, html: false, view: view)
         let content = HTMLPolish.polish(
             SVGIslands.html(from: try self.markdown(page, html: true, view: view), rewriteLink: Page.htmlLink(ofMarkdownLink:)))

@@ -1,3 +1,4 @@
+import Crypto
 import NestEggReport
 import NestEggModel
 import NestEggSupport
@@ -14,6 +15,9 @@ public struct TemplateLibrary: Sendable {
     private var templates: [String: Template] = [:]
     /// `style.css`, copied to the site root.
     public private(set) var stylesheet: String
+    /// SHA-256 of every template's name and text, and the stylesheet's: what a page's output
+    /// depends on besides its view data (part of each page's fingerprint).
+    public private(set) var digest = ""
 
     public struct LoadError: Error, Sendable {
         public let diagnostics: [Diagnostic]
@@ -61,6 +65,12 @@ public struct TemplateLibrary: Sendable {
             }
         }
         stylesheet = texts["style.css"]?.text ?? ""
+        var hasher = SHA256()
+        for (name, entry) in texts.sorted(by: { $0.key < $1.key }) {
+            PageFingerprint.update(&hasher, name)
+            PageFingerprint.update(&hasher, entry.text)
+        }
+        digest = PageFingerprint.hex(hasher.finalize())
         for (name, entry) in texts.sorted(by: { $0.key < $1.key }) where name.hasSuffix(".mustache") {
             let key = String(name.dropLast(".mustache".count))
             // Markdown templates escape for Markdown, the others for HTML.

@@ -1,7 +1,8 @@
 import NestEggSupport
 import Foundation
 
-/// Lets a rebuild whose input has not changed skip the work, as `make` would.
+/// Lets a rebuild whose input has not changed skip the work, as `make` would; and a rebuild
+/// whose input changed a little skip the pages it did not change (each page's fingerprint).
 ///
 /// A build records, in `<output>/.nestegg-cache` (not part of the site; git-ignored), a
 /// fingerprint of everything its output depends on — every data file's bytes, the template
@@ -13,16 +14,19 @@ import Foundation
 /// keeps both its size and its modification time (only a deliberate `touch -d` does) is not seen.
 public struct BuildCache: Sendable {
     public static let fileName = ".nestegg-cache"
-    public static let format = "nestegg-cache 2"
+    public static let format = "nestegg-cache 3"
 
     public let fingerprint: String
     public var files: [String: FileStamp]
     public var warnings: [Diagnostic]
+    /// Each page (by path, without extension) and the fingerprint of what it was rendered from.
+    public var pages: [String: String]
 
-    public init(fingerprint: String, files: [String: FileStamp], warnings: [Diagnostic]) {
+    public init(fingerprint: String, files: [String: FileStamp], warnings: [Diagnostic], pages: [String: String] = [:]) {
         self.fingerprint = fingerprint
         self.files = files
         self.warnings = warnings
+        self.pages = pages
     }
 
     /// The cache recorded in an output folder, if any.
@@ -37,6 +41,8 @@ public struct BuildCache: Sendable {
             case "file" where fields.count == 4:
                 guard let size = Int(fields[2]), let modified = Int64(fields[3]) else { return nil }
                 cache.files[fields[1]] = FileStamp(size: size, modified: modified)
+            case "page" where fields.count == 3:
+                cache.pages[fields[1]] = fields[2]
             case "warning" where fields.count == 7:
                 var warning = Diagnostic(.warning, file: fields[1], line: Int(fields[2]), column: Int(fields[3]),
                                          path: fields[4].isEmpty ? nil : fields[4], message: fields[5])
@@ -61,6 +67,7 @@ public struct BuildCache: Sendable {
     public var text: String {
         var lines = [Self.format, fingerprint]
         lines += files.keys.sorted().map { "file\t\($0)\t\(files[$0]!.size)\t\(files[$0]!.modified)" }
+        lines += pages.keys.sorted().map { "page\t\($0)\t\(pages[$0]!)" }
         lines += warnings.map { warning in
             ["warning", warning.file, warning.line.map(String.init) ?? "", warning.column.map(String.init) ?? "",
              warning.path ?? "", warning.message, String(warning.count)].map(Diagnostic.printable).joined(separator: "\t")
@@ -87,41 +94,4 @@ public struct FileStamp: Sendable, Hashable {
         size = Int(status.st_size)
         modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
     }
-}
-
-/// 64-bit FNV-1a: a fast, stable hash (the same on every run and machine, unlike `Hasher`).
-public struct FNV1a {
-    private var state: UInt64 = 0xCBF2_9CE4_8422_2325
-
-    public init() {}
-
-    public mutating func add(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes {
-            state ^= UInt64(byte)
-            state &*= 0x0000_0100_0000_01B3
-        }
-        // A separator, so ("ab", "c") and ("a", "bc") differ.
-        state ^= 0xFF
-        state &*= 0x0000_0100_0000_01B3
-    }
-
-    /// Bytes in memory, hashed without going through a generic iterator (which, called from
-    /// another module, is not specialised: a scale-10 rebuild spent 4 s of its 5 there).
-    public mutating func add(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { buffer in
-            var state = self.state
-            for byte in buffer {
-                state ^= UInt64(byte)
-                state &*= 0x0000_0100_0000_01B3
-            }
-            state ^= 0xFF
-            state &*= 0x0000_0100_0000_01B3
-            self.state = state
-        }
-    }
-
-    public mutating func add(_ text: String) { add(Array(text.utf8)) }
-    public mutating func add(_ data: Data) { data.withUnsafeBytes { add($0) } }
-
-    public var hex: String { String(state, radix: 16).leftPadded(to: 16) }
 }

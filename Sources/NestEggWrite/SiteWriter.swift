@@ -172,6 +172,38 @@ public final class SiteWriter: Sendable {
         _ = utimensat(AT_FDCWD, destination, &times, 0)
     }
 
+    /// Keeps the old output's files at `paths` as they are (hard-linked into the staging folder,
+    /// or copied), when each is still the regular file the last build wrote: the size and
+    /// modification time `expected` gives. - Returns: whether it kept them all; if not, it kept
+    /// none, and they are to be written.
+    public func reuse(_ paths: [String], expected: [String: FileStamp]) -> Bool {
+        for path in paths {
+            guard let stamp = expected[path], FileStamp(path: output.path + "/" + path) == stamp else { return false }
+        }
+        let claimed = state.withLock { state -> Bool in
+            guard paths.allSatisfy({ !state.writtenPaths.contains($0) }) else { return false }
+            for path in paths { state.writtenPaths.insert(path) }
+            return true
+        }
+        guard claimed else { return false }
+        for (index, path) in paths.enumerated() {
+            let kept: Bool = (try? ensureFolder(of: path)) != nil && creating.withLock { _ in
+                if keep(path) { return true }
+                guard (try? FileManager.default.copyItem(atPath: output.path + "/" + path, toPath: staging.path + "/" + path)) != nil else { return false }
+                Self.copyModificationTime(from: output.path + "/" + path, to: staging.path + "/" + path)
+                return true
+            }
+            if !kept {
+                // Undo: the page is written instead.
+                for done in paths[..<index] { unlink(staging.path + "/" + done) }
+                state.withLock { state in for path in paths { state.writtenPaths.remove(path) } }
+                return false
+            }
+        }
+        state.withLock { state in state.written.append(contentsOf: paths) }
+        return true
+    }
+
     /// Where a file of the new output is staged, for a tool that writes it itself (`--pdf`).
     public func stagedURL(_ path: String) -> URL { staging.appendingPathComponent(path) }
 

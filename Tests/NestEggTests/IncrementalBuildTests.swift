@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+@testable import NestEggBuild
+@testable import NestEggSupport
+@testable import NestEggWrite
+
+/// A rebuild keeps the files of every page whose fingerprint (templates, view data, layout, the
+/// executable) is as the last build recorded, and renders the rest; the result must be what a
+/// clean build of the same input writes, byte for byte, whatever was edited.
+@Suite(.serialized) struct IncrementalBuildTests {
+    typealias Edit = @Sendable (URL) throws -> Void
+
+    static func editJSON(_ file: URL, _ change: (inout Any) -> Void) throws {
+        var value = try JSONSerialization.jsonObject(with: Data(contentsOf: file))
+        change(&value)
+        try JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys]).write(to: file)
+    }
+
+    static let edits: [(name: String, keepsPages: Bool, edit: Edit)] = [
+        ("a new transaction", true, { data in
+            let feed = data.appendingPathComponent("starling/feed")
+            let file = try #require(try FileManager.default.contentsOfDirectory(atPath: feed.path).sorted().first)
+            try editJSON(feed.appendingPathComponent(file)) { value in
+                var object = value as! [String: Any]
+                var items = object["feedItems"] as! [[String: Any]]
+                var item = items[0]
+                item["feedItemUid"] = "incremental-test-item"
+                item["counterPartyName"] = "A New Shop"
+                items.insert(item, at: 0)
+                object["feedItems"] = items
+                value = object
+            }
+        }),
+        ("a changed goal", true, { data in
+            try editJSON(data.appendingPathComponent("qapital/savingsgoals.json")) { value in
+                var object = value as! [String: Any]
+                var goals = object["savingsGoals"] as! [[String: Any]]
+                goals[0]["name"] = "Renamed goal"
+                object["savingsGoals"] = goals
+                value = object
+            }
+        }),
+        ("a removed loan", true, { data in
+            try editJSON(data.appendingPathComponent("kiva/loans.json")) { value in
+                var object = value as! [String: Any]
+                var loans = object["loans"] as! [Any]
+                loans.removeFirst()
+                object["loans"] = loans
+                value = object
+            }
+        }),
+        ("a changed setting", false, { data in
+            try editJSON(data.appendingPathComponent("nestegg.json")) { value in
+                var object = value as! [String: Any]
+                object["title"] = "Another title"
+                value = object
+            }
+        }),
+    ]
+
+    func build(_ data: URL, _ output: URL, templates: URL? = nil) throws -> NestEggBinary.Result {
+        let result = try NestEggBinary.run(["build", "--data", data.path, "--output", output.path]
+                                           + (templates.map { ["--templates", $0.path] } ?? []))
+        #expect(result.status == 0, "\(result.stderr)")
+        return result
+    }
+
+    /// Every file of `a` and `b` but the build cache, compared byte for byte.
+    func differences(_ a: URL, _ b: URL) throws -> [String] {
+        func files(_ root: URL) -> [String: Data] {
+            var found: [String: Data] = [:]
+            let enumerator = FileManager.default.enumerator(atPath: root.path)
+            while let path = enumerator?.nextObject() as? String {
+                var isFolder: ObjCBool = false
+                FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isFolder)
+                if !isFolder.boolValue && path != BuildCache.fileName { found[path] = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) }
+            }
+            return found
+        }
+        let (left, right) = (files(a), files(b))
+        #expect(left.count > 100)
+        return Set(left.keys).union(right.keys).sorted().filter { left[$0] != right[$0] }
+    }
+
+    @Test(arguments: 0..<edits.count)
+    func anIncrementalBuildIsACleanBuild(_ index: Int) throws {
+        let (name, keepsPages, edit) = Self.edits[index]
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data"), incremental = work.appendingPathComponent("incremental")
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Fixtures"), to: data)
+        _ = try build(data, incremental)
+        try edit(data)
+        let rebuild = try build(data, incremental)
+        #expect(rebuild.stderr.contains("unchanged since the last build, kept") == keepsPages, "\(name): \(rebuild.stderr)")
+        let clean = work.appendingPathComponent("clean")
+        _ = try build(data, clean)
+        let differing = try differences(incremental, clean)
+        #expect(differing.isEmpty, "\(name): \(differing.prefix(5))")
+    }
+
+    /// A changed template renders every page again (nothing kept is stale), and a page whose file
+    /// was changed behind NestEgg's back is written anew, not kept.
+    @Test func aChangedTemplateOrATamperedFileIsRenderedAgain() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = repositoryRoot.appendingPathComponent("Fixtures")
+        let templates = work.appendingPathComponent("templates"), incremental = work.appendingPathComponent("incremental")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        let layout = repositoryRoot.appendingPathComponent("Templates/layout.html.mustache")
+        try FileManager.default.copyItem(at: layout, to: templates.appendingPathComponent("layout.html.mustache"))
+        _ = try build(data, incremental, templates: templates)
+        let changed = try String(contentsOf: layout, encoding: .utf8).replacingOccurrences(of: "Generated by NestEgg", with: "Made by NestEgg")
+        try changed.write(to: templates.appendingPathComponent("layout.html.mustache"), atomically: true, encoding: .utf8)
+        // And a page changed by hand: its size and time no longer what the cache recorded.
+        let tampered = incremental.appendingPathComponent("goals/index.html")
+        try (try String(contentsOf: tampered, encoding: .utf8) + "<!-- edited -->").write(to: tampered, atomically: false, encoding: .utf8)
+        let rebuild = try build(data, incremental, templates: templates)
+        #expect(!rebuild.stderr.contains("kept"), "every page renders again: \(rebuild.stderr)")
+        let clean = work.appendingPathComponent("clean")
+        _ = try build(data, clean, templates: templates)
+        #expect(try differences(incremental, clean).isEmpty)
+        #expect(try String(contentsOf: incremental.appendingPathComponent("index.html"), encoding: .utf8).contains("Made by NestEgg"))
+
+        // With nothing else changed, the tampered page alone is written anew the next time.
+        try (try String(contentsOf: tampered, encoding: .utf8) + "<!-- edited again -->").write(to: tampered, atomically: false, encoding: .utf8)
+        let dataCopy = work.appendingPathComponent("data")
+        try FileManager.default.copyItem(at: data, to: dataCopy)
+        _ = try build(dataCopy, incremental, templates: templates)
+        #expect(try differences(incremental, clean).isEmpty, "the edited page is repaired")
+    }
+}
