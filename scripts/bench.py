@@ -122,9 +122,11 @@ def edited_rebuild(data, site, build):
 
 
 def same_tree(a, b):
-    """Every file of `a` and `b` but the build cache, byte for byte."""
+    """Every file of `a` and `b` but the build cache and the "what changed" page (the one
+    output that depends on the build before), byte for byte."""
+    skipped = {".nestegg-cache", "changes.md", "changes.html"}
     def files(root):
-        return {os.path.relpath(p, root) for p in files_under(root) if os.path.basename(p) != ".nestegg-cache"}
+        return {os.path.relpath(p, root) for p in files_under(root) if os.path.relpath(p, root) not in skipped}
     left, right = files(a), files(b)
     return left == right and all(filecmp.cmp(os.path.join(a, p), os.path.join(b, p), shallow=False) for p in left)
 

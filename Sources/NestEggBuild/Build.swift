@@ -122,15 +122,15 @@ public struct Build {
         // A plain build whose input is unchanged has nothing to do (see BuildCache).
         let plain = destinations.entries.isEmpty && printer == nil && options.bundles == nil
         let fingerprint = plain ? BuildCache.fingerprint(data: folder, templates: options.templates) : nil
-        let previous = plain ? BuildCache.read(from: options.output) : nil
-        if let fingerprint, let cache = previous, cache.isCurrent(in: options.output, fingerprint: fingerprint) {
+        let previous = BuildCache.read(from: options.output)
+        if plain, let fingerprint, let cache = previous, cache.isCurrent(in: options.output, fingerprint: fingerprint) {
             progress("up to date: the data, the templates and nestegg are as they were at the last build")
             return BuildResult(pages: cache.files.keys.filter { $0.hasSuffix(".html") }.count,
                                write: .init(files: cache.files.count, changed: 0, removed: 0), warnings: cache.warnings)
         }
         let (dataset, warnings, notes) = try load(folder)
         let templates = try loadTemplates()
-        let site = SiteReport.build(dataset, notes: notes)
+        let site = SiteReport.build(dataset, notes: notes, previous: previous?.changes)
         progress("report: \(site.pages.count) pages in \(site.sections.count) section\(site.sections.count == 1 ? "" : "s")")
         let renderer = PageRenderer(templates: templates, site: site)
         let artifacts = try renderArtifacts(renderer, warnings: warnings)
@@ -153,7 +153,8 @@ public struct Build {
             // The extra files are staged beside their destinations before the site is swapped in,
             // so a failure here still leaves everything as it was.
             if let fingerprint {
-                let cache = BuildCache(fingerprint: fingerprint, files: writer.stamps(), warnings: warnings, pages: pages?.fingerprints ?? [:])
+                var cache = BuildCache(fingerprint: fingerprint, files: writer.stamps(), warnings: warnings, pages: pages?.fingerprints ?? [:])
+                cache.changes = site.changes
                 try Self.writeError { () throws(SiteWriter.WriteError) in try writer.write(cache.text, to: BuildCache.fileName) }
             }
             for (url, text) in artifacts { staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try StagedFile.stage(text, at: url) }) }

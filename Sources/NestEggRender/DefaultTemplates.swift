@@ -41,6 +41,53 @@ The account has no savings goal for its round-ups.
 `manifest.json`, in this folder, lists every statement with its digest — printed at the foot of each statement — and the SHA-256 of each of its files. `nestegg verify` run on this folder checks that every file is the one the manifest describes.
 
 """#,
+        "changes.md.mustache": #"""
+# What changed since the last build
+
+{{#isFirst}}
+This is the first build into this folder, or the last one left nothing to compare with: there is
+nothing to compare yet. The next build says what changed since this one.
+{{/isFirst}}
+{{^isFirst}}
+{{#nothingChanged}}
+Nothing changed since the last build: the same transactions, balances, goals and loans.
+{{/nothingChanged}}
+{{^nothingChanged}}
+Compared with the last build into this folder.
+{{/nothingChanged}}
+{{/isFirst}}
+{{#hasAccounts}}
+
+## Accounts
+
+| Account | New transactions | Gone | Balance before | Balance now | Change |
+|:--|--:|--:|--:|--:|--:|
+{{/hasAccounts}}
+{{#accounts}}
+| {{name}} | {{added}} | {{removed}} | {{before}} | {{now}} | {{change}} |
+{{/accounts}}
+{{#hasGoals}}
+
+## Savings goals
+
+| Goal | Saved before | Saved now | Note |
+|:--|--:|--:|:--|
+{{/hasGoals}}
+{{#goals}}
+| {{name}} | {{before}} | {{now}} | {{note}} |
+{{/goals}}
+{{#hasLoans}}
+
+## Kiva loans
+
+| Loan | What changed |
+|:--|:--|
+{{/hasLoans}}
+{{#loans}}
+| {{name}} | {{change}} |
+{{/loans}}
+
+"""#,
         "countries-country.md.mustache": #"""
 # {{title}}
 
@@ -328,6 +375,8 @@ Data as of {{dataAsOf}}.
 {{excludedAccounts}}
 {{/excludedAccounts}}
 {{/headline}}
+
+[What changed since the last build]({{root}}changes.md)
 {{^hasSections}}
 The data folder holds no data that NestEgg reports on yet.
 {{/hasSections}}

@@ -23,14 +23,15 @@ public enum SiteMeta {
         return xml + "</urlset>\n"
     }
 
-    /// A page's description for link previews and search results: what it is, from which site,
-    /// as of when.
+    /// A page's description for link previews and search results: what it is and from which
+    /// site; the start page's also as of when (only the start page: a date on every page would
+    /// make a day's new data change every page, and every page be rendered again).
     public static func description(of page: Page, site: Site) -> String {
         let asOf = site.dataAsOf.map { ", data as of \(site.settings.locale.format($0))" } ?? ""
         switch page.path {
         case "index": return "Finance reports by NestEgg\(asOf)."
         case notFoundPath: return "There is no page at this address."
-        default: return "\(page.title): a finance report of \(site.title) by NestEgg\(asOf)."
+        default: return "\(page.title): a finance report of \(site.title) by NestEgg."
         }
     }
 

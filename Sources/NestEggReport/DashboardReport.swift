@@ -226,8 +226,10 @@ public enum SiteReport {
 
     /// Every report's pages (the reports are worked out at once, on every core), the start page
     /// first; a report without pages has no section.
-    /// `notes` are the load's warnings: with any, the site has a data notes page.
-    public static func build(_ dataset: Dataset, notes: [Diagnostic] = []) -> Site {
+    /// `notes` are the load's warnings: with any, the site has a data notes page. `previous` is
+    /// what the last build into the same folder left to compare with (``ChangeSnapshot/lines``),
+    /// `nil` when there is none: the `changes` page says what changed since.
+    public static func build(_ dataset: Dataset, notes: [Diagnostic] = [], previous: [String]? = nil) -> Site {
         let context = ReportContext(dataset: dataset)
         let derived = Derived(dataset, clock: context.clock)
         let results = Concurrently.map(reports.count) { index in
@@ -246,6 +248,9 @@ public enum SiteReport {
         pages.insert(DashboardReport.page(for: dataset, sections: dashboard.map(\.summary), spending: derived.spending, context: context), at: 0)
         var site = Site(title: dataset.settings.title, sections: sections, pages: pages, dashboard: dashboard,
                         dataAsOf: context.progress.asOf, settings: dataset.settings)
+        let snapshot = ChangeSnapshot(dataset)
+        site.changes = snapshot.lines
+        site.pages.append(ChangesReport.page(current: snapshot, previous: previous.flatMap(ChangeSnapshot.init(lines:)), context: context))
         if let notesPage = DataNotesReport.page(notes, context: context) {
             site.pages.append(notesPage)
             site.dataNotes = notes.reduce(0) { $0 + $1.count }

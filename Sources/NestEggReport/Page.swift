@@ -89,6 +89,8 @@ public struct Site: Sendable {
     public var settings = Settings()
     /// How many notes the data notes page has (``DataNotesReport``); 0 without one.
     public var dataNotes = 0
+    /// What the next build compares with (``ChangeSnapshot/lines``), for the build cache.
+    public var changes: [String] = []
 
     public struct DashboardEntry: Sendable {
         public let section: Section

@@ -21,6 +21,9 @@ public struct BuildCache: Sendable {
     public var warnings: [Diagnostic]
     /// Each page (by path, without extension) and the fingerprint of what it was rendered from.
     public var pages: [String: String]
+    /// What the next build compares with for its "what changed" page (lines the report stage
+    /// writes and reads; `change-…`).
+    public var changes: [String] = []
 
     public init(fingerprint: String, files: [String: FileStamp], warnings: [Diagnostic], pages: [String: String] = [:]) {
         self.fingerprint = fingerprint
@@ -41,6 +44,8 @@ public struct BuildCache: Sendable {
             case "file" where fields.count == 4:
                 guard let size = Int(fields[2]), let modified = Int64(fields[3]) else { return nil }
                 cache.files[fields[1]] = FileStamp(size: size, modified: modified)
+            case let kind? where kind.hasPrefix("change-"):
+                cache.changes.append(String(line))
             case "page" where fields.count == 3:
                 cache.pages[fields[1]] = fields[2]
             case "warning" where fields.count == 7:
@@ -68,6 +73,7 @@ public struct BuildCache: Sendable {
         var lines = [Self.format, fingerprint]
         lines += files.keys.sorted().map { "file\t\($0)\t\(files[$0]!.size)\t\(files[$0]!.modified)" }
         lines += pages.keys.sorted().map { "page\t\($0)\t\(pages[$0]!)" }
+        lines += changes
         lines += warnings.map { warning in
             ["warning", warning.file, warning.line.map(String.init) ?? "", warning.column.map(String.init) ?? "",
              warning.path ?? "", warning.message, String(warning.count)].map(Diagnostic.printable).joined(separator: "\t")

@@ -94,7 +94,9 @@ struct NestEggBinary {
         try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: index)
         let second = try NestEggBinary.run(["build", "--data", fixtures.path, "--output", output.path])
         #expect(second.status == 0)
-        #expect(second.stderr.contains(" 0 changed"), "\(second.stderr)")
+        // Only the "what changed" page: from "the first build" to "nothing changed".
+        #expect(second.stderr.contains(" 2 changed"), "\(second.stderr)")
+        #expect(try String(contentsOf: output.appendingPathComponent("changes.md"), encoding: .utf8).contains("Nothing changed since the last build"))
         #expect(snapshot(output) == first)
         let modified = try FileManager.default.attributesOfItem(atPath: index)[.modificationDate] as? Date
         #expect(modified == past)

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import NestEggBuild
+@testable import NestEggModel
+@testable import NestEggReport
 @testable import NestEggSupport
 @testable import NestEggWrite
 
@@ -73,7 +75,10 @@ import Testing
             while let path = enumerator?.nextObject() as? String {
                 var isFolder: ObjCBool = false
                 FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isFolder)
-                if !isFolder.boolValue && path != BuildCache.fileName { found[path] = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) }
+                // The build cache, and the one page that depends on the build before (ChangesReport).
+                if !isFolder.boolValue && path != BuildCache.fileName && !path.hasPrefix(ChangesReport.path + ".") {
+                    found[path] = FileManager.default.contents(atPath: root.appendingPathComponent(path).path)
+                }
             }
             return found
         }
@@ -128,5 +133,40 @@ import Testing
         try FileManager.default.copyItem(at: data, to: dataCopy)
         _ = try build(dataCopy, incremental, templates: templates)
         #expect(try differences(incremental, clean).isEmpty, "the edited page is repaired")
+    }
+}
+
+/// The "what changed" page compares with the snapshot the last build left: exact counts of new
+/// and gone transactions, balances, goals reached, loans whose status moved; and the snapshot
+/// reads back as it was written.
+@Suite struct ChangesTests {
+    @Test func aSnapshotReadsBackAsWritten() throws {
+        var snapshot = ChangeSnapshot()
+        snapshot.accounts["a\tb"] = .init(name: "Tab\tand\nline %09", balance: gbp(-1_250), items: [1, 2, UInt64.max])
+        snapshot.goals["g"] = .init(name: "Goal", saved: gbp(500), target: nil, reached: false)
+        snapshot.loans[7] = .init(name: "Ruth", status: "funded", funded: Money(minorUnits: 2_500, currency: Currency(code: "USD")!))
+        #expect(ChangeSnapshot(lines: snapshot.lines) == snapshot)
+        #expect(ChangeSnapshot(lines: ["change-account\tonly two"]) == nil, "a line it does not know means no snapshot")
+    }
+
+    @Test func thePageSaysWhatChanged() throws {
+        var before = ChangeSnapshot()
+        before.accounts["p"] = .init(name: "Personal", balance: gbp(10_000), items: [1, 2, 3])
+        before.goals["g"] = .init(name: "Bike", saved: gbp(900), target: gbp(1_000), reached: false)
+        before.loans[1] = .init(name: "Ruth", status: "fundraising", funded: gbp(0))
+        var after = before
+        after.accounts["p"] = .init(name: "Personal", balance: gbp(9_000), items: [2, 3, 4, 5])
+        after.goals["g"]?.saved = gbp(1_000)
+        after.goals["g"]?.reached = true
+        after.loans[1]?.status = "funded"
+        let context = ReportContext(settings: Settings())
+        let view = ChangesReport.view(current: after, previous: before, context: context)
+        #expect(!view.isFirst && !view.nothingChanged)
+        #expect(view.accounts.map { [$0.name, $0.added, $0.removed, $0.before, $0.now, $0.change] }
+                == [["Personal", "2", "1", "£100.00", "£90.00", "-£10.00"]])
+        #expect(view.goals.map(\.note) == ["reached its target"])
+        #expect(view.loans.map(\.change) == ["fundraising → funded"])
+        #expect(ChangesReport.view(current: after, previous: after, context: context).nothingChanged)
+        #expect(ChangesReport.view(current: after, previous: nil, context: context).isFirst)
     }
 }

@@ -22,7 +22,7 @@ import Testing
         #expect(page.contains(#"<meta name="robots" content="noindex">"#))
         #expect(page.contains(#"<link rel="icon" href="data:image/svg+xml,"#))
         #expect(page.contains(#"<meta property="og:title" content="All transactions">"#))
-        #expect(page.contains(#"<meta property="og:description" content="All transactions: a finance report of NestEgg by NestEgg, data as of 2 Nov 2026.">"#))
+        #expect(page.contains(#"<meta property="og:description" content="All transactions: a finance report of NestEgg by NestEgg.">"#))
         #expect(!page.contains("canonical") && !page.contains("og:url"))
         #expect(site["sitemap.xml"] == nil)
         let notFound = try #require(site["404.html"])

@@ -64,9 +64,12 @@ func write(_ text: String, to url: URL) throws {
 
 /// Every file under a folder, by relative path, with its bytes; the build cache (bookkeeping
 /// that records modification times, not part of the site) is left out.
+/// Every file of a site but the build cache and the "what changed" page (the one output that
+/// depends on the build before, by design: a site built over another and one built fresh differ
+/// there only).
 func snapshot(_ root: URL) -> [String: Data] {
     var result: [String: Data] = [:]
-    for path in SiteWriter.listFiles(under: root) where path != BuildCache.fileName {
+    for path in SiteWriter.listFiles(under: root) where path != BuildCache.fileName && !path.hasPrefix(ChangesReport.path + ".") {
         result[path] = FileManager.default.contents(atPath: root.appendingPathComponent(path).path)
     }
     return result

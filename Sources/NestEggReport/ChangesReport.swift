@@ -1,0 +1,241 @@
+import Crypto
+import NestEggModel
+import NestEggSupport
+
+/// `changes`: what changed since the last build into the same output folder — transactions new
+/// and gone per account, balances, goals' savings and targets reached, loans new, gone or with a
+/// new status. Builds are deterministic, so the comparison is exact. The last build leaves a
+/// ``ChangeSnapshot`` in its cache; the first build (or one whose cache is gone) says there is
+/// nothing to compare with. This page is the one output that depends on the previous build: the
+/// start page links to it with fixed text, so every other file stays what a clean build writes.
+public enum ChangesReport {
+    public static let path = "changes"
+
+    struct View: Sendable, Encodable {
+        let isFirst: Bool
+        let nothingChanged: Bool
+        let accounts: [AccountRow]
+        let goals: [GoalRow]
+        let loans: [LoanRow]
+        var hasAccounts: Bool { !accounts.isEmpty }
+        var hasGoals: Bool { !goals.isEmpty }
+        var hasLoans: Bool { !loans.isEmpty }
+
+        enum CodingKeys: String, CodingKey { case isFirst, nothingChanged, accounts, goals, loans, hasAccounts, hasGoals, hasLoans }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(isFirst, forKey: .isFirst)
+            try container.encode(nothingChanged, forKey: .nothingChanged)
+            try container.encode(accounts, forKey: .accounts)
+            try container.encode(goals, forKey: .goals)
+            try container.encode(loans, forKey: .loans)
+            try container.encode(hasAccounts, forKey: .hasAccounts)
+            try container.encode(hasGoals, forKey: .hasGoals)
+            try container.encode(hasLoans, forKey: .hasLoans)
+        }
+    }
+
+    struct AccountRow: Sendable, Encodable {
+        let name: String
+        let added: String
+        let removed: String
+        let before: String
+        let now: String
+        let change: String
+    }
+
+    struct GoalRow: Sendable, Encodable {
+        let name: String
+        let before: String
+        let now: String
+        let note: String
+    }
+
+    struct LoanRow: Sendable, Encodable {
+        let name: String
+        let change: String
+    }
+
+    static func page(current: ChangeSnapshot, previous: ChangeSnapshot?, context: ReportContext) -> Page {
+        Page(path: path, title: "What changed since the last build", template: "changes", section: nil,
+             breadcrumbs: [Link("Dashboard", "index")], view: view(current: current, previous: previous, context: context))
+    }
+
+    static func view(current: ChangeSnapshot, previous: ChangeSnapshot?, context: ReportContext) -> View {
+        guard let previous else { return View(isFirst: true, nothingChanged: false, accounts: [], goals: [], loans: []) }
+        let money = { (amount: Money?) in amount.map(context.money) ?? "–" }
+        var accounts: [AccountRow] = []
+        for uid in Set(current.accounts.keys).union(previous.accounts.keys).sorted() {
+            let now = current.accounts[uid], before = previous.accounts[uid]
+            let added = (now?.items ?? []).subtracting(before?.items ?? []).count
+            let removed = (before?.items ?? []).subtracting(now?.items ?? []).count
+            guard added > 0 || removed > 0 || now?.balance != before?.balance || now == nil || before == nil else { continue }
+            var change = ""
+            if let a = now?.balance, let b = before?.balance, a.currency == b.currency { change = HeadlineReport.signed(a - b, context: context) }
+            let name = (now ?? before)!.name + (now == nil ? " (gone)" : before == nil ? " (new)" : "")
+            accounts.append(AccountRow(name: name, added: context.count(added), removed: context.count(removed),
+                                       before: money(before?.balance), now: money(now?.balance), change: change))
+        }
+        var goals: [GoalRow] = []
+        for key in Set(current.goals.keys).union(previous.goals.keys).sorted() {
+            let now = current.goals[key], before = previous.goals[key]
+            guard now != before else { continue }
+            let note: String
+            switch (before, now) {
+            case (nil, _?): note = "new goal"
+            case (_?, nil): note = "gone"
+            case (let b?, let n?) where n.reached && !b.reached: note = "reached its target"
+            case (let b?, let n?) where !n.reached && b.reached: note = "no longer at its target"
+            case (let b?, let n?) where n.target != b.target: note = "new target: \(money(n.target))"
+            default: note = ""
+            }
+            goals.append(GoalRow(name: (now ?? before)!.name, before: money(before?.saved), now: money(now?.saved), note: note))
+        }
+        var loans: [LoanRow] = []
+        for id in Set(current.loans.keys).union(previous.loans.keys).sorted() {
+            let now = current.loans[id], before = previous.loans[id]
+            guard now != before else { continue }
+            let change: String
+            switch (before, now) {
+            case (nil, let n?): change = "new, \(n.status), \(context.money(n.funded)) funded"
+            case (_?, nil): change = "no longer listed"
+            case (let b?, let n?) where b.status != n.status: change = "\(b.status) → \(n.status)"
+            case (let b?, let n?): change = "funded \(context.money(b.funded)) → \(context.money(n.funded))"
+            default: change = ""
+            }
+            loans.append(LoanRow(name: (now ?? before)!.name, change: change))
+        }
+        return View(isFirst: false, nothingChanged: accounts.isEmpty && goals.isEmpty && loans.isEmpty,
+                    accounts: accounts, goals: goals, loans: loans)
+    }
+}
+
+/// What a build leaves for the next one to compare with: each account's balance and the
+/// transactions it holds (as 64-bit digests of their ids: a million transactions take 16 MB of
+/// cache, not their text), each goal's savings, each loan's status and funding. Written as lines
+/// of the build cache (tab-separated fields, `%`-escaped), read back exactly.
+public struct ChangeSnapshot: Sendable, Equatable {
+    struct Account: Sendable, Equatable {
+        var name: String
+        var balance: Money?
+        var items: Set<UInt64>
+    }
+
+    struct Goal: Sendable, Equatable {
+        var name: String
+        var saved: Money
+        var target: Money?
+        var reached: Bool
+    }
+
+    struct Loan: Sendable, Equatable {
+        var name: String
+        var status: String
+        var funded: Money
+    }
+
+    var accounts: [String: Account] = [:]
+    var goals: [String: Goal] = [:]
+    var loans: [Int: Loan] = [:]
+
+    init() {}
+
+    public init(_ dataset: Dataset) {
+        for data in dataset.starling {
+            accounts[data.account.uid] = Account(name: data.account.name, balance: data.balance?.cleared,
+                                                         items: Set(data.feed.map { Self.digest($0.uid) }))
+        }
+        for entry in GoalsReport.entries(dataset) {
+            let progress = GoalsRules.progress(saved: entry.saved, target: entry.target, reportedPercent: entry.reportedPercent)
+            goals[entry.key] = Goal(name: entry.name, saved: entry.saved, target: entry.target, reached: progress.isReached)
+        }
+        for loan in dataset.kiva.loans {
+            loans[loan.id] = Loan(name: loan.name, status: loan.status.rawValue, funded: loan.fundedAmount)
+        }
+    }
+
+    static func digest(_ id: String) -> UInt64 {
+        var value: UInt64 = 0
+        for byte in SHA256.hash(data: Array(id.utf8)).prefix(8) { value = value << 8 | UInt64(byte) }
+        return value
+    }
+
+    // MARK: Lines
+
+    public static let prefix = "change-"
+
+    public var lines: [String] {
+        var lines: [String] = []
+        for uid in accounts.keys.sorted() {
+            let account = accounts[uid]!
+            let items = account.items.sorted().map { String($0, radix: 16) }.joined(separator: ",")
+            lines.append(Self.line("account", uid, account.name, Self.text(account.balance), items))
+        }
+        for key in goals.keys.sorted() {
+            let goal = goals[key]!
+            lines.append(Self.line("goal", key, goal.name, Self.text(goal.saved), Self.text(goal.target), goal.reached ? "1" : "0"))
+        }
+        for id in loans.keys.sorted() {
+            let loan = loans[id]!
+            lines.append(Self.line("loan", String(id), loan.name, loan.status, Self.text(loan.funded)))
+        }
+        return lines
+    }
+
+    /// The snapshot the lines describe; `nil` if any line is not one this version writes.
+    public init?(lines: [String]) {
+        for line in lines {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map { Self.unescaped(String($0)) }
+            switch fields.first {
+            case "change-account" where fields.count == 5:
+                let items = fields[4].isEmpty ? [] : fields[4].split(separator: ",").map { UInt64($0, radix: 16) }
+                guard !items.contains(nil), let balance = Self.money(fields[3]) else { return nil }
+                accounts[fields[1]] = Account(name: fields[2], balance: balance, items: Set(items.compactMap { $0 }))
+            case "change-goal" where fields.count == 6:
+                guard let saved = Self.money(fields[3]) ?? nil, let target = Self.money(fields[4]) else { return nil }
+                goals[fields[1]] = Goal(name: fields[2], saved: saved, target: target, reached: fields[5] == "1")
+            case "change-loan" where fields.count == 5:
+                guard let id = Int(fields[1]), let funded = Self.money(fields[4]) ?? nil else { return nil }
+                loans[id] = Loan(name: fields[2], status: fields[3], funded: funded)
+            default:
+                return nil
+            }
+        }
+    }
+
+    static func line(_ kind: String, _ fields: String...) -> String {
+        ([prefix + kind] + fields.map(escaped)).joined(separator: "\t")
+    }
+
+    /// `1250 GBP`, or `-` for none.
+    static func text(_ money: Money?) -> String { money.map { "\($0.minorUnits) \($0.currency.code)" } ?? "-" }
+
+    /// `.some(nil)` for `-`; `nil` for text that is no amount.
+    static func money(_ text: String) -> Money?? {
+        if text == "-" { return .some(nil) }
+        let parts = text.split(separator: " ")
+        guard parts.count == 2, let units = Int128(String(parts[0])), let currency = Currency(code: String(parts[1])) else { return nil }
+        return .some(Money(minorUnits: units, currency: currency))
+    }
+
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "%": out += "%25"
+            case "\t": out += "%09"
+            case "\n": out += "%0A"
+            case "\r": out += "%0D"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    static func unescaped(_ text: String) -> String {
+        guard text.contains("%") else { return text }
+        return text.replacingOccurrences(of: "%09", with: "\t").replacingOccurrences(of: "%0A", with: "\n")
+            .replacingOccurrences(of: "%0D", with: "\r").replacingOccurrences(of: "%25", with: "%")
+    }
+}
