@@ -33,6 +33,14 @@ struct StagedFiles {
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
             throw FetchError(.cannotCreate, "another nestegg fetch is writing into \(label)")
         }
+        // A destination that is a folder, a FIFO or a device would fail its rename half-way
+        // through the swap: it is refused before anything is staged.
+        for file in files {
+            var status = stat()
+            if stat(rootPath + "/" + file.path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+                throw FetchError(.cannotCreate, "\(label)/\(file.path) is not a regular file, so it cannot be replaced")
+            }
+        }
         var folders = Set<String>()
         for file in files { folders.insert((file.path as NSString).deletingLastPathComponent) }
         for folder in folders.sorted() {
