@@ -8,7 +8,8 @@ shapes (Fixtures/), on 127.0.0.1 only, and stops by itself after --lifetime seco
 It prints the port it listens on as its first line of standard output. Each request must carry
 `Authorization: Bearer TOKEN` (RESTCountries' excepted), or it gets 401. A feed request must
 name the account's default category and ask for at most 366 days, with timestamps such as
-2026-11-21T06:00:00.000Z; it gets the items whose transactionTime lies in that span.
+2026-11-21T06:00:00.000Z; it gets the items whose transactionTime lies in that span. A path
+under /redirect/ is answered with a redirect to the same path without that prefix.
 """
 import argparse
 import json
@@ -53,6 +54,13 @@ class Handler(BaseHTTPRequestHandler):
         data = self.server.data
         url = urlsplit(self.path)
         path, query = url.path, parse_qs(url.query)
+        if path.startswith("/redirect/"):
+            # Sends the client on to the same path without the prefix: nestegg must not follow.
+            self.send_response(302)
+            self.send_header("Location", path[len("/redirect"):])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if path == "/v3.1/all":
             fields = query.get("fields", [""])[0].split(",")
             countries = json.loads(read(os.path.join(data, "restcountries", "countries.json")))

@@ -640,6 +640,14 @@ extension FetchTests {
         let open = try NestEggBinary.run(["fetch", "starling", "--data", data.path, "--token-file", tokenFile.path])
         #expect(open.status == 77)
         #expect(open.stderr.contains("chmod 600"), "\(open.stderr)")
+
+        // A redirect is not followed (the token would go with it): exit 69, the data as it was.
+        let before = snapshot(data)
+        try write(#"{"starling": {"baseURL": "http://127.0.0.1:\#(port)/redirect"}}"#, to: data.appendingPathComponent("nestegg.json"))
+        let redirected = try NestEggBinary.run(["fetch", "starling", "--data", data.path], environment: environment)
+        #expect(redirected.status == 69, "\(redirected.stderr)")
+        #expect(redirected.stderr.contains("answered /api/v2/accounts with a redirect (HTTP 302)"), "\(redirected.stderr)")
+        #expect(snapshot(data).filter { $0.key != "nestegg.json" } == before.filter { $0.key != "nestegg.json" })
     }
 }
 
