@@ -38,13 +38,18 @@ public struct AccessToken: Sendable, CustomStringConvertible, CustomDebugStringC
                 throw FetchError(.noPermission, "\(source) is open to its group or others (mode \(String(mode, radix: 8))); a token is a "
                     + "password: make it readable by you alone (chmod 600 \(file)) and fetch again")
             }
-            guard status.st_size <= maximumBytes else { throw FetchError(.noPermission, "\(source) is too large to hold a token") }
-            let bytes: [UInt8]
-            switch FileBytes.read(file) {
-            case .success(let read): bytes = read
-            case .failure(let failure): throw FetchError(.noPermission, "cannot read \(source): \(failure.reason)")
+            // Read from the descriptor whose mode was checked, never the path again.
+            var bytes = [UInt8](repeating: 0, count: maximumBytes + 1)
+            var count = 0
+            while count < bytes.count {
+                let read = bytes.withUnsafeMutableBytes { buffer in Glibc.read(descriptor, buffer.baseAddress! + count, buffer.count - count) }
+                if read < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+                guard read >= 0 else { throw FetchError(.noPermission, "cannot read \(source): \(systemReason(errno))") }
+                if read == 0 { break }
+                count += read
             }
-            return try token(String(decoding: bytes, as: UTF8.self), source: source)
+            guard count <= maximumBytes else { throw FetchError(.noPermission, "\(source) is too large to hold a token") }
+            return try token(String(decoding: bytes[..<count], as: UTF8.self), source: source)
         }
         guard let text = environment[variable] else {
             throw FetchError(.noPermission, "no token: set \(variable) to a personal access token, or name a file that holds one with --token-file")

@@ -9,10 +9,12 @@ import NestEggSupport
 /// old or new, never half-written. A file whose bytes did not change is left alone (it keeps its
 /// modification time); a replaced file keeps its permissions, and a new one is readable by its
 /// owner alone (this is private finance data). The data folder is locked (`flock`) while files
-/// are staged and renamed, so two fetches never write into it at once, and staged files that an
-/// interrupted fetch left behind are removed.
+/// are staged and renamed, so two fetches never write into it at once (one waits up to 10 s for
+/// the other), and staged files that an interrupted fetch left behind are removed.
 struct StagedFiles {
     static let stagedSuffix = ".nestegg-fetch"
+    /// How long to wait for another fetch's lock on the data folder, in steps of 50 ms (10 s).
+    static let lockPatience = 200
 
     /// Paths relative to the data folder, with the bytes each must hold.
     var files: [(path: String, bytes: [UInt8])] = []
@@ -30,8 +32,15 @@ struct StagedFiles {
         let lock = open(rootPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard lock >= 0 else { throw FetchError(.cannotCreate, "cannot open the data folder \(label): \(systemReason(errno))") }
         defer { close(lock) }
-        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
-            throw FetchError(.cannotCreate, "another nestegg fetch is writing into \(label)")
+        // Another fetch may be swapping its files in (or a child process a moment from `exec` may
+        // still hold a copy of its descriptor): wait for it a while, then give up.
+        var waited = 0
+        while flock(lock, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR, waited < Self.lockPatience else {
+                throw FetchError(.cannotCreate, "another nestegg fetch is writing into \(label)")
+            }
+            usleep(50_000)
+            waited += 1
         }
         // A destination that is a folder, a FIFO or a device would fail its rename half-way
         // through the swap: it is refused before anything is staged.
