@@ -13,6 +13,8 @@ import PackageDescription
 //   NestEggWrite    the staged, all-or-nothing write
 //   NestEggBuild    the pipeline: load → report → render → write, errors with their step
 //   NestEggSynthetic  `nestegg fixtures` (synthetic data for benchmarks and tests)
+//   NestEggFetch    `nestegg fetch`: the APIs → the data folder, each answer checked by the
+//                   loaders before anything is written (Foundation's URLSession)
 //   nestegg         the command line
 let package = Package(
     name: "nestegg",
@@ -44,10 +46,11 @@ let package = Package(
             "NestEggLoad", "NestEggModel", "NestEggRender", "NestEggReport", "NestEggSupport", "NestEggWrite", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "NestEggSynthetic", dependencies: ["NestEggModel", "NestEggSupport"]),
+        .target(name: "NestEggFetch", dependencies: ["NestEggLoad", "NestEggModel", "NestEggSupport"]),
         .executableTarget(
             name: "nestegg",
             dependencies: [
-                "NestEggBuild", "NestEggSupport", "NestEggSynthetic",
+                "NestEggBuild", "NestEggFetch", "NestEggSupport", "NestEggSynthetic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -56,7 +59,8 @@ let package = Package(
         .testTarget(
             name: "NestEggTests",
             dependencies: [
-                "NestEggBuild", "NestEggLoad", "NestEggModel", "NestEggRender", "NestEggReport", "NestEggSupport", "NestEggSynthetic", "NestEggWrite",
+                "NestEggBuild", "NestEggFetch", "NestEggLoad", "NestEggModel", "NestEggRender", "NestEggReport", "NestEggSupport",
+                "NestEggSynthetic", "NestEggWrite",
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),

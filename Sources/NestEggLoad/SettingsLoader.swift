@@ -3,7 +3,10 @@ import NestEggSupport
 /// Reads `nestegg.json`. An unknown key is an error: a typo must not be silently ignored.
 public enum SettingsLoader {
     public static let fileName = "nestegg.json"
-    static let knownKeys = ["title", "locale", "timeZone", "currencies", "roundUpGoals", "issuer", "allowIndexing", "baseURL", "remoteImages"]
+    static let knownKeys = ["title", "locale", "timeZone", "currencies", "roundUpGoals", "issuer", "allowIndexing", "baseURL", "remoteImages",
+                            "starling", "restcountries"]
+    /// What can be set for each API that `nestegg fetch` asks.
+    static let apiKeys = ["baseURL"]
     static let currencySources = ["qapital", "transactions", "transfers"]
 
     public static func load(from folder: DataFolder, log: DiagnosticLog) -> Settings {
@@ -61,6 +64,14 @@ public enum SettingsLoader {
                         value.error("the base URL must be an absolute http or https address, such as \"https://example.org/finance/\"")
                     }
                 }
+            case "starling":
+                if let url = apiBaseURL(value, api: "Starling's API", example: "https://api.starlingbank.com") {
+                    settings.starlingBaseURL = url
+                }
+            case "restcountries":
+                if let url = apiBaseURL(value, api: "RESTCountries", example: "https://restcountries.com") {
+                    settings.restCountriesBaseURL = url
+                }
             default:
                 let hint = closestKey(to: key, among: knownKeys).map { "; did you mean \"\($0)\"?" } ?? ""
                 value.error("unknown setting \"\(key)\"\(hint) (known settings: \(knownKeys.joined(separator: ", ")))")
@@ -80,6 +91,61 @@ public enum SettingsLoader {
               text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && !"\"'<>\\`?#{}|^".unicodeScalars.contains($0) })
         else { return nil }
         return text.hasSuffix("/") ? text : text + "/"
+    }
+
+    /// `{"baseURL": "https://…"}`: where `nestegg fetch` asks an API. An unknown key is an error.
+    static func apiBaseURL(_ value: JSONValue, api: String, example: String) -> String? {
+        guard let members = value.memberValues else { return nil }
+        var result: String?
+        for (key, member) in members {
+            guard apiKeys.contains(key) else {
+                let hint = closestKey(to: key, among: apiKeys).map { "; did you mean \"\($0)\"?" } ?? ""
+                member.error("unknown setting \"\(key)\" for \(api)\(hint) (known: \(apiKeys.joined(separator: ", ")))")
+                continue
+            }
+            guard let text = member.string else { continue }
+            if let url = apiURL(text) {
+                result = url
+            } else {
+                member.error("the base URL of \(api) must be an https address such as \"\(example)\" (plain http only for "
+                    + "127.0.0.1, [::1] or localhost), with no user, query or fragment; found \"\(text)\"")
+            }
+        }
+        return result
+    }
+
+    /// An API's base URL without its trailing `/`: `https://host[:port][/path]`, or `http://` only
+    /// when the host is this machine (a token must never cross a network in clear text); `nil`
+    /// for anything else.
+    static func apiURL(_ text: String) -> String? {
+        let lower = text.lowercased()
+        guard let scheme = ["https://", "http://"].first(where: lower.hasPrefix),
+              text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && !"\"'<>\\`?#{}|^@%".unicodeScalars.contains($0) })
+        else { return nil }
+        let rest = lower.dropFirst(scheme.count)
+        let authority = rest.prefix { $0 != "/" }
+        var host = Substring(authority)
+        var port: Substring?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            host = authority[...close]
+            let after = authority[authority.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { return nil }
+                port = after.dropFirst()
+            }
+        } else if let colon = authority.firstIndex(of: ":") {
+            host = authority[..<colon]
+            port = authority[authority.index(after: colon)...]
+        }
+        guard !host.isEmpty, !host.hasPrefix(".") else { return nil }
+        if let port {
+            guard !port.isEmpty, port.count <= 5, port.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(port), (1...65535).contains(number) else { return nil }
+        }
+        if scheme == "http://" && !["127.0.0.1", "localhost", "[::1]"].contains(String(host)) { return nil }
+        var url = text
+        while url.hasSuffix("/") { url.removeLast() }
+        return url
     }
 
     /// The known key nearest to a typo, by edit distance.

@@ -24,6 +24,11 @@ public struct Settings: Sendable {
     /// Whether pages may show images from other hosts (avatars, goal images; https only). By
     /// default no request leaves a page: avatars are initials, goal images a placeholder.
     public var remoteImages = false
+    /// Where `nestegg fetch starling` asks Starling's API: an `https` address (plain `http` only on
+    /// this machine, for tests), without a trailing `/`.
+    public var starlingBaseURL = "https://api.starlingbank.com"
+    /// Where `nestegg fetch countries` asks RESTCountries, in the same form.
+    public var restCountriesBaseURL = "https://restcountries.com"
 
     public init() {}
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NestEggBuild
+import NestEggFetch
 import NestEggSupport
 import NestEggSynthetic
 
@@ -39,6 +40,14 @@ struct Console {
         error.diagnostics.forEach(report)
         emit(closing)
         return ExitCode(error.exitCode.rawValue)
+    }
+
+    /// A fetch that failed: its diagnostics, then what happened and whether the data folder is as
+    /// it was. - Returns: the exit code to throw.
+    func fail(_ error: FetchError) -> ExitCode {
+        error.diagnostics.forEach(report)
+        emit("nestegg: fetch failed: \(error.message)" + (error.dataUnchanged ? "; nothing was written" : ""))
+        return ExitCode(error.exitCode)
     }
 
     /// `1 error`, `3 warnings`.

@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
 import NestEggBuild
+import NestEggFetch
 import NestEggSupport
 import NestEggSynthetic
 
 @main
-struct NestEgg: ParsableCommand {
+struct NestEgg: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nestegg",
         abstract: "Static reports for personal-finance data: JSON in, Markdown and HTML out.",
@@ -14,11 +15,12 @@ struct NestEgg: ParsableCommand {
             the shapes their APIs return, and writes a static site: every report as Markdown and as HTML.
 
             Exit codes: 0 success, 64 usage, 65 bad data (or, for verify, a file that differs from \
-            its manifest), 66 no data folder (or no manifest), 69 Chromium not found (--pdf), \
-            73 output not writable, 78 bad template.
+            its manifest), 66 no data folder (or no manifest), 69 Chromium not found (--pdf) or an \
+            API unavailable (fetch), 73 output not writable, 76 an API's answer of the wrong shape, \
+            77 a token missing or refused (fetch), 78 bad template.
             """,
         version: NestEggVersion.current,
-        subcommands: [BuildCommand.self, CheckCommand.self, VerifyCommand.self, FixturesCommand.self],
+        subcommands: [BuildCommand.self, CheckCommand.self, VerifyCommand.self, FetchCommand.self, FixturesCommand.self],
         defaultSubcommand: BuildCommand.self
     )
 }
