@@ -71,15 +71,25 @@ enum ChartSVG {
                 svg += "<text class=\"chart-value\" x=\"\(center)\" y=\"\(top + plot - barHeight - 6)\" text-anchor=\"middle\">\(Escape.html(bar.valueText))</text>"
             }
         }
-        return svg + "</svg>"
+        return svg + tickLabels(axis, maximum: maximum, top: top, plot: plot) + "</svg>"
     }
 
-    /// An axis's gridlines across the plot, each labelled just above its line at the left (none for zero).
+    /// An axis's gridlines across the plot (drawn behind the columns; none for zero).
     static func gridlines(_ axis: [Chart.Tick], maximum: Int128, top: Int, plot: Int, width: Int) -> String {
         var svg = ""
         for tick in axis where tick.value > 0 && tick.value <= maximum {
             let y = top + plot - scaled(tick.value, of: maximum, to: plot)
             svg += "<line class=\"chart-grid\" x1=\"0\" y1=\"\(y)\" x2=\"\(width)\" y2=\"\(y)\"/>"
+        }
+        return svg
+    }
+
+    /// The gridlines' labels, just above each line at the left: drawn over the columns, with a
+    /// halo of the page's colour so that they read where a column stands behind them.
+    static func tickLabels(_ axis: [Chart.Tick], maximum: Int128, top: Int, plot: Int) -> String {
+        var svg = ""
+        for tick in axis where tick.value > 0 && tick.value <= maximum {
+            let y = top + plot - scaled(tick.value, of: maximum, to: plot)
             svg += "<text class=\"chart-tick\" x=\"2\" y=\"\(y - 4)\">\(Escape.html(tick.text))</text>"
         }
         return svg
@@ -189,7 +199,7 @@ enum ChartSVG {
                 svg += "<text class=\"chart-value\" x=\"\(center)\" y=\"\(top + plot - stackHeight - 6)\" text-anchor=\"middle\">\(Escape.html(column.totalText))</text>"
             }
         }
-        svg += "</svg>"
+        svg += tickLabels(axis, maximum: maximum, top: top, plot: plot) + "</svg>"
         return "<figure class=\"chart-figure\">" + svg + legend(series.map { (colour: $0.colorIndex, text: $0.label) }) + "</figure>"
     }
 

@@ -1266,7 +1266,7 @@ svg.chart-sparkline { display: inline-block; width: 10rem; margin: 0; vertical-a
 .chart .chart-value { font-weight: 600; }
 .chart-axis { stroke: var(--line); stroke-width: 1; }
 .chart-grid { stroke: var(--line); stroke-width: 1; stroke-dasharray: 3 4; }
-.chart .chart-tick { fill: var(--muted); font-size: 12px; }
+.chart .chart-tick { fill: var(--muted); font-size: 12px; paint-order: stroke; stroke: var(--bg); stroke-width: 4px; stroke-linejoin: round; }
 .series-other { fill: var(--s-other); } .ring-other { stroke: var(--s-other); }
 .chart-figure { margin: .5rem 0 1.25rem; }
 .chart-figure svg.chart { margin: 0 0 .5rem; }

@@ -200,7 +200,10 @@ public enum RoundUpsReport {
             dates: context.locale.formatRange(week.week.monday, week.week.sunday), timeZone: context.clock.identifier,
             items: items, hasItems: !items.isEmpty, excluded: excluded, hasExcluded: !excluded.isEmpty,
             spent: context.money(week.spent), roundUp: context.money(week.roundUp), hasRoundUp: !week.roundUp.isZero,
-            inProgress: context.progress.isInProgress(week.week), asOf: context.progress.asOf.map(context.date),
+            // The as-of date only where the page shows it (a week in progress): a finished week's view, and
+            // so its files, stay the same when newer data arrives.
+            inProgress: context.progress.isInProgress(week.week),
+            asOf: context.progress.isInProgress(week.week) ? context.progress.asOf.map(context.date) : nil,
             goal: goal, previous: previous, next: next)
     }
 

@@ -56,7 +56,8 @@ public enum StatementsReport {
         let provisionalText: String?
         /// What the head calls it: `Statement`, or `Provisional statement`.
         let kind: String
-        let dataAsOf: String
+        /// The as-of date, for a provisional statement only (a final one does not change when newer data arrives).
+        let dataAsOf: String?
         /// `Closing balance on 31 Oct 2026`, or `Balance on 21 Nov 2026` while the month is not over.
         let closingLabel: String
         let totalsLabel: String
@@ -356,7 +357,7 @@ public enum StatementsReport {
             head: AccountHead(data, context: context), period: periodText(statement, context: context),
             periodKey: "\(statement.month)", statementDate: provisional ? nil : through,
             provisionalText: provisional ? "Provisional statement, to \(through)" : nil,
-            kind: provisional ? "Provisional statement" : "Statement", dataAsOf: context.date(asOf),
+            kind: provisional ? "Provisional statement" : "Statement", dataAsOf: provisional ? context.date(asOf) : nil,
             closingLabel: provisional ? "Balance on \(through)" : "Closing balance on \(through)",
             totalsLabel: provisional ? "Totals and balance" : "Totals and closing balance",
             timeZone: context.clock.identifier,
