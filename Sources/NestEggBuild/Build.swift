@@ -27,6 +27,8 @@ public struct BuildOptions: Sendable {
     public var chromium: String?
     /// `--bundles`: also a folder per account with only its statements and round-ups, for its customer.
     public var bundles: URL?
+    /// `--shard K/N`: build share K of N into `output`, a part for `nestegg merge`.
+    public var shard: Shard?
 
     public init(data: URL, output: URL, templates: URL? = nil, pdf: Bool = false, chromium: String? = nil) {
         self.data = data
@@ -40,6 +42,8 @@ public struct BuildOptions: Sendable {
 /// The named steps of a build, in order. Each error names the step it came from.
 public enum BuildStep: String, Sendable {
     case load, report, render, pdf, write
+    /// `nestegg merge`: putting a sharded build's parts together.
+    case merge
 }
 
 /// nestegg's exit statuses, from sysexits.h: one list for every command.
@@ -120,7 +124,12 @@ public struct Build {
         let printer = try locatePrinter()
         let folder = try openDataFolder()
         // A plain build whose input is unchanged has nothing to do (see BuildCache).
-        let plain = destinations.entries.isEmpty && printer == nil && options.bundles == nil
+        if options.shard != nil, !destinations.entries.isEmpty || options.pdf || options.bundles != nil {
+            throw BuildError(step: .load, exitCode: .usage, diagnostics: [Diagnostic(.error, file: options.output.path,
+                message: "--shard builds pages only: --pdf, --bundles, --single-file, --summary and --json go with a build on one machine")])
+        }
+        // (A share is no plain build: its folder is a part, rebuilt whole when its worker is retried.)
+        let plain = destinations.entries.isEmpty && printer == nil && options.bundles == nil && options.shard == nil
         let fingerprint = plain ? BuildCache.fingerprint(data: folder, templates: options.templates) : nil
         let previous = BuildCache.read(from: options.output)
         if plain, let fingerprint, let cache = previous, cache.isCurrent(in: options.output, fingerprint: fingerprint) {
@@ -137,13 +146,22 @@ public struct Build {
         let writer = try openWriter()
         var staged: [StagedFile] = []
         var bundles: SiteWriter?
+        var partText: String?
         do {
             // A plain build keeps the pages whose fingerprint the last build recorded unchanged.
             let pages = plain ? PageReuse(previous: previous) : nil
             try render(renderer, into: writer, reuse: pages)
             if let printer { try printPDFs(site, with: printer, into: writer) }
             let records = StatementsReport.records(for: dataset, context: ReportContext(settings: dataset.settings))
-            if !records.isEmpty {
+            if let shard = options.shard {
+                // A share hashes its own statements' files; the merge puts the manifest together.
+                let owned = records.indices.filter { shard.owns(records[$0].path) }
+                let entries = try manifestEntries(owned.map { records[$0] }, folder: StatementsReport.section.id + "/", pdf: false, into: writer)
+                let part = PartRecord(fingerprint: BuildCache.fingerprint(data: folder, templates: options.templates, includingExecutable: false),
+                                      shard: shard, manifestHead: StatementManifest.head(dataAsOf: site.dataAsOf), statementCount: records.count,
+                                      files: writer.stamps().keys.sorted(), entries: zip(owned, entries).map { ($0, StatementManifest.text(of: $1)) })
+                partText = part.text
+            } else if !records.isEmpty {
                 try writeManifest(records, folder: StatementsReport.section.id + "/", pdf: printer != nil, dataAsOf: site.dataAsOf, into: writer)
             }
             if options.bundles != nil {
@@ -158,6 +176,8 @@ public struct Build {
                 try Self.writeError { () throws(SiteWriter.WriteError) in try writer.write(cache.text, to: BuildCache.fileName) }
             }
             for (url, text) in artifacts { staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try StagedFile.stage(text, at: url) }) }
+            // A share's record goes in last: the part is finished when it is there.
+            if let partText { try Self.writeError { () throws(SiteWriter.WriteError) in try writer.write(partText, to: PartRecord.fileName) } }
         } catch {
             writer.discard()
             bundles?.discard()
@@ -361,7 +381,13 @@ public struct Build {
     /// After a failure the workers skip the pages after it, but not those before it, so the
     /// error reported is always the first page's in site order, whichever worker met it first.
     func render(_ renderer: PageRenderer, into writer: SiteWriter, reuse: PageReuse? = nil) throws(BuildError) {
-        let pages = renderer.site.pages
+        // A share renders its own pages; share 0 also the site's files that are not pages.
+        let pages = options.shard.map { shard in renderer.site.pages.filter { shard.owns($0.path) } } ?? renderer.site.pages
+        if let shard = options.shard { progress("render: share \(shard): \(pages.count) of \(renderer.site.pages.count) pages") }
+        if let shard = options.shard, shard.index != 0 {
+            if let error = Concurrently.firstFailure(pages.count, { Self.renderAndWrite(pages[$0], renderer, writer, reuse: reuse) }) { throw error }
+            return
+        }
         if let error = Concurrently.firstFailure(pages.count, { Self.renderAndWrite(pages[$0], renderer, writer, reuse: reuse) }) { throw error }
         if let reuse, reuse.kept > 0 { progress("render: \(reuse.kept) of \(pages.count) pages unchanged since the last build, kept") }
         // The page for addresses that have none: HTML only (a static host serves it; nothing links to it).

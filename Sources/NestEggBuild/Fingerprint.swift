@@ -8,10 +8,12 @@ extension BuildCache {
     /// The fingerprint of a build's input: SHA-256 over the cache's format, the `nestegg`
     /// executable (its path, size and modification time), every data file's path and bytes, and the
     /// template overrides' names and bytes, each part length-prefixed so that no two inputs run together.
-    static func fingerprint(data: DataFolder, templates: URL?) -> String {
+    /// (Without the executable for a sharded build's parts: workers on other machines run their
+    /// own copy of the same `nestegg`, and check its version instead.)
+    static func fingerprint(data: DataFolder, templates: URL?, includingExecutable: Bool = true) -> String {
         var hash = InputHash()
         hash.add(format)
-        hash.add(executableStamp)
+        hash.add(includingExecutable ? executableStamp : "nestegg " + NestEggVersion.current)
         for path in data.files {
             hash.add(path)
             switch FileBytes.read(data.root.path + "/" + path) {

@@ -15,6 +15,14 @@ extension Build {
     /// of the writer, `""` or ending in `/`, that holds the files).
     func writeManifest(_ records: [StatementRecord], folder: String, pdf: Bool, dataAsOf: CivilDate?,
                        into writer: SiteWriter) throws(BuildError) {
+        let entries = try manifestEntries(records, folder: folder, pdf: pdf, into: writer)
+        try Self.writeError { () throws(SiteWriter.WriteError) in
+            try writer.write(StatementManifest.render(entries, dataAsOf: dataAsOf), to: folder + StatementManifest.fileName)
+        }
+    }
+
+    /// Each record with the SHA-256 of its files, read back from the staging folder.
+    func manifestEntries(_ records: [StatementRecord], folder: String, pdf: Bool, into writer: SiteWriter) throws(BuildError) -> [StatementManifest.Entry] {
         let extensions = pdf ? ["md", "html", "pdf"] : ["md", "html"]
         // Hashed on every core; a file that cannot be read back is the build's fault, not the data's.
         let hashed = Concurrently.map(records.count) { index -> Result<StatementManifest.Entry, BuildError> in
@@ -36,9 +44,7 @@ extension Build {
             case .failure(let error): throw error
             }
         }
-        try Self.writeError { () throws(SiteWriter.WriteError) in
-            try writer.write(StatementManifest.render(entries, dataAsOf: dataAsOf), to: folder + StatementManifest.fileName)
-        }
+        return entries
     }
 }
 

@@ -32,35 +32,52 @@ public enum StatementManifest {
     }
 
     public static func render(_ entries: [Entry], dataAsOf: CivilDate?) -> String {
+        assemble(head: head(dataAsOf: dataAsOf), entries: entries.map(text(of:)))
+    }
+
+    /// The manifest's opening, up to its list of statements.
+    public static func head(dataAsOf: CivilDate?) -> String {
         let quote = { (text: String) in JSONText.quote(text) }
-        let money = { (amount: Money?) in
-            amount.map { "{\"amount\": \(quote($0.decimalString)), \"currency\": \(quote($0.currency.code))}" } ?? "null"
-        }
         var out = "{\n"
         out += "  \"schemaVersion\": \(schemaVersion),\n"
         out += "  \"digestFormat\": \(quote(StatementDigest.format)),\n"
         out += "  \"dataAsOf\": \(dataAsOf.map { quote("\($0)") } ?? "null"),\n"
-        out += "  \"statements\": ["
+        return out
+    }
+
+    /// One statement's object in the list (a share of a sharded build writes those of its own
+    /// statements; the merge puts them together in order).
+    public static func text(of entry: Entry) -> String {
+        let quote = { (text: String) in JSONText.quote(text) }
+        let money = { (amount: Money?) in
+            amount.map { "{\"amount\": \(quote($0.decimalString)), \"currency\": \(quote($0.currency.code))}" } ?? "null"
+        }
+        let record = entry.record
+        var out = "    {\n"
+        out += "      \"account\": {\"uid\": \(quote(record.account.uid)), \"name\": \(quote(record.account.name)), "
+            + "\"currency\": \(quote(record.account.currency.code))},\n"
+        out += "      \"period\": {\"month\": \(quote("\(record.month)")), \"first\": \(quote("\(record.period.first)")), "
+            + "\"last\": \(quote("\(record.period.last)")), \"through\": \(quote("\(record.through)"))},\n"
+        out += "      \"status\": \(quote(record.status.word)),\n"
+        out += "      \"opening\": \(money(record.opening)),\n"
+        out += "      \"closing\": \(money(record.status.isFinal ? record.closing : nil)),\n"
+        out += "      \"balance\": \(money(record.closing)),\n"
+        out += "      \"digest\": \(quote(record.digest)),\n"
+        out += "      \"files\": ["
+        for (fileIndex, file) in entry.files.enumerated() {
+            out += fileIndex == 0 ? "\n" : ",\n"
+            out += "        {\"path\": \(quote(file.path)), \"sha256\": \(quote(file.sha256))}"
+        }
+        out += entry.files.isEmpty ? "]\n" : "\n      ]\n"
+        return out + "    }"
+    }
+
+    /// The manifest from its head and its statements' objects, in order.
+    public static func assemble(head: String, entries: [String]) -> String {
+        var out = head + "  \"statements\": ["
         for (index, entry) in entries.enumerated() {
-            let record = entry.record
             out += index == 0 ? "\n" : ",\n"
-            out += "    {\n"
-            out += "      \"account\": {\"uid\": \(quote(record.account.uid)), \"name\": \(quote(record.account.name)), "
-                + "\"currency\": \(quote(record.account.currency.code))},\n"
-            out += "      \"period\": {\"month\": \(quote("\(record.month)")), \"first\": \(quote("\(record.period.first)")), "
-                + "\"last\": \(quote("\(record.period.last)")), \"through\": \(quote("\(record.through)"))},\n"
-            out += "      \"status\": \(quote(record.status.word)),\n"
-            out += "      \"opening\": \(money(record.opening)),\n"
-            out += "      \"closing\": \(money(record.status.isFinal ? record.closing : nil)),\n"
-            out += "      \"balance\": \(money(record.closing)),\n"
-            out += "      \"digest\": \(quote(record.digest)),\n"
-            out += "      \"files\": ["
-            for (fileIndex, file) in entry.files.enumerated() {
-                out += fileIndex == 0 ? "\n" : ",\n"
-                out += "        {\"path\": \(quote(file.path)), \"sha256\": \(quote(file.sha256))}"
-            }
-            out += entry.files.isEmpty ? "]\n" : "\n      ]\n"
-            out += "    }"
+            out += entry
         }
         out += entries.isEmpty ? "]\n" : "\n  ]\n"
         return out + "}\n"

@@ -41,6 +41,11 @@ public final class SiteWriter: Sendable {
     public struct WriteError: Error, Sendable {
         public let path: String
         public let reason: String
+
+        public init(path: String, reason: String) {
+            self.path = path
+            self.reason = reason
+        }
     }
 
     public struct Summary: Sendable {

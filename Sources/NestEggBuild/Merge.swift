@@ -1,0 +1,104 @@
+import Foundation
+import NestEggRender
+import NestEggSupport
+import NestEggWrite
+
+/// `nestegg merge PART... --output DIR`: the shares of a sharded build (`build --shard K/N`) put
+/// together into one site, byte for byte what `nestegg build` writes from the same data (the
+/// "what changed" page aside, which depends on the build before). The parts must belong together —
+/// the same data and templates, the same N, every share once, each finished — or nothing is
+/// written (exit 65, naming the part). The site is staged and swapped in like a build's.
+public struct Merge {
+    public let parts: [URL]
+    public let output: URL
+    public var progress: (String) -> Void = { _ in }
+
+    public init(parts: [URL], output: URL) {
+        self.parts = parts
+        self.output = output
+    }
+
+    public func run() throws(BuildError) -> BuildResult {
+        var records: [(URL, PartRecord)] = []
+        var problems: [Diagnostic] = []
+        for part in parts {
+            let path = part.appendingPathComponent(PartRecord.fileName).path
+            switch FileBytes.read(path) {
+            case .success(let bytes):
+                if let record = PartRecord(text: String(decoding: bytes, as: UTF8.self)) {
+                    records.append((part, record))
+                } else {
+                    problems.append(Diagnostic(.error, file: path, message: "not a part record this nestegg wrote"))
+                }
+            case .failure(let failure):
+                problems.append(Diagnostic(.error, file: part.path,
+                                           message: "not a finished part of a sharded build (\(PartRecord.fileName): \(failure.reason))"))
+            }
+        }
+        if let first = records.first?.1 {
+            var seen: [Int: URL] = [:]
+            for (part, record) in records {
+                if record.fingerprint != first.fingerprint {
+                    problems.append(Diagnostic(.error, file: part.path, message: "built from other data or templates than \(records[0].0.path)"))
+                } else if record.shard.count != first.shard.count {
+                    problems.append(Diagnostic(.error, file: part.path, message: "share \(record.shard) of another number of shares than \(first.shard.count)"))
+                } else if let other = seen[record.shard.index] {
+                    problems.append(Diagnostic(.error, file: part.path, message: "share \(record.shard) twice: also \(other.path)"))
+                } else {
+                    seen[record.shard.index] = part
+                }
+            }
+            for index in 0..<first.shard.count where seen[index] == nil && problems.isEmpty {
+                problems.append(Diagnostic(.error, file: output.path, message: "share \(index)/\(first.shard.count) is missing"))
+            }
+        }
+        guard problems.isEmpty, !records.isEmpty else {
+            throw BuildError(step: .merge, exitCode: .dataError,
+                             diagnostics: problems.isEmpty ? [Diagnostic(.error, file: output.path, message: "no parts to merge")] : problems)
+        }
+        records.sort { $0.1.shard.index < $1.1.shard.index }
+
+        SiteWriter.recover(output)
+        let writer: SiteWriter
+        do { writer = try SiteWriter(output: output, protecting: parts) } catch {
+            throw BuildError(writing: error)
+        }
+        var entries: [String?] = Array(repeating: nil, count: records[0].1.statementCount)
+        do {
+            for (part, record) in records {
+                for path in record.files where path != BuildCache.fileName && path != PartRecord.fileName {
+                    switch FileBytes.read(part.path + "/" + path) {
+                    case .success(let bytes): try writer.write(String(decoding: bytes, as: UTF8.self), to: path)
+                    case .failure(let failure): throw SiteWriter.WriteError(path: part.path + "/" + path, reason: failure.reason)
+                    }
+                }
+                for (place, text) in record.entries { entries[place] = text }
+            }
+            if !entries.isEmpty {
+                guard !entries.contains(nil) else {
+                    writer.discard()
+                    throw BuildError(step: .merge, exitCode: .dataError,
+                                     diagnostics: [Diagnostic(.error, file: output.path, message: "the parts do not hold every statement's manifest entry")])
+                }
+                try writer.write(StatementManifest.assemble(head: records[0].1.manifestHead, entries: entries.compactMap { $0 }),
+                                 to: "statements/" + StatementManifest.fileName)
+            }
+        } catch let error as SiteWriter.WriteError {
+            writer.discard()
+            throw BuildError(writing: error)
+        } catch let error as BuildError {
+            throw error
+        } catch {
+            writer.discard()
+            throw BuildError(step: .write, exitCode: .software, diagnostics: [Diagnostic(.error, file: output.path, message: "\(error)")])
+        }
+        let swap: SiteWriter.Swap
+        do { swap = try writer.commit() } catch {
+            writer.discard()
+            throw BuildError(writing: error)
+        }
+        let summary = swap.finished()
+        progress("merge: \(records.count) parts, \(summary.files) files, \(summary.changed) changed, \(summary.removed) removed")
+        return BuildResult(pages: records.reduce(0) { $0 + $1.1.files.filter { $0.hasSuffix(".html") }.count }, write: summary, warnings: [])
+    }
+}

@@ -1,0 +1,147 @@
+import Crypto
+import Foundation
+import NestEggLoad
+import NestEggModel
+import NestEggReport
+import NestEggRender
+import NestEggSupport
+import NestEggWrite
+
+/// Share K of N of a build (`--shard K/N`): the pages whose path falls to K by a stable hash, so
+/// that N workers that never talk agree on who renders what. Every worker loads and reports the
+/// whole data set (the pages of one share need site-wide figures: navigation, start page, lists);
+/// what divides is rendering and writing, most of a build's work.
+public struct Shard: Sendable, Equatable, CustomStringConvertible {
+    public let index: Int
+    public let count: Int
+
+    public init?(index: Int, count: Int) {
+        guard count >= 1, index >= 0, index < count else { return nil }
+        self.index = index
+        self.count = count
+    }
+
+    /// `K/N` as written on the command line.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else { return nil }
+        self.init(index: index, count: count)
+    }
+
+    public var description: String { "\(index)/\(count)" }
+
+    /// The batch engines' variables for a worker's index, in this order: a Kubernetes Indexed Job,
+    /// an AWS Batch array job, a Slurm job array (less `SLURM_ARRAY_TASK_MIN`, 0 when unset).
+    public static let engineVariables = ["JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX", "SLURM_ARRAY_TASK_ID"]
+
+    /// Share K of `count`, K from the first engine variable that is set. - Returns: the share,
+    /// or why there is none (no variable set, not a number, K ≥ N).
+    public static func fromEnvironment(count: Int, _ environment: [String: String]) -> Result<Shard, ShardError> {
+        guard let name = engineVariables.first(where: { environment[$0] != nil }), let value = environment[name] else {
+            return .failure(ShardError("--shards \(count): none of \(engineVariables.joined(separator: ", ")) is set; give the share with --shard K/N"))
+        }
+        guard var index = Int(value.trimmingCharacters(in: .whitespaces)) else {
+            return .failure(ShardError("\(name)=\(value) is not a share number"))
+        }
+        if name == "SLURM_ARRAY_TASK_ID" {
+            let minimum = environment["SLURM_ARRAY_TASK_MIN"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+            index -= minimum
+        }
+        guard let shard = Shard(index: index, count: count) else {
+            return .failure(ShardError("\(name) gives share \(index), not one of 0…\(count - 1) (--shards \(count))"))
+        }
+        return .success(shard)
+    }
+
+    /// Whether `path` (a page, without extension) is this share's.
+    public func owns(_ path: String) -> Bool { Self.share(of: path, count: count) == index }
+
+    static func share(of path: String, count: Int) -> Int {
+        guard count > 1 else { return 0 }
+        var value: UInt64 = 0
+        for byte in SHA256.hash(data: Array(path.utf8)).prefix(8) { value = value << 8 | UInt64(byte) }
+        return Int(value % UInt64(count))
+    }
+}
+
+public struct ShardError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// What a share leaves beside its pages for `nestegg merge` (`.nestegg-part`): which build it is
+/// part of (the data and templates' fingerprint, N, K), the files it wrote, and its statements'
+/// manifest entries (hashed from its own files), each with its place in the whole manifest. It is
+/// written last, as the build's own commit: a part folder without it is not finished.
+struct PartRecord: Sendable {
+    static let fileName = ".nestegg-part"
+    static let format = "nestegg-part 1"
+
+    var fingerprint: String
+    var shard: Shard
+    /// The statements manifest's opening (``StatementManifest/head(dataAsOf:)``).
+    var manifestHead: String
+    var statementCount: Int
+    var files: [String]
+    /// (place in the manifest, the entry's JSON).
+    var entries: [(Int, String)]
+
+    var text: String {
+        var lines = [Self.format, fingerprint, "\(shard.index) \(shard.count)", Self.escaped(manifestHead), String(statementCount)]
+        lines += files.map { "file\t" + $0 }
+        lines += entries.map { "entry\t\($0.0)\t" + Self.escaped($0.1) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    init(fingerprint: String, shard: Shard, manifestHead: String, statementCount: Int, files: [String], entries: [(Int, String)]) {
+        self.fingerprint = fingerprint
+        self.shard = shard
+        self.manifestHead = manifestHead
+        self.statementCount = statementCount
+        self.files = files
+        self.entries = entries
+    }
+
+    init?(text: String) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard lines.count >= 5, lines[0] == Self.format else { return nil }
+        let numbers = lines[2].split(separator: " ").compactMap { Int($0) }
+        guard numbers.count == 2, let shard = Shard(index: numbers[0], count: numbers[1]), let statements = Int(lines[4]) else { return nil }
+        self.init(fingerprint: lines[1], shard: shard, manifestHead: Self.unescaped(lines[3]), statementCount: statements, files: [], entries: [])
+        for line in lines.dropFirst(5) where !line.isEmpty {
+            let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            switch fields.first {
+            case "file" where fields.count == 2:
+                let path = fields[1]
+                // A part names only files inside itself.
+                guard !path.hasPrefix("/"), !path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0.isEmpty }) else { return nil }
+                files.append(path)
+            case "entry" where fields.count == 3:
+                guard let place = Int(fields[1]), place >= 0, place < statements else { return nil }
+                entries.append((place, Self.unescaped(fields[2])))
+            default:
+                return nil
+            }
+        }
+    }
+
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t")
+    }
+
+    static func unescaped(_ text: String) -> String {
+        var out = ""
+        var escaping = false
+        for character in text {
+            if escaping {
+                out.append(character == "n" ? "\n" : character == "t" ? "\t" : character)
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+}

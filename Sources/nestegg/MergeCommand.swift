@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import NestEggBuild
+
+struct MergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Put the parts of a sharded build together into one site.",
+        discussion: """
+            Each PART is the output folder of one `nestegg build --shard K/N`. They must come from \
+            the same data and templates, with the same N, every share once and finished; otherwise \
+            nothing is written and the exit status is 65, naming the part. The site is staged and \
+            swapped in like a build's: the same bytes `nestegg build` writes from the same data.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The parts: each share's output folder.", valueName: "part"))
+    var parts: [String]
+
+    @Option(name: .long, help: ArgumentHelp("Where the site is written (replaced as a whole).", valueName: "dir"))
+    var output: String
+
+    @Flag(name: .shortAndLong, help: "Print only warnings and errors.")
+    var quiet = false
+
+    func validate() throws {
+        if parts.isEmpty { throw ValidationError("merge needs the parts to put together") }
+        if output.isEmpty { throw ValidationError("--output needs a folder (an empty path names none)") }
+    }
+
+    func run() throws {
+        let console = Console(quiet: quiet)
+        var merge = Merge(parts: parts.map { URL(fileURLWithPath: $0) }, output: URL(fileURLWithPath: output))
+        merge.progress = { console.progress($0) }
+        do {
+            let result = try merge.run()
+            console.progress("Merged \(parts.count) parts (\(result.write.files) files, \(result.write.changed) changed) into \(output)")
+        } catch {
+            throw console.fail(error, "nestegg: merge failed: \(error); \(output) was left as it was")
+        }
+    }
+}

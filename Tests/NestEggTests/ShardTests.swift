@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import NestEggBuild
+@testable import NestEggSupport
+
+/// A sharded build — N workers, each a separate `nestegg build` with its share from the batch
+/// engine's variables, then `nestegg merge` — writes what one `nestegg build` writes, byte for byte.
+@Suite(.serialized) struct ShardTests {
+    let fixtures = repositoryRoot.appendingPathComponent("Fixtures")
+
+    /// The environment one engine gives worker `index`, turn by turn: Kubernetes, AWS Batch, Slurm.
+    static func engine(_ index: Int) -> [String: String] {
+        switch index % 3 {
+        case 0: return ["JOB_COMPLETION_INDEX": "\(index)"]
+        case 1: return ["AWS_BATCH_JOB_ARRAY_INDEX": "\(index)"]
+        default: return ["SLURM_ARRAY_TASK_ID": "\(index + 10)", "SLURM_ARRAY_TASK_MIN": "10"]
+        }
+    }
+
+    func shardedBuild(data: URL, count: Int, work: URL) throws -> URL {
+        var parts: [String] = []
+        for index in 0..<count {
+            let part = work.appendingPathComponent("part-\(index)")
+            let result = try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", part.path, "--shards", "\(count)"],
+                                               environment: Self.engine(index))
+            #expect(result.status == 0, "share \(index)/\(count): \(result.stderr)")
+            parts.append(part.path)
+        }
+        let site = work.appendingPathComponent("merged")
+        let merge = try NestEggBinary.run(["merge", "-q"] + parts.reversed() + ["--output", site.path])
+        #expect(merge.status == 0, "\(merge.stderr)")
+        return site
+    }
+
+    @Test(arguments: [1, 2, 3, 7])
+    func aMergedBuildIsTheOneMachineBuild(_ count: Int) throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let single = work.appendingPathComponent("single")
+        #expect(try NestEggBinary.run(["build", "-q", "--data", fixtures.path, "--output", single.path]).status == 0)
+        let merged = try shardedBuild(data: fixtures, count: count, work: work)
+        let (expected, actual) = (snapshot(single), snapshot(merged))
+        #expect(expected.count > 200)
+        #expect(Set(actual.keys) == Set(expected.keys))
+        #expect(actual.keys.sorted().filter { actual[$0] != expected[$0] }.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: merged.appendingPathComponent(".nestegg-output").path), "the output marker")
+    }
+
+    @Test func syntheticDataMergesToo() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data")
+        #expect(try NestEggBinary.run(["fixtures", "--scale", "1", "--seed", "7", "--out", data.path]).status == 0)
+        let single = work.appendingPathComponent("single")
+        #expect(try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", single.path]).status == 0)
+        let merged = try shardedBuild(data: data, count: 3, work: work)
+        let (expected, actual) = (snapshot(single), snapshot(merged))
+        #expect(expected.count > 1_000)
+        #expect(Set(actual.keys) == Set(expected.keys) && actual.keys.filter { actual[$0] != expected[$0] }.isEmpty)
+    }
+
+    @Test func partsThatDoNotBelongTogetherAreRefusedAndNothingIsWritten() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        func part(_ index: Int, of count: Int, data: URL, name: String) throws -> String {
+            let folder = work.appendingPathComponent(name)
+            #expect(try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", folder.path, "--shard", "\(index)/\(count)"]).status == 0)
+            return folder.path
+        }
+        let p0 = try part(0, of: 2, data: fixtures, name: "p0"), p1 = try part(1, of: 2, data: fixtures, name: "p1")
+        let other = work.appendingPathComponent("other")
+        try FileManager.default.copyItem(at: fixtures, to: other)
+        try #"{"title": "Another site"}"#.write(to: other.appendingPathComponent("nestegg.json"), atomically: true, encoding: .utf8)
+        let foreign = try part(1, of: 2, data: other, name: "foreign")
+        let three = try part(2, of: 3, data: fixtures, name: "three")
+        let site = work.appendingPathComponent("site")
+        for (parts, expected) in [([p0], "share 1/2 is missing"), ([p0, p1, p1], "twice"), ([p0, foreign], "other data or templates"),
+                                  ([p0, p1, three], "another number of shares"), ([p0, work.path], "not a finished part")] {
+            let result = try NestEggBinary.run(["merge"] + parts + ["--output", site.path])
+            #expect(result.status == 65, "\(parts): \(result.stderr)")
+            #expect(result.stderr.contains(expected), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: site.path), "nothing written")
+        }
+    }
+
+    @Test func theShareComesFromTheOptionOrTheEngine() throws {
+        #expect(Shard("2/5") == Shard(index: 2, count: 5))
+        #expect(Shard("5/5") == nil && Shard("-1/2") == nil && Shard("1") == nil && Shard("a/b") == nil)
+        #expect(try Shard.fromEnvironment(count: 4, ["JOB_COMPLETION_INDEX": "3", "AWS_BATCH_JOB_ARRAY_INDEX": "1"]).get() == Shard(index: 3, count: 4),
+                "Kubernetes first")
+        #expect(try Shard.fromEnvironment(count: 4, ["SLURM_ARRAY_TASK_ID": "12", "SLURM_ARRAY_TASK_MIN": "10"]).get() == Shard(index: 2, count: 4))
+        #expect(try Shard.fromEnvironment(count: 4, ["SLURM_ARRAY_TASK_ID": "2"]).get() == Shard(index: 2, count: 4))
+        for environment in [[:], ["JOB_COMPLETION_INDEX": "4"], ["AWS_BATCH_JOB_ARRAY_INDEX": "x"]] as [[String: String]] {
+            #expect(throws: ShardError.self) { try Shard.fromEnvironment(count: 4, environment).get() }
+        }
+        // Every page has exactly one share, and the shares are not all one.
+        let paths = (0..<1_000).map { "statements/account-\($0)/2026-11" }
+        let counts = (0..<7).map { index in paths.filter { Shard(index: index, count: 7)!.owns($0) }.count }
+        #expect(counts.reduce(0, +) == paths.count && counts.allSatisfy { $0 > 100 })
+    }
+
+    @Test func aPartRecordReadsBackAsWritten() throws {
+        let record = PartRecord(fingerprint: "abc", shard: Shard(index: 1, count: 2)!, manifestHead: "{\n  \"a\": 1,\n",
+                                statementCount: 3, files: ["index.md", "a/b.html"], entries: [(2, "  {\n\t\"x\": \"\\\\n\"\n  }")])
+        let read = try #require(PartRecord(text: record.text))
+        #expect(read.fingerprint == "abc" && read.shard == record.shard && read.manifestHead == record.manifestHead)
+        #expect(read.files == record.files && read.entries.map(\.0) == [2] && read.entries.map(\.1) == record.entries.map(\.1))
+        #expect(PartRecord(text: record.text.replacingOccurrences(of: "file\tindex.md", with: "file\t../index.md")) == nil, "no path out of the part")
+    }
+}
