@@ -29,7 +29,8 @@ public struct PageRenderer: Sendable {
 
     /// The page's files from its view data already encoded (``PageFingerprint`` encodes it too).
     public func render(_ page: Page, view: TemplateValue) throws -> Output {
-        let markdown = try self.markdown(page, html: false, view: view)
+        // The .md file's tables are padded to line up as text; the HTML comes from its own Markdown.
+        let markdown = MarkdownTablePadding.pad(try self.markdown(page, html: false, view: view))
         let content = HTMLPolish.polish(
             SVGIslands.html(from: try self.markdown(page, html: true, view: view), rewriteLink: Page.htmlLink(ofMarkdownLink:)))
         let html = try templates.render("layout.html", layoutValue(for: page, content: content)) ?? content

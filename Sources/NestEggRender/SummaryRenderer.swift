@@ -29,7 +29,7 @@ public struct SummaryRenderer: Sendable {
                         warnings: warnings.prefix(Self.warningsShown).map(\.description), warningCount: warnings.count,
                         hasWarnings: !warnings.isEmpty, moreWarnings: warnings.count - Self.warningsShown,
                         hasMoreWarnings: warnings.count > Self.warningsShown, dataAsOf: site.dataAsOf.map { "\($0)" })
-        return PageRenderer.tidy(try templates.render("summary.md", TemplateValue(encoding: view)) ?? "")
+        return MarkdownTablePadding.pad(PageRenderer.tidy(try templates.render("summary.md", TemplateValue(encoding: view)) ?? ""))
     }
 
     struct View: Encodable {

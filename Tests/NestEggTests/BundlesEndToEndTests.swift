@@ -45,7 +45,7 @@ import Testing
         #expect(personal.contains("personal/index.html") && personal.contains("personal/style.css") && personal.contains("personal/manifest.json"))
         #expect(personal.contains("personal/roundups/2026-W43.md"))
         #expect(personal.allSatisfy { $0.hasSuffix(".md") || $0.hasSuffix(".html") || $0.hasSuffix(".css") || $0.hasSuffix("manifest.json") })
-        let october = String(decoding: try #require(files["personal/statements/2026-10.md"]), as: UTF8.self)
+        let october = unpadded(String(decoding: try #require(files["personal/statements/2026-10.md"]), as: UTF8.self))
         #expect(october.contains("| [2026-W43](../roundups/2026-W43.md) | 3 | £1.58 |"))
         #expect(october.contains("- **Sort code:** 60-83-71"))
 

@@ -49,7 +49,7 @@ import Testing
         let result = try NestEggBinary.run(["build", "-q", "--data", fixtures.path, "--output", work.appendingPathComponent("site").path,
                                             "--summary", summary.path])
         #expect(result.status == 0, "\(result.stderr)")
-        let text = try String(contentsOf: summary, encoding: .utf8)
+        let text = unpadded(try String(contentsOf: summary, encoding: .utf8))
         #expect(text.split(separator: "\n", omittingEmptySubsequences: false).count <= 60)
         #expect(text.hasPrefix("## NestEgg sample\n"))
         #expect(text.contains("| Accounts and round-ups | Personal: round-up, 16–22 Nov 2026 so far | £3.67 |"))

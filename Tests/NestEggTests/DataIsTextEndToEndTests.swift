@@ -42,7 +42,7 @@ import Testing
         let output = work.appendingPathComponent("site")
         let result = try NestEggBinary.run(["build", "--quiet", "--data", data.path, "--output", output.path])
         #expect(result.status == 0, "\(result.stderr)")
-        return snapshot(output).mapValues { String(decoding: $0, as: UTF8.self) }
+        return snapshot(output).mapValues { unpadded(String(decoding: $0, as: UTF8.self)) }
     }
 
     /// The HTML of the goal page's member list, one entry per `<li>`.

@@ -242,7 +242,7 @@ import Testing
             #expect(files[page + ".md"] != nil && files[page + ".html"] != nil, "missing \(page)")
         }
         #expect(files["lender/index.md"] == nil, "no lender files, no lender page")
-        let text = { (path: String) in String(decoding: files[path] ?? Data(), as: UTF8.self) }
+        let text = { (path: String) in unpadded(String(decoding: files[path] ?? Data(), as: UTF8.self)) }
         #expect(text("loans/index.md").contains("3 loans in 2 countries"))
         #expect(text("loans/index.md").contains("| US$1,000.00 | US$250.50 (25%) |"))
         #expect(text("loans/index.md").contains("| buy more merchandise |"))

@@ -50,7 +50,7 @@ enum PDFTools {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("warning"), "\(result.stderr)")
         let files = snapshot(output)
-        func text(_ path: String) throws -> String { String(decoding: try #require(files[path], "missing \(path)"), as: UTF8.self) }
+        func text(_ path: String) throws -> String { unpadded(String(decoding: try #require(files[path], "missing \(path)"), as: UTF8.self)) }
         // Every month from the account's opening (3 Nov 2025) to the data's as-of month: a year of
         // final statements, most of them without a transaction, and the provisional November.
         let personal = files.keys.filter { $0.hasPrefix("statements/personal/") && $0.hasSuffix(".html") }.sorted()
@@ -156,7 +156,7 @@ enum PDFTools {
         #expect(all.contains("Closing balance on 31 Oct 2026"))
         // References are cut to one line in print; the Markdown keeps them whole, the HTML in a title.
         #expect(!all.contains("SAINSBURYS S/MKT LONDON GBR") && all.contains("SAINSBURYS S/MKT LONDON …"))
-        let markdown = try String(contentsOf: output.appendingPathComponent("statements/personal/2026-10.md"), encoding: .utf8)
+        let markdown = unpadded(try String(contentsOf: output.appendingPathComponent("statements/personal/2026-10.md"), encoding: .utf8))
         #expect(markdown.contains("| SAINSBURYS S/MKT LONDON GBR |"))
         let html = try String(contentsOf: output.appendingPathComponent("statements/personal/2026-10.html"), encoding: .utf8)
         #expect(html.contains(#"<span class="ref" title="SAINSBURYS S/MKT LONDON GBR">SAINSBURYS S/MKT LONDON GBR</span>"#))

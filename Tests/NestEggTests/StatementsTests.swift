@@ -171,7 +171,7 @@ import Testing
     func render(_ dataset: Dataset, _ path: String) throws -> String {
         let site = SiteReport.build(dataset)
         let page = try #require(site.pages.first { $0.path == path }, "no page \(path)")
-        return try PageRenderer(templates: TemplateLibrary(), site: site).render(page).markdown
+        return unpadded(try PageRenderer(templates: TemplateLibrary(), site: site).render(page).markdown)
     }
 
     @Test func aStatementPageHasItsHeaderBalancesAndRoundUps() throws {
@@ -197,7 +197,7 @@ import Testing
         #expect(page.contains("- **Statement date:** 31 Oct 2026"))
         #expect(page.contains("| Opening balance on 1 Oct 2026 | £160.42 |"))
         #expect(page.contains("| **Closing balance on 31 Oct 2026** | **£3,000.00** |"))
-        #expect(page.contains("| 19 Oct 2026 | 00:30 | Shop | REF |  | £4.35 | £156.07 |"))
+        #expect(page.contains("| 19 Oct 2026 | 00:30 | Shop | REF | | £4.35 | £156.07 |"))
         #expect(page.contains("| 30 Oct 2026 | 17:45 | Shop | Pending | -£18.75 |"))
         // Round-ups of the period, by week: the seed's £4.35, £5.20 and £0.87 give £1.58.
         #expect(page.contains("| [2026-W43](../../roundups/personal/2026-W43.md) | 3 | £1.58 |"))

@@ -74,3 +74,22 @@ func snapshot(_ root: URL) -> [String: Data] {
     }
     return result
 }
+
+/// `markdown` with its tables' padding taken out (`| a | b |`, `|:--|--:|`), for tests that look
+/// for a row's content; the padding itself is MarkdownTablePaddingTests' concern.
+func unpadded(_ markdown: String) -> String {
+    markdown.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+        guard line.hasPrefix("|"), let cells = MarkdownTablePadding.cells(String(line)) else { return String(line) }
+        if let alignments = MarkdownTablePadding.delimiter(String(line)) {
+            return "|" + alignments.map { alignment -> String in
+                switch alignment {
+                case .none: return "--"
+                case .left: return ":--"
+                case .right: return "--:"
+                case .center: return ":-:"
+                }
+            }.joined(separator: "|") + "|"
+        }
+        return "|" + cells.map { $0.isEmpty ? " " : " \($0) " }.joined(separator: "|") + "|"
+    }.joined(separator: "\n")
+}

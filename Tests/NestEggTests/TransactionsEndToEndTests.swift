@@ -20,7 +20,7 @@ import Testing
         let result = try NestEggBinary.run(["build", "--data", fixtures.path, "--output", output.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("warning"), "\(result.stderr)")
-        let files = snapshot(output).mapValues { String(decoding: $0, as: UTF8.self) }
+        let files = snapshot(output).mapValues { unpadded(String(decoding: $0, as: UTF8.self)) }
         for category in ["index", "food", "health", "entertainment", "shopping", "travel", "eating-out", "gifts-donations"] {
             #expect(files["transactions/\(category).md"] != nil && files["transactions/\(category).html"] != nil, "missing \(category)")
         }

@@ -20,7 +20,7 @@ import Testing
         var build = Build(options: BuildOptions(data: data, output: work.appendingPathComponent("site")))
         build.progress = { _ in }
         _ = try build.run()
-        return snapshot(work.appendingPathComponent("site")).mapValues { String(decoding: $0, as: UTF8.self) }
+        return snapshot(work.appendingPathComponent("site")).mapValues { unpadded(String(decoding: $0, as: UTF8.self)) }
     }
 
     static let json = """

@@ -162,7 +162,7 @@ import Testing
     func render(_ dataset: Dataset, _ path: String) throws -> String {
         let site = SiteReport.build(dataset)
         let page = try #require(site.pages.first { $0.path == path }, "no page \(path)")
-        return try PageRenderer(templates: TemplateLibrary(), site: site).render(page).markdown
+        return unpadded(try PageRenderer(templates: TemplateLibrary(), site: site).render(page).markdown)
     }
 
     @Test func theIndexListsEveryTransferNewestFirstThenPeopleThenFailures() throws {

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import NestEggBuild
+@testable import NestEggReport
+@testable import NestEggRender
+@testable import NestEggLoad
+@testable import NestEggSupport
+
+/// The `.md` files' tables line up as text, and the padding changes nothing cmark-gfm renders.
+@Suite struct MarkdownTablePaddingTests {
+    @Test func columnsLineUpByDisplayWidth() {
+        let table = """
+            | Date | Counterparty | Amount |
+            |:--|:--|--:|
+            | 3 Nov 2026 | Tesco | £4.35 |
+            | 12 Nov 2026 | 東京 🇵🇪 Café | £12.00 |
+            """
+        #expect(MarkdownTablePadding.pad(table) == """
+            | Date        | Counterparty | Amount |
+            |:------------|:-------------|-------:|
+            | 3 Nov 2026  | Tesco        |  £4.35 |
+            | 12 Nov 2026 | 東京 🇵🇪 Café | £12.00 |
+            """)
+    }
+
+    @Test func displayWidthCountsColumnsNotCharacters() {
+        #expect(MarkdownTablePadding.displayWidth("abc") == 3)
+        #expect(MarkdownTablePadding.displayWidth("東京") == 4)
+        #expect(MarkdownTablePadding.displayWidth("🇵🇪") == 2)
+        #expect(MarkdownTablePadding.displayWidth("👩‍👩‍👧") == 2)
+        #expect(MarkdownTablePadding.displayWidth("e\u{301}") == 1)
+        #expect(MarkdownTablePadding.displayWidth("✔\u{FE0F}") == 2)
+        #expect(MarkdownTablePadding.displayWidth("한국") == 4)
+    }
+
+    @Test func escapedPipesCodeFencesAndOtherLinesStayAsTheyAre() {
+        let escaped = "| a\\|b | c |\n|:--|:-:|\n| x | y |"
+        #expect(MarkdownTablePadding.pad(escaped) == "| a\\|b |  c  |\n|:-----|:---:|\n| x    |  y  |")
+        let fenced = "```\n| a | b |\n|--|--|\n```"
+        #expect(MarkdownTablePadding.pad(fenced) == fenced)
+        let notATable = "| just a line |\nand text"
+        #expect(MarkdownTablePadding.pad(notATable) == notATable)
+        let once = MarkdownTablePadding.pad(escaped)
+        #expect(MarkdownTablePadding.pad(once) == once, "padding twice is padding once")
+        #expect(MarkdownTablePadding.pad("| a | b |\n|--|--|\n| 1 |\n") == "| a   | b   |\n|-----|-----|\n| 1   |\n", "a short row keeps its cells")
+    }
+
+    /// Every page of the fixtures: the padded Markdown renders to the same HTML as the unpadded.
+    @Test func thePaddingChangesNothingCmarkRenders() throws {
+        let log = DiagnosticLog()
+        let dataset = DataLoader.load(try DataFolder(root: repositoryRoot.appendingPathComponent("Fixtures")), log: log)
+        let site = SiteReport.build(dataset)
+        let renderer = PageRenderer(templates: try TemplateLibrary(), site: site)
+        var tables = 0
+        for page in site.pages {
+            let markdown = try renderer.markdown(page, html: false)
+            let padded = MarkdownTablePadding.pad(markdown)
+            if padded != markdown { tables += 1 }
+            #expect(CMark.html(from: padded, rewriteLink: { _ in nil }) == CMark.html(from: markdown, rewriteLink: { _ in nil }), "\(page.path)")
+        }
+        #expect(tables > 50, "pages whose tables were padded")
+    }
+}
