@@ -4,7 +4,7 @@ import NestEggSupport
 public enum SettingsLoader {
     public static let fileName = "nestegg.json"
     static let knownKeys = ["title", "locale", "timeZone", "currencies", "roundUpGoals", "issuer", "allowIndexing", "baseURL", "remoteImages",
-                            "starling", "restcountries"]
+                            "categories", "starling", "restcountries"]
     /// What can be set for each API that `nestegg fetch` asks.
     static let apiKeys = ["baseURL"]
     static let currencySources = ["qapital", "transactions", "transfers"]
@@ -58,6 +58,19 @@ public enum SettingsLoader {
                 if let flag = value.bool { settings.allowIndexing = flag }
             case "remoteImages":
                 if let flag = value.bool { settings.remoteImages = flag }
+            case "categories":
+                guard let members = value.memberValues else {
+                    value.error("categories is an object: a bank category to the category it counts under, such as {\"GROCERIES\": \"Food\"}")
+                    continue
+                }
+                for (bank, target) in members {
+                    guard let name = target.trimmedString else { continue }
+                    if name.isEmpty || Text.trimmed(bank).isEmpty {
+                        target.error("a category needs a name on both sides")
+                    } else {
+                        settings.categories[bank] = name
+                    }
+                }
             case "baseURL":
                 if let text = value.string {
                     if let url = baseURL(text) { settings.baseURL = url } else {

@@ -24,6 +24,10 @@ public struct Settings: Sendable {
     /// Whether pages may show images from other hosts (avatars, goal images; https only). By
     /// default no request leaves a page: avatars are initials, goal images a placeholder.
     public var remoteImages = false
+    /// Bank categories shown as one of the app's (or any name): a Starling spending category, as
+    /// its code or its name (`GROCERIES`, `Eating out`), to the category its spending counts under
+    /// (`Food`), so that "Food" and "Groceries" are one line where the household thinks of them so.
+    public var categories: [String: String] = [:]
     /// Where `nestegg fetch starling` asks Starling's API: an `https` address (plain `http` only on
     /// this machine, for tests), without a trailing `/`.
     public var starlingBaseURL = "https://api.starlingbank.com"

@@ -122,9 +122,13 @@ public enum TransactionsRules {
             appCategories[name] = category
             return category
         }
+        // A bank category that nestegg.json maps counts under the category it names.
+        var mapped: [String: String] = [:]
+        for (bank, target) in dataset.settings.categories { mapped[Self.starlingCategory(bank).key] = target }
         func starlingCategory(_ code: String?) -> SpendingCategory {
             if let known = starlingCategories[code ?? ""] { return known }
-            let category = Self.starlingCategory(code)
+            var category = Self.starlingCategory(code)
+            if let target = mapped[category.key] { category = Self.appCategory(target) }
             starlingCategories[code ?? ""] = category
             return category
         }

@@ -194,3 +194,39 @@ import Testing
         #expect(second.months[0].pinnedSum == "£300.00", "the month's whole subtotal, on each of its pages")
     }
 }
+
+/// `"categories"` in nestegg.json counts a bank category under the app's (or any) category.
+@Suite struct CategoryMapTests {
+    @Test func aMappedBankCategoryCountsUnderTheAppsCategory() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data")
+        try write(#"[{"id": 1, "name": "Weekly shop", "category": "food", "amount": 10.00, "date": "2026-11-02", "accountName": "Visa"}]"#,
+                  to: data.appendingPathComponent("transactions/transactions.json"))
+        try write(#"{"accounts": [{"accountUid": "acc-1", "accountType": "PRIMARY", "currency": "GBP", "name": "Personal"}]}"#,
+                  to: data.appendingPathComponent("starling/accounts.json"))
+        try write(#"""
+            {"feedItems": [
+              {"feedItemUid": "f1", "amount": {"currency": "GBP", "minorUnits": 500}, "direction": "OUT",
+               "transactionTime": "2026-11-03T10:00:00.000Z", "status": "SETTLED", "counterPartyName": "Tesco", "spendingCategory": "GROCERIES"},
+              {"feedItemUid": "f2", "amount": {"currency": "GBP", "minorUnits": 700}, "direction": "OUT",
+               "transactionTime": "2026-11-04T10:00:00.000Z", "status": "SETTLED", "counterPartyName": "Odeon", "spendingCategory": "ENTERTAINMENT"}
+            ]}
+            """#, to: data.appendingPathComponent("starling/feed/acc-1.json"))
+        try write(#"{"categories": {"GROCERIES": "Food"}}"#, to: data.appendingPathComponent("nestegg.json"))
+        var build = Build(options: BuildOptions(data: data, output: work.appendingPathComponent("site")))
+        build.progress = { _ in }
+        _ = try build.run()
+        let insights = unpadded(try String(contentsOf: work.appendingPathComponent("site/insights/index.md"), encoding: .utf8))
+        #expect(insights.contains("| [Food](../transactions/food.md) | £15.00 | 68% | 2 |"), "Tesco's groceries join the app's food")
+        #expect(!insights.contains("Groceries"))
+        #expect(insights.contains("[Entertainment](../transactions/entertainment.md) | £7.00"))
+    }
+
+    @Test func aMapMustNameACategory() throws {
+        let log = DiagnosticLog()
+        let document = try #require(JSONDocument.parse(Array(#"{"categories": {"GROCERIES": " "}}"#.utf8), file: "nestegg.json", log: log))
+        _ = SettingsLoader.settings(in: document)
+        #expect(log.hasErrors)
+    }
+}
