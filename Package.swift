@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
         // SHA-256 for the statements' digests and manifests (never a hand-written hash).
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // The HTTP server of `nestegg serve`: light (Swift concurrency, no SwiftNIO), builds in seconds.
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // cmark-gfm from Debian (libcmark-gfm-dev, libcmark-gfm-extensions-dev), found with pkg-config.
@@ -47,10 +49,11 @@ let package = Package(
         ]),
         .target(name: "NestEggSynthetic", dependencies: ["NestEggModel", "NestEggSupport"]),
         .target(name: "NestEggFetch", dependencies: ["NestEggLoad", "NestEggModel", "NestEggSupport"]),
+        .target(name: "NestEggServe", dependencies: ["NestEggBuild", "NestEggSupport", .product(name: "FlyingFox", package: "FlyingFox")]),
         .executableTarget(
             name: "nestegg",
             dependencies: [
-                "NestEggBuild", "NestEggFetch", "NestEggSupport", "NestEggSynthetic",
+                "NestEggBuild", "NestEggServe", "NestEggFetch", "NestEggSupport", "NestEggSynthetic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -59,7 +62,7 @@ let package = Package(
         .testTarget(
             name: "NestEggTests",
             dependencies: [
-                "NestEggBuild", "NestEggFetch", "NestEggLoad", "NestEggModel", "NestEggRender", "NestEggReport", "NestEggSupport",
+                "NestEggBuild", "NestEggFetch", "NestEggLoad", "NestEggServe", "NestEggModel", "NestEggRender", "NestEggReport", "NestEggSupport",
                 "NestEggSynthetic", "NestEggWrite",
                 .product(name: "Mustache", package: "swift-mustache"),
             ]

@@ -20,7 +20,7 @@ struct NestEgg: AsyncParsableCommand {
             77 a token missing or refused (fetch), 78 bad template.
             """,
         version: NestEggVersion.current,
-        subcommands: [BuildCommand.self, CheckCommand.self, VerifyCommand.self, FetchCommand.self, MergeCommand.self, FixturesCommand.self],
+        subcommands: [BuildCommand.self, CheckCommand.self, VerifyCommand.self, FetchCommand.self, ServeCommand.self, MergeCommand.self, FixturesCommand.self],
         defaultSubcommand: BuildCommand.self
     )
 }
