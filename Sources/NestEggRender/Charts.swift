@@ -203,7 +203,7 @@ enum ChartSVG {
         return "<figure class=\"chart-figure\">" + svg + legend(series.map { (colour: $0.colorIndex, text: $0.label) }) + "</figure>"
     }
 
-    /// An equirectangular world map (2 units a degree): a 30° graticule with its labels, the
+    /// An equirectangular world map (2 units a degree): the land's outline, a 30° graticule with its labels, the
     /// equator and prime meridian drawn stronger, `cells` (counts per 30° band, `[row][column]`,
     /// north to south and west to east, as the page's grid table) shaded by count, and a circle
     /// per point, its area proportional to its value. No tiles, no script: points off the globe
@@ -216,6 +216,8 @@ enum ChartSVG {
         func y(_ latitude: Double) -> String { format(Double(top) + (90 - latitude) * Double(scale)) }
         var svg = open(width: width, height: height, title: title, kind: "map")
         svg += "<rect class=\"map-sea\" x=\"\(left)\" y=\"\(top)\" width=\"\(plotWidth)\" height=\"\(plotHeight)\"/>"
+        // The land (Natural Earth, public domain; LandOutline.swift), drawn in the map's own units.
+        svg += "<path class=\"map-land\" transform=\"translate(\(left) \(top))\" d=\"\(LandOutline.path)\"/>"
         let most = cells.flatMap { $0 }.max() ?? 0
         if most > 0 {
             for (row, counts) in cells.enumerated() {

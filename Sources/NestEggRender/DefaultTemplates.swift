@@ -1415,6 +1415,7 @@ body:has(.ledger-page) tr:has(> td:nth-child(5)) > td:nth-child(-n+2) { white-sp
 /* kiva */
 svg.chart-map { max-width: 52rem; }
 .chart-map .map-sea { fill: var(--panel); }
+.chart-map .map-land { fill: var(--line); }
 .chart-map .map-frame { stroke: var(--line); stroke-width: 1; }
 .chart-map .map-grid { stroke: var(--line); stroke-width: .6; }
 .chart-map .map-equator { stroke: var(--muted); stroke-width: .8; stroke-dasharray: 4 3; }
