@@ -142,6 +142,14 @@ enum FuzzTargets {
         for forbidden in ["<a href=\"http", "<img", "<script", "<h2", "<ol", "<hr", "<pre", "<blockquote"] where html.contains(forbidden) {
             fatalError("data became structure (\(forbidden)): \(String(reflecting: text)) → \(html)")
         }
+        // The .md file's padded tables render as the unpadded ones.
+        if CMark.html(from: MarkdownTablePadding.pad(document)) != html {
+            fatalError("padding changed the HTML: \(String(reflecting: text))")
+        }
+        // Any text: no crash, and the cache's and a part's lines are read or refused, never trusted.
+        _ = MarkdownTablePadding.pad(text)
+        _ = ChangeSnapshot(lines: text.split(separator: "\n").map(String.init))
+        _ = PartRecord(text: text)
         _ = Escape.value(text, at: .url)
         _ = Escape.value(text, at: .htmlText)
         _ = Escape.value(text, at: .htmlAttribute)
