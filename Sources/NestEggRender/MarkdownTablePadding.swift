@@ -82,40 +82,39 @@ public enum MarkdownTablePadding {
     }
 
     /// A row's cells, trimmed: split on every `|` that an odd run of backslashes does not escape.
-    /// `nil` for a line that does not end a row with `|`.
+    /// `nil` for a line that does not end a row with `|`. (Bytes, not characters: a `\\` after a
+    /// prepended mark such as U+0603 is one `Character` with it, and would hide the escape.)
     static func cells(_ line: String) -> [String]? {
-        var trimmed = Substring(line)
-        while trimmed.last == " " || trimmed.last == "\t" { trimmed = trimmed.dropLast() }
-        guard trimmed.count >= 2, trimmed.first == "|", trimmed.last == "|", !isEscaped(trimmed, before: trimmed.index(before: trimmed.endIndex)) else { return nil }
+        var bytes = Array(line.utf8)
+        while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes.removeLast() }
+        let bar = UInt8(ascii: "|")
+        guard bytes.count >= 2, bytes[0] == bar, bytes[bytes.count - 1] == bar, !isEscaped(bytes, at: bytes.count - 1) else { return nil }
         var result: [String] = []
-        var start = trimmed.index(after: trimmed.startIndex)
-        var position = start
-        let end = trimmed.index(before: trimmed.endIndex)
-        while position < end {
-            if trimmed[position] == "|", !isEscaped(trimmed, before: position) {
-                result.append(trim(trimmed[start..<position]))
-                start = trimmed.index(after: position)
-            }
-            position = trimmed.index(after: position)
+        var start = 1
+        for index in 1..<(bytes.count - 1) where bytes[index] == bar && !isEscaped(bytes, at: index) {
+            result.append(trim(bytes[start..<index]))
+            start = index + 1
         }
-        result.append(trim(trimmed[start..<end]))
+        result.append(trim(bytes[start..<(bytes.count - 1)]))
         return result
     }
 
-    /// Whether the character at `index` follows an odd run of backslashes.
-    static func isEscaped(_ text: Substring, before index: Substring.Index) -> Bool {
+    /// Whether the byte at `index` follows an odd run of backslashes.
+    static func isEscaped(_ bytes: [UInt8], at index: Int) -> Bool {
         var count = 0
         var position = index
-        while position > text.startIndex {
-            position = text.index(before: position)
-            guard text[position] == "\\" else { break }
+        while position > 0, bytes[position - 1] == UInt8(ascii: "\\") {
             count += 1
+            position -= 1
         }
         return count % 2 == 1
     }
 
-    static func trim(_ text: Substring) -> String {
-        String(text.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+    /// The cell without the spaces and tabs around it (which GFM does not show).
+    static func trim(_ bytes: ArraySlice<UInt8>) -> String {
+        let blank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) }) else { return "" }
+        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 
     /// The alignments of a delimiter row (`|:--|--:|`), or `nil` for any other line.

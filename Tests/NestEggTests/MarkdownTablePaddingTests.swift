@@ -45,6 +45,16 @@ import Testing
         #expect(MarkdownTablePadding.pad("| a | b |\n|--|--|\n| 1 |\n") == "| a   | b   |\n|-----|-----|\n| 1   |\n", "a short row keeps its cells")
     }
 
+    /// Found by the fuzzer: a `\\|` right after U+0603 (a prepended mark, one `Character` with the
+    /// backslash) was split as an unescaped `|`. Cells are split on bytes.
+    @Test func anEscapeAfterAPrependedMarkStaysAnEscape() {
+        let bytes: [UInt8] = [0x7c, 0x7c, 0x83, 0x7c, 0x21, 0x7c, 0x83, 0xff, 0xff, 0xff, 0x29, 0x83, 0xef, 0x29, 0xd8, 0x83, 0x7c, 0x7c]
+        let cell = Escape.value(String(decoding: bytes, as: UTF8.self), at: .tableCell)
+        let document = "| a | b |\n|---|--:|\n| \(cell) | 1 |\n"
+        #expect(MarkdownTablePadding.cells("| x\u{603}\\| | y |") == ["x\u{603}\\|", "y"])
+        #expect(CMark.html(from: MarkdownTablePadding.pad(document)) == CMark.html(from: document))
+    }
+
     /// Every page of the fixtures: the padded Markdown renders to the same HTML as the unpadded.
     @Test func thePaddingChangesNothingCmarkRenders() throws {
         let log = DiagnosticLog()
