@@ -46,24 +46,6 @@ public enum BuildStep: String, Sendable {
     case merge
 }
 
-/// nestegg's exit statuses, from sysexits.h: one list for every command.
-public enum ExitStatus: Int32, Sendable {
-    case success = 0
-    /// EX_USAGE: the command line is wrong (a contradictory option, a path nestegg will not write).
-    case usage = 64
-    /// EX_DATAERR: the input data is wrong.
-    case dataError = 65
-    /// EX_NOINPUT: the data folder does not exist or cannot be read.
-    case noInput = 66
-    /// EX_UNAVAILABLE: a tool the build needs is missing.
-    case unavailable = 69
-    /// EX_SOFTWARE: a bug in nestegg.
-    case software = 70
-    /// EX_CANTCREAT: the output cannot be written.
-    case cannotCreate = 73
-    /// EX_CONFIG: a template is wrong.
-    case configError = 78
-}
 
 /// Why a build stopped: the step, the diagnostics (each with its file), and the exit status
 /// that tells a script what kind of failure it was.

@@ -3,22 +3,8 @@ import NestEggSupport
 /// Why a fetch stopped: what to print (the diagnostics, then the message) and the exit status
 /// that tells a script what kind of failure it was (the codes of `sysexits.h`).
 public struct FetchError: Error, Sendable, CustomStringConvertible {
-    public enum Status: Int32, Sendable {
-        /// EX_USAGE: the command line is wrong (a `--since` that is no date, or in the future).
-        case usage = 64
-        /// EX_DATAERR: `nestegg.json`, or a feed already in the data folder, is wrong.
-        case dataError = 65
-        /// EX_UNAVAILABLE: the API could not be reached, or answered with an error.
-        case unavailable = 69
-        /// EX_SOFTWARE: a bug in nestegg.
-        case software = 70
-        /// EX_CANTCREAT: the data folder cannot be written.
-        case cannotCreate = 73
-        /// EX_PROTOCOL: the API answered with something other than JSON of the expected shape.
-        case protocolError = 76
-        /// EX_NOPERM: no token, a token file others may read, or a token the API refused.
-        case noPermission = 77
-    }
+    /// The exit status (one list for every command: ``ExitStatus``).
+    public typealias Status = ExitStatus
 
     public let status: Status
     public var exitCode: Int32 { status.rawValue }
