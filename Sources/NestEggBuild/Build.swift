@@ -134,7 +134,7 @@ public struct Build {
             let pages = plain ? PageReuse(previous: previous) : nil
             try render(renderer, into: writer, reuse: pages)
             if let printer { try printPDFs(site, with: printer, into: writer) }
-            let records = StatementsReport.records(for: dataset, context: ReportContext(settings: dataset.settings))
+            let records = site.statements
             if let shard = options.shard {
                 // A share hashes its own statements' files; the merge puts the manifest together.
                 let owned = records.indices.filter { shard.owns(records[$0].path) }

@@ -117,10 +117,12 @@ public enum DashboardReport {
     static let rowsShown = 12
 
     public static func page(for dataset: Dataset, sections: [DashboardSection], context: ReportContext) -> Page {
-        page(for: dataset, sections: sections, spending: TransactionsRules.items(from: dataset, clock: context.clock), context: context)
+        page(for: dataset, sections: sections, spending: TransactionsRules.items(from: dataset, clock: context.clock),
+             statements: StatementsReport.accounts(dataset, context: context), context: context)
     }
 
-    static func page(for dataset: Dataset, sections: [DashboardSection], spending: [SpendingItem], context: ReportContext) -> Page {
+    static func page(for dataset: Dataset, sections: [DashboardSection], spending: [SpendingItem],
+                     statements: StatementsReport.Computed?, context: ReportContext) -> Page {
         let views = sections.map { section in
             let hidden = section.figures.count - figuresShown
             return SectionView(
@@ -130,7 +132,7 @@ public enum DashboardReport {
                 table: section.table.map { tableView($0, context: context) },
                 htmlHref: Page.htmlLink(section.href))
         }
-        let headline = HeadlineReport.view(for: dataset, spending: spending, context: context)
+        let headline = HeadlineReport.view(statements: statements, spending: spending, context: context)
         let view = View(dataAsOf: dataset.latestInstant.map(context.date), headline: headline, sections: views, hasSections: !views.isEmpty)
         return Page(path: "index", title: dataset.settings.title, template: "index", section: nil, view: view)
     }
@@ -162,14 +164,28 @@ public enum SiteReport {
     /// What several reports derive from the dataset, worked out once, by whichever report asks
     /// first (the reports run at once).
     final class Derived: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = NSLock(), statementsLock = NSLock()
         private let dataset: Dataset
         private let clock: LocalClock
         private var spendingItems: [SpendingItem]?
+        private var statementAccounts: StatementsReport.Computed??
+        private let context: ReportContext
 
-        init(_ dataset: Dataset, clock: LocalClock) {
+        init(_ dataset: Dataset, context: ReportContext) {
             self.dataset = dataset
-            self.clock = clock
+            self.clock = context.clock
+            self.context = context
+        }
+
+        /// Every account's statements and their digests (``StatementsReport/accounts(_:context:)``):
+        /// the statements pages, their start-page section, the headline and the manifest read them.
+        var statements: StatementsReport.Computed? {
+            statementsLock.withLock {
+                if let statementAccounts { return statementAccounts }
+                let computed = StatementsReport.accounts(dataset, context: context)
+                statementAccounts = .some(computed)
+                return computed
+            }
         }
 
         /// Outgoing payments of both sources (``TransactionsRules/items(from:clock:)``): the
@@ -220,7 +236,8 @@ public enum SiteReport {
         // The loans section names the top countries.
         Report(section: CountriesReport.section, pages: CountriesReport.pages, dashboard: { _, _ in nil }),
         Report(section: LenderReport.section, pages: LenderReport.pages, dashboard: LenderReport.dashboard),
-        Report(section: StatementsReport.section, pages: StatementsReport.pages, dashboard: StatementsReport.dashboard),
+        Report(section: StatementsReport.section, pages: { StatementsReport.pages($2.statements, context: $1) },
+               dashboard: { StatementsReport.dashboard($2.statements, context: $1) }),
         Report(section: TransfersReport.section, pages: TransfersReport.pages, dashboard: TransfersReport.dashboard),
     ]
 
@@ -231,7 +248,7 @@ public enum SiteReport {
     /// `nil` when there is none: the `changes` page says what changed since.
     public static func build(_ dataset: Dataset, notes: [Diagnostic] = [], previous: [String]? = nil) -> Site {
         let context = ReportContext(dataset: dataset)
-        let derived = Derived(dataset, clock: context.clock)
+        let derived = Derived(dataset, context: context)
         let results = Concurrently.map(reports.count) { index in
             let report = reports[index]
             let pages = report.pages(dataset, context, derived)
@@ -245,9 +262,11 @@ public enum SiteReport {
             pages += reportPages
             if let summary { dashboard.append(.init(section: report.section, summary: summary)) }
         }
-        pages.insert(DashboardReport.page(for: dataset, sections: dashboard.map(\.summary), spending: derived.spending, context: context), at: 0)
+        pages.insert(DashboardReport.page(for: dataset, sections: dashboard.map(\.summary), spending: derived.spending,
+                                                  statements: derived.statements, context: context), at: 0)
         var site = Site(title: dataset.settings.title, sections: sections, pages: pages, dashboard: dashboard,
                         dataAsOf: context.progress.asOf, settings: dataset.settings)
+        site.statements = StatementsReport.records(derived.statements, context: context)
         let snapshot = ChangeSnapshot(dataset)
         site.changes = snapshot.lines
         site.pages.append(ChangesReport.page(current: snapshot, previous: previous.flatMap(ChangeSnapshot.init(lines:)), context: context))

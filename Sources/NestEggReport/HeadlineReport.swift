@@ -48,7 +48,11 @@ enum HeadlineReport {
     static let chartMonths = 12
 
     static func view(for dataset: Dataset, spending items: [SpendingItem], context: ReportContext) -> View? {
-        let balance = balances(dataset, context: context)
+        view(statements: StatementsReport.accounts(dataset, context: context), spending: items, context: context)
+    }
+
+    static func view(statements: StatementsReport.Computed?, spending items: [SpendingItem], context: ReportContext) -> View? {
+        let balance = balances(statements, context: context)
         let spending = spendingView(items, context: context)
         guard balance != nil || spending != nil else { return nil }
         let statements = ReportContext.href(StatementsReport.section.path)
@@ -59,9 +63,9 @@ enum HeadlineReport {
             href: balance == nil ? nil : statements, htmlHref: balance == nil ? nil : Page.htmlLink(statements))
     }
 
-    static func balances(_ dataset: Dataset, context: ReportContext)
+    static func balances(_ statements: StatementsReport.Computed?, context: ReportContext)
         -> (balances: [BalanceView], date: String, since: String?, chart: Chart?, caption: String?, excluded: String?)? {
-        guard let (asOf, accounts) = StatementsReport.accounts(dataset, context: context) else { return nil }
+        guard let (asOf, accounts) = statements else { return nil }
         // Month-end balances per month, per currency, over the accounts that have a balance.
         var byMonth: [CalendarMonth: MoneyTotals] = [:]
         var excluded: [String] = []

@@ -89,6 +89,8 @@ public struct Site: Sendable {
     public var settings = Settings()
     /// How many notes the data notes page has (``DataNotesReport``); 0 without one.
     public var dataNotes = 0
+    /// Every statement, for `statements/manifest.json` (``StatementsReport/records(for:context:)``).
+    public var statements: [StatementRecord] = []
     /// What the next build compares with (``ChangeSnapshot/lines``), for the build cache.
     public var changes: [String] = []
 

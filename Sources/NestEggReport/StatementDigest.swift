@@ -19,42 +19,44 @@ public enum StatementDigest {
     public static func canonical(_ statement: StatementPeriods.Statement, data: StarlingAccountData, timeZone: String) -> String {
         let account = data.account
         let identifiers = data.identifiers
+        // Each object's members are written in JCS order (by UTF-16 code units); for these ASCII
+        // keys that is plain alphabetical order, as listed here.
         let value: CanonicalJSON = .object([
-            "format": .string(format),
-            "account": .object([
-                "uid": .string(account.uid),
-                "name": .string(account.name),
-                "type": .string(account.type),
-                "currency": .string(account.currency.code),
-                "holder": .optional(data.holderName),
-                "accountNumber": .optional(identifiers?.accountIdentifier),
-                "bankIdentifier": .optional(identifiers?.bankIdentifier),
-                "iban": .optional(identifiers?.iban),
-                "bic": .optional(identifiers?.bic),
-            ]),
-            "period": .object([
-                "first": .string("\(statement.period.first)"),
-                "last": .string("\(statement.period.last)"),
-                "through": .string("\(statement.through)"),
-                "status": .string(statement.status.word),
-                "timeZone": .string(timeZone),
-            ]),
-            "opening": .money(statement.opening),
-            "closing": .money(statement.closing),
-            "moneyIn": .money(statement.moneyIn),
-            "moneyOut": .money(statement.moneyOut),
-            "lines": .array(statement.lines.map { line in
+            ("account", .object([
+                ("accountNumber", .optional(identifiers?.accountIdentifier)),
+                ("bankIdentifier", .optional(identifiers?.bankIdentifier)),
+                ("bic", .optional(identifiers?.bic)),
+                ("currency", .string(account.currency.code)),
+                ("holder", .optional(data.holderName)),
+                ("iban", .optional(identifiers?.iban)),
+                ("name", .string(account.name)),
+                ("type", .string(account.type)),
+                ("uid", .string(account.uid)),
+            ])),
+            ("closing", .money(statement.closing)),
+            ("format", .string(format)),
+            ("lines", .array(statement.lines.map { line in
                 .object([
-                    "id": .string(line.item.uid),
-                    "time": .string(line.item.transactionTime.utcText),
-                    "direction": .string(line.item.direction.rawValue),
-                    "amount": .money(line.item.amount),
-                    "balance": .money(line.balance),
-                    "counterParty": .string(line.item.counterPartyName),
-                    "reference": .string(line.item.reference),
-                    "source": .string(line.item.source.rawValue),
+                    ("amount", .money(line.item.amount)),
+                    ("balance", .money(line.balance)),
+                    ("counterParty", .string(line.item.counterPartyName)),
+                    ("direction", .string(line.item.direction.rawValue)),
+                    ("id", .string(line.item.uid)),
+                    ("reference", .string(line.item.reference)),
+                    ("source", .string(line.item.source.rawValue)),
+                    ("time", .string(line.item.transactionTime.utcText)),
                 ])
-            }),
+            })),
+            ("moneyIn", .money(statement.moneyIn)),
+            ("moneyOut", .money(statement.moneyOut)),
+            ("opening", .money(statement.opening)),
+            ("period", .object([
+                ("first", .string("\(statement.period.first)")),
+                ("last", .string("\(statement.period.last)")),
+                ("status", .string(statement.status.word)),
+                ("through", .string("\(statement.through)")),
+                ("timeZone", .string(timeZone)),
+            ])),
         ])
         return value.text
     }
@@ -75,12 +77,18 @@ indirect enum CanonicalJSON {
     case null
     case string(String)
     case array([CanonicalJSON])
-    case object([String: CanonicalJSON])
+    /// Members in the order JCS writes them (``isInCanonicalOrder(_:)``).
+    case object([(String, CanonicalJSON)])
 
     static func optional(_ text: String?) -> CanonicalJSON { text.map(CanonicalJSON.string) ?? .null }
 
     static func money(_ amount: Money?) -> CanonicalJSON {
-        amount.map { .object(["amount": .string($0.decimalString), "currency": .string($0.currency.code)]) } ?? .null
+        amount.map { .object([("amount", .string($0.decimalString)), ("currency", .string($0.currency.code))]) } ?? .null
+    }
+
+    /// Whether `keys` are unique and in JCS order: by their UTF-16 code units.
+    static func isInCanonicalOrder(_ keys: [String]) -> Bool {
+        zip(keys, keys.dropFirst()).allSatisfy { $0.utf16.lexicographicallyPrecedes($1.utf16) }
     }
 
     var text: String {
@@ -103,13 +111,13 @@ indirect enum CanonicalJSON {
             }
             out += "]"
         case .object(let members):
+            assert(Self.isInCanonicalOrder(members.map(\.0)), "members out of JCS order")
             out += "{"
-            // JCS orders keys by their UTF-16 code units.
-            for (index, key) in members.keys.sorted(by: { $0.utf16.lexicographicallyPrecedes($1.utf16) }).enumerated() {
+            for (index, (key, value)) in members.enumerated() {
                 if index > 0 { out += "," }
                 out += JSONText.quote(key, canonical: true)
                 out += ":"
-                members[key]!.write(to: &out)
+                value.write(to: &out)
             }
             out += "}"
         }

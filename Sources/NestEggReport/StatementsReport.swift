@@ -205,20 +205,30 @@ public enum StatementsReport {
 
     /// Every account that has statements, with them, in the order of `accounts.json`; and the as-of
     /// date they run to (`nil`: the data has no date, or no account has a statement).
-    static func accounts(_ dataset: Dataset, context: ReportContext) -> (asOf: CivilDate, accounts: [AccountStatements])? {
+    /// Every account's statements, with their digests, up to the data's as-of date; `nil`
+    /// without any. The pages, the start page, the headline and the manifest all read them:
+    /// ``SiteReport`` works them out once a build.
+    typealias Computed = (asOf: CivilDate, accounts: [AccountStatements])
+
+    static func accounts(_ dataset: Dataset, context: ReportContext) -> Computed? {
         guard let asOf = asOf(dataset, context: context) else { return nil }
         let all = dataset.starling, slugs = RoundUpsReport.accountSlugs(all)
         // A bank's thousand accounts are worked out on every core.
         let accounts = Concurrently.map(all.count) { index -> AccountStatements? in
             let statements = StatementPeriods.statements(for: all[index], clock: context.clock, asOf: asOf)
             guard !statements.isEmpty else { return nil }
-            return AccountStatements(data: all[index], slug: slugs[index], statements: statements, noBalanceReason: noBalanceReason(all[index]))
+            return AccountStatements(data: all[index], slug: slugs[index], statements: statements, noBalanceReason: noBalanceReason(all[index]),
+                                     digests: statements.map { StatementDigest.digest($0, data: all[index], timeZone: context.clock.identifier) })
         }.compactMap { $0 }
         return accounts.isEmpty ? nil : (asOf, accounts)
     }
 
     public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
-        guard let (asOf, summaries) = accounts(dataset, context: context) else { return [] }
+        pages(accounts(dataset, context: context), context: context)
+    }
+
+    static func pages(_ computed: Computed?, context: ReportContext) -> [Page] {
+        guard let (asOf, summaries) = computed else { return [] }
         let crumbs = [Link("Dashboard", "index")]
         let indexCrumbs = crumbs + [Link(section.title, section.path)]
         var pages = summaries.flatMap { summary in
@@ -250,24 +260,27 @@ public enum StatementsReport {
             return Page(path: paths.statement(statement.month), title: title(statement, account: summary.data.account, context: context),
                         template: statementTemplate, section: section, breadcrumbs: breadcrumbs,
                         view: statementView(statement, data: summary.data, paths: paths, noBalanceReason: summary.noBalanceReason,
-                                            context: context, asOf: asOf, previous: previous, next: next))
+                                            context: context, asOf: asOf, digest: summary.digests[index], previous: previous, next: next))
         }
     }
 
     /// What a manifest says about each of an account's statements, at the paths `paths` gives.
     static func records(_ summary: AccountStatements, context: ReportContext, paths: Paths) -> [StatementRecord] {
-        summary.statements.map { statement in
+        zip(summary.statements, summary.digests).map { statement, digest in
             StatementRecord(account: summary.data.account, month: statement.month, period: statement.period,
                             status: statement.status, through: statement.through, opening: statement.opening,
                             closing: statement.closing,
-                            digest: StatementDigest.digest(statement, data: summary.data, timeZone: context.clock.identifier),
-                            path: paths.statement(statement.month))
+                            digest: digest, path: paths.statement(statement.month))
         }
     }
 
     /// Every statement of the site, for `statements/manifest.json`.
     public static func records(for dataset: Dataset, context: ReportContext) -> [StatementRecord] {
-        guard let (_, summaries) = accounts(dataset, context: context) else { return [] }
+        records(accounts(dataset, context: context), context: context)
+    }
+
+    static func records(_ computed: Computed?, context: ReportContext) -> [StatementRecord] {
+        guard let (_, summaries) = computed else { return [] }
         return Concurrently.map(summaries.count) { records(summaries[$0], context: context, paths: .site(slug: summaries[$0].slug)) }
             .flatMap { $0 }
     }
@@ -278,6 +291,8 @@ public enum StatementsReport {
         let slug: String
         let statements: [StatementPeriods.Statement]
         let noBalanceReason: String?
+        /// ``StatementDigest`` of each statement, in the same order.
+        let digests: [String]
     }
 
     /// One account on the index: its months newest first.
@@ -314,7 +329,7 @@ public enum StatementsReport {
     }
 
     static func statementView(_ statement: StatementPeriods.Statement, data: StarlingAccountData, paths: Paths,
-                              noBalanceReason: String?, context: ReportContext, asOf: CivilDate,
+                              noBalanceReason: String?, context: ReportContext, asOf: CivilDate, digest: String,
                               previous: LinkView?, next: LinkView?) -> StatementView {
         let through = context.date(statement.through)
         let provisional = statement.isProvisional
@@ -370,14 +385,18 @@ public enum StatementsReport {
             roundUpWeeks: weekRows, hasRoundUps: !statement.roundUps.isEmpty, roundUpCount: statement.roundUps.count,
             roundUpCountText: context.counted(statement.roundUps.count, "payment"),
             roundUpTotal: context.money(statement.roundUpTotal),
-            digest: StatementDigest.digest(statement, data: data, timeZone: context.clock.identifier), previous: previous, next: next)
+            digest: digest, previous: previous, next: next)
     }
 
     /// The start page's statements: each account's latest statement and its closing balance.
     public static func dashboard(for dataset: Dataset, context: ReportContext) -> DashboardSection? {
+        dashboard(accounts(dataset, context: context), context: context)
+    }
+
+    static func dashboard(_ computed: Computed?, context: ReportContext) -> DashboardSection? {
         var rows: [DashboardSection.Table.Row] = []
         var figures: [DashboardSection.Figure] = []
-        for summary in accounts(dataset, context: context)?.accounts ?? [] {
+        for summary in computed?.accounts ?? [] {
             let data = summary.data, slug = summary.slug
             guard let latest = summary.statements.last else { continue }
             let period = periodText(latest, context: context) + (latest.isProvisional ? " (provisional)" : "")

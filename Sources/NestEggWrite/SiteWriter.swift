@@ -370,15 +370,30 @@ public final class SiteWriter: Sendable {
         stagingOwnership.release()
     }
 
+    /// The regular files under `root`, as paths relative to it (symbolic links are not followed).
+    /// Read with `readdir`, whose entries say their type: the old site has tens of thousands of
+    /// files, and asking for each one's resource values cost more than the rest of a small rebuild.
     static func listFiles(under root: URL) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
-        let prefix = root.standardizedFileURL.path + "/"
         var result: [String] = []
-        for case let url as URL in enumerator {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
-            let path = url.standardizedFileURL.path
-            if path.hasPrefix(prefix) { result.append(String(path.dropFirst(prefix.count))) }
+        func walk(_ folder: String, relative: String) {
+            guard let directory = opendir(folder) else { return }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                }
+                guard name != ".", name != ".." else { continue }
+                let path = folder + "/" + name, child = relative.isEmpty ? name : relative + "/" + name
+                var type = entry.pointee.d_type
+                if type == UInt8(DT_UNKNOWN) {
+                    var status = stat()
+                    guard lstat(path, &status) == 0 else { continue }
+                    type = status.st_mode & S_IFMT == S_IFDIR ? UInt8(DT_DIR) : status.st_mode & S_IFMT == S_IFREG ? UInt8(DT_REG) : 0
+                }
+                if type == UInt8(DT_DIR) { walk(path, relative: child) } else if type == UInt8(DT_REG) { result.append(child) }
+            }
         }
+        walk(root.standardizedFileURL.path, relative: "")
         return result
     }
 
