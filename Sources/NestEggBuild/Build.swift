@@ -110,9 +110,13 @@ public struct Build {
             throw BuildError(step: .load, exitCode: .usage, diagnostics: [Diagnostic(.error, file: options.output.path,
                 message: "--shard builds pages only: --pdf, --bundles, --single-file, --summary and --json go with a build on one machine")])
         }
-        // (A share is no plain build: its folder is a part, rebuilt whole when its worker is retried.)
-        let plain = destinations.entries.isEmpty && printer == nil && options.bundles == nil && options.shard == nil
-        let fingerprint = plain ? BuildCache.fingerprint(data: folder, templates: options.templates) : nil
+        // The output folder of a build without PDFs, bundles or a share is the plain site, whatever
+        // files it also writes beside it (--summary, --json, --single-file): it keeps a build cache,
+        // reuses unchanged pages and compares with the last build. Only a build with nothing beside
+        // it may stop at "up to date". (A share's folder is a part, rebuilt whole when its worker is retried.)
+        let plainSite = printer == nil && options.bundles == nil && options.shard == nil
+        let plain = plainSite && destinations.entries.isEmpty
+        let fingerprint = plainSite ? BuildCache.fingerprint(data: folder, templates: options.templates) : nil
         let previous = BuildCache.read(from: options.output)
         if plain, let fingerprint, let cache = previous, cache.isCurrent(in: options.output, fingerprint: fingerprint) {
             progress("up to date: the data, the templates and nestegg are as they were at the last build")
@@ -130,8 +134,8 @@ public struct Build {
         var bundles: SiteWriter?
         var partText: String?
         do {
-            // A plain build keeps the pages whose fingerprint the last build recorded unchanged.
-            let pages = plain ? PageReuse(previous: previous) : nil
+            // A plain site keeps the pages whose fingerprint the last build recorded unchanged.
+            let pages = plainSite ? PageReuse(previous: previous) : nil
             try render(renderer, into: writer, reuse: pages)
             if let printer { try printPDFs(site, with: printer, into: writer) }
             let records = site.statements

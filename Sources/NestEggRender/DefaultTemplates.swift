@@ -1454,6 +1454,14 @@ svg.chart-map { max-width: 52rem; }
 {{/rows}}
 {{/hasRows}}
 
+{{#hasChanges}}
+### Since the last build
+
+{{#changes}}
+- {{.}}
+{{/changes}}
+{{/hasChanges}}
+
 {{#hasWarnings}}
 ### Data warnings
 

@@ -2,7 +2,8 @@ import NestEggReport
 import NestEggModel
 import NestEggSupport
 /// `--summary`: a compact GitHub-flavoured digest for a CI job summary (`$GITHUB_STEP_SUMMARY`):
-/// one table of every report's headline figures, then the data warnings. Short by construction —
+/// one table of every report's headline figures, what changed since the last build into the same
+/// folder, then the data warnings. Short by construction —
 /// at most four figures a report and ten warnings — so it stays around 60 lines.
 public struct SummaryRenderer: Sendable {
     public let templates: TemplateLibrary
@@ -28,7 +29,8 @@ public struct SummaryRenderer: Sendable {
         let view = View(siteTitle: site.title, rows: rows, hasRows: !rows.isEmpty,
                         warnings: warnings.prefix(Self.warningsShown).map(\.description), warningCount: warnings.count,
                         hasWarnings: !warnings.isEmpty, moreWarnings: warnings.count - Self.warningsShown,
-                        hasMoreWarnings: warnings.count > Self.warningsShown, dataAsOf: site.dataAsOf.map { "\($0)" })
+                        hasMoreWarnings: warnings.count > Self.warningsShown, dataAsOf: site.dataAsOf.map { "\($0)" },
+                        changes: site.changeDigest, hasChanges: !site.changeDigest.isEmpty)
         return MarkdownTablePadding.pad(PageRenderer.tidy(try templates.render("summary.md", TemplateValue(encoding: view)) ?? ""))
     }
 
@@ -42,5 +44,7 @@ public struct SummaryRenderer: Sendable {
         let moreWarnings: Int
         let hasMoreWarnings: Bool
         let dataAsOf: String?
+        let changes: [String]
+        let hasChanges: Bool
     }
 }

@@ -111,6 +111,90 @@ public enum ChangesReport {
     }
 }
 
+extension ChangesReport {
+    /// A few sentences for `--summary`: what changed since the last build, counted, with balance
+    /// changes per currency (never added across currencies).
+    static func digest(current: ChangeSnapshot, previous: ChangeSnapshot?, context: ReportContext) -> [String] {
+        guard let previous else { return ["First build into this folder: nothing to compare with yet."] }
+        var added = 0, removed = 0, accountsWithItems = 0, accountsWithBalance = 0
+        var balanceChange = MoneyTotals()
+        var newAccounts = 0, goneAccounts = 0
+        for uid in Set(current.accounts.keys).union(previous.accounts.keys) {
+            let now = current.accounts[uid], before = previous.accounts[uid]
+            if now == nil { goneAccounts += 1 }
+            if before == nil { newAccounts += 1 }
+            let new = (now?.items ?? []).subtracting(before?.items ?? []).count
+            let gone = (before?.items ?? []).subtracting(now?.items ?? []).count
+            added += new
+            removed += gone
+            if new + gone > 0 { accountsWithItems += 1 }
+            if let a = now?.balance, let b = before?.balance, a.currency == b.currency, a != b {
+                balanceChange.add(a - b)
+                accountsWithBalance += 1
+            }
+        }
+        var lines: [String] = []
+        if added + removed > 0 {
+            lines.append("Transactions: \(context.count(added)) new, \(context.count(removed)) gone, in \(context.counted(accountsWithItems, "account")).")
+        }
+        if newAccounts + goneAccounts > 0 {
+            lines.append("Accounts: \(context.count(newAccounts)) new, \(context.count(goneAccounts)) gone.")
+        }
+        if accountsWithBalance > 0 {
+            let changes = balanceChange.amounts.map { HeadlineReport.signed($0, context: context) }.joined(separator: " · ")
+            lines.append("Balances: \(changes), over \(context.counted(accountsWithBalance, "account")) whose balance changed.")
+        }
+        var reached: [String] = [], unreached: [String] = [], newGoals = 0, goneGoals = 0, savedChange = MoneyTotals(), goalsSaving = 0
+        for key in Set(current.goals.keys).union(previous.goals.keys).sorted() {
+            let now = current.goals[key], before = previous.goals[key]
+            switch (before, now) {
+            case (nil, _?): newGoals += 1
+            case (_?, nil): goneGoals += 1
+            case (let b?, let n?):
+                if n.reached && !b.reached { reached.append(n.name) }
+                if !n.reached && b.reached { unreached.append(n.name) }
+                if n.saved != b.saved, n.saved.currency == b.saved.currency {
+                    savedChange.add(n.saved - b.saved)
+                    goalsSaving += 1
+                }
+            default: break
+            }
+        }
+        if goalsSaving > 0 {
+            let changes = savedChange.amounts.map { HeadlineReport.signed($0, context: context) }.joined(separator: " · ")
+            lines.append("Savings goals: \(changes) saved, over \(context.counted(goalsSaving, "goal")).")
+        }
+        if !reached.isEmpty { lines.append("Reached their target: \(Self.named(reached)).") }
+        if !unreached.isEmpty { lines.append("No longer at their target: \(Self.named(unreached)).") }
+        if newGoals + goneGoals > 0 { lines.append("Goals: \(context.count(newGoals)) new, \(context.count(goneGoals)) gone.") }
+        var newLoans = 0, goneLoans = 0, statusChanged = 0, funded = MoneyTotals()
+        for id in Set(current.loans.keys).union(previous.loans.keys) {
+            let now = current.loans[id], before = previous.loans[id]
+            switch (before, now) {
+            case (nil, let n?):
+                newLoans += 1
+                funded.add(n.funded)
+            case (_?, nil): goneLoans += 1
+            case (let b?, let n?) where b.status != n.status: statusChanged += 1
+            default: break
+            }
+        }
+        if newLoans + goneLoans + statusChanged > 0 {
+            var text = "Kiva loans: \(context.count(newLoans)) new"
+            if !funded.isEmpty, newLoans > 0 { text += " (\(context.money(funded)) funded)" }
+            text += ", \(context.count(goneLoans)) no longer listed, \(context.count(statusChanged)) with a new status."
+            lines.append(text)
+        }
+        return lines.isEmpty ? ["Nothing changed since the last build: the same transactions, balances, goals and loans."] : lines
+    }
+
+    /// `Holiday, Car and 3 more`: at most five names.
+    static func named(_ names: [String]) -> String {
+        let shown = names.prefix(5).map { Text.singleLine($0) }.joined(separator: ", ")
+        return names.count > 5 ? "\(shown) and \(names.count - 5) more" : shown
+    }
+}
+
 /// What a build leaves for the next one to compare with: each account's balance and the
 /// transactions it holds (as 64-bit digests of their ids: a million transactions take 16 MB of
 /// cache, not their text), each goal's savings, each loan's status and funding. Written as lines
@@ -215,7 +299,10 @@ public struct ChangeSnapshot: Sendable, Equatable {
     static func money(_ text: String) -> Money?? {
         if text == "-" { return .some(nil) }
         let parts = text.split(separator: " ")
-        guard parts.count == 2, let units = Int128(String(parts[0])), let currency = Currency(code: String(parts[1])) else { return nil }
+        // (A cache is a file like any other: an amount no data file could hold is refused, so
+        // that the comparison's sums cannot overflow.)
+        guard parts.count == 2, let units = Int128(String(parts[0])), units.magnitude <= Money.maximumMinorUnits.magnitude,
+              let currency = Currency(code: String(parts[1])) else { return nil }
         return .some(Money(minorUnits: units, currency: currency))
     }
 

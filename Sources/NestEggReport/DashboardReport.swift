@@ -269,7 +269,9 @@ public enum SiteReport {
         site.statements = StatementsReport.records(derived.statements, context: context)
         let snapshot = ChangeSnapshot(dataset)
         site.changes = snapshot.lines
-        site.pages.append(ChangesReport.page(current: snapshot, previous: previous.flatMap(ChangeSnapshot.init(lines:)), context: context))
+        let before = previous.flatMap(ChangeSnapshot.init(lines:))
+        site.pages.append(ChangesReport.page(current: snapshot, previous: before, context: context))
+        site.changeDigest = ChangesReport.digest(current: snapshot, previous: before, context: context)
         if let notesPage = DataNotesReport.page(notes, context: context) {
             site.pages.append(notesPage)
             site.dataNotes = notes.reduce(0) { $0 + $1.count }

@@ -91,6 +91,8 @@ public struct Site: Sendable {
     public var dataNotes = 0
     /// Every statement, for `statements/manifest.json` (``StatementsReport/records(for:context:)``).
     public var statements: [StatementRecord] = []
+    /// What changed since the last build, in a few sentences (``ChangesReport``), for `--summary`.
+    public var changeDigest: [String] = []
     /// What the next build compares with (``ChangeSnapshot/lines``), for the build cache.
     public var changes: [String] = []
 

@@ -74,7 +74,7 @@ import Testing
             let enumerator = FileManager.default.enumerator(atPath: root.path)
             while let path = enumerator?.nextObject() as? String {
                 var isFolder: ObjCBool = false
-                FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isFolder)
+                _ = FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isFolder)
                 // The build cache, and the one page that depends on the build before (ChangesReport).
                 if !isFolder.boolValue && path != BuildCache.fileName && !path.hasPrefix(ChangesReport.path + ".") {
                     found[path] = FileManager.default.contents(atPath: root.appendingPathComponent(path).path)
@@ -168,5 +168,62 @@ import Testing
         #expect(view.loans.map(\.change) == ["fundraising → funded"])
         #expect(ChangesReport.view(current: after, previous: after, context: context).nothingChanged)
         #expect(ChangesReport.view(current: after, previous: nil, context: context).isFirst)
+    }
+
+    @Test func theSummarySaysWhatChangedInAFewSentences() throws {
+        var before = ChangeSnapshot()
+        before.accounts["p"] = .init(name: "Personal", balance: gbp(10_000), items: [1, 2, 3])
+        before.accounts["e"] = .init(name: "Euro", balance: Money(minorUnits: 500, currency: Currency(code: "EUR")!), items: [9])
+        before.goals["g"] = .init(name: "Bike *now*", saved: gbp(900), target: gbp(1_000), reached: false)
+        before.loans[1] = .init(name: "Ruth", status: "fundraising", funded: gbp(0))
+        var after = before
+        after.accounts["p"] = .init(name: "Personal", balance: gbp(9_000), items: [2, 3, 4, 5])
+        after.accounts["e"]?.balance = Money(minorUnits: 800, currency: Currency(code: "EUR")!)
+        after.goals["g"]?.saved = gbp(1_000)
+        after.goals["g"]?.reached = true
+        after.loans[1]?.status = "funded"
+        after.loans[2] = .init(name: "Ana", status: "fundraising", funded: gbp(2_500))
+        let context = ReportContext(settings: Settings())
+        #expect(ChangesReport.digest(current: after, previous: before, context: context) == [
+            "Transactions: 2 new, 1 gone, in 1 account.",
+            // Pounds and euros each on their own: never added together.
+            "Balances: +€3.00 · -£10.00, over 2 accounts whose balance changed.",
+            "Savings goals: +£1.00 saved, over 1 goal.",
+            "Reached their target: Bike *now*.",
+            "Kiva loans: 1 new (£25.00 funded), 0 no longer listed, 1 with a new status.",
+        ])
+        #expect(ChangesReport.digest(current: after, previous: after, context: context)
+                == ["Nothing changed since the last build: the same transactions, balances, goals and loans."])
+        #expect(ChangesReport.digest(current: after, previous: nil, context: context)
+                == ["First build into this folder: nothing to compare with yet."])
+    }
+
+    @Test func aCacheWithAnAmountNoDataHoldsIsNoSnapshot() {
+        #expect(ChangeSnapshot(lines: ["change-goal\tg\tGoal\t\(Int128.max) GBP\t-\t0"]) == nil)
+        #expect(ChangeSnapshot(lines: ["change-goal\tg\tGoal\t1000 GBP\t-\t0"]) != nil)
+    }
+
+    /// `--summary` builds keep the cache too: a CI job that always asks for a summary is told,
+    /// on its second run, what changed since its first.
+    @Test func aSummaryBuildSaysWhatChangedSinceTheLastOne() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data"), site = work.appendingPathComponent("site")
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Fixtures"), to: data)
+        let summary = work.appendingPathComponent("summary.md")
+        let first = try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", site.path, "--summary", summary.path])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try String(contentsOf: summary, encoding: .utf8).contains("First build into this folder"))
+        let feed = data.appendingPathComponent("starling/feed")
+        let file = feed.appendingPathComponent(try #require(try FileManager.default.contentsOfDirectory(atPath: feed.path).sorted().first))
+        // One transaction fewer.
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        document["feedItems"] = Array(try #require(document["feedItems"] as? [Any]).dropFirst())
+        try JSONSerialization.data(withJSONObject: document).write(to: file)
+        let second = try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", site.path, "--summary", summary.path])
+        #expect(second.status == 0, "\(second.stderr)")
+        let again = try String(contentsOf: summary, encoding: .utf8)
+        #expect(again.contains("### Since the last build"))
+        #expect(again.contains("Transactions: 0 new, 1 gone, in 1 account."), "\(again)")
     }
 }
