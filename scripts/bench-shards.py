@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""make bench-shards: a sharded build against a build on one machine, on the same synthetic data.
+
+At SCALE (default 100) with SHARDS workers (default 4), run one after another on this machine as
+a batch engine's workers would run side by side: a build on one machine, then each share as its
+own process with the engine's variable set (JOB_COMPLETION_INDEX, as a Kubernetes Indexed Job
+sets it), then the merge. For each it measures wall and CPU time and peak memory (GNU time), then
+checks the merged site equals the one-machine build file by file (the build cache and the "what
+changed" page aside, as the tests do). It prints a table and writes bench-results/shards.md.
+Speed is never asserted: the figures go in the README.
+"""
+import filecmp
+import os
+import shutil
+import subprocess
+import sys
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+nestegg = os.path.join(root, ".build", "release", "nestegg")
+scale = int(os.environ.get("SCALE", "100"))
+shards = int(os.environ.get("SHARDS", "4"))
+seed = os.environ.get("SEED", "42")
+work = os.path.join(root, ".bench")
+results = os.path.join(root, "bench-results")
+SKIPPED = {".nestegg-cache", "changes.md", "changes.html"}
+
+
+def measured(command, environment=None):
+    """Runs a command once under GNU time: its wall seconds, CPU seconds and peak memory in MB."""
+    out = subprocess.run(["/usr/bin/time", "-f", "%e %U %S %M"] + command, check=True, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True, env=environment).stderr.strip().splitlines()[-1]
+    wall, user, system, peak_kb = out.split()
+    return float(wall), float(user) + float(system), int(peak_kb) / 1024
+
+
+def differences(left, right):
+    """Paths that differ between two sites (or are in one only), the skipped files aside."""
+    found = []
+
+    def walk(comparison, prefix):
+        for name in comparison.left_only + comparison.right_only + comparison.funny_files:
+            if name not in SKIPPED:
+                found.append(prefix + name)
+        for name in comparison.common_files:
+            if name not in SKIPPED and not filecmp.cmp(os.path.join(comparison.left, name), os.path.join(comparison.right, name), shallow=False):
+                found.append(prefix + name)
+        for name, sub in comparison.subdirs.items():
+            walk(sub, prefix + name + "/")
+
+    walk(filecmp.dircmp(left, right), "")
+    return found
+
+
+def main():
+    if not os.path.exists(nestegg):
+        sys.exit("build first: swift build -c release --product nestegg (make bench-shards does)")
+    os.makedirs(work, exist_ok=True)
+    os.makedirs(results, exist_ok=True)
+    data = os.path.join(work, f"data-{scale}-{seed}")
+    if not os.path.exists(os.path.join(data, "nestegg.json")):
+        shutil.rmtree(data, ignore_errors=True)
+        subprocess.run([nestegg, "fixtures", "--scale", str(scale), "--seed", seed, "--out", data], check=True)
+    base = os.path.join(work, f"shards-{scale}")
+    # The last run's folders are moved aside and removed after the measurements (see bench.py:
+    # removing a large tree just before a build makes ext4 slow to hand out inodes).
+    previous = base + ".previous"
+    shutil.rmtree(previous, ignore_errors=True)
+    if os.path.exists(base):
+        os.rename(base, previous)
+    os.makedirs(base)
+    rows = []
+    single = os.path.join(base, "single")
+    rows.append(("one machine", *measured([nestegg, "build", "--quiet", "--data", data, "--output", single])))
+    parts = []
+    for index in range(shards):
+        part = os.path.join(base, f"part-{index}")
+        environment = dict(os.environ, JOB_COMPLETION_INDEX=str(index))
+        rows.append((f"share {index} of {shards}",
+                     *measured([nestegg, "build", "--quiet", "--data", data, "--output", part, "--shards", str(shards)], environment)))
+        parts.append(part)
+    merged = os.path.join(base, "merged")
+    rows.append(("merge", *measured([nestegg, "merge", "--quiet"] + parts + ["--output", merged])))
+    different = differences(single, merged)
+    shutil.rmtree(previous, ignore_errors=True)
+
+    lines = [f"Scale {scale}, N = {shards}, seed {seed}, one process after another on {os.cpu_count()} cores; "
+             f"merged = one machine: {'yes' if not different else 'NO (' + ', '.join(different[:5]) + ')'}", "",
+             "| run | wall | CPU | peak memory |", "|---|--:|--:|--:|"]
+    for name, wall, cpu, memory in rows:
+        lines.append(f"| {name} | {wall:.1f} s | {cpu:.1f} s | {memory:,.0f} MB |")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    with open(os.path.join(results, "shards.md"), "w") as f:
+        f.write(text)
+    if different:
+        sys.exit(f"the merged site differs from the one-machine build in {len(different)} files")
+
+
+if __name__ == "__main__":
+    main()
