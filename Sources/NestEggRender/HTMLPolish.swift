@@ -41,8 +41,10 @@ enum HTMLPolish {
                 index + pattern.count <= source.count && memcmp(source.baseAddress! + index, pattern, pattern.count) == 0
             }
             outer: while index < source.count {
-                // Every tag of interest starts `<t` or `</t`.
-                guard source[index] == UInt8(ascii: "<"), index + 2 < source.count,
+                // Every tag of interest starts `<t` or `</t`: skip to the next `<` at once.
+                guard let next = memchr(source.baseAddress! + index, Int32(UInt8(ascii: "<")), source.count - index) else { break }
+                index = source.baseAddress!.distance(to: next.assumingMemoryBound(to: UInt8.self))
+                guard index + 2 < source.count,
                       source[index + 1] == UInt8(ascii: "t") || (source[index + 1] == UInt8(ascii: "/") && source[index + 2] == UInt8(ascii: "t"))
                 else {
                     index += 1

@@ -9,53 +9,56 @@ import NestEggReport
 /// fingerprint has not changed, without rendering it again.
 public enum PageFingerprint {
     public static func of(_ page: Page, view: TemplateValue, renderer: PageRenderer, salt: String) -> String {
-        var hasher = SHA256()
-        update(&hasher, salt)
-        update(&hasher, renderer.templates.digest)
-        update(&hasher, page.path)
-        update(&hasher, page.template)
-        update(&hasher, view)
-        update(&hasher, renderer.commonValue(for: page, html: false))
+        // The values are written into one buffer and hashed at once: SHA-256 over many small
+        // updates cost more than the hashing itself (a tenth of a clean build's CPU).
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(8 * 1024)
+        append(&bytes, salt)
+        append(&bytes, renderer.templates.digest)
+        append(&bytes, page.path)
+        append(&bytes, page.template)
+        append(&bytes, view)
+        append(&bytes, renderer.commonValue(for: page, html: false))
         // Everything the layout shows but the page's own HTML.
-        update(&hasher, renderer.layoutValue(for: page, content: ""))
-        return hex(hasher.finalize())
+        append(&bytes, renderer.layoutValue(for: page, content: ""))
+        return hex(SHA256.hash(data: bytes))
     }
 
     /// A value, unambiguously: each kind tagged, each text and list length-prefixed, an object's
     /// fields in their order (the order its view encodes them in, the same every build).
-    static func update(_ hasher: inout SHA256, _ value: TemplateValue) {
+    static func append(_ bytes: inout [UInt8], _ value: TemplateValue) {
         switch value {
-        case .text(let text): tag(&hasher, 1); update(&hasher, text)
-        case .markup(let markup): tag(&hasher, 2); update(&hasher, markup)
-        case .flag(let flag): tag(&hasher, flag ? 3 : 4)
+        case .text(let text): bytes.append(1); append(&bytes, text)
+        case .markup(let markup): bytes.append(2); append(&bytes, markup)
+        case .flag(let flag): bytes.append(flag ? 3 : 4)
         case .list(let items):
-            tag(&hasher, 5)
-            count(&hasher, items.count)
-            for item in items { update(&hasher, item) }
+            bytes.append(5)
+            count(&bytes, items.count)
+            for item in items { append(&bytes, item) }
         case .object(let fields):
-            tag(&hasher, 6)
-            count(&hasher, fields.count)
+            bytes.append(6)
+            count(&bytes, fields.count)
             for (name, value) in zip(fields.names, fields.values) {
-                update(&hasher, name)
-                update(&hasher, value)
+                append(&bytes, name)
+                append(&bytes, value)
             }
         }
     }
 
+    static func append(_ bytes: inout [UInt8], _ text: String) {
+        count(&bytes, text.utf8.count)
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    /// `text` length-prefixed, as ``append(_:_:)-(_,String)`` writes it, straight into a hasher.
     static func update(_ hasher: inout SHA256, _ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            count(&hasher, bytes.count)
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(bytes))
-        }
+        var bytes: [UInt8] = []
+        append(&bytes, text)
+        hasher.update(data: bytes)
     }
 
-    private static func tag(_ hasher: inout SHA256, _ tag: UInt8) {
-        withUnsafeBytes(of: tag) { hasher.update(bufferPointer: $0) }
-    }
-
-    private static func count(_ hasher: inout SHA256, _ count: Int) {
-        withUnsafeBytes(of: UInt64(count).littleEndian) { hasher.update(bufferPointer: $0) }
+    private static func count(_ bytes: inout [UInt8], _ count: Int) {
+        withUnsafeBytes(of: UInt64(count).littleEndian) { bytes.append(contentsOf: $0) }
     }
 
     static func hex(_ digest: SHA256.Digest) -> String {

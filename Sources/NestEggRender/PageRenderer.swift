@@ -29,10 +29,11 @@ public struct PageRenderer: Sendable {
 
     /// The page's files from its view data already encoded (``PageFingerprint`` encodes it too).
     public func render(_ page: Page, view: TemplateValue) throws -> Output {
-        // The .md file's tables are padded to line up as text; the HTML comes from its own Markdown.
-        let markdown = MarkdownTablePadding.pad(try self.markdown(page, html: false, view: view))
-        let content = HTMLPolish.polish(
-            SVGIslands.html(from: try self.markdown(page, html: true, view: view), rewriteLink: Page.htmlLink(ofMarkdownLink:)))
+        // Both flavours of the page's Markdown in one pass over its template: the .md file's
+        // (tables padded to line up as text) and the one that feeds cmark (with `html` set).
+        let (plain, forHTML) = try markdownBoth(page, view: view)
+        let markdown = MarkdownTablePadding.pad(plain)
+        let content = HTMLPolish.polish(SVGIslands.html(from: forHTML, rewriteLink: Page.htmlLink(ofMarkdownLink:)))
         let html = try templates.render("layout.html", layoutValue(for: page, content: content)) ?? content
         return Output(markdown: markdown, html: html)
     }
@@ -79,6 +80,15 @@ public struct PageRenderer: Sendable {
         let name = page.template + ".md"
         guard templates.has(name) else { throw MissingTemplate(name: name + ".mustache", page: page.path) }
         return Self.tidy(try templates.render(name, view, commonValue(for: page, html: html)) ?? "")
+    }
+
+    /// ``markdown(_:html:)`` with `html` off and on, rendered together.
+    func markdownBoth(_ page: Page, view: TemplateValue) throws -> (plain: String, html: String) {
+        let name = page.template + ".md"
+        guard let both = try templates.renderBoth(name, view, commonValue(for: page, html: false), forkName: "html") else {
+            throw MissingTemplate(name: name + ".mustache", page: page.path)
+        }
+        return (Self.tidy(both.off), Self.tidy(both.on))
     }
 
     /// The fields every page's template has, looked up before the page's own view.

@@ -138,6 +138,12 @@ public struct TemplateLibrary: Sendable {
         try templates[name]?.render(contexts, partials: templates)
     }
 
+    /// The template `name` rendered with the flag `forkName` of the last context off and on, in
+    /// one pass (``Template/renderBoth(_:forkName:partials:)``), or `nil` if there is no such template.
+    public func renderBoth(_ name: String, _ contexts: TemplateValue..., forkName: String) throws(Template.RawTextError) -> (off: String, on: String)? {
+        try templates[name]?.renderBoth(contexts, forkName: forkName, partials: templates)
+    }
+
     /// Renders with `escape` in place of ``Escape/value(_:at:)`` (for tests).
     func render(_ name: String, _ contexts: [TemplateValue], escape: (String, Placement) -> String) throws(Template.RawTextError) -> String? {
         try templates[name]?.render(contexts, partials: templates, escape: escape)

@@ -102,7 +102,7 @@ indirect enum CanonicalJSON {
         case .null:
             out += "null"
         case .string(let text):
-            out += JSONText.quote(text, canonical: true)
+            JSONText.append(text, canonical: true, to: &out)
         case .array(let values):
             out += "["
             for (index, value) in values.enumerated() {
@@ -115,7 +115,7 @@ indirect enum CanonicalJSON {
             out += "{"
             for (index, (key, value)) in members.enumerated() {
                 if index > 0 { out += "," }
-                out += JSONText.quote(key, canonical: true)
+                JSONText.append(key, canonical: true, to: &out)
                 out += ":"
                 value.write(to: &out)
             }

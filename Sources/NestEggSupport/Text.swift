@@ -105,6 +105,23 @@ public enum Text {
 
     /// Collapses runs of white space (including newlines) into single spaces and trims.
     public static func singleLine(_ text: String) -> String {
+        // ASCII text (most names and references) is done on bytes: its white space is
+        // U+0009…U+000D and the space, exactly what `isWhitespace` says of ASCII.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(text.utf8.count)
+            var pendingSpace = false
+            for byte in text.utf8 {
+                if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) {
+                    pendingSpace = !bytes.isEmpty
+                } else {
+                    if pendingSpace { bytes.append(0x20) }
+                    pendingSpace = false
+                    bytes.append(byte)
+                }
+            }
+            return bytes.count == text.utf8.count ? text : String(decoding: bytes, as: UTF8.self)
+        }
         var result = ""
         var pendingSpace = false
         for scalar in text.unicodeScalars {

@@ -56,6 +56,39 @@ import Testing
         #expect(try render("{{owner.name}}/{{owner.age}}/{{#owner}}{{owner.name}}{{/owner}}", value) == "Ann//Ann")
     }
 
+    /// Both flavours in one pass equal two renders, one with the flag off and one with it on,
+    /// whatever the template does with the flag: sections, inverted sections, the variable, inside
+    /// lists and partials, and a list item's own field of the same name, which shadows it.
+    @Test func renderingBothFlavoursAtOnceEqualsRenderingEach() throws {
+        let view = object([
+            "rows": .list([object(["n": .text("1*")]), object(["n": .text("2"), "html": .flag(true)]), object(["n": .text("3"), "html": .text("<i>")])]),
+            "name": .text("A & B"), "yes": .flag(true),
+        ])
+        let partials = ["p": try Template("{{#html}}<svg/>{{/html}}{{^html}}| t |{{/html}}\n", kind: .markdown)]
+        let templates = [
+            "{{#html}}H{{/html}}{{^html}}M{{/html}}",
+            "a{{html}}b{{{html}}}c",
+            "{{#rows}}{{n}}:{{#html}}h{{/html}}{{^html}}m{{/html}}{{html}};{{/rows}}",
+            "{{#yes}}{{#html}}{{name}}{{/html}}{{/yes}}{{^html}}{{#html}}never{{/html}}x{{/html}}",
+            "{{> p}}{{#rows}}{{> p}}{{/rows}}",
+            "# {{name}}\n\n{{#html}}\n<div>{{name}}</div>\n{{/html}}\n{{^html}}\n| {{name}} |\n|---|\n{{/html}}\n",
+            "",
+        ]
+        for text in templates {
+            let template = try Template(text, kind: .markdown)
+            let common = { (flag: Bool) in self.object(["html": .flag(flag), "title": .text("T")]) }
+            let off = try template.render([view, common(false)], partials: partials)
+            let on = try template.render([view, common(true)], partials: partials)
+            let both = try template.renderBoth([view, common(false)], forkName: "html", partials: partials)
+            #expect(both.off == off, "\(text)")
+            #expect(both.on == on, "\(text)")
+        }
+        // Text placed raw in one flavour is refused, as rendering that flavour alone refuses it.
+        #expect(throws: Template.RawTextError.self) {
+            try Template("{{#html}}{{{name}}}{{/html}}", kind: .markdown).renderBoth([view, self.object(["html": .flag(false)])], forkName: "html")
+        }
+    }
+
     @Test func standaloneTagsTakeTheirLineWithThem() throws {
         let value = object(["rows": .list([object(["n": .text("1")])]), "yes": .flag(true)])
         #expect(try render("| a |\n{{#rows}}\n| {{n}} |\n{{/rows}}\nend\n", value) == "| a |\n| 1 |\nend\n")

@@ -126,30 +126,89 @@ public struct Template: Sendable {
     /// Renders with `escape` in place of ``Escape/value(_:at:)`` (a test compares the structure
     /// with swift-mustache's, which knows no placements).
     func render(_ contexts: [TemplateValue], partials: [String: Template], escape: (String, Placement) -> String) throws(RawTextError) -> String {
-        var output = ""
-        output.reserveCapacity(16 * 1024)
+        var output = Output(fork: nil)
         var stack = contexts
         try render(nodes, stack: &stack, partials: partials, escape: escape, into: &output)
-        return output
+        return output.off
+    }
+
+    /// The template rendered twice at the cost of once: with the flag `forkName` of the outermost
+    /// context (the last of `contexts`) false, then true. Where a section or variable looks the
+    /// flag up in that context, each output takes its own branch; everything else is looked up,
+    /// escaped and written once for both. A view or list item that has a field of the same name
+    /// shadows it as usual. (A page's Markdown and its HTML-flavoured Markdown, ``PageRenderer``.)
+    public func renderBoth(_ contexts: [TemplateValue], forkName: String, partials: [String: Template] = [:]) throws(RawTextError) -> (off: String, on: String) {
+        var output = Output(fork: (level: contexts.count - 1, name: forkName))
+        var stack = contexts
+        try render(nodes, stack: &stack, partials: partials, escape: Escape.value, into: &output)
+        return (output.off, output.on)
+    }
+
+    /// Where a render writes: one string, or two (the fork's flag off and on), each written while
+    /// its bit is in `active`.
+    struct Output {
+        static let off: UInt8 = 1, on: UInt8 = 2
+        var off = ""
+        var on = ""
+        var active: UInt8
+        /// The context level and name of the flag that splits the two outputs.
+        let fork: (level: Int, name: String)?
+
+        init(fork: (level: Int, name: String)?) {
+            self.fork = fork
+            active = fork == nil ? Self.off : Self.off | Self.on
+            off.reserveCapacity(16 * 1024)
+            if fork != nil { on.reserveCapacity(16 * 1024) }
+        }
+
+        mutating func append(_ text: String) {
+            if active & Self.off != 0 { off += text }
+            if active & Self.on != 0 { on += text }
+        }
+
+        /// Whether `names`, found at `level`, is the fork's flag.
+        func isFork(_ names: [String], level: Int) -> Bool {
+            guard let fork, names.count == 1 else { return false }
+            return level == fork.level && names[0] == fork.name
+        }
     }
 
     private func render(_ nodes: [Node], stack: inout [TemplateValue], partials: [String: Template],
-                        escape: (String, Placement) -> String, into output: inout String) throws(RawTextError) {
+                        escape: (String, Placement) -> String, into output: inout Output) throws(RawTextError) {
         for node in nodes {
             switch node {
             case .text(let text):
-                output += text
+                output.append(text)
             case .variable(let names, let escaped, let placement):
-                switch Self.lookup(names, in: stack) {
+                let found = Self.lookupLevel(names, in: stack)
+                if let found, output.isFork(names, level: found.level) {
+                    let active = output.active
+                    output.active = active & Output.off
+                    output.append("false")
+                    output.active = active & Output.on
+                    output.append("true")
+                    output.active = active
+                    continue
+                }
+                switch found?.value {
                 case .text(let text)?:
                     guard escaped else { throw RawTextError(name: names.isEmpty ? "." : names.joined(separator: ".")) }
-                    output += escape(text, placement)
-                case .markup(let markup)?: output += escaped ? escape(markup, placement) : markup
-                case .flag(let flag)?: output += flag ? "true" : "false"
+                    output.append(escape(text, placement))
+                case .markup(let markup)?: output.append(escaped ? escape(markup, placement) : markup)
+                case .flag(let flag)?: output.append(flag ? "true" : "false")
                 case .list?, .object?, nil: break
                 }
             case .section(let names, let inverted, let body):
-                let value = Self.lookup(names, in: stack)
+                let found = Self.lookupLevel(names, in: stack)
+                if let found, output.isFork(names, level: found.level) {
+                    // The flag is false in one output and true in the other: each takes its branch.
+                    let active = output.active
+                    output.active = active & (inverted ? Output.off : Output.on)
+                    if output.active != 0 { try render(body, stack: &stack, partials: partials, escape: escape, into: &output) }
+                    output.active = active
+                    continue
+                }
+                let value = found?.value
                 if inverted {
                     if value?.isFalsy ?? true { try render(body, stack: &stack, partials: partials, escape: escape, into: &output) }
                     continue
@@ -186,7 +245,12 @@ public struct Template: Sendable {
     /// The value a name means here: its first part is looked up from the innermost context
     /// outwards; the rest descend from what was found (and do not climb again).
     static func lookup(_ names: [String], in stack: [TemplateValue]) -> TemplateValue? {
-        guard let first = names.first else { return stack.last }
+        lookupLevel(names, in: stack)?.value
+    }
+
+    /// ``lookup(_:in:)``, with the level of the context the first name was found in.
+    static func lookupLevel(_ names: [String], in stack: [TemplateValue]) -> (value: TemplateValue, level: Int)? {
+        guard let first = names.first else { return stack.last.map { ($0, stack.count - 1) } }
         var level = stack.count - 1
         while level >= 0 {
             if case .object(let fields) = stack[level], var value = fields[first] {
@@ -194,7 +258,7 @@ public struct Template: Sendable {
                     guard case .object(let inner) = value, let next = inner[name] else { return nil }
                     value = next
                 }
-                return value
+                return (value, level)
             }
             level -= 1
         }
