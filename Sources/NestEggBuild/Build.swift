@@ -116,7 +116,8 @@ public struct Build {
         // it may stop at "up to date". (A share's folder is a part, rebuilt whole when its worker is retried.)
         let plainSite = printer == nil && options.bundles == nil && options.shard == nil
         let plain = plainSite && destinations.entries.isEmpty
-        let fingerprint = plainSite ? BuildCache.fingerprint(data: folder, templates: options.templates) : nil
+        let digests = plainSite ? DataDigests(folder) : nil
+        let fingerprint = digests.map { BuildCache.fingerprint($0, templates: options.templates) }
         let previous = BuildCache.read(from: options.output)
         if plain, let fingerprint, let cache = previous, cache.isCurrent(in: options.output, fingerprint: fingerprint) {
             progress("up to date: the data, the templates and nestegg are as they were at the last build")
@@ -133,9 +134,10 @@ public struct Build {
         var staged: [StagedFile] = []
         var bundles: SiteWriter?
         var partText: String?
+        var hashes: [String: String] = [:]
         do {
             // A plain site keeps the pages whose fingerprint the last build recorded unchanged.
-            let pages = plainSite ? PageReuse(previous: previous) : nil
+            let pages = plainSite ? PageReuse(previous: previous, site: site, digests: digests) : nil
             try render(renderer, into: writer, reuse: pages)
             if let printer { try printPDFs(site, with: printer, into: writer) }
             let records = site.statements
@@ -148,7 +150,9 @@ public struct Build {
                                       files: writer.stamps().keys.sorted(), entries: zip(owned, entries).map { ($0, StatementManifest.text(of: $1)) })
                 partText = part.text
             } else if !records.isEmpty {
-                try writeManifest(records, folder: StatementsReport.section.id + "/", pdf: printer != nil, dataAsOf: site.dataAsOf, into: writer)
+                let known = pages.map { KnownHashes(previous: previous?.hashes ?? [:], kept: $0.keptPaths) }
+                hashes = try writeManifest(records, folder: StatementsReport.section.id + "/", pdf: printer != nil, dataAsOf: site.dataAsOf,
+                                           into: writer, known: known)
             }
             if options.bundles != nil {
                 bundles = try openBundlesWriter()
@@ -159,6 +163,8 @@ public struct Build {
             if let fingerprint {
                 var cache = BuildCache(fingerprint: fingerprint, files: writer.stamps(), warnings: warnings, pages: pages?.fingerprints ?? [:])
                 cache.changes = site.changes
+                cache.hashes = hashes
+                cache.keys = pages?.keys ?? [:]
                 try Self.writeError { () throws(SiteWriter.WriteError) in try writer.write(cache.text, to: BuildCache.fileName) }
             }
             for (url, text) in artifacts { staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try StagedFile.stage(text, at: url) }) }
@@ -399,13 +405,21 @@ public struct Build {
     static func renderAndWrite(_ page: Page, _ renderer: PageRenderer, _ writer: SiteWriter, prefix: String = "",
                                reuse: PageReuse? = nil) -> BuildError? {
         do {
+            let files = [prefix + page.path + ".md", prefix + page.path + ".html"]
+            // A page that names its inputs is kept, its view never worked out, while their key is as recorded.
+            let key = reuse.flatMap { reuse in page.inputs.map { reuse.key(of: page, $0, renderer: renderer) } }
+            if let reuse, let key, reuse.previous?.keys[page.path] == key, let recorded = reuse.previous?.pages[page.path],
+               writer.reuse(files, expected: reuse.previous?.files ?? [:]) {
+                reuse.record(page.path, recorded, key: key)
+                reuse.countKept(page.path)
+                return nil
+            }
             let view = TemplateValue(encoding: page.view)
             if let reuse {
                 let fingerprint = PageFingerprint.of(page, view: view, renderer: renderer, salt: BuildCache.executableStamp)
-                reuse.record(page.path, fingerprint)
-                if reuse.previous?.pages[page.path] == fingerprint,
-                   writer.reuse([prefix + page.path + ".md", prefix + page.path + ".html"], expected: reuse.previous?.files ?? [:]) {
-                    reuse.countKept()
+                reuse.record(page.path, fingerprint, key: key)
+                if reuse.previous?.pages[page.path] == fingerprint, writer.reuse(files, expected: reuse.previous?.files ?? [:]) {
+                    reuse.countKept(page.path)
                     return nil
                 }
             }
@@ -438,16 +452,38 @@ public struct Build {
     }
 }
 
-/// A plain build's page-level reuse: the last build's cache (its pages' fingerprints and files'
-/// stamps), and this build's fingerprints, recorded by the render workers for the next one.
+/// A plain build's page-level reuse: the last build's cache (its pages' fingerprints and keys, its
+/// files' stamps), and this build's fingerprints and keys, recorded by the render workers for the next one.
 final class PageReuse: Sendable {
     let previous: BuildCache?
-    private let state = Mutex((fingerprints: [String: String](), kept: 0))
+    /// The data files' digests, and the digest of every file but those that pages name as their
+    /// inputs (what a keyed page depends on besides its own files).
+    private let digests: [String: String]
+    private let rest: String
+    private let state = Mutex((fingerprints: [String: String](), keys: [String: String](), kept: Set<String>()))
 
-    init(previous: BuildCache?) { self.previous = previous }
+    init(previous: BuildCache?, site: Site? = nil, digests: DataDigests? = nil) {
+        self.previous = previous
+        self.digests = digests?.byPath ?? [:]
+        let named = Set(site?.pages.flatMap { $0.inputs?.files ?? [] } ?? [])
+        rest = digests?.digest(excluding: named) ?? ""
+    }
 
-    func record(_ path: String, _ fingerprint: String) { state.withLock { $0.fingerprints[path] = fingerprint } }
-    func countKept() { state.withLock { $0.kept += 1 } }
+    /// The key of a page that names its inputs (``PageFingerprint/ofInputs(_:_:renderer:salt:rest:digest:)``).
+    func key(of page: Page, _ inputs: PageInputs, renderer: PageRenderer) -> String {
+        PageFingerprint.ofInputs(page, inputs, renderer: renderer, salt: BuildCache.executableStamp, rest: rest, digest: { self.digests[$0] })
+    }
+
+    func record(_ path: String, _ fingerprint: String, key: String? = nil) {
+        state.withLock {
+            $0.fingerprints[path] = fingerprint
+            if let key { $0.keys[path] = key }
+        }
+    }
+    var keys: [String: String] { state.withLock { $0.keys } }
+    /// The page at `path` (without extension) was kept as the last build wrote it.
+    func countKept(_ path: String) { state.withLock { _ = $0.kept.insert(path) } }
     var fingerprints: [String: String] { state.withLock { $0.fingerprints } }
-    var kept: Int { state.withLock { $0.kept } }
+    var kept: Int { state.withLock { $0.kept.count } }
+    var keptPaths: Set<String> { state.withLock { $0.kept } }
 }

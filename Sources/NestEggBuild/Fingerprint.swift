@@ -11,17 +11,19 @@ extension BuildCache {
     /// (Without the executable for a sharded build's parts: workers on other machines run their
     /// own copy of the same `nestegg`, and check its version instead.)
     static func fingerprint(data: DataFolder, templates: URL?, includingExecutable: Bool = true) -> String {
+        fingerprint(DataDigests(data), templates: templates, includingExecutable: includingExecutable)
+    }
+
+    /// ``fingerprint(data:templates:includingExecutable:)`` from the data files' digests.
+    static func fingerprint(_ digests: DataDigests, templates: URL?, includingExecutable: Bool = true) -> String {
         var hash = InputHash()
         hash.add(format)
         hash.add(includingExecutable ? executableStamp : "nestegg " + NestEggVersion.current)
-        for path in data.files {
+        for (path, digest) in digests.files {
             hash.add(path)
-            switch FileBytes.read(data.root.path + "/" + path) {
-            case .success(let bytes): hash.add(bytes)
-            case .failure(let failure): hash.add("unreadable: " + failure.reason)
-            }
+            hash.add(digest)
         }
-        for problem in data.listingProblems { hash.add(problem.description) }
+        for problem in digests.problems { hash.add(problem) }
         if let templates {
             for name in ((try? FileManager.default.contentsOfDirectory(atPath: templates.path)) ?? []).sorted() {
                 hash.add(name)
@@ -41,6 +43,41 @@ extension BuildCache {
               let attributes = try? FileManager.default.attributesOfItem(atPath: executable.resolvingSymlinksInPath().path) else { return "" }
         return "\(executable.path) \(attributes[.size] ?? 0) \((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
     }()
+}
+
+/// Each data file's SHA-256, by path in the data folder's order (read and hashed on every core),
+/// and what could not be listed. The build's fingerprint is made of them, and so is the key of
+/// each page that names the files it is made of (``PageInputs``).
+struct DataDigests: Sendable {
+    let files: [(path: String, digest: String)]
+    let problems: [String]
+    let byPath: [String: String]
+
+    init(_ data: DataFolder) {
+        let paths = data.files
+        files = zip(paths, Concurrently.map(paths.count) { index -> String in
+            var hash = InputHash()
+            switch FileBytes.read(data.root.path + "/" + paths[index]) {
+            case .success(let bytes): hash.add(bytes)
+            case .failure(let failure): hash.add("unreadable: " + failure.reason)
+            }
+            return hash.hex
+        }).map { ($0, $1) }
+        problems = data.listingProblems.map(\.description)
+        byPath = Dictionary(files.map { ($0.path, $0.digest) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// SHA-256 over every file that is not in `excluded`, and the listing's problems: what a
+    /// page keyed by its own files (``PageInputs``) depends on besides them.
+    func digest(excluding excluded: Set<String>) -> String {
+        var hash = InputHash()
+        for (path, digest) in files where !excluded.contains(path) {
+            hash.add(path)
+            hash.add(digest)
+        }
+        for problem in problems { hash.add(problem) }
+        return hash.hex
+    }
 }
 
 /// SHA-256 (swift-crypto) over length-prefixed parts.

@@ -13,22 +13,48 @@ extension Build {
     /// Writes `<folder>manifest.json` for `records`, whose files are `<record.path>.md`, `.html`
     /// and, with `pdf`, `.pdf` in `writer`; paths in the manifest are relative to `folder` (a folder
     /// of the writer, `""` or ending in `/`, that holds the files).
+    /// - Returns: the SHA-256 of each file the manifest lists, by site path (for the build cache).
+    @discardableResult
     func writeManifest(_ records: [StatementRecord], folder: String, pdf: Bool, dataAsOf: CivilDate?,
-                       into writer: SiteWriter) throws(BuildError) {
-        let entries = try manifestEntries(records, folder: folder, pdf: pdf, into: writer)
+                       into writer: SiteWriter, known: KnownHashes? = nil) throws(BuildError) -> [String: String] {
+        let entries = try manifestEntries(records, folder: folder, pdf: pdf, into: writer, known: known)
         try Self.writeError { () throws(SiteWriter.WriteError) in
             try writer.write(StatementManifest.render(entries, dataAsOf: dataAsOf), to: folder + StatementManifest.fileName)
         }
+        var hashes: [String: String] = [:]
+        for entry in entries {
+            for file in entry.files { hashes[folder + file.path] = file.sha256 }
+        }
+        return hashes
     }
 
-    /// Each record with the SHA-256 of its files, read back from the staging folder.
-    func manifestEntries(_ records: [StatementRecord], folder: String, pdf: Bool, into writer: SiteWriter) throws(BuildError) -> [StatementManifest.Entry] {
+    /// The hashes a rebuild need not work out again: those the last build recorded for files of
+    /// pages this build kept as they were (``PageReuse``), whose stamps were checked then.
+    struct KnownHashes {
+        let previous: [String: String]
+        let kept: Set<String>
+
+        /// The hash of the file at `path` (a kept page's `.md` or `.html`), if known.
+        func hash(of path: String) -> String? {
+            guard let dot = path.utf8.lastIndex(of: UInt8(ascii: ".")), kept.contains(String(path[..<dot])) else { return nil }
+            return previous[path]
+        }
+    }
+
+    /// Each record with the SHA-256 of its files, read back from the staging folder (or, for a
+    /// file kept from the last build, as `known` recorded it).
+    func manifestEntries(_ records: [StatementRecord], folder: String, pdf: Bool, into writer: SiteWriter,
+                         known: KnownHashes? = nil) throws(BuildError) -> [StatementManifest.Entry] {
         let extensions = pdf ? ["md", "html", "pdf"] : ["md", "html"]
         // Hashed on every core; a file that cannot be read back is the build's fault, not the data's.
         let hashed = Concurrently.map(records.count) { index -> Result<StatementManifest.Entry, BuildError> in
             var files: [StatementManifest.File] = []
             for ext in extensions {
                 let path = records[index].path + "." + ext
+                if path.hasPrefix(folder), let hash = known?.hash(of: path) {
+                    files.append(.init(path: String(path.dropFirst(folder.count)), sha256: hash))
+                    continue
+                }
                 guard path.hasPrefix(folder), case .success(let bytes) = FileBytes.read(writer.stagedURL(path).path) else {
                     return .failure(BuildError(step: .write, exitCode: .software,
                                                diagnostics: [Diagnostic(.error, file: path, message: "cannot read the statement back to hash it")]))

@@ -39,6 +39,7 @@ public enum StarlingLoader {
             if folder.contains(identifiersPath), let identifiers = folder.document(identifiersPath, log: log) {
                 data.identifiers = self.identifiers(in: identifiers)
             }
+            data.sources = [feedPath, balancePath, goalsPath, identifiersPath]
             return data
         }
         for (accountUid, goalUid) in settings.roundUpGoals.sorted(by: { $0.key < $1.key }) {

@@ -95,6 +95,10 @@ public struct StarlingAccountData: Sendable {
     public var identifiers: StarlingIdentifiers? = nil
     /// `starling/account-holder.json`'s `accountHolderName` (one holder for the folder's accounts).
     public var holderName: String? = nil
+    /// The data folder's files this account's own data is read from (feed, balance, savings goals,
+    /// identifiers), whether each is there or not: what a page of this account alone depends on
+    /// besides the rest of the folder (a build keeps such a page while they are unchanged).
+    public var sources: [String] = []
 
     public init(account: StarlingAccount, feed: [FeedItem], balance: StarlingBalance? = nil, savingsGoals: [StarlingSavingsGoal],
                 identifiers: StarlingIdentifiers? = nil, holderName: String? = nil) {

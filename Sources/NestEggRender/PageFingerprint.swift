@@ -24,6 +24,32 @@ public enum PageFingerprint {
         return hex(SHA256.hash(data: bytes))
     }
 
+    /// The key of a page that names its inputs (``PageInputs``), worked out without its view:
+    /// SHA-256 over `salt`, the templates, `rest` (a digest of every data file the build read but
+    /// the files pages name), the page's path, template and detail, each of its files' digest
+    /// (`digest(path)`, `nil` for a file that is not there), and what the page's template and the
+    /// layout see besides the view. Two builds that give a page the same key give it the same
+    /// view, so its files may be kept as they are.
+    public static func ofInputs(_ page: Page, _ inputs: PageInputs, renderer: PageRenderer, salt: String, rest: String,
+                                digest: (String) -> String?) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(2 * 1024)
+        append(&bytes, "inputs")
+        append(&bytes, salt)
+        append(&bytes, renderer.templates.digest)
+        append(&bytes, rest)
+        append(&bytes, page.path)
+        append(&bytes, page.template)
+        append(&bytes, inputs.detail)
+        for file in inputs.files {
+            append(&bytes, file)
+            append(&bytes, digest(file) ?? "-")
+        }
+        append(&bytes, renderer.commonValue(for: page, html: false))
+        append(&bytes, renderer.layoutValue(for: page, content: ""))
+        return hex(SHA256.hash(data: bytes))
+    }
+
     /// A value, unambiguously: each kind tagged, each text and list length-prefixed, an object's
     /// fields in their order (the order its view encodes them in, the same every build).
     static func append(_ bytes: inout [UInt8], _ value: TemplateValue) {

@@ -36,13 +36,17 @@ public struct Page: Sendable {
     /// What the template shows (built anew on each access).
     public var view: any Encodable & Sendable { makeView() }
 
+    /// What the page is made of besides the site-wide input, when its report can say (``PageInputs``).
+    public let inputs: PageInputs?
+
     public init(path: String, title: String, template: String, section: String?, breadcrumbs: [Link] = [],
-                view: @autoclosure @escaping @Sendable () -> any Encodable & Sendable) {
+                inputs: PageInputs? = nil, view: @autoclosure @escaping @Sendable () -> any Encodable & Sendable) {
         self.path = path
         self.title = title
         self.template = template
         self.section = section
         self.breadcrumbs = breadcrumbs
+        self.inputs = inputs
         self.makeView = view
     }
 
@@ -55,6 +59,23 @@ public struct Page: Sendable {
     /// The last part of the path: `2026-W47` for `roundups/personal/2026-W47`.
     public var fileName: Substring {
         path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[path.index(after: $0)...] } ?? path[...]
+    }
+}
+
+/// What a page depends on, named by its report so that a rebuild can keep the page without
+/// working out its view: the data files of the one entity it shows (an account's feed, balance,
+/// goals, identifiers) and a `detail` for everything else of its own that could change. The
+/// page's view must be a function of these files, the data folder's *other* files, the settings,
+/// the templates and `nestegg` — and of nothing that other entities' files decide, such as the
+/// data's as-of date: only a finished period's page (a final statement, a finished week) names
+/// its inputs; one in progress shows the as-of date and is always worked out.
+public struct PageInputs: Sendable, Equatable {
+    public let files: [String]
+    public let detail: String
+
+    public init(files: [String], detail: String) {
+        self.files = files
+        self.detail = detail
     }
 }
 

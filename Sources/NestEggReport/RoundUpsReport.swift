@@ -118,7 +118,7 @@ public enum RoundUpsReport {
             let weeks = RoundUpRule.weeks(of: data.feed, currency: account.currency, clock: context.clock)
             let goal = self.goal(for: data, settings: context.settings).map { goalView($0, context: context) }
             pages += weekPages(weeks, account: account, goal: goal, context: context, path: { "roundups/\(slug)/\($0)" },
-                               section: section.id, breadcrumbs: indexCrumbs)
+                               section: section.id, breadcrumbs: indexCrumbs, sources: data.sources)
             summaries.append(AccountSummary(account: account, slug: slug, weeks: weeks, goal: goal))
         }
 
@@ -136,8 +136,9 @@ public enum RoundUpsReport {
     }
 
     /// One account's week pages, at the paths `path` gives (in the site, or in the account's bundle).
+    /// (`sources`: the account's files, which a finished week's page is made of; ``PageInputs``.)
     static func weekPages(_ weeks: [RoundUpRule.Week], account: StarlingAccount, goal: GoalView?, context: ReportContext,
-                          path: (ISOWeek) -> String, section: String?, breadcrumbs: [Link]) -> [Page] {
+                          path: (ISOWeek) -> String, section: String?, breadcrumbs: [Link], sources: [String] = []) -> [Page] {
         weeks.enumerated().map { index, week in
             let previous = index > 0 ? weeks[index - 1].week : nil
             let next = index + 1 < weeks.count ? weeks[index + 1].week : nil
@@ -147,6 +148,8 @@ public enum RoundUpsReport {
             let nextLink = next.map { LinkView(title: days($0), href: ReportContext.href(path($0))) }
             return Page(path: path(week.week), title: "Round-ups for \(account.name), \(days(week.week))\(context.progress.soFar(week.week))",
                         template: "roundups-week", section: section, breadcrumbs: breadcrumbs,
+                        inputs: sources.isEmpty || context.progress.isInProgress(week.week) ? nil
+                            : PageInputs(files: sources, detail: "finished week\n\(previousLink?.title ?? "-")\n\(nextLink?.title ?? "-")"),
                         view: weekView(week, account: account, goal: goal, context: context, previous: previousLink, next: nextLink))
         }
     }

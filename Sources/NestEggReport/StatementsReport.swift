@@ -257,8 +257,12 @@ public enum StatementsReport {
         return statements.enumerated().map { index, statement in
             let previous = index > 0 ? link(statements[index - 1]) : nil
             let next = index + 1 < statements.count ? link(statements[index + 1]) : nil
+            // A final statement is made of its account's files, but for its neighbours' link text: a
+            // provisional month's says how far it runs (the as-of date). A provisional one shows that date.
+            let inputs = statement.isProvisional ? nil : PageInputs(
+                files: summary.data.sources, detail: "final statement\n\(previous?.title ?? "-")\n\(next?.title ?? "-")")
             return Page(path: paths.statement(statement.month), title: title(statement, account: summary.data.account, context: context),
-                        template: statementTemplate, section: section, breadcrumbs: breadcrumbs,
+                        template: statementTemplate, section: section, breadcrumbs: breadcrumbs, inputs: inputs,
                         view: statementView(statement, data: summary.data, paths: paths, noBalanceReason: summary.noBalanceReason,
                                             context: context, asOf: asOf, digest: summary.digests[index], previous: previous, next: next))
         }

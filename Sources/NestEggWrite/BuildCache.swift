@@ -14,13 +14,20 @@ import Foundation
 /// keeps both its size and its modification time (only a deliberate `touch -d` does) is not seen.
 public struct BuildCache: Sendable {
     public static let fileName = ".nestegg-cache"
-    public static let format = "nestegg-cache 3"
+    public static let format = "nestegg-cache 4"
 
     public let fingerprint: String
     public var files: [String: FileStamp]
     public var warnings: [Diagnostic]
     /// Each page (by path, without extension) and the fingerprint of what it was rendered from.
     public var pages: [String: String]
+    /// Each page that names its inputs (by path) and their key: a later build that works out the
+    /// same key keeps the page's files without working out its view (``pages`` is carried over).
+    public var keys: [String: String] = [:]
+    /// The SHA-256 of files the statements manifest lists (site path → hex digits): a later
+    /// build that keeps such a file as it was (its page unchanged, its size and modification
+    /// time as recorded) takes its hash from here instead of reading it again.
+    public var hashes: [String: String] = [:]
     /// What the next build compares with for its "what changed" page (lines the report stage
     /// writes and reads; `change-…`).
     public var changes: [String] = []
@@ -48,6 +55,10 @@ public struct BuildCache: Sendable {
                 cache.changes.append(String(line))
             case "page" where fields.count == 3:
                 cache.pages[fields[1]] = fields[2]
+            case "sha" where fields.count == 3:
+                cache.hashes[fields[1]] = fields[2]
+            case "key" where fields.count == 3:
+                cache.keys[fields[1]] = fields[2]
             case "warning" where fields.count == 7:
                 var warning = Diagnostic(.warning, file: fields[1], line: Int(fields[2]), column: Int(fields[3]),
                                          path: fields[4].isEmpty ? nil : fields[4], message: fields[5])
@@ -73,6 +84,8 @@ public struct BuildCache: Sendable {
         var lines = [Self.format, fingerprint]
         lines += files.keys.sorted().map { "file\t\($0)\t\(files[$0]!.size)\t\(files[$0]!.modified)" }
         lines += pages.keys.sorted().map { "page\t\($0)\t\(pages[$0]!)" }
+        lines += keys.keys.sorted().map { "key\t\($0)\t\(keys[$0]!)" }
+        lines += hashes.keys.sorted().map { "sha\t\($0)\t\(hashes[$0]!)" }
         lines += changes
         lines += warnings.map { warning in
             ["warning", warning.file, warning.line.map(String.init) ?? "", warning.column.map(String.init) ?? "",

@@ -18,7 +18,30 @@ import Testing
         try JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys]).write(to: file)
     }
 
+    /// Appends five copies of the newest transaction of the first feed (by file name), `days` after it:
+    /// the data's as-of date moves, and with it every other account's periods in progress.
+    static func laterTransactions(_ data: URL, days: Int) throws {
+        let feed = data.appendingPathComponent("starling/feed")
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: feed.path).sorted().first)
+        try editJSON(feed.appendingPathComponent(file)) { value in
+            var object = value as! [String: Any]
+            var items = object["feedItems"] as! [[String: Any]]
+            let newest = items.max { ($0["transactionTime"] as! String) < ($1["transactionTime"] as! String) }!
+            let time = Instant(iso8601: newest["transactionTime"] as! String)!
+            for n in 0..<5 {
+                var item = newest
+                item["feedItemUid"] = "incremental-later-\(days)-\(n)"
+                item["transactionTime"] = Instant(millisecondsSinceEpoch: time.millisecondsSinceEpoch + Int64(days * 86_400 + n * 3_600) * 1000).utcText
+                items.append(item)
+            }
+            object["feedItems"] = items
+            value = object
+        }
+    }
+
     static let edits: [(name: String, keepsPages: Bool, edit: Edit)] = [
+        ("a day's transactions after the newest", true, { try laterTransactions($0, days: 1) }),
+        ("transactions three weeks after the newest", true, { try laterTransactions($0, days: 21) }),
         ("a new transaction", true, { data in
             let feed = data.appendingPathComponent("starling/feed")
             let file = try #require(try FileManager.default.contentsOfDirectory(atPath: feed.path).sorted().first)
@@ -127,8 +150,12 @@ import Testing
         #expect(try differences(incremental, clean).isEmpty)
         #expect(try String(contentsOf: incremental.appendingPathComponent("index.html"), encoding: .utf8).contains("Made by NestEgg"))
 
-        // With nothing else changed, the tampered page alone is written anew the next time.
+        // With nothing else changed, the tampered page alone is written anew the next time; a
+        // tampered statement is also hashed anew for the manifest, not taken from the cache.
         try (try String(contentsOf: tampered, encoding: .utf8) + "<!-- edited again -->").write(to: tampered, atomically: false, encoding: .utf8)
+        let statement = incremental.appendingPathComponent("statements/personal/2026-10.html")
+        try (try String(contentsOf: statement, encoding: .utf8) + "<!-- edited -->").write(to: statement, atomically: false, encoding: .utf8)
+        #expect(BuildCache.read(from: incremental)?.hashes["statements/personal/2026-10.html"] != nil, "the cache keeps the statements' hashes")
         let dataCopy = work.appendingPathComponent("data")
         try FileManager.default.copyItem(at: data, to: dataCopy)
         _ = try build(dataCopy, incremental, templates: templates)
