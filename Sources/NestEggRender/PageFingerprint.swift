@@ -41,6 +41,7 @@ public enum PageFingerprint {
         append(&bytes, page.path)
         append(&bytes, page.template)
         append(&bytes, inputs.detail)
+        count(&bytes, inputs.files.count)
         for file in inputs.files {
             append(&bytes, file)
             append(&bytes, digest(file) ?? "-")

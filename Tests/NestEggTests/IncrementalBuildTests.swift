@@ -41,6 +41,23 @@ import Testing
 
     static let edits: [(name: String, keepsPages: Bool, edit: Edit)] = [
         ("a day's transactions after the newest", true, { try laterTransactions($0, days: 1) }),
+        // What a final statement or a finished week shows of files that no page names as its own.
+        ("a renamed account", true, { data in
+            try editJSON(data.appendingPathComponent("starling/accounts.json")) { value in
+                var object = value as! [String: Any]
+                var accounts = object["accounts"] as! [[String: Any]]
+                accounts[accounts.count - 1]["name"] = "Renamed account"
+                object["accounts"] = accounts
+                value = object
+            }
+        }),
+        ("another account holder", true, { data in
+            try editJSON(data.appendingPathComponent("starling/account-holder.json")) { value in
+                var object = value as! [String: Any]
+                object["accountHolderName"] = "Another Holder"
+                value = object
+            }
+        }),
         ("transactions three weeks after the newest", true, { try laterTransactions($0, days: 21) }),
         ("a new transaction", true, { data in
             let feed = data.appendingPathComponent("starling/feed")

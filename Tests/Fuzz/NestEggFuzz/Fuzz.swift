@@ -115,6 +115,17 @@ enum FuzzTargets {
         // A partial that includes itself never finishes: the library refuses it before rendering.
         if !included.partialNames.contains("p") && included.depth(with: [:]) + template.depth(with: ["p": included.depth(with: [:])]) <= Template.maximumDepth {
             _ = try? template.render(view, partials: partials)
+            // Both flavours at once (a page's Markdown and its HTML-flavoured Markdown) are each
+            // flavour rendered alone, or fail where one of them fails (a property failure is a crash).
+            let common = { (flag: Bool) -> TemplateValue in .object(["b": .flag(flag), "t": .text("T")]) }
+            let off = try? template.render([view, common(false)], partials: partials)
+            let on = try? template.render([view, common(true)], partials: partials)
+            let both = try? template.renderBoth([view, common(false)], forkName: "b", partials: partials)
+            if let off, let on {
+                precondition(both?.off == off && both?.on == on, "renderBoth differs from rendering each flavour")
+            } else {
+                precondition(both == nil, "renderBoth rendered what one flavour refuses")
+            }
         }
         partials.removeAll()
     }
