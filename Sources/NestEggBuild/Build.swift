@@ -126,7 +126,12 @@ public struct Build {
         }
         let (dataset, warnings, notes) = try load(folder)
         let templates = try loadTemplates()
-        let site = SiteReport.build(dataset, notes: notes, previous: previous?.changes)
+        // What a keyed page or a statement's digest depends on besides its account's own files.
+        let rest = digests?.digest(excluding: Set(dataset.starling.flatMap(\.sources)))
+        let memo = digests.flatMap { digests in
+            rest.map { StatementDigestCache(previous: previous?.statementDigests ?? [:], files: digests.byPath, rest: $0) }
+        }
+        let site = SiteReport.build(dataset, notes: notes, previous: previous?.changes, memo: memo)
         progress("report: \(site.pages.count) pages in \(site.sections.count) section\(site.sections.count == 1 ? "" : "s")")
         let renderer = PageRenderer(templates: templates, site: site)
         let artifacts = try renderArtifacts(renderer, warnings: warnings)
@@ -137,7 +142,7 @@ public struct Build {
         var hashes: [String: String] = [:]
         do {
             // A plain site keeps the pages whose fingerprint the last build recorded unchanged.
-            let pages = plainSite ? PageReuse(previous: previous, site: site, digests: digests) : nil
+            let pages = plainSite ? PageReuse(previous: previous, digests: digests, rest: rest) : nil
             try render(renderer, into: writer, reuse: pages)
             if let printer { try printPDFs(site, with: printer, into: writer) }
             let records = site.statements
@@ -165,6 +170,7 @@ public struct Build {
                 cache.changes = site.changes
                 cache.hashes = hashes
                 cache.keys = pages?.keys ?? [:]
+                cache.statementDigests = memo?.entries(for: site.statements, accounts: dataset.starling) ?? [:]
                 try Self.writeError { () throws(SiteWriter.WriteError) in try writer.write(cache.text, to: BuildCache.fileName) }
             }
             for (url, text) in artifacts { staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try StagedFile.stage(text, at: url) }) }
@@ -462,11 +468,12 @@ final class PageReuse: Sendable {
     private let rest: String
     private let state = Mutex((fingerprints: [String: String](), keys: [String: String](), kept: Set<String>()))
 
-    init(previous: BuildCache?, site: Site? = nil, digests: DataDigests? = nil) {
+    /// (`rest`: the digest of every data file that no account names as its own, ``DataDigests/digest(excluding:)``;
+    /// pages name only their account's files.)
+    init(previous: BuildCache?, digests: DataDigests? = nil, rest: String? = nil) {
         self.previous = previous
         self.digests = digests?.byPath ?? [:]
-        let named = Set(site?.pages.flatMap { $0.inputs?.files ?? [] } ?? [])
-        rest = digests?.digest(excluding: named) ?? ""
+        self.rest = rest ?? ""
     }
 
     /// The key of a page that names its inputs (``PageFingerprint/ofInputs(_:_:renderer:salt:rest:digest:)``).

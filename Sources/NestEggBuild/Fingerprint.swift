@@ -1,6 +1,8 @@
 import Crypto
 import Foundation
 import NestEggLoad
+import NestEggModel
+import NestEggReport
 import NestEggSupport
 import NestEggWrite
 
@@ -77,6 +79,54 @@ struct DataDigests: Sendable {
         }
         for problem in problems { hash.add(problem) }
         return hash.hex
+    }
+}
+
+/// The digests of final statements the last build worked out, for the report stage
+/// (``DigestMemo``): one is taken again while the key of its account's inputs is as recorded —
+/// the account's files, every data file that no account names as its own (`rest`: the accounts
+/// list, the holder, the issuer, the settings and their time zone), and `nestegg` itself.
+final class StatementDigestCache: DigestMemo {
+    private let previous: [String: (key: String, digest: String)]
+    private let files: [String: String]
+    private let rest: String
+
+    init(previous: [String: (key: String, digest: String)], files: [String: String], rest: String) {
+        self.previous = previous
+        self.files = files
+        self.rest = rest
+    }
+
+    static func id(_ account: StarlingAccount, _ month: CalendarMonth) -> String { "\(account.uid)/\(month)" }
+
+    /// The key of what `account`'s final statements are worked out from.
+    func key(of account: StarlingAccountData) -> String {
+        var hash = InputHash()
+        hash.add("statement digest")
+        hash.add(BuildCache.executableStamp)
+        hash.add(rest)
+        for path in account.sources {
+            hash.add(path)
+            hash.add(files[path] ?? "-")
+        }
+        return hash.hex
+    }
+
+    func finalStatementDigest(account: StarlingAccountData, month: CalendarMonth) -> String? {
+        guard let entry = previous[Self.id(account.account, month)], entry.key == key(of: account) else { return nil }
+        return entry.digest
+    }
+
+    /// What the next build's memo reads: each final statement's digest with its account's key.
+    func entries(for records: [StatementRecord], accounts: [StarlingAccountData]) -> [String: (key: String, digest: String)] {
+        var keys: [String: String] = [:]
+        for account in accounts { keys[account.account.uid] = key(of: account) }
+        var entries: [String: (key: String, digest: String)] = [:]
+        for record in records where !record.status.isProvisional {
+            guard let key = keys[record.account.uid] else { continue }
+            entries[Self.id(record.account, record.month)] = (key, record.digest)
+        }
+        return entries
     }
 }
 

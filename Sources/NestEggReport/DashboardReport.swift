@@ -170,11 +170,13 @@ public enum SiteReport {
         private var spendingItems: [SpendingItem]?
         private var statementAccounts: StatementsReport.Computed??
         private let context: ReportContext
+        private let memo: (any DigestMemo)?
 
-        init(_ dataset: Dataset, context: ReportContext) {
+        init(_ dataset: Dataset, context: ReportContext, memo: (any DigestMemo)? = nil) {
             self.dataset = dataset
             self.clock = context.clock
             self.context = context
+            self.memo = memo
         }
 
         /// Every account's statements and their digests (``StatementsReport/accounts(_:context:)``):
@@ -182,7 +184,7 @@ public enum SiteReport {
         var statements: StatementsReport.Computed? {
             statementsLock.withLock {
                 if let statementAccounts { return statementAccounts }
-                let computed = StatementsReport.accounts(dataset, context: context)
+                let computed = StatementsReport.accounts(dataset, context: context, memo: memo)
                 statementAccounts = .some(computed)
                 return computed
             }
@@ -246,14 +248,21 @@ public enum SiteReport {
     /// `notes` are the load's warnings: with any, the site has a data notes page. `previous` is
     /// what the last build into the same folder left to compare with (``ChangeSnapshot/lines``),
     /// `nil` when there is none: the `changes` page says what changed since.
-    public static func build(_ dataset: Dataset, notes: [Diagnostic] = [], previous: [String]? = nil) -> Site {
+    /// `memo` may give final statements' digests an earlier build worked out (``DigestMemo``).
+    public static func build(_ dataset: Dataset, notes: [Diagnostic] = [], previous: [String]? = nil,
+                             memo: (any DigestMemo)? = nil) -> Site {
         let context = ReportContext(dataset: dataset)
-        let derived = Derived(dataset, context: context)
-        let results = Concurrently.map(reports.count) { index in
-            let report = reports[index]
+        let derived = Derived(dataset, context: context, memo: memo)
+        // The statements (every account's months and digests) take longest: they start first, so
+        // that the other reports fill the other cores meanwhile. Results keep the navigation's order.
+        let order = reports.indices.sorted { (reports[$0].section == StatementsReport.section ? 0 : 1, $0) < (reports[$1].section == StatementsReport.section ? 0 : 1, $1) }
+        let ran = Concurrently.map(order.count) { position in
+            let report = reports[order[position]]
             let pages = report.pages(dataset, context, derived)
             return (pages, pages.isEmpty ? nil : report.dashboard(dataset, context, derived))
         }
+        var results = ran
+        for (position, index) in order.enumerated() { results[index] = ran[position] }
         var sections: [Section] = []
         var pages: [Page] = []
         var dashboard: [Site.DashboardEntry] = []

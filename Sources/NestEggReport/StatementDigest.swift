@@ -135,3 +135,12 @@ extension Instant {
             + "\(two(milliseconds / 1000 % 60)).\(millis < 100 ? "0" : "")\(millis < 10 ? "0" : "")\(millis)Z"
     }
 }
+
+/// Final statements' digests that an earlier build worked out, offered to the report stage so that
+/// a rebuild need not write out and hash every statement again. A memo answers only for a final
+/// statement whose inputs (its account's files and everything else a digest reads) are as they
+/// were; with or without it, the report is the same (a test holds the manifest to that).
+public protocol DigestMemo: Sendable {
+    /// The digest of `account`'s final statement for `month`, if known.
+    func finalStatementDigest(account: StarlingAccountData, month: CalendarMonth) -> String?
+}

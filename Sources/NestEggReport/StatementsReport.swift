@@ -210,7 +210,7 @@ public enum StatementsReport {
     /// ``SiteReport`` works them out once a build.
     typealias Computed = (asOf: CivilDate, accounts: [AccountStatements])
 
-    static func accounts(_ dataset: Dataset, context: ReportContext) -> Computed? {
+    static func accounts(_ dataset: Dataset, context: ReportContext, memo: (any DigestMemo)? = nil) -> Computed? {
         guard let asOf = asOf(dataset, context: context) else { return nil }
         let all = dataset.starling, slugs = RoundUpsReport.accountSlugs(all)
         // A bank's thousand accounts are worked out on every core.
@@ -218,7 +218,10 @@ public enum StatementsReport {
             let statements = StatementPeriods.statements(for: all[index], clock: context.clock, asOf: asOf)
             guard !statements.isEmpty else { return nil }
             return AccountStatements(data: all[index], slug: slugs[index], statements: statements, noBalanceReason: noBalanceReason(all[index]),
-                                     digests: statements.map { StatementDigest.digest($0, data: all[index], timeZone: context.clock.identifier) })
+                                     digests: statements.map { statement in
+                                         (statement.isProvisional ? nil : memo?.finalStatementDigest(account: all[index], month: statement.month))
+                                             ?? StatementDigest.digest(statement, data: all[index], timeZone: context.clock.identifier)
+                                     })
         }.compactMap { $0 }
         return accounts.isEmpty ? nil : (asOf, accounts)
     }

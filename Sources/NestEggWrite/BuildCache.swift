@@ -24,6 +24,9 @@ public struct BuildCache: Sendable {
     /// Each page that names its inputs (by path) and their key: a later build that works out the
     /// same key keeps the page's files without working out its view (``pages`` is carried over).
     public var keys: [String: String] = [:]
+    /// Final statements' digests (by account id and month, `uid/2026-10`), each with the key of
+    /// what it was worked out from: a later build whose key is the same takes the digest as it is.
+    public var statementDigests: [String: (key: String, digest: String)] = [:]
     /// The SHA-256 of files the statements manifest lists (site path → hex digits): a later
     /// build that keeps such a file as it was (its page unchanged, its size and modification
     /// time as recorded) takes its hash from here instead of reading it again.
@@ -41,33 +44,64 @@ public struct BuildCache: Sendable {
 
     /// The cache recorded in an output folder, if any.
     public static func read(from output: URL) -> BuildCache? {
-        guard let data = FileManager.default.contents(atPath: output.appendingPathComponent(fileName).path) else { return nil }
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        guard lines.first == Substring(format), lines.count >= 2 else { return nil }
-        var cache = BuildCache(fingerprint: String(lines[1]), files: [:], warnings: [])
-        for line in lines.dropFirst(2) where !line.isEmpty {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            switch fields.first {
-            case "file" where fields.count == 4:
-                guard let size = Int(fields[2]), let modified = Int64(fields[3]) else { return nil }
-                cache.files[fields[1]] = FileStamp(size: size, modified: modified)
-            case let kind? where kind.hasPrefix("change-"):
-                cache.changes.append(String(line))
-            case "page" where fields.count == 3:
-                cache.pages[fields[1]] = fields[2]
-            case "sha" where fields.count == 3:
-                cache.hashes[fields[1]] = fields[2]
-            case "key" where fields.count == 3:
-                cache.keys[fields[1]] = fields[2]
-            case "warning" where fields.count == 7:
-                var warning = Diagnostic(.warning, file: fields[1], line: Int(fields[2]), column: Int(fields[3]),
-                                         path: fields[4].isEmpty ? nil : fields[4], message: fields[5])
-                warning.count = Int(fields[6]) ?? 1
-                cache.warnings.append(warning)
-            default: return nil
+        guard case .success(let bytes) = FileBytes.read(output.appendingPathComponent(fileName).path) else { return nil }
+        return parse(bytes)
+    }
+
+    /// A cache's text, read line by line on its bytes (a large site's cache has hundreds of
+    /// thousands of lines, read before every rebuild); `nil` for anything but this format.
+    static func parse(_ bytes: [UInt8]) -> BuildCache? {
+        bytes.withUnsafeBufferPointer { buffer -> BuildCache? in
+            var lines: [Range<Int>] = []
+            var start = 0
+            while start <= buffer.count {
+                var end = start
+                while end < buffer.count && buffer[end] != 0x0A { end += 1 }
+                lines.append(start..<end)
+                start = end + 1
             }
+            func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self) }
+            /// A line's fields, split at each tab.
+            func fields(_ line: Range<Int>) -> [Range<Int>] {
+                var fields: [Range<Int>] = []
+                var start = line.lowerBound
+                for index in line where buffer[index] == 0x09 {
+                    fields.append(start..<index)
+                    start = index + 1
+                }
+                fields.append(start..<line.upperBound)
+                return fields
+            }
+            guard lines.count >= 2, text(lines[0]) == format else { return nil }
+            var cache = BuildCache(fingerprint: text(lines[1]), files: [:], warnings: [])
+            for line in lines.dropFirst(2) where !line.isEmpty {
+                let parts = fields(line)
+                let kind = text(parts[0])
+                switch kind {
+                case "file" where parts.count == 4:
+                    guard let size = Int(text(parts[2])), let modified = Int64(text(parts[3])) else { return nil }
+                    cache.files[text(parts[1])] = FileStamp(size: size, modified: modified)
+                case _ where kind.hasPrefix("change-"):
+                    cache.changes.append(text(line))
+                case "page" where parts.count == 3:
+                    cache.pages[text(parts[1])] = text(parts[2])
+                case "sha" where parts.count == 3:
+                    cache.hashes[text(parts[1])] = text(parts[2])
+                case "key" where parts.count == 3:
+                    cache.keys[text(parts[1])] = text(parts[2])
+                case "digest" where parts.count == 4:
+                    cache.statementDigests[text(parts[1])] = (text(parts[2]), text(parts[3]))
+                case "warning" where parts.count == 7:
+                    let field = parts.map(text)
+                    var warning = Diagnostic(.warning, file: field[1], line: Int(field[2]), column: Int(field[3]),
+                                             path: field[4].isEmpty ? nil : field[4], message: field[5])
+                    warning.count = Int(field[6]) ?? 1
+                    cache.warnings.append(warning)
+                default: return nil
+                }
+            }
+            return cache
         }
-        return cache
     }
 
     /// Whether `output` holds exactly what a build with this fingerprint wrote.
@@ -86,6 +120,7 @@ public struct BuildCache: Sendable {
         lines += pages.keys.sorted().map { "page\t\($0)\t\(pages[$0]!)" }
         lines += keys.keys.sorted().map { "key\t\($0)\t\(keys[$0]!)" }
         lines += hashes.keys.sorted().map { "sha\t\($0)\t\(hashes[$0]!)" }
+        lines += statementDigests.keys.sorted().map { "digest\t\($0)\t\(statementDigests[$0]!.key)\t\(statementDigests[$0]!.digest)" }
         lines += changes
         lines += warnings.map { warning in
             ["warning", warning.file, warning.line.map(String.init) ?? "", warning.column.map(String.init) ?? "",

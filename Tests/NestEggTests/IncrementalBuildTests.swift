@@ -144,6 +144,58 @@ import Testing
         #expect(differing.isEmpty, "\(name): \(differing.prefix(5))")
     }
 
+    /// A rebuild takes a final statement's digest from the cache while its account's inputs are
+    /// as they were, and works it out again when they are not: with every recorded digest replaced,
+    /// the account whose feed changed gets its real digests back, the other keeps what the cache says.
+    @Test func finalStatementDigestsComeFromTheCacheWhileTheirInputsAreUnchanged() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data"), incremental = work.appendingPathComponent("incremental")
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Fixtures"), to: data)
+        _ = try build(data, incremental)
+        let cacheFile = incremental.appendingPathComponent(BuildCache.fileName)
+        let bogus = String(repeating: "0", count: 64)
+        let lines = try String(contentsOf: cacheFile, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasPrefix("digest\t") ? line.split(separator: "\t").dropLast().joined(separator: "\t") + "\t" + bogus : String(line)
+        }
+        #expect(lines.contains { $0.hasPrefix("digest\t") }, "the cache keeps final statements' digests")
+        try lines.joined(separator: "\n").write(to: cacheFile, atomically: false, encoding: .utf8)
+        // One account's feed, the same data written out again: its files' digest changes, nothing else.
+        let feed = data.appendingPathComponent("starling/feed")
+        let changed = try #require(try FileManager.default.contentsOfDirectory(atPath: feed.path).sorted().last)
+        try Self.editJSON(feed.appendingPathComponent(changed)) { _ in }
+        _ = try build(data, incremental)
+        let manifest = try String(contentsOf: incremental.appendingPathComponent("statements/manifest.json"), encoding: .utf8)
+        let uid = String(changed.dropLast(".json".count))
+        let entries = manifest.components(separatedBy: "\"account\": {").dropFirst()
+        let own = entries.filter { $0.hasPrefix("\"uid\": \"\(uid)\"") }, others = entries.filter { !$0.hasPrefix("\"uid\": \"\(uid)\"") }
+        #expect(!own.isEmpty && !others.isEmpty)
+        #expect(own.allSatisfy { !$0.contains(bogus) }, "the changed account's digests are worked out again")
+        #expect(others.contains { $0.contains(bogus) }, "the other account's final statements take the recorded digest")
+    }
+
+    /// The cache reads back as written, every kind of line, and anything else is no cache.
+    @Test func theCacheReadsBackAsWritten() throws {
+        var cache = BuildCache(fingerprint: "f1", files: ["index.html": FileStamp(size: 12, modified: 1_700_000_000_123_456_789),
+                                                          "a b/c.md": FileStamp(size: 0, modified: -1)],
+                               warnings: [Diagnostic(.warning, file: "starling/feed/x.json", line: 3, column: 4, path: "$.feedItems[0]",
+                                                     message: "a\tb\nc")],
+                               pages: ["index": "p1", "roundups/a/2026-W01": "p2"])
+        cache.keys = ["roundups/a/2026-W01": "k1"]
+        cache.hashes = ["statements/a/2026-01.md": "h1"]
+        cache.changes = ["change-account\tx\ty"]
+        let read = try #require(BuildCache.parse(Array(cache.text.utf8)))
+        #expect(read.fingerprint == "f1")
+        #expect(read.files == cache.files)
+        #expect(read.pages == cache.pages && read.keys == cache.keys && read.hashes == cache.hashes && read.changes == cache.changes)
+        #expect(read.warnings.count == 1 && read.warnings[0].line == 3 && read.warnings[0].path == "$.feedItems[0]")
+        #expect(read.text == cache.text)
+        #expect(BuildCache.parse(Array("nestegg-cache 3\nf\n".utf8)) == nil, "another format")
+        #expect(BuildCache.parse(Array((cache.text + "what\tis\tthis\n").utf8)) == nil, "a line of no known kind")
+        #expect(BuildCache.parse(Array((cache.text + "file\tx\tnot a size\t1\n").utf8)) == nil)
+        #expect(BuildCache.parse([]) == nil)
+    }
+
     /// A changed template renders every page again (nothing kept is stale), and a page whose file
     /// was changed behind NestEgg's back is written anew, not kept.
     @Test func aChangedTemplateOrATamperedFileIsRenderedAgain() throws {
