@@ -12,25 +12,14 @@ Speed is never asserted: the figures go in the README.
 import filecmp
 import os
 import shutil
-import subprocess
 import sys
 
-root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-nestegg = os.path.join(root, ".build", "release", "nestegg")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import measured, nestegg, prepare, results, seed, set_aside, work  # noqa: E402
+
 scale = int(os.environ.get("SCALE", "100"))
 shards = int(os.environ.get("SHARDS", "4"))
-seed = os.environ.get("SEED", "42")
-work = os.path.join(root, ".bench")
-results = os.path.join(root, "bench-results")
 SKIPPED = {".nestegg-cache", "changes.md", "changes.html"}
-
-
-def measured(command, environment=None):
-    """Runs a command once under GNU time: its wall seconds, CPU seconds and peak memory in MB."""
-    out = subprocess.run(["/usr/bin/time", "-f", "%e %U %S %M"] + command, check=True, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE, text=True, env=environment).stderr.strip().splitlines()[-1]
-    wall, user, system, peak_kb = out.split()
-    return float(wall), float(user) + float(system), int(peak_kb) / 1024
 
 
 def differences(left, right):
@@ -52,21 +41,9 @@ def differences(left, right):
 
 
 def main():
-    if not os.path.exists(nestegg):
-        sys.exit("build first: swift build -c release --product nestegg (make bench-shards does)")
-    os.makedirs(work, exist_ok=True)
-    os.makedirs(results, exist_ok=True)
-    data = os.path.join(work, f"data-{scale}-{seed}")
-    if not os.path.exists(os.path.join(data, "nestegg.json")):
-        shutil.rmtree(data, ignore_errors=True)
-        subprocess.run([nestegg, "fixtures", "--scale", str(scale), "--seed", seed, "--out", data], check=True)
+    data = prepare("bench-shards", scale)
     base = os.path.join(work, f"shards-{scale}")
-    # The last run's folders are moved aside and removed after the measurements (see bench.py:
-    # removing a large tree just before a build makes ext4 slow to hand out inodes).
-    previous = base + ".previous"
-    shutil.rmtree(previous, ignore_errors=True)
-    if os.path.exists(base):
-        os.rename(base, previous)
+    previous = set_aside(base)
     os.makedirs(base)
     rows = []
     single = os.path.join(base, "single")

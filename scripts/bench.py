@@ -34,10 +34,10 @@ except ImportError:
     parser_name = "json (stdlib)"
 
 
-def measured(command):
+def measured(command, environment=None):
     """Runs a command once under GNU time; returns its wall seconds, CPU seconds and peak memory in MB."""
     out = subprocess.run(["/usr/bin/time", "-f", "%e %U %S %M"] + command, check=True, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE, text=True).stderr.strip().splitlines()[-1]
+                         stderr=subprocess.PIPE, text=True, env=environment).stderr.strip().splitlines()[-1]
     wall, user, system, peak_kb = out.split()
     return float(wall), float(user) + float(system), int(peak_kb) / 1024
 
@@ -131,25 +131,37 @@ def same_tree(a, b):
     return left == right and all(filecmp.cmp(os.path.join(a, p), os.path.join(b, p), shallow=False) for p in left)
 
 
-def main():
+def prepare(target, scale):
+    """Checks the release binary is built, makes the work and results folders, and returns the
+    synthetic data at `scale` (generated once, cached in .bench/)."""
     if not os.path.exists(nestegg):
-        sys.exit("build first: swift build -c release --product nestegg (make bench does)")
+        sys.exit(f"build first: swift build -c release --product nestegg (make {target} does)")
     os.makedirs(work, exist_ok=True)
     os.makedirs(results, exist_ok=True)
+    data = os.path.join(work, f"data-{scale}-{seed}")
+    if not os.path.exists(os.path.join(data, "nestegg.json")):
+        shutil.rmtree(data, ignore_errors=True)
+        subprocess.run([nestegg, "fixtures", "--scale", str(scale), "--seed", seed, "--out", data], check=True)
+    return data
+
+
+def set_aside(folder):
+    """Moves the last run's `folder` aside, to be removed after the measurements: removing a tree
+    of 200,000 files just before a build makes ext4 slow to hand out inodes for a while, a cost
+    of the benchmark's tidying, not of the build. Returns where it went."""
+    previous = folder + ".previous"
+    shutil.rmtree(previous, ignore_errors=True)
+    if os.path.exists(folder):
+        os.rename(folder, previous)
+    return previous
+
+
+def main():
     rows = []
     for scale in scales:
-        data = os.path.join(work, f"data-{scale}-{seed}")
-        if not os.path.exists(os.path.join(data, "nestegg.json")):
-            shutil.rmtree(data, ignore_errors=True)
-            subprocess.run([nestegg, "fixtures", "--scale", str(scale), "--seed", seed, "--out", data], check=True)
+        data = prepare("bench", scale)
         site = os.path.join(work, f"site-{scale}")
-        # The previous run's site is moved aside and removed after the measurements: removing
-        # a tree of 200,000 files just before a build makes ext4 slow to hand out inodes for a
-        # while, a cost of the benchmark's tidying, not of the build.
-        previous = site + ".previous"
-        shutil.rmtree(previous, ignore_errors=True)
-        if os.path.exists(site):
-            os.rename(site, previous)
+        previous = set_aside(site)
         build = [nestegg, "build", "--quiet", "--data", data, "--output", site]
         wall, cpu, memory = measured(build)
         rebuild_wall, _, _ = measured(build)
