@@ -114,19 +114,31 @@ public struct BuildCache: Sendable {
         return true
     }
 
+    /// The cache as written: one line a record, written into one string (a large site's cache
+    /// has hundreds of thousands of lines, written while the site is still in memory).
     public var text: String {
-        var lines = [Self.format, fingerprint]
-        lines += files.keys.sorted().map { "file\t\($0)\t\(files[$0]!.size)\t\(files[$0]!.modified)" }
-        lines += pages.keys.sorted().map { "page\t\($0)\t\(pages[$0]!)" }
-        lines += keys.keys.sorted().map { "key\t\($0)\t\(keys[$0]!)" }
-        lines += hashes.keys.sorted().map { "sha\t\($0)\t\(hashes[$0]!)" }
-        lines += statementDigests.keys.sorted().map { "digest\t\($0)\t\(statementDigests[$0]!.key)\t\(statementDigests[$0]!.digest)" }
-        lines += changes
-        lines += warnings.map { warning in
-            ["warning", warning.file, warning.line.map(String.init) ?? "", warning.column.map(String.init) ?? "",
-             warning.path ?? "", warning.message, String(warning.count)].map(Diagnostic.printable).joined(separator: "\t")
+        var out = ""
+        out.reserveCapacity(128 * (files.count + pages.count + keys.count + hashes.count + statementDigests.count) + 4096)
+        func line(_ fields: String...) {
+            for (index, field) in fields.enumerated() {
+                if index > 0 { out += "\t" }
+                out += field
+            }
+            out += "\n"
         }
-        return lines.joined(separator: "\n") + "\n"
+        line(Self.format)
+        line(fingerprint)
+        for path in files.keys.sorted() { line("file", path, String(files[path]!.size), String(files[path]!.modified)) }
+        for path in pages.keys.sorted() { line("page", path, pages[path]!) }
+        for path in keys.keys.sorted() { line("key", path, keys[path]!) }
+        for path in hashes.keys.sorted() { line("sha", path, hashes[path]!) }
+        for id in statementDigests.keys.sorted() { line("digest", id, statementDigests[id]!.key, statementDigests[id]!.digest) }
+        for change in changes { line(change) }
+        for warning in warnings {
+            line("warning", Diagnostic.printable(warning.file), warning.line.map(String.init) ?? "", warning.column.map(String.init) ?? "",
+                 Diagnostic.printable(warning.path ?? ""), Diagnostic.printable(warning.message), String(warning.count))
+        }
+        return out
     }
 }
 
