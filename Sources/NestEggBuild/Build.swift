@@ -462,8 +462,8 @@ public struct Build {
 /// files' stamps), and this build's fingerprints and keys, recorded by the render workers for the next one.
 final class PageReuse: Sendable {
     let previous: BuildCache?
-    /// The data files' digests, and the digest of every file but those that pages name as their
-    /// inputs (what a keyed page depends on besides its own files).
+    /// The data files' digests, and the digest of every file that no account names as its own
+    /// (what a keyed page depends on besides its own files).
     private let digests: [String: String]
     private let rest: String
     private let state = Mutex((fingerprints: [String: String](), keys: [String: String](), kept: Set<String>()))
