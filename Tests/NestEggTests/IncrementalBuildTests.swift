@@ -39,18 +39,21 @@ import Testing
         }
     }
 
+    /// Renames the `index`th element (from the end when negative) of the list `list` in `file`.
+    static func rename(_ file: URL, list: String, at index: Int, to name: String) throws {
+        try editJSON(file) { value in
+            var object = value as! [String: Any]
+            var elements = object[list] as! [[String: Any]]
+            elements[index < 0 ? elements.count + index : index]["name"] = name
+            object[list] = elements
+            value = object
+        }
+    }
+
     static let edits: [(name: String, keepsPages: Bool, edit: Edit)] = [
         ("a day's transactions after the newest", true, { try laterTransactions($0, days: 1) }),
         // What a final statement or a finished week shows of files that no page names as its own.
-        ("a renamed account", true, { data in
-            try editJSON(data.appendingPathComponent("starling/accounts.json")) { value in
-                var object = value as! [String: Any]
-                var accounts = object["accounts"] as! [[String: Any]]
-                accounts[accounts.count - 1]["name"] = "Renamed account"
-                object["accounts"] = accounts
-                value = object
-            }
-        }),
+        ("a renamed account", true, { try rename($0.appendingPathComponent("starling/accounts.json"), list: "accounts", at: -1, to: "Renamed account") }),
         ("another account holder", true, { data in
             try editJSON(data.appendingPathComponent("starling/account-holder.json")) { value in
                 var object = value as! [String: Any]
@@ -73,15 +76,7 @@ import Testing
                 value = object
             }
         }),
-        ("a changed goal", true, { data in
-            try editJSON(data.appendingPathComponent("qapital/savingsgoals.json")) { value in
-                var object = value as! [String: Any]
-                var goals = object["savingsGoals"] as! [[String: Any]]
-                goals[0]["name"] = "Renamed goal"
-                object["savingsGoals"] = goals
-                value = object
-            }
-        }),
+        ("a changed goal", true, { try rename($0.appendingPathComponent("qapital/savingsgoals.json"), list: "savingsGoals", at: 0, to: "Renamed goal") }),
         ("a removed loan", true, { data in
             try editJSON(data.appendingPathComponent("kiva/loans.json")) { value in
                 var object = value as! [String: Any]
