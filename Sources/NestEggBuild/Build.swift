@@ -126,11 +126,8 @@ public struct Build {
         }
         let (dataset, warnings, notes) = try load(folder)
         let templates = try loadTemplates()
-        // What a keyed page or a statement's digest depends on besides its account's own files.
-        let rest = digests?.digest(excluding: Set(dataset.starling.flatMap(\.sources)))
-        let memo = digests.flatMap { digests in
-            rest.map { StatementDigestCache(previous: previous?.statementDigests ?? [:], files: digests.byPath, rest: $0) }
-        }
+        let keys = digests.map { InputKeys($0, accounts: dataset.starling) }
+        let memo = keys.map { StatementDigestCache(previous: previous?.statementDigests ?? [:], keys: $0) }
         let site = SiteReport.build(dataset, notes: notes, previous: previous?.changes, memo: memo)
         progress("report: \(site.pages.count) pages in \(site.sections.count) section\(site.sections.count == 1 ? "" : "s")")
         let renderer = PageRenderer(templates: templates, site: site)
@@ -142,7 +139,7 @@ public struct Build {
         var hashes: [String: String] = [:]
         do {
             // A plain site keeps the pages whose fingerprint the last build recorded unchanged.
-            let pages = plainSite ? PageReuse(previous: previous, digests: digests, rest: rest) : nil
+            let pages = plainSite ? PageReuse(previous: previous, keys: keys) : nil
             try render(renderer, into: writer, reuse: pages)
             if let printer { try printPDFs(site, with: printer, into: writer) }
             let records = site.statements
@@ -413,7 +410,7 @@ public struct Build {
         do {
             let files = [prefix + page.path + ".md", prefix + page.path + ".html"]
             // A page that names its inputs is kept, its view never worked out, while their key is as recorded.
-            let key = reuse.flatMap { reuse in page.inputs.map { reuse.key(of: page, $0, renderer: renderer) } }
+            let key = page.inputs.flatMap { reuse?.key(of: page, $0, renderer: renderer) }
             if let reuse, let key, reuse.previous?.keys[page.path] == key, let recorded = reuse.previous?.pages[page.path],
                writer.reuse(files, expected: reuse.previous?.files ?? [:]) {
                 reuse.record(page.path, recorded, key: key)
@@ -462,23 +459,18 @@ public struct Build {
 /// files' stamps), and this build's fingerprints and keys, recorded by the render workers for the next one.
 final class PageReuse: Sendable {
     let previous: BuildCache?
-    /// The data files' digests, and the digest of every file that no account names as its own
-    /// (what a keyed page depends on besides its own files).
-    private let digests: [String: String]
-    private let rest: String
+    private let inputKeys: InputKeys?
     private let state = Mutex((fingerprints: [String: String](), keys: [String: String](), kept: Set<String>()))
 
-    /// (`rest`: the digest of every data file that no account names as its own, ``DataDigests/digest(excluding:)``;
-    /// pages name only their account's files.)
-    init(previous: BuildCache?, digests: DataDigests? = nil, rest: String? = nil) {
+    init(previous: BuildCache?, keys: InputKeys? = nil) {
         self.previous = previous
-        self.digests = digests?.byPath ?? [:]
-        self.rest = rest ?? ""
+        inputKeys = keys
     }
 
-    /// The key of a page that names its inputs (``PageFingerprint/ofInputs(_:_:renderer:salt:rest:digest:)``).
-    func key(of page: Page, _ inputs: PageInputs, renderer: PageRenderer) -> String {
-        PageFingerprint.ofInputs(page, inputs, renderer: renderer, salt: BuildCache.executableStamp, rest: rest, digest: { self.digests[$0] })
+    /// The key of a page that names its inputs (``PageFingerprint/ofInputs(_:_:renderer:filesKey:)``);
+    /// `nil` without the data files' digests.
+    func key(of page: Page, _ inputs: PageInputs, renderer: PageRenderer) -> String? {
+        inputKeys.map { PageFingerprint.ofInputs(page, inputs, renderer: renderer, filesKey: $0.key(of: inputs.files)) }
     }
 
     func record(_ path: String, _ fingerprint: String, key: String? = nil) {

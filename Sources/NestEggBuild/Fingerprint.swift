@@ -69,8 +69,7 @@ struct DataDigests: Sendable {
         byPath = Dictionary(files.map { ($0.path, $0.digest) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// SHA-256 over every file that is not in `excluded`, and the listing's problems: what a
-    /// page keyed by its own files (``PageInputs``) depends on besides them.
+    /// SHA-256 over every file that is not in `excluded`, and the listing's problems (``InputKeys``).
     func digest(excluding excluded: Set<String>) -> String {
         var hash = InputHash()
         for (path, digest) in files where !excluded.contains(path) {
@@ -82,48 +81,58 @@ struct DataDigests: Sendable {
     }
 }
 
-/// The digests of final statements the last build worked out, for the report stage
-/// (``DigestMemo``): one is taken again while the key of its account's inputs is as recorded —
-/// the account's files, every data file that no account names as its own (`rest`: the accounts
-/// list, the holder, the issuer, the settings and their time zone), and `nestegg` itself.
-final class StatementDigestCache: DigestMemo {
-    private let previous: [String: (key: String, digest: String)]
+/// The key of what a page or a final statement's digest is made of, when its report names the
+/// data files (an account's ``StarlingAccountData/sources``): those files' SHA-256, every data
+/// file that no account names as its own (`rest`: the accounts list, the holder, the issuer, the
+/// settings and their time zone, the other sources) and `nestegg` itself. Everything else such a
+/// page shows is its own to add (``PageFingerprint/ofInputs(_:_:renderer:filesKey:)``).
+struct InputKeys: Sendable {
     private let files: [String: String]
     private let rest: String
 
-    init(previous: [String: (key: String, digest: String)], files: [String: String], rest: String) {
-        self.previous = previous
-        self.files = files
-        self.rest = rest
+    init(_ digests: DataDigests, accounts: [StarlingAccountData]) {
+        files = digests.byPath
+        rest = digests.digest(excluding: Set(accounts.flatMap(\.sources)))
     }
 
-    static func id(_ account: StarlingAccount, _ month: CalendarMonth) -> String { "\(account.uid)/\(month)" }
-
-    /// The key of what `account`'s final statements are worked out from.
-    func key(of account: StarlingAccountData) -> String {
+    func key(of paths: [String]) -> String {
         var hash = InputHash()
-        hash.add("statement digest")
         hash.add(BuildCache.executableStamp)
         hash.add(rest)
-        for path in account.sources {
+        hash.add(String(paths.count))
+        for path in paths {
             hash.add(path)
             hash.add(files[path] ?? "-")
         }
         return hash.hex
     }
+}
+
+/// The digests of final statements the last build worked out, for the report stage
+/// (``DigestMemo``): one is taken again while its account's ``InputKeys`` key is as recorded.
+final class StatementDigestCache: DigestMemo {
+    private let previous: [String: (key: String, digest: String)]
+    private let keys: InputKeys
+
+    init(previous: [String: (key: String, digest: String)], keys: InputKeys) {
+        self.previous = previous
+        self.keys = keys
+    }
+
+    static func id(_ account: StarlingAccount, _ month: CalendarMonth) -> String { "\(account.uid)/\(month)" }
 
     func finalStatementDigest(account: StarlingAccountData, month: CalendarMonth) -> String? {
-        guard let entry = previous[Self.id(account.account, month)], entry.key == key(of: account) else { return nil }
+        guard let entry = previous[Self.id(account.account, month)], entry.key == keys.key(of: account.sources) else { return nil }
         return entry.digest
     }
 
     /// What the next build's memo reads: each final statement's digest with its account's key.
     func entries(for records: [StatementRecord], accounts: [StarlingAccountData]) -> [String: (key: String, digest: String)] {
-        var keys: [String: String] = [:]
-        for account in accounts { keys[account.account.uid] = key(of: account) }
+        var accountKeys: [String: String] = [:]
+        for account in accounts { accountKeys[account.account.uid] = keys.key(of: account.sources) }
         var entries: [String: (key: String, digest: String)] = [:]
         for record in records where !record.status.isProvisional {
-            guard let key = keys[record.account.uid] else { continue }
+            guard let key = accountKeys[record.account.uid] else { continue }
             entries[Self.id(record.account, record.month)] = (key, record.digest)
         }
         return entries

@@ -25,27 +25,19 @@ public enum PageFingerprint {
     }
 
     /// The key of a page that names its inputs (``PageInputs``), worked out without its view:
-    /// SHA-256 over `salt`, the templates, `rest` (a digest of every data file the build read but
-    /// the files pages name), the page's path, template and detail, each of its files' digest
-    /// (`digest(path)`, `nil` for a file that is not there), and what the page's template and the
-    /// layout see besides the view. Two builds that give a page the same key give it the same
+    /// SHA-256 over `filesKey` (its files, the rest of the data and `nestegg`, as the build keys
+    /// them), the templates, the page's path, template and detail, and what the page's template and
+    /// the layout see besides the view. Two builds that give a page the same key give it the same
     /// view, so its files may be kept as they are.
-    public static func ofInputs(_ page: Page, _ inputs: PageInputs, renderer: PageRenderer, salt: String, rest: String,
-                                digest: (String) -> String?) -> String {
+    public static func ofInputs(_ page: Page, _ inputs: PageInputs, renderer: PageRenderer, filesKey: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(2 * 1024)
         append(&bytes, "inputs")
-        append(&bytes, salt)
+        append(&bytes, filesKey)
         append(&bytes, renderer.templates.digest)
-        append(&bytes, rest)
         append(&bytes, page.path)
         append(&bytes, page.template)
         append(&bytes, inputs.detail)
-        count(&bytes, inputs.files.count)
-        for file in inputs.files {
-            append(&bytes, file)
-            append(&bytes, digest(file) ?? "-")
-        }
         append(&bytes, renderer.commonValue(for: page, html: false))
         append(&bytes, renderer.layoutValue(for: page, content: ""))
         return hex(SHA256.hash(data: bytes))
@@ -75,13 +67,6 @@ public enum PageFingerprint {
     static func append(_ bytes: inout [UInt8], _ text: String) {
         count(&bytes, text.utf8.count)
         bytes.append(contentsOf: text.utf8)
-    }
-
-    /// `text` length-prefixed, as ``append(_:_:)-(_,String)`` writes it, straight into a hasher.
-    static func update(_ hasher: inout SHA256, _ text: String) {
-        var bytes: [UInt8] = []
-        append(&bytes, text)
-        hasher.update(data: bytes)
     }
 
     private static func count(_ bytes: inout [UInt8], _ count: Int) {

@@ -65,12 +65,12 @@ public struct TemplateLibrary: Sendable {
             }
         }
         stylesheet = texts["style.css"]?.text ?? ""
-        var hasher = SHA256()
+        var bytes: [UInt8] = []
         for (name, entry) in texts.sorted(by: { $0.key < $1.key }) {
-            PageFingerprint.update(&hasher, name)
-            PageFingerprint.update(&hasher, entry.text)
+            PageFingerprint.append(&bytes, name)
+            PageFingerprint.append(&bytes, entry.text)
         }
-        digest = PageFingerprint.hex(hasher.finalize())
+        digest = PageFingerprint.hex(SHA256.hash(data: bytes))
         for (name, entry) in texts.sorted(by: { $0.key < $1.key }) where name.hasSuffix(".mustache") {
             let key = String(name.dropLast(".mustache".count))
             // Markdown templates escape for Markdown, the others for HTML.

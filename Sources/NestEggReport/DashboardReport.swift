@@ -255,7 +255,8 @@ public enum SiteReport {
         let derived = Derived(dataset, context: context, memo: memo)
         // The statements (every account's months and digests) take longest: they start first, so
         // that the other reports fill the other cores meanwhile. Results keep the navigation's order.
-        let order = reports.indices.sorted { (reports[$0].section == StatementsReport.section ? 0 : 1, $0) < (reports[$1].section == StatementsReport.section ? 0 : 1, $1) }
+        let startsFirst = { (index: Int) in reports[index].section == StatementsReport.section }
+        let order = reports.indices.filter(startsFirst) + reports.indices.filter { !startsFirst($0) }
         let ran = Concurrently.map(order.count) { position in
             let report = reports[order[position]]
             let pages = report.pages(dataset, context, derived)
