@@ -128,7 +128,8 @@ public struct Build {
         let templates = try loadTemplates()
         let keys = digests.map { InputKeys($0, accounts: dataset.starling) }
         let memo = keys.map { StatementDigestCache(previous: previous?.statementDigests ?? [:], keys: $0) }
-        let site = SiteReport.build(dataset, notes: notes, previous: previous?.changes, memo: memo)
+        let elsewhere = try figuresElsewhere(dataset, folder: folder)
+        let site = SiteReport.build(dataset, notes: notes, previous: previous?.changes, memo: memo, elsewhere: elsewhere)
         progress("report: \(site.pages.count) pages in \(site.sections.count) section\(site.sections.count == 1 ? "" : "s")")
         let renderer = PageRenderer(templates: templates, site: site)
         let artifacts = try renderArtifacts(renderer, warnings: warnings)
@@ -145,7 +146,7 @@ public struct Build {
             let records = site.statements
             if let shard = options.shard {
                 // A share hashes its own statements' files; the merge puts the manifest together.
-                let owned = records.indices.filter { shard.owns(records[$0].path) }
+                let owned = records.indices.filter { shard.owns(Page.entity(of: records[$0].account)) }
                 let entries = try manifestEntries(owned.map { records[$0] }, folder: StatementsReport.section.id + "/", pdf: false, into: writer)
                 let part = PartRecord(fingerprint: BuildCache.fingerprint(data: folder, templates: options.templates, includingExecutable: false),
                                       shard: shard, manifestHead: StatementManifest.head(dataAsOf: site.dataAsOf), statementCount: records.count,
@@ -316,16 +317,13 @@ public struct Build {
     /// The dataset, its warnings as the console shows them (paths from the data folder's label),
     /// and as the data notes page does (paths inside the data folder: a published page never shows
     /// where the data sat on the machine that built it).
+    /// A share keeps the feeds of the accounts whose pages are its own (``Page/entity(of:)``).
     func load(_ folder: DataFolder) throws(BuildError) -> (Dataset, [Diagnostic], notes: [Diagnostic]) {
         let log = DiagnosticLog()
-        let dataset = DataLoader.load(folder, log: log)
+        let keepsFeed = options.shard.map { shard in { @Sendable (account: StarlingAccount) in shard.owns(Page.entity(of: account)) } }
+        let dataset = DataLoader.load(folder, log: log, keepsFeed: keepsFeed)
         let label = options.dataLabel ?? folder.root.path
-        let diagnostics = log.diagnostics.map { diagnostic in
-            var placed = diagnostic
-            placed.file = diagnostic.file.isEmpty ? label
-                : label == "." ? diagnostic.file : (label.hasSuffix("/") ? label : label + "/") + diagnostic.file
-            return placed
-        }
+        let diagnostics = placed(log.diagnostics, folder: folder)
         if log.hasErrors {
             throw BuildError(step: .load, exitCode: .dataError, diagnostics: diagnostics)
         }
@@ -336,6 +334,42 @@ public struct Build {
             return note
         }
         return (dataset, diagnostics, notes)
+    }
+
+    /// Diagnostics with their paths from the data folder's label, as the console shows them.
+    func placed(_ diagnostics: [Diagnostic], folder: DataFolder) -> [Diagnostic] {
+        let label = options.dataLabel ?? folder.root.path
+        return diagnostics.map { diagnostic in
+            var placed = diagnostic
+            placed.file = diagnostic.file.isEmpty ? label
+                : label == "." ? diagnostic.file : (label.hasSuffix("/") ? label : label + "/") + diagnostic.file
+            return placed
+        }
+    }
+
+    /// What a share needs of the accounts whose pages are not its own (``AccountFigures``), by
+    /// UID: each feed the load let go is read again, one account per core at a time, its figures
+    /// worked out and the feed let go. (The load reported the feeds' problems and kept their latest
+    /// times, which make the as-of date the figures need.) A feed that cannot be read now, or that
+    /// changed since the load read it, stops the build.
+    func figuresElsewhere(_ dataset: Dataset, folder: DataFolder) throws(BuildError) -> [String: AccountFigures] {
+        let others = dataset.starling.filter { $0.feedNotKept != nil }
+        guard !others.isEmpty else { return [:] }
+        let context = ReportContext(dataset: dataset)
+        let log = DiagnosticLog()
+        let figures = Concurrently.map(others.count, log: log) { index, log -> AccountFigures in
+            var data = others[index]
+            data.feed = StarlingLoader.feed(of: data.account, in: folder, log: log)
+            if data.feed.map(\.transactionTime).max() != data.feedNotKept?.latest {
+                log.report(Diagnostic(.error, file: "starling/feed/\(data.account.uid).json", message: "changed while the build read it; build again"))
+            }
+            data.feedNotKept = nil
+            return AccountFigures(data, context: context)
+        }
+        if log.hasErrors {
+            throw BuildError(step: .load, exitCode: .dataError, diagnostics: placed(log.diagnostics.filter { $0.severity == .error }, folder: folder))
+        }
+        return Dictionary(uniqueKeysWithValues: zip(others.map(\.account.uid), figures))
     }
 
     func loadTemplates() throws(BuildError) -> TemplateLibrary {
@@ -377,7 +411,7 @@ public struct Build {
     /// error reported is always the first page's in site order, whichever worker met it first.
     func render(_ renderer: PageRenderer, into writer: SiteWriter, reuse: PageReuse? = nil) throws(BuildError) {
         // A share renders its own pages; share 0 also the site's files that are not pages.
-        let pages = options.shard.map { shard in renderer.site.pages.filter { shard.owns($0.path) } } ?? renderer.site.pages
+        let pages = options.shard.map { shard in renderer.site.pages.filter(shard.owns) } ?? renderer.site.pages
         if let shard = options.shard { progress("render: share \(shard): \(pages.count) of \(renderer.site.pages.count) pages") }
         if let shard = options.shard, shard.index != 0 {
             if let error = Concurrently.firstFailure(pages.count, { Self.renderAndWrite(pages[$0], renderer, writer, reuse: reuse) }) { throw error }

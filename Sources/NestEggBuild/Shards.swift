@@ -7,10 +7,11 @@ import NestEggRender
 import NestEggSupport
 import NestEggWrite
 
-/// Share K of N of a build (`--shard K/N`): the pages whose path falls to K by a stable hash, so
-/// that N workers that never talk agree on who renders what. Every worker loads and reports the
-/// whole data set (the pages of one share need site-wide figures: navigation, start page, lists);
-/// what divides is rendering and writing, most of a build's work.
+/// Share K of N of a build (`--shard K/N`): the pages whose entity or path falls to K by a
+/// stable hash (``owns(_:)-swift.method``), so that N workers that never talk agree on who renders
+/// what. A worker keeps the Starling feeds of its own accounts only; of the others it keeps the
+/// figures the site-wide pages need (``AccountFigures``), so its memory falls with N. It still reads
+/// every file: the as-of date and the data notes, in every page, come from all of them.
 public struct Shard: Sendable, Equatable, CustomStringConvertible {
     public let index: Int
     public let count: Int
@@ -53,8 +54,12 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
         return .success(shard)
     }
 
-    /// Whether `path` (a page, without extension) is this share's.
-    public func owns(_ path: String) -> Bool { Self.share(of: path, count: count) == index }
+    /// Whether `key` (a page's path without extension, or the entity it shows) is this share's.
+    public func owns(_ key: String) -> Bool { Self.share(of: key, count: count) == index }
+
+    /// Whether a page is this share's: all of one entity's pages (an account's statements and
+    /// round-up weeks) fall to the share that keeps the entity's data; any other page by its path.
+    public func owns(_ page: Page) -> Bool { owns(page.entity ?? page.path) }
 
     static func share(of path: String, count: Int) -> Int {
         guard count > 1 else { return 0 }

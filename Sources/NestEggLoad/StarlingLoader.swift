@@ -3,7 +3,10 @@ import NestEggSupport
 /// Reads `starling/`: accounts, and per account its feed, balance and savings goals,
 /// each in the shape Starling's public API v2 returns.
 public enum StarlingLoader {
-    public static func load(from folder: DataFolder, settings: Settings = Settings(), log: DiagnosticLog) -> [StarlingAccountData] {
+    /// `keepsFeed` says which accounts' feeds to keep (all when `nil`): every feed is read and
+    /// checked, but of one not kept only its latest time stays (``StarlingAccountData/feedNotKept``).
+    public static func load(from folder: DataFolder, settings: Settings = Settings(), log: DiagnosticLog,
+                            keepsFeed: (@Sendable (StarlingAccount) -> Bool)? = nil) -> [StarlingAccountData] {
         guard folder.hasFolder("starling") else { return [] }
         guard folder.contains("starling/accounts.json"), let document = folder.document("starling/accounts.json", log: log) else {
             if !folder.contains("starling/accounts.json") {
@@ -19,13 +22,11 @@ public enum StarlingLoader {
         let result = Concurrently.map(accounts.count, log: log) { index, log in
             let account = accounts[index]
             var data = StarlingAccountData(account: account, feed: [], balance: nil, savingsGoals: [], holderName: holder)
-            let feedPath = "starling/feed/\(account.uid).json"
-            if folder.contains(feedPath), let feed = folder.document(feedPath, log: log) {
-                data.feed = feedItems(in: feed)
-                for item in data.feed where item.amount.currency != account.currency {
-                    log.report(Diagnostic(.warning, file: feedPath,
-                                          message: "feed item \(item.uid) is in \(item.amount.currency), the account in \(account.currency)"))
-                }
+            let feedPath = feedPath(of: account)
+            data.feed = feed(of: account, in: folder, log: log)
+            if let keepsFeed, !keepsFeed(account) {
+                data.feedNotKept = .init(latest: data.feed.map(\.transactionTime).max())
+                data.feed = []
             }
             let balancePath = "starling/balances/\(account.uid).json"
             if folder.contains(balancePath), let balance = folder.document(balancePath, log: log) {
@@ -64,6 +65,19 @@ public enum StarlingLoader {
             }
         }
         return result
+    }
+
+    static func feedPath(of account: StarlingAccount) -> String { "starling/feed/\(account.uid).json" }
+
+    /// The account's feed (`starling/feed/<accountUid>.json`), checked; empty when the file is not there.
+    public static func feed(of account: StarlingAccount, in folder: DataFolder, log: DiagnosticLog) -> [FeedItem] {
+        let path = feedPath(of: account)
+        guard folder.contains(path), let document = folder.document(path, log: log) else { return [] }
+        let items = feedItems(in: document)
+        for item in items where item.amount.currency != account.currency {
+            log.report(Diagnostic(.warning, file: path, message: "feed item \(item.uid) is in \(item.amount.currency), the account in \(account.currency)"))
+        }
+        return items
     }
 
     /// `{"accounts": [...]}`

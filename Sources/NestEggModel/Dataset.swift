@@ -22,7 +22,7 @@ public struct Dataset: Sendable {
     /// The latest moment found in the data: the start page says "data as of" it (never the build time).
     public var latestInstant: Instant? {
         let candidates: [Instant?] = [
-            starling.flatMap { $0.feed.map(\.transactionTime) }.max(),
+            starling.compactMap(\.latestFeedInstant).max(),
             qapital.latestInstant,
             transactions.latestInstant,
             kiva.latestInstant,

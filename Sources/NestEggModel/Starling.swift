@@ -99,6 +99,19 @@ public struct StarlingAccountData: Sendable {
     /// identifiers), whether each is there or not: what a page of this account alone depends on
     /// besides the rest of the folder (a build keeps such a page while they are unchanged).
     public var sources: [String] = []
+    /// Set when the feed was read but not kept: a share of a sharded build keeps the feeds of the
+    /// accounts it renders; of the others it keeps only what the data's as-of date needs.
+    public var feedNotKept: FeedNotKept? = nil
+
+    /// What is kept of a feed that is not (``StarlingAccountData/feedNotKept``).
+    public struct FeedNotKept: Sendable {
+        /// The feed's latest transaction time.
+        public let latest: Instant?
+        public init(latest: Instant?) { self.latest = latest }
+    }
+
+    /// The latest transaction time in the account's feed, kept or not.
+    public var latestFeedInstant: Instant? { feedNotKept?.latest ?? feed.map(\.transactionTime).max() }
 
     public init(account: StarlingAccount, feed: [FeedItem], balance: StarlingBalance? = nil, savingsGoals: [StarlingSavingsGoal],
                 identifiers: StarlingIdentifiers? = nil, holderName: String? = nil) {

@@ -225,10 +225,11 @@ public struct ChangeSnapshot: Sendable, Equatable {
 
     init() {}
 
-    public init(_ dataset: Dataset) {
+    /// `elsewhere`: the figures of accounts whose feed was not kept, by UID (``AccountFigures``).
+    public init(_ dataset: Dataset, elsewhere: [String: AccountFigures] = [:]) {
         for data in dataset.starling {
             accounts[data.account.uid] = Account(name: data.account.name, balance: data.balance?.cleared,
-                                                         items: Set(data.feed.map { Self.digest($0.uid) }))
+                                                 items: elsewhere[data.account.uid]?.itemDigests ?? Self.itemDigests(of: data.feed))
         }
         for entry in GoalsReport.entries(dataset) {
             let progress = GoalsRules.progress(saved: entry.saved, target: entry.target, reportedPercent: entry.reportedPercent)
@@ -238,6 +239,8 @@ public struct ChangeSnapshot: Sendable, Equatable {
             loans[loan.id] = Loan(name: loan.name, status: loan.status.rawValue, funded: loan.fundedAmount)
         }
     }
+
+    static func itemDigests(of feed: [FeedItem]) -> Set<UInt64> { Set(feed.map { digest($0.uid) }) }
 
     static func digest(_ id: String) -> UInt64 {
         var value: UInt64 = 0

@@ -171,12 +171,15 @@ public enum SiteReport {
         private var statementAccounts: StatementsReport.Computed??
         private let context: ReportContext
         private let memo: (any DigestMemo)?
+        /// The figures of accounts whose feed was not kept, by UID (``AccountFigures``).
+        let elsewhere: [String: AccountFigures]
 
-        init(_ dataset: Dataset, context: ReportContext, memo: (any DigestMemo)? = nil) {
+        init(_ dataset: Dataset, context: ReportContext, memo: (any DigestMemo)? = nil, elsewhere: [String: AccountFigures] = [:]) {
             self.dataset = dataset
             self.clock = context.clock
             self.context = context
             self.memo = memo
+            self.elsewhere = elsewhere
         }
 
         /// Every account's statements and their digests (``StatementsReport/accounts(_:context:)``):
@@ -184,7 +187,7 @@ public enum SiteReport {
         var statements: StatementsReport.Computed? {
             statementsLock.withLock {
                 if let statementAccounts { return statementAccounts }
-                let computed = StatementsReport.accounts(dataset, context: context, memo: memo)
+                let computed = StatementsReport.accounts(dataset, context: context, memo: memo, elsewhere: elsewhere)
                 statementAccounts = .some(computed)
                 return computed
             }
@@ -195,7 +198,7 @@ public enum SiteReport {
         var spending: [SpendingItem] {
             lock.withLock {
                 if let spendingItems { return spendingItems }
-                let items = TransactionsRules.items(from: dataset, clock: clock)
+                let items = TransactionsRules.items(from: dataset, clock: clock, elsewhere: elsewhere)
                 spendingItems = items
                 return items
             }
@@ -225,8 +228,8 @@ public enum SiteReport {
 
     /// The reports, in the order of the navigation and the start page.
     static let reports: [Report] = [
-        Report(section: RoundUpsReport.section, pages: { RoundUpsReport.pages(for: $0.starling, context: $1) },
-               dashboard: { RoundUpsReport.dashboard(for: $0.starling, context: $1) }),
+        Report(section: RoundUpsReport.section, pages: { RoundUpsReport.pages(for: $0.starling, context: $1, elsewhere: $2.elsewhere) },
+               dashboard: { RoundUpsReport.dashboard(for: $0.starling, context: $1, elsewhere: $2.elsewhere) }),
         Report(section: GoalsReport.section, pages: GoalsReport.pages, dashboard: GoalsReport.dashboard),
         // Its start-page section is the insights'.
         Report(section: TransactionsReport.section, pages: { TransactionsReport.pages(for: $2.spending, context: $1) },
@@ -249,10 +252,12 @@ public enum SiteReport {
     /// what the last build into the same folder left to compare with (``ChangeSnapshot/lines``),
     /// `nil` when there is none: the `changes` page says what changed since.
     /// `memo` may give final statements' digests an earlier build worked out (``DigestMemo``).
+    /// `elsewhere` gives, by UID, the figures of the accounts whose feed was not kept (``AccountFigures``):
+    /// their own pages are listed but not to be rendered here (``Page/entity``).
     public static func build(_ dataset: Dataset, notes: [Diagnostic] = [], previous: [String]? = nil,
-                             memo: (any DigestMemo)? = nil) -> Site {
+                             memo: (any DigestMemo)? = nil, elsewhere: [String: AccountFigures] = [:]) -> Site {
         let context = ReportContext(dataset: dataset)
-        let derived = Derived(dataset, context: context, memo: memo)
+        let derived = Derived(dataset, context: context, memo: memo, elsewhere: elsewhere)
         // The statements (every account's months and digests) take longest: they start first, so
         // that the other reports fill the other cores meanwhile. Results keep the navigation's order.
         let startsFirst = { (index: Int) in reports[index].section == StatementsReport.section }
@@ -277,7 +282,7 @@ public enum SiteReport {
         var site = Site(title: dataset.settings.title, sections: sections, pages: pages, dashboard: dashboard,
                         dataAsOf: context.progress.asOf, settings: dataset.settings)
         site.statements = StatementsReport.records(derived.statements, context: context)
-        let snapshot = ChangeSnapshot(dataset)
+        let snapshot = ChangeSnapshot(dataset, elsewhere: elsewhere)
         site.changes = snapshot.lines
         let before = previous.flatMap(ChangeSnapshot.init(lines:))
         site.pages.append(ChangesReport.page(current: snapshot, previous: before, context: context))

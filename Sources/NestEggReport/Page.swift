@@ -38,14 +38,21 @@ public struct Page: Sendable {
 
     /// What the page is made of besides the site-wide input, when its report can say (``PageInputs``).
     public let inputs: PageInputs?
+    /// The one entity the page shows (``entity(of:)``), so that a sharded build gives all of an
+    /// entity's pages to the share that keeps its data; `nil` for a page of several.
+    public let entity: String?
+
+    /// An account's pages' ``entity``.
+    public static func entity(of account: StarlingAccount) -> String { "starling account " + account.uid }
 
     public init(path: String, title: String, template: String, section: String?, breadcrumbs: [Link] = [],
-                inputs: PageInputs? = nil, view: @autoclosure @escaping @Sendable () -> any Encodable & Sendable) {
+                entity: String? = nil, inputs: PageInputs? = nil, view: @autoclosure @escaping @Sendable () -> any Encodable & Sendable) {
         self.path = path
         self.title = title
         self.template = template
         self.section = section
         self.breadcrumbs = breadcrumbs
+        self.entity = entity
         self.inputs = inputs
         self.makeView = view
     }

@@ -55,6 +55,17 @@ public enum RoundUpRule {
         public var excluded: [ExcludedItem] = []
         public var spent: Money
         public var roundUp: Money
+        /// How many payments round up: `counted.count`, kept by ``trimmed()``.
+        public var payments: Int { trimmedPayments ?? counted.count }
+        fileprivate var trimmedPayments: Int? = nil
+
+        /// The week's figures without its items: what a share keeps of an account whose pages
+        /// another share renders (the index and the start page read no more).
+        public func trimmed() -> Week {
+            var week = Week(week: week, spent: spent, roundUp: roundUp)
+            week.trimmedPayments = payments
+            return week
+        }
     }
 
     /// Every week from the account's first to its last feed item, oldest first, each with its

@@ -105,7 +105,15 @@ public enum RoundUpsReport {
         return accounts.map { allocator.allocate($0.account.name, fallback: "account") }
     }
 
-    public static func pages(for accounts: [StarlingAccountData], context: ReportContext) -> [Page] {
+    /// An account's weeks: worked out from its feed, or the figures of an account whose feed was not kept.
+    static func weeks(of data: StarlingAccountData, context: ReportContext, elsewhere: [String: AccountFigures]) -> [RoundUpRule.Week] {
+        elsewhere[data.account.uid]?.weeks ?? RoundUpRule.weeks(of: data.feed, currency: data.account.currency, clock: context.clock)
+    }
+
+    /// `elsewhere`: the figures of accounts whose feed was not kept, by UID (``AccountFigures``);
+    /// their week pages are listed, for the index and the site map, but not theirs to render.
+    public static func pages(for accounts: [StarlingAccountData], context: ReportContext,
+                             elsewhere: [String: AccountFigures] = [:]) -> [Page] {
         guard !accounts.isEmpty else { return [] }
         let slugs = accountSlugs(accounts)
         var pages: [Page] = []
@@ -115,10 +123,10 @@ public enum RoundUpsReport {
 
         for (data, slug) in zip(accounts, slugs) {
             let account = data.account
-            let weeks = RoundUpRule.weeks(of: data.feed, currency: account.currency, clock: context.clock)
+            let weeks = self.weeks(of: data, context: context, elsewhere: elsewhere)
             let goal = self.goal(for: data, settings: context.settings).map { goalView($0, context: context) }
             pages += weekPages(weeks, account: account, goal: goal, context: context, path: { "roundups/\(slug)/\($0)" },
-                               section: section.id, breadcrumbs: indexCrumbs, sources: data.sources)
+                               section: section.id, breadcrumbs: indexCrumbs, sources: data.sources, entity: Page.entity(of: account))
             summaries.append(AccountSummary(account: account, slug: slug, weeks: weeks, goal: goal))
         }
 
@@ -138,7 +146,8 @@ public enum RoundUpsReport {
     /// One account's week pages, at the paths `path` gives (in the site, or in the account's bundle).
     /// (`sources`: the account's files, which a finished week's page is made of; ``PageInputs``.)
     static func weekPages(_ weeks: [RoundUpRule.Week], account: StarlingAccount, goal: GoalView?, context: ReportContext,
-                          path: (ISOWeek) -> String, section: String?, breadcrumbs: [Link], sources: [String] = []) -> [Page] {
+                          path: (ISOWeek) -> String, section: String?, breadcrumbs: [Link], sources: [String] = [],
+                          entity: String? = nil) -> [Page] {
         weeks.enumerated().map { index, week in
             let previous = index > 0 ? weeks[index - 1].week : nil
             let next = index + 1 < weeks.count ? weeks[index + 1].week : nil
@@ -147,7 +156,7 @@ public enum RoundUpsReport {
             let previousLink = previous.map { LinkView(title: days($0), href: ReportContext.href(path($0))) }
             let nextLink = next.map { LinkView(title: days($0), href: ReportContext.href(path($0))) }
             return Page(path: path(week.week), title: "Round-ups for \(account.name), \(days(week.week))\(context.progress.soFar(week.week))",
-                        template: "roundups-week", section: section, breadcrumbs: breadcrumbs,
+                        template: "roundups-week", section: section, breadcrumbs: breadcrumbs, entity: entity,
                         inputs: sources.isEmpty || context.progress.isInProgress(week.week) ? nil
                             : PageInputs(files: sources, detail: "finished week\n\(previousLink?.title ?? "-")\n\(nextLink?.title ?? "-")"),
                         view: weekView(week, account: account, goal: goal, context: context, previous: previousLink, next: nextLink))
@@ -168,7 +177,7 @@ public enum RoundUpsReport {
         let path = path ?? { "roundups/\(summary.slug)/\($0)" }
         let rows = weeks.reversed().map { week in
             WeekRow(label: "\(week.week)", dates: context.locale.formatRange(week.week.monday, week.week.sunday),
-                    href: ReportContext.href(path(week.week)), counted: week.counted.count,
+                    href: ReportContext.href(path(week.week)), counted: week.payments,
                     spent: context.money(week.spent), roundUp: context.money(week.roundUp),
                     inProgress: context.progress.isInProgress(week.week))
         }
@@ -176,7 +185,7 @@ public enum RoundUpsReport {
         let totalRoundUp = weeks.reduce(Money.zero(account.currency)) { $0 + $1.roundUp }
         return AccountView(
             name: account.name, type: Text.humanized(account.type), currency: account.currency.code, goal: summary.goal,
-            weeks: rows, hasWeeks: !rows.isEmpty, totalCounted: weeks.reduce(0) { $0 + $1.counted.count },
+            weeks: rows, hasWeeks: !rows.isEmpty, totalCounted: weeks.reduce(0) { $0 + $1.payments },
             totalSpent: context.money(totalSpent), totalRoundUp: context.money(totalRoundUp))
     }
 
@@ -211,12 +220,13 @@ public enum RoundUpsReport {
     }
 
     /// The start page's round-ups: each account's balance and its newest week's round-up.
-    public static func dashboard(for accounts: [StarlingAccountData], context: ReportContext) -> DashboardSection? {
+    public static func dashboard(for accounts: [StarlingAccountData], context: ReportContext,
+                                 elsewhere: [String: AccountFigures] = [:]) -> DashboardSection? {
         guard !accounts.isEmpty else { return nil }
         var rows: [DashboardSection.Table.Row] = []
         var figures: [DashboardSection.Figure] = []
         for (data, slug) in zip(accounts, accountSlugs(accounts)) {
-            let weeks = RoundUpRule.weeks(of: data.feed, currency: data.account.currency, clock: context.clock)
+            let weeks = self.weeks(of: data, context: context, elsewhere: elsewhere)
             let balance = data.balance.map { context.money($0.cleared) } ?? "–"
             if let last = weeks.last {
                 figures.append(.init(label: "\(data.account.name): round-up, \(context.locale.formatRange(last.week.monday, last.week.sunday))\(context.progress.soFar(last.week))", value: context.money(last.roundUp),

@@ -49,6 +49,20 @@ public enum StatementPeriods {
         public var roundUpTotal: Money
 
         public var net: Money { moneyIn - moneyOut }
+        /// How many settled lines: `lines.count`, kept by ``trimmed()``.
+        public var lineCount: Int { trimmedLineCount ?? lines.count }
+        fileprivate var trimmedLineCount: Int? = nil
+
+        /// The statement's figures without its lines: what a share keeps of an account whose
+        /// pages another share renders (the index, the start page and the headline read no more).
+        public func trimmed() -> Statement {
+            var statement = self
+            statement.trimmedLineCount = lineCount
+            statement.lines = []
+            statement.apart = []
+            statement.roundUps = []
+            return statement
+        }
         public var hasBalance: Bool { opening != nil }
         public var isProvisional: Bool { status.isProvisional }
         /// The days the statement covers: its period, or for a provisional statement its first

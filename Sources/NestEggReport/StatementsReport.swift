@@ -210,16 +210,21 @@ public enum StatementsReport {
     /// ``SiteReport`` works them out once a build.
     typealias Computed = (asOf: CivilDate, accounts: [AccountStatements])
 
-    static func accounts(_ dataset: Dataset, context: ReportContext, memo: (any DigestMemo)? = nil) -> Computed? {
+    /// `elsewhere`: the figures of accounts whose feed was not kept, by UID (``AccountFigures``):
+    /// their statements have no lines, and no digests (`""`), as no page of this build shows them.
+    static func accounts(_ dataset: Dataset, context: ReportContext, memo: (any DigestMemo)? = nil,
+                         elsewhere: [String: AccountFigures] = [:]) -> Computed? {
         guard let asOf = asOf(dataset, context: context) else { return nil }
         let all = dataset.starling, slugs = RoundUpsReport.accountSlugs(all)
         // A bank's thousand accounts are worked out on every core.
         let accounts = Concurrently.map(all.count) { index -> AccountStatements? in
-            let statements = StatementPeriods.statements(for: all[index], clock: context.clock, asOf: asOf)
+            let figures = elsewhere[all[index].account.uid]
+            let statements = figures?.statements ?? StatementPeriods.statements(for: all[index], clock: context.clock, asOf: asOf)
             guard !statements.isEmpty else { return nil }
             return AccountStatements(data: all[index], slug: slugs[index], statements: statements, noBalanceReason: noBalanceReason(all[index]),
                                      digests: statements.map { statement in
-                                         (statement.isProvisional ? nil : memo?.finalStatementDigest(account: all[index], month: statement.month))
+                                         if figures != nil { return "" }
+                                         return (statement.isProvisional ? nil : memo?.finalStatementDigest(account: all[index], month: statement.month))
                                              ?? StatementDigest.digest(statement, data: all[index], timeZone: context.clock.identifier)
                                      })
         }.compactMap { $0 }
@@ -265,7 +270,8 @@ public enum StatementsReport {
             let inputs = statement.isProvisional ? nil : PageInputs(
                 files: summary.data.sources, detail: "final statement\n\(previous?.title ?? "-")\n\(next?.title ?? "-")")
             return Page(path: paths.statement(statement.month), title: title(statement, account: summary.data.account, context: context),
-                        template: statementTemplate, section: section, breadcrumbs: breadcrumbs, inputs: inputs,
+                        template: statementTemplate, section: section, breadcrumbs: breadcrumbs,
+                        entity: Page.entity(of: summary.data.account), inputs: inputs,
                         view: statementView(statement, data: summary.data, paths: paths, noBalanceReason: summary.noBalanceReason,
                                             context: context, asOf: asOf, digest: summary.digests[index], previous: previous, next: next))
         }
@@ -310,7 +316,7 @@ public enum StatementsReport {
             IndexRow(key: "\(statement.month)", period: periodText(statement, context: context),
                      provisional: statement.isProvisional,
                      href: ReportContext.href(paths.statement(statement.month)),
-                     transactions: statement.lines.count,
+                     transactions: statement.lineCount,
                      opening: statement.opening.map(context.money) ?? "–", moneyIn: context.money(statement.moneyIn),
                      moneyOut: context.money(statement.moneyOut),
                      closing: statement.isProvisional ? "–" : statement.closing.map(context.money) ?? "–",

@@ -111,25 +111,15 @@ public enum TransactionsRules {
         item.direction == .out && starlingStatuses.contains(item.status) && item.source != .internalTransfer
     }
 
-    /// Every item from both sources, newest first, each category under one name.
-    public static func items(from dataset: Dataset, clock: LocalClock) -> [SpendingItem] {
+    /// Every item from both sources, newest first, each category under one name. `elsewhere`
+    /// gives the items of accounts whose feed was not kept (``AccountFigures``), by account UID.
+    public static func items(from dataset: Dataset, clock: LocalClock, elsewhere: [String: AccountFigures] = [:]) -> [SpendingItem] {
         // Category names are worked out once per spelling, not once per transaction.
         var appCategories: [String: SpendingCategory] = [:]
-        var starlingCategories: [String: SpendingCategory] = [:]
         func appCategory(_ name: String) -> SpendingCategory {
             if let known = appCategories[name] { return known }
             let category = Self.appCategory(name)
             appCategories[name] = category
-            return category
-        }
-        // A bank category that nestegg.json maps counts under the category it names.
-        var mapped: [String: String] = [:]
-        for (bank, target) in dataset.settings.categories { mapped[Self.starlingCategory(bank).key] = target }
-        func starlingCategory(_ code: String?) -> SpendingCategory {
-            if let known = starlingCategories[code ?? ""] { return known }
-            var category = Self.starlingCategory(code)
-            if let target = mapped[category.key] { category = Self.appCategory(target) }
-            starlingCategories[code ?? ""] = category
             return category
         }
         var items: [SpendingItem] = dataset.transactions.transactions.map { transaction in
@@ -140,19 +130,44 @@ public enum TransactionsRules {
                                 date: transaction.date.date(on: clock), instant: instant, accountName: transaction.accountName,
                                 provider: transaction.provider, pinned: transaction.pinned, pending: false)
         }
+        var categories = StarlingCategories(settings: dataset.settings)
         for data in dataset.starling {
-            for item in data.feed where isSpending(item) {
-                let name = item.counterPartyName.isEmpty ? Text.singleLine(item.reference) : item.counterPartyName
-                items.append(SpendingItem(id: "starling:\(item.uid)", source: .starling, name: name,
-                                          category: starlingCategory(item.spendingCategory), amount: item.amount,
-                                          date: clock.date(of: item.transactionTime), instant: item.transactionTime,
-                                          accountName: data.account.name, provider: nil, pinned: true,
-                                          pending: item.status == .pending))
-            }
+            items += elsewhere[data.account.uid]?.spending ?? starlingItems(of: data, clock: clock, categories: &categories)
         }
         // Sorted by index: moving a million large items about costs more than the comparisons.
         let unified = unifyingCategoryNames(items)
         return unified.indices.sorted { newestFirst(unified[$0], unified[$1]) }.map { unified[$0] }
+    }
+
+    /// A Starling account's spending, in feed order.
+    static func starlingItems(of data: StarlingAccountData, clock: LocalClock, categories: inout StarlingCategories) -> [SpendingItem] {
+        data.feed.filter(isSpending).map { item in
+            let name = item.counterPartyName.isEmpty ? Text.singleLine(item.reference) : item.counterPartyName
+            return SpendingItem(id: "starling:\(item.uid)", source: .starling, name: name,
+                                category: categories.category(item.spendingCategory), amount: item.amount,
+                                date: clock.date(of: item.transactionTime), instant: item.transactionTime,
+                                accountName: data.account.name, provider: nil, pinned: true,
+                                pending: item.status == .pending)
+        }
+    }
+
+    /// Starling's spending categories as the site names them: a bank category that nestegg.json
+    /// maps counts under the category it names. Each spelling is worked out once.
+    struct StarlingCategories {
+        private var mapped: [String: String] = [:]
+        private var known: [String: SpendingCategory] = [:]
+
+        init(settings: Settings) {
+            for (bank, target) in settings.categories.sorted(by: { $0.key < $1.key }) { mapped[TransactionsRules.starlingCategory(bank).key] = target }
+        }
+
+        mutating func category(_ code: String?) -> SpendingCategory {
+            if let category = known[code ?? ""] { return category }
+            var category = TransactionsRules.starlingCategory(code)
+            if let target = mapped[category.key] { category = TransactionsRules.appCategory(target) }
+            known[code ?? ""] = category
+            return category
+        }
     }
 
     /// One name per category key, whichever spelling comes first in string order (`Shopping` from

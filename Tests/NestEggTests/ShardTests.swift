@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 @testable import NestEggBuild
+@testable import NestEggLoad
+@testable import NestEggModel
+@testable import NestEggReport
 @testable import NestEggSupport
+@testable import NestEggSynthetic
 
 /// A sharded build — N workers, each a separate `nestegg build` with its share from the batch
 /// engine's variables, then `nestegg merge` — writes what one `nestegg build` writes, byte for byte.
@@ -32,6 +36,14 @@ import Testing
         return site
     }
 
+    /// The "what changed" page (which ``snapshot(_:)`` leaves out) is the same too: a first build of either kind.
+    func sameChangesPage(_ single: URL, _ merged: URL) {
+        for name in [ChangesReport.path + ".md", ChangesReport.path + ".html"] {
+            let expected = FileManager.default.contents(atPath: single.appendingPathComponent(name).path)
+            #expect(expected != nil && FileManager.default.contents(atPath: merged.appendingPathComponent(name).path) == expected, "\(name)")
+        }
+    }
+
     @Test(arguments: [1, 2, 3, 7])
     func aMergedBuildIsTheOneMachineBuild(_ count: Int) throws {
         let work = try temporaryFolder()
@@ -43,20 +55,22 @@ import Testing
         #expect(expected.count > 200)
         #expect(Set(actual.keys) == Set(expected.keys))
         #expect(actual.keys.sorted().filter { actual[$0] != expected[$0] }.isEmpty)
+        sameChangesPage(single, merged)
         #expect(FileManager.default.fileExists(atPath: merged.appendingPathComponent(".nestegg-output").path), "the output marker")
     }
 
     @Test func syntheticDataMergesToo() throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
-        let data = work.appendingPathComponent("data")
-        #expect(try NestEggBinary.run(["fixtures", "--scale", "1", "--seed", "7", "--out", data.path]).status == 0)
+        // Notes from every account's feed: the data notes page and every footer count them all.
+        let data = Self.synthetic
         let single = work.appendingPathComponent("single")
         #expect(try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", single.path]).status == 0)
         let merged = try shardedBuild(data: data, count: 3, work: work)
         let (expected, actual) = (snapshot(single), snapshot(merged))
-        #expect(expected.count > 1_000)
+        #expect(expected.count > 1_000 && expected.keys.contains(DataNotesReport.path + ".html"))
         #expect(Set(actual.keys) == Set(expected.keys) && actual.keys.filter { actual[$0] != expected[$0] }.isEmpty)
+        sameChangesPage(single, merged)
     }
 
     @Test func partsThatDoNotBelongTogetherAreRefusedAndNothingIsWritten() throws {
@@ -97,6 +111,84 @@ import Testing
         let paths = (0..<1_000).map { "statements/account-\($0)/2026-11" }
         let counts = (0..<7).map { index in paths.filter { Shard(index: index, count: 7)!.owns($0) }.count }
         #expect(counts.reduce(0, +) == paths.count && counts.allSatisfy { $0 > 100 })
+    }
+
+    /// Synthetic data (ten accounts), once for the tests that load it in process.
+    /// Every feed has an item in another currency and one twice: notes from every account.
+    static let synthetic: URL = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nestegg-shard-data-\(UUID().uuidString)")
+        _ = try! SyntheticData(scale: 1, seed: 7).write(to: folder)
+        let feeds = folder.appendingPathComponent("starling/feed")
+        for name in try! FileManager.default.contentsOfDirectory(atPath: feeds.path) {
+            let file = feeds.appendingPathComponent(name)
+            let item = #"{"feedItemUid": "odd-\#(name)", "amount": {"currency": "JPY", "minorUnits": 100}, "direction": "OUT", "#
+                + #""transactionTime": "2026-01-05T10:00:00Z", "status": "SETTLED"}"#
+            let text = try! String(contentsOf: file, encoding: .utf8)
+                .replacingOccurrences(of: #"{"feedItems": ["#, with: #"{"feedItems": ["# + item + "," + item + ",")
+            try! text.write(to: file, atomically: true, encoding: .utf8)
+        }
+        return folder
+    }()
+
+    /// What a share keeps of the accounts: the feeds of its own, and of the others only the latest
+    /// time (their problems reported all the same), so that its memory falls with N.
+    @Test func aShareKeepsTheFeedsOfItsOwnAccountsOnly() throws {
+        let folder = try DataFolder(root: Self.synthetic)
+        let wholeLog = DiagnosticLog(), whole = DataLoader.load(folder, log: wholeLog)
+        let shard = try #require(Shard(index: 1, count: 3))
+        let shareLog = DiagnosticLog()
+        let share = DataLoader.load(folder, log: shareLog, keepsFeed: { shard.owns(Page.entity(of: $0)) })
+        #expect(whole.starling.count == 10 && share.starling.count == 10)
+        var kept = 0
+        for (all, part) in zip(whole.starling, share.starling) {
+            #expect(all.account.uid == part.account.uid && all.latestFeedInstant == part.latestFeedInstant)
+            #expect(part.balance?.cleared == all.balance?.cleared && part.savingsGoals.count == all.savingsGoals.count)
+            if shard.owns(Page.entity(of: all.account)) {
+                kept += 1
+                #expect(part.feedNotKept == nil && part.feed.map(\.uid) == all.feed.map(\.uid))
+            } else {
+                #expect(part.feedNotKept != nil && part.feed.isEmpty && !all.feed.isEmpty)
+            }
+        }
+        #expect(kept > 0 && kept < 10, "the share keeps some accounts' feeds, not all")
+        #expect(share.latestInstant == whole.latestInstant)
+        #expect(wholeLog.diagnostics.count == 20)
+        #expect(shareLog.diagnostics.map(\.description) == wholeLog.diagnostics.map(\.description), "the same notes, in the same order")
+    }
+
+    /// An account's figures (``AccountFigures``) are what its own pages' report works out, less the items.
+    @Test func anAccountsFiguresAreItsReportsFiguresWithoutTheItems() throws {
+        let dataset = DataLoader.load(try DataFolder(root: Self.synthetic), log: DiagnosticLog())
+        let context = ReportContext(dataset: dataset)
+        for data in dataset.starling {
+            let figures = AccountFigures(data, context: context)
+            let weeks = RoundUpRule.weeks(of: data.feed, currency: data.account.currency, clock: context.clock)
+            #expect(figures.weeks.map(\.week) == weeks.map(\.week) && figures.weeks.map(\.payments) == weeks.map(\.counted.count))
+            #expect(figures.weeks.map(\.spent) == weeks.map(\.spent) && figures.weeks.map(\.roundUp) == weeks.map(\.roundUp))
+            #expect(figures.weeks.allSatisfy { $0.counted.isEmpty && $0.excluded.isEmpty })
+            let statements = StatementPeriods.statements(for: data, clock: context.clock, asOf: context.progress.asOf)
+            #expect(!statements.isEmpty && figures.statements.map(\.month) == statements.map(\.month))
+            #expect(figures.statements.map(\.lineCount) == statements.map(\.lines.count))
+            #expect(figures.statements.map(\.closing) == statements.map(\.closing) && figures.statements.map(\.net) == statements.map(\.net))
+            #expect(figures.statements.allSatisfy { $0.lines.isEmpty && $0.apart.isEmpty && $0.roundUps.isEmpty })
+            let spending = TransactionsRules.items(from: Dataset(settings: dataset.settings, starling: [data]), clock: context.clock)
+            #expect(Set(figures.spending.map(\.id)) == Set(spending.map(\.id)) && !spending.isEmpty)
+            #expect(figures.itemDigests.count == data.feed.count)
+        }
+    }
+
+    /// All of an account's pages fall to one share, with its statements' manifest entries.
+    @Test func anAccountsPagesAllFallToOneShare() throws {
+        let dataset = DataLoader.load(try DataFolder(root: Self.synthetic), log: DiagnosticLog())
+        let site = SiteReport.build(dataset)
+        for data in dataset.starling {
+            let slug = site.statements.first { $0.account.uid == data.account.uid }.map { $0.path.split(separator: "/")[1] }
+            let own = site.pages.filter { page in
+                ["statements/", "roundups/"].contains { page.path.hasPrefix("\($0)\(slug ?? "-")/") }
+            }
+            #expect(own.count > 50 && own.allSatisfy { $0.entity == Page.entity(of: data.account) })
+        }
+        #expect(site.pages.filter { $0.entity == nil }.contains { $0.path == "statements/index" })
     }
 
     @Test func aPartRecordReadsBackAsWritten() throws {
