@@ -317,11 +317,13 @@ public struct Build {
     /// The dataset, its warnings as the console shows them (paths from the data folder's label),
     /// and as the data notes page does (paths inside the data folder: a published page never shows
     /// where the data sat on the machine that built it).
-    /// A share keeps the feeds of the accounts whose pages are its own (``Page/entity(of:)``).
+    /// A share keeps the feeds of the accounts and goals whose pages are its own (``Page/entity``).
     func load(_ folder: DataFolder) throws(BuildError) -> (Dataset, [Diagnostic], notes: [Diagnostic]) {
         let log = DiagnosticLog()
-        let keepsFeed = options.shard.map { shard in { @Sendable (account: StarlingAccount) in shard.owns(Page.entity(of: account)) } }
-        let dataset = DataLoader.load(folder, log: log, keepsFeed: keepsFeed)
+        let kept = options.shard.map { shard in
+            FeedsKept(starling: { shard.owns(Page.entity(of: $0)) }, qapital: { shard.owns(Page.entity(ofQapitalGoal: $0)) })
+        }
+        let dataset = DataLoader.load(folder, log: log, keeping: kept)
         let label = options.dataLabel ?? folder.root.path
         let diagnostics = placed(log.diagnostics, folder: folder)
         if log.hasErrors {

@@ -4,10 +4,11 @@ import NestEggSupport
 /// Each loader reports problems to `log` and reads on, so one run shows them all.
 public enum DataLoader {
     /// The sources after the settings, read at once; each returns how it fills the dataset.
-    static func sources(keepsFeed: (@Sendable (StarlingAccount) -> Bool)?) -> [@Sendable (DataFolder, Settings, DiagnosticLog) -> (inout Dataset) -> Void] { [
+    static func sources(keeping kept: FeedsKept?) -> [@Sendable (DataFolder, Settings, DiagnosticLog) -> (inout Dataset) -> Void] { [
         { folder, settings, log in
-            let value = StarlingLoader.load(from: folder, settings: settings, log: log, keepsFeed: keepsFeed); return { $0.starling = value } },
-        { folder, settings, log in let value = QapitalLoader.load(from: folder, settings: settings, log: log); return { $0.qapital = value } },
+            let value = StarlingLoader.load(from: folder, settings: settings, log: log, keepsFeed: kept?.starling); return { $0.starling = value } },
+        { folder, settings, log in
+            let value = QapitalLoader.load(from: folder, settings: settings, log: log, keepsFeed: kept?.qapital); return { $0.qapital = value } },
         { folder, settings, log in
             let value = TransactionsLoader.load(from: folder, settings: settings, log: log); return { $0.transactions = value } },
         { folder, settings, log in let value = KivaLoader.load(from: folder, settings: settings, log: log); return { $0.kiva = value } },
@@ -17,8 +18,8 @@ public enum DataLoader {
     /// The folders a data folder is read from; one of them must hold a file.
     public static let sourceFolders = ["starling", "qapital", "transactions", "kiva", "restcountries", "transfers"]
 
-    /// `keepsFeed`: which Starling accounts' feeds to keep (``StarlingLoader/load(from:settings:log:keepsFeed:)``).
-    public static func load(_ folder: DataFolder, log: DiagnosticLog, keepsFeed: (@Sendable (StarlingAccount) -> Bool)? = nil) -> Dataset {
+    /// `keeping`: which feeds to keep, all when `nil`.
+    public static func load(_ folder: DataFolder, log: DiagnosticLog, keeping kept: FeedsKept? = nil) -> Dataset {
         folder.listingProblems.forEach(log.report)
         if !sourceFolders.contains(where: folder.hasFolder) && !folder.listingProblems.contains(where: { $0.severity == .error }) {
             log.report(Diagnostic(.error, file: "", message: "no data to report on: the folder holds none of "
@@ -27,12 +28,26 @@ public enum DataLoader {
         let settings = SettingsLoader.load(from: folder, log: log)
         var dataset = Dataset(settings: settings)
         // The sources are read on every core; their diagnostics come in the order above.
-        let sources = sources(keepsFeed: keepsFeed)
+        let sources = sources(keeping: kept)
         let fills = Concurrently.map(sources.count, log: log) { index, own in sources[index](folder, settings, own) }
         for fill in fills { fill(&dataset) }
         for path in folder.unclaimedFiles {
             log.report(Diagnostic(.warning, file: path, message: "not part of the input contract; not read"))
         }
         return dataset
+    }
+}
+
+/// Which feeds a load keeps: a share of a sharded build keeps those of the accounts and goals
+/// whose pages it renders. Every feed is read and checked all the same; of one not kept only its
+/// latest time stays (the data's as-of date is everybody's).
+public struct FeedsKept: Sendable {
+    public var starling: @Sendable (StarlingAccount) -> Bool
+    /// By goal id.
+    public var qapital: @Sendable (Int) -> Bool
+
+    public init(starling: @escaping @Sendable (StarlingAccount) -> Bool, qapital: @escaping @Sendable (Int) -> Bool) {
+        self.starling = starling
+        self.qapital = qapital
     }
 }

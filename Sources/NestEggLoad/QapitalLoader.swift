@@ -4,7 +4,10 @@ import NestEggSupport
 /// Qapital's test-task API. Amounts carry no currency: they are in the currency set for the
 /// `qapital` source (USD unless `nestegg.json` says otherwise), read exactly.
 public enum QapitalLoader {
-    public static func load(from folder: DataFolder, settings: Settings, log: DiagnosticLog) -> QapitalData {
+    /// `keepsFeed` says which goals' feeds to keep (all when `nil`): every feed is read and
+    /// checked, but of one not kept only its latest time stays (``QapitalData/feedsNotKept``).
+    public static func load(from folder: DataFolder, settings: Settings, log: DiagnosticLog,
+                            keepsFeed: (@Sendable (Int) -> Bool)? = nil) -> QapitalData {
         let currency = settings.currency(forSource: "qapital")
         var data = QapitalData(currency: currency)
         guard folder.hasFolder("qapital") else { return data }
@@ -36,9 +39,11 @@ public enum QapitalLoader {
         }
 
         let goalIds = Set(data.goals.map(\.id))
-        // Feeds are read on every core (one file per goal), in order.
+        let (users, rules) = (data.users, data.rules)
+        // Feeds are read on every core (one file per goal), in order; each is checked against the
+        // users and rules as it is read, so a feed that is not kept is checked all the same.
         let feedPaths = folder.files(in: "qapital/feed")
-        let feeds = Concurrently.map(feedPaths.count, log: log) { index, log -> (Int, [QapitalFeedItem])? in
+        let feeds = Concurrently.map(feedPaths.count, log: log) { index, log -> (Int, [QapitalFeedItem], [Diagnostic])? in
             let path = feedPaths[index]
             let name = fileStem(path, in: "qapital/feed")
             // Only the canonical spelling (`7.json`, not `07.json` or `+7.json`) names goal 7, so two
@@ -49,11 +54,20 @@ public enum QapitalLoader {
                 return nil
             }
             guard let document = folder.document(path, log: log) else { return nil }
-            return (goalId, QapitalData.newestFirst(feed(in: document, goalId: goalId, currency: currency)))
+            let items = QapitalData.newestFirst(feed(in: document, goalId: goalId, currency: currency))
+            return (goalId, items, referenceNotes(items, goalId: goalId, users: users, rules: rules))
         }
-        for case let (goalId, items)? in feeds { data.feeds[goalId] = items }
+        var notes: [Int: [Diagnostic]] = [:]
+        for case let (goalId, items, goalNotes)? in feeds {
+            notes[goalId] = goalNotes
+            if let keepsFeed, !keepsFeed(goalId) {
+                if let latest = items.first?.timestamp { data.feedsNotKept[goalId] = latest }
+            } else {
+                data.feeds[goalId] = items
+            }
+        }
 
-        checkReferences(data, log: log)
+        checkReferences(data, feedNotes: notes, log: log)
         return data
     }
 
@@ -63,7 +77,7 @@ public enum QapitalLoader {
 
     /// Warns about ids that name nobody; the report shows them as "User 7" and "Rule 9".
     /// Runs after every file is read, so it names each file and item.
-    static func checkReferences(_ data: QapitalData, log: DiagnosticLog) {
+    static func checkReferences(_ data: QapitalData, feedNotes: [Int: [Diagnostic]], log: DiagnosticLog) {
         var missingUsers: [Int: Set<String>] = [:]
         for goal in data.goals {
             for id in [goal.ownerId] + goal.connectedUserIds where data.users[id] == nil {
@@ -75,23 +89,27 @@ public enum QapitalLoader {
             log.report(Diagnostic(.warning, file: goalsPath, message:
                 "no qapital/users/\(id).json for user \(id) (named by \(goals.sorted().joined(separator: ", "))); shown as \"User \(id)\""))
         }
-        for goalId in data.feeds.keys.sorted() {
-            let path = "qapital/feed/\(goalId).json"
-            var unknownUsers: [Int: Int] = [:]
-            var unknownRules: [Int: Int] = [:]
-            for item in data.feeds[goalId] ?? [] {
-                if data.users[item.userId] == nil { unknownUsers[item.userId, default: 0] += 1 }
-                if let rule = item.ruleId, data.rules[rule] == nil { unknownRules[rule, default: 0] += 1 }
-            }
-            for (id, count) in unknownUsers.sorted(by: { $0.key < $1.key }) {
-                log.report(Diagnostic(.warning, file: path, message:
-                    "\(count) feed item\(count == 1 ? "" : "s") name user \(id), who has no qapital/users/\(id).json; shown as \"User \(id)\""))
-            }
-            for (id, count) in unknownRules.sorted(by: { $0.key < $1.key }) {
-                log.report(Diagnostic(.warning, file: path, message:
-                    "\(count) feed item\(count == 1 ? "" : "s") name savings rule \(id), which is not in qapital/savingsrules.json; shown as \"Rule \(id)\""))
-            }
+        for goalId in feedNotes.keys.sorted() { feedNotes[goalId]!.forEach(log.report) }
+    }
+
+    /// A feed's items that name a user or a savings rule the folder does not have, counted.
+    static func referenceNotes(_ items: [QapitalFeedItem], goalId: Int, users: [Int: QapitalUser], rules: [Int: QapitalRule]) -> [Diagnostic] {
+        let path = "qapital/feed/\(goalId).json"
+        var unknownUsers: [Int: Int] = [:]
+        var unknownRules: [Int: Int] = [:]
+        for item in items {
+            if users[item.userId] == nil { unknownUsers[item.userId, default: 0] += 1 }
+            if let rule = item.ruleId, rules[rule] == nil { unknownRules[rule, default: 0] += 1 }
         }
+        let userNotes = unknownUsers.sorted(by: { $0.key < $1.key }).map { id, count in
+            Diagnostic(.warning, file: path, message:
+                "\(count) feed item\(count == 1 ? "" : "s") name user \(id), who has no qapital/users/\(id).json; shown as \"User \(id)\"")
+        }
+        let ruleNotes = unknownRules.sorted(by: { $0.key < $1.key }).map { id, count in
+            Diagnostic(.warning, file: path, message:
+                "\(count) feed item\(count == 1 ? "" : "s") name savings rule \(id), which is not in qapital/savingsrules.json; shown as \"Rule \(id)\"")
+        }
+        return userNotes + ruleNotes
     }
 
     // MARK: Goals

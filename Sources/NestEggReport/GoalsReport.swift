@@ -26,6 +26,10 @@ public enum GoalsReport {
         let memberIds: [Int]
         /// `nil` when the source keeps no feed for its goals (Starling).
         let feed: [QapitalFeedItem]?
+        /// The newest item's time on the feed (kept or not: ``QapitalData/lastActivity(of:)``).
+        let lastActivity: Instant?
+        /// The goal's ``Page/entity``: a Qapital goal's page is its feed's.
+        let entity: String?
         /// Listed apart and left out of every total: deleted (Qapital) or archived (Starling).
         let inactiveStatus: String?
         let created: CivilDate?
@@ -38,7 +42,6 @@ public enum GoalsReport {
             GoalsRules.SortKey(saved: saved, target: target, reportedPercent: reportedPercent, name: name, id: key)
         }
 
-        var lastActivity: Instant? { feed?.first?.timestamp }
     }
 
     /// Starling states that mean the goal is no longer in use.
@@ -57,6 +60,7 @@ public enum GoalsReport {
                 about: "Qapital goal",
                 saved: goal.saved, target: goal.target, reportedPercent: nil, image: goal.imageURL.flatMap(SafeURL.init),
                 memberIds: [goal.ownerId] + goal.connectedUserIds, feed: qapital.feed(of: goal.id),
+                lastActivity: qapital.lastActivity(of: goal.id), entity: Page.entity(ofQapitalGoal: goal.id),
                 inactiveStatus: goal.status == .deleted ? "deleted" : nil, created: goal.created))
         }
         for (accountIndex, data) in dataset.starling.enumerated() {
@@ -68,7 +72,7 @@ public enum GoalsReport {
                     path: "goals/\(slug)", name: goal.name, source: "Starling · \(data.account.name)",
                     about: "Starling savings goal of the account \(data.account.name)",
                     saved: goal.totalSaved, target: goal.target, reportedPercent: goal.savedPercentage, image: nil,
-                    memberIds: [], feed: nil,
+                    memberIds: [], feed: nil, lastActivity: nil, entity: nil,
                     inactiveStatus: state.flatMap { inactiveStarlingStates.contains($0) ? $0.lowercased() : nil }, created: nil))
             }
         }
@@ -204,7 +208,7 @@ public enum GoalsReport {
         var pages: [Page] = []
         for entry in entries.sorted(by: { $0.path < $1.path }) {
             pages.append(Page(path: entry.path, title: entry.name, template: "goals-goal", section: section.id,
-                              breadcrumbs: crumbs, view: goalView(entry, names: names, asOf: asOf, context: context)))
+                              breadcrumbs: crumbs, entity: entry.entity, view: goalView(entry, names: names, asOf: asOf, context: context)))
         }
 
         let active = entries.filter { $0.inactiveStatus == nil }

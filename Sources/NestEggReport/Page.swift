@@ -44,6 +44,8 @@ public struct Page: Sendable {
 
     /// An account's pages' ``entity``.
     public static func entity(of account: StarlingAccount) -> String { "starling account " + account.uid }
+    /// A Qapital goal's page's ``entity``.
+    public static func entity(ofQapitalGoal id: Int) -> String { "qapital goal \(id)" }
 
     public init(path: String, title: String, template: String, section: String?, breadcrumbs: [Link] = [],
                 entity: String? = nil, inputs: PageInputs? = nil, view: @autoclosure @escaping @Sendable () -> any Encodable & Sendable) {

@@ -114,7 +114,8 @@ import Testing
     }
 
     /// Synthetic data (ten accounts), once for the tests that load it in process.
-    /// Every feed has an item in another currency and one twice: notes from every account.
+    /// Every Starling feed has an item in another currency and one twice, and Qapital feeds name a
+    /// user without a file: notes from every account and many goals.
     static let synthetic: URL = {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nestegg-shard-data-\(UUID().uuidString)")
         _ = try! SyntheticData(scale: 1, seed: 7).write(to: folder)
@@ -127,17 +128,20 @@ import Testing
                 .replacingOccurrences(of: #"{"feedItems": ["#, with: #"{"feedItems": ["# + item + "," + item + ",")
             try! text.write(to: file, atomically: true, encoding: .utf8)
         }
+        // Qapital feeds that name a user the folder does not have.
+        try! FileManager.default.removeItem(at: folder.appendingPathComponent("qapital/users/1.json"))
         return folder
     }()
 
-    /// What a share keeps of the accounts: the feeds of its own, and of the others only the latest
-    /// time (their problems reported all the same), so that its memory falls with N.
-    @Test func aShareKeepsTheFeedsOfItsOwnAccountsOnly() throws {
+    /// What a share keeps of the accounts and goals: the feeds of its own, and of the others only
+    /// the latest time (their problems reported all the same), so that its memory falls with N.
+    @Test func aShareKeepsTheFeedsOfItsOwnAccountsAndGoalsOnly() throws {
         let folder = try DataFolder(root: Self.synthetic)
         let wholeLog = DiagnosticLog(), whole = DataLoader.load(folder, log: wholeLog)
         let shard = try #require(Shard(index: 1, count: 3))
         let shareLog = DiagnosticLog()
-        let share = DataLoader.load(folder, log: shareLog, keepsFeed: { shard.owns(Page.entity(of: $0)) })
+        let share = DataLoader.load(folder, log: shareLog, keeping: FeedsKept(starling: { shard.owns(Page.entity(of: $0)) },
+                                                                             qapital: { shard.owns(Page.entity(ofQapitalGoal: $0)) }))
         #expect(whole.starling.count == 10 && share.starling.count == 10)
         var kept = 0
         for (all, part) in zip(whole.starling, share.starling) {
@@ -151,8 +155,14 @@ import Testing
             }
         }
         #expect(kept > 0 && kept < 10, "the share keeps some accounts' feeds, not all")
-        #expect(share.latestInstant == whole.latestInstant)
-        #expect(wholeLog.diagnostics.count == 20)
+        #expect(share.latestInstant == whole.latestInstant && share.qapital.latestInstant == whole.qapital.latestInstant)
+        let goals = whole.qapital.goals.map(\.id), keptGoals = goals.filter { shard.owns(Page.entity(ofQapitalGoal: $0)) }
+        #expect(keptGoals.count > 0 && keptGoals.count < goals.count)
+        for id in goals {
+            #expect(share.qapital.lastActivity(of: id) == whole.qapital.lastActivity(of: id))
+            #expect(share.qapital.feed(of: id).map(\.id) == (keptGoals.contains(id) ? whole.qapital.feed(of: id).map(\.id) : []))
+        }
+        #expect(wholeLog.diagnostics.count > 25 && wholeLog.diagnostics.filter { $0.file.hasPrefix("qapital/feed/") }.count > 5)
         #expect(shareLog.diagnostics.map(\.description) == wholeLog.diagnostics.map(\.description), "the same notes, in the same order")
     }
 
