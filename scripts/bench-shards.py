@@ -5,9 +5,10 @@ At SCALE (default 100) with SHARDS workers (default 4), run one after another on
 a batch engine's workers would run side by side: a build on one machine, then each share as its
 own process with the engine's variable set (JOB_COMPLETION_INDEX, as a Kubernetes Indexed Job
 sets it), then the merge. For each it measures wall and CPU time and peak memory (GNU time), then
-checks the merged site equals the one-machine build file by file (the build cache and the "what
-changed" page aside, as the tests do). It prints a table and writes bench-results/shards.md.
-Speed is never asserted: the figures go in the README.
+checks the merged site equals the one-machine build file by file (the build cache aside). Then
+share 0 alone at each N of CURVE (default 1 2 8 16), for how a share's peak memory falls with N:
+the least-squares fit of F + V / N over every N measured. It prints the tables and writes
+bench-results/shards.md. Speed is never asserted: the figures go in the README.
 """
 import filecmp
 import os
@@ -19,7 +20,8 @@ from bench import measured, nestegg, prepare, results, seed, set_aside, work  # 
 
 scale = int(os.environ.get("SCALE", "100"))
 shards = int(os.environ.get("SHARDS", "4"))
-SKIPPED = {".nestegg-cache", "changes.md", "changes.html"}
+curve = [int(n) for n in os.environ.get("CURVE", "1 2 8 16").split()]
+SKIPPED = {".nestegg-cache"}
 
 
 def differences(left, right):
@@ -58,6 +60,18 @@ def main():
     merged = os.path.join(base, "merged")
     rows.append(("merge", *measured([nestegg, "merge", "--quiet"] + parts + ["--output", merged])))
     different = differences(single, merged)
+    # Share 0 at other N: its peak memory against N (the shares of the run above count at N = shards).
+    # Its folders stay until the next run sets them aside: removing a tree just before a build slows it.
+    by_count = {shards: [row[3] for row in rows if row[0].startswith("share ")]}
+    curve_rows = []
+    for count in curve:
+        if count == shards:
+            continue
+        part = os.path.join(base, f"curve-{count}")
+        name, wall, cpu, memory = (f"share 0 of {count}",
+                                   *measured([nestegg, "build", "--quiet", "--data", data, "--output", part, "--shard", f"0/{count}"]))
+        curve_rows.append((count, name, wall, cpu, memory))
+        by_count[count] = [memory]
     shutil.rmtree(previous, ignore_errors=True)
 
     lines = [f"Scale {scale}, N = {shards}, seed {seed}, one process after another on {os.cpu_count()} cores; "
@@ -65,6 +79,17 @@ def main():
              "| run | wall | CPU | peak memory |", "|---|--:|--:|--:|"]
     for name, wall, cpu, memory in rows:
         lines.append(f"| {name} | {wall:.1f} s | {cpu:.1f} s | {memory:,.0f} MB |")
+    lines += ["", "| N | run | wall | CPU | peak memory |", "|--:|---|--:|--:|--:|"]
+    for count, name, wall, cpu, memory in sorted(curve_rows + [(shards, f"shares of {shards} (mean)", 0, 0,
+                                                                  sum(by_count[shards]) / len(by_count[shards]))]):
+        lines.append(f"| {count} | {name} | " + (f"{wall:.1f} s | {cpu:.1f} s" if wall else "– | –") + f" | {memory:,.0f} MB |")
+    # memory = F + V / N, least squares over one point per N (the mean of the shares at N = shards).
+    points = [(1 / count, sum(values) / len(values)) for count, values in by_count.items()]
+    if len(points) > 1:
+        mx, my = sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points)
+        v = sum((x - mx) * (y - my) for x, y in points) / sum((x - mx) ** 2 for x, _ in points)
+        lines += ["", f"A share's peak memory ≈ F + V / N with F = {my - v * mx:,.0f} MB and V = {v:,.0f} MB "
+                  f"(least squares over N = {', '.join(str(c) for c in sorted(by_count))})."]
     text = "\n".join(lines) + "\n"
     print(text)
     with open(os.path.join(results, "shards.md"), "w") as f:

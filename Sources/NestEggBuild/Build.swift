@@ -356,6 +356,10 @@ public struct Build {
     /// changed since the load read it, stops the build.
     func figuresElsewhere(_ dataset: Dataset, folder: DataFolder) throws(BuildError) -> [String: AccountFigures] {
         let others = dataset.starling.filter { $0.feedNotKept != nil }
+        if let shard = options.shard {
+            progress("load: share \(shard) keeps the feeds of \(dataset.starling.count - others.count) of \(dataset.starling.count) accounts"
+                + " and \(dataset.qapital.feeds.count) goals' feeds; of the others, what the site-wide pages need")
+        }
         guard !others.isEmpty else { return [:] }
         let context = ReportContext(dataset: dataset)
         let log = DiagnosticLog()
