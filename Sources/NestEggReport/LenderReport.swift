@@ -52,6 +52,12 @@ public enum LenderReport {
     public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
         let kiva = dataset.kiva
         guard kiva.hasLender else { return [] }
+        // The view is worked out when the page is rendered: in a sharded build, by one share only.
+        return [Page(path: section.path, title: "Your Kiva account", template: "lender-index", section: section.id,
+                     breadcrumbs: [Link("Dashboard", "index")], view: view(of: kiva, context: context))]
+    }
+
+    static func view(of kiva: KivaData, context: ReportContext) -> View {
         let countries = kiva.countriesByCode
         let slugs = KivaSupport.countrySlugs(kiva.loans.map(\.location.countryCode))
         let myLoans = KivaSupport.newestFirst(kiva.myLoans)
@@ -59,8 +65,10 @@ public enum LenderReport {
         let rows = myLoans.map { KivaSupport.loanRow($0, countries: countries, slugs: slugs, context: context) }
         let totals = KivaSupport.statusTotals(myLoans, currency: kiva.currency, context: context)
 
+        // The cart's loans, as the listing has them (it is newer) or else as the lender's loans do.
+        let inCart = Set(kiva.cart.map(\.loanID))
         var loansByID: [Int: KivaLoan] = [:]
-        for loan in kiva.myLoans + kiva.loans { loansByID[loan.id] = loan }  // the listing is newer: it wins
+        for loan in [kiva.myLoans, kiva.loans].joined() where inCart.contains(loan.id) { loansByID[loan.id] = loan }
         let cart = kiva.cart.map { item -> CartRow in
             guard let loan = loansByID[item.loanID] else {
                 return CartRow(loanID: item.loanID, borrower: "–", flag: "", country: "–", countryHref: nil, status: "–",
@@ -81,14 +89,12 @@ public enum LenderReport {
         }
         let total = kiva.cart.reduce(Money.zero(kiva.currency)) { $0 + $1.amount }
         let coverage = self.coverage(balance: kiva.balance, total: total, context: context)
-        let view = View(
+        return View(
             name: kiva.account.map(\.name).flatMap { $0.isEmpty ? nil : $0 }, lenderID: kiva.account?.lenderID,
             balance: kiva.balance.map(context.money),
             hasMyLoans: kiva.hasMyLoans, myLoanSummary: context.counted(rows.count, "loan"), myLoans: rows, myStatuses: totals.rows, myTotal: totals.total,
             hasCart: kiva.hasCart, cart: cart, cartSummary: context.counted(cart.count, "loan"), cartTotal: context.money(total),
             coverage: coverage.text, covered: coverage.covered)
-        return [Page(path: section.path, title: "Your Kiva account", template: "lender-index", section: section.id,
-                     breadcrumbs: [Link("Dashboard", "index")], view: view)]
     }
 
     /// The start page's lender: balance, loans made, and the cart against the balance.
