@@ -111,7 +111,7 @@ public enum RoundUpsReport {
     }
 
     /// `elsewhere`: the figures of accounts whose feed was not kept, by UID (``AccountFigures``);
-    /// their week pages are listed, for the index and the site map, but not theirs to render.
+    /// their week pages are listed (``Page/renderedElsewhere(path:entity:)``), for the site map.
     public static func pages(for accounts: [StarlingAccountData], context: ReportContext,
                              elsewhere: [String: AccountFigures] = [:]) -> [Page] {
         guard !accounts.isEmpty else { return [] }
@@ -125,8 +125,13 @@ public enum RoundUpsReport {
             let account = data.account
             let weeks = self.weeks(of: data, context: context, elsewhere: elsewhere)
             let goal = self.goal(for: data, settings: context.settings).map { goalView($0, context: context) }
-            pages += weekPages(weeks, account: account, goal: goal, context: context, path: { "roundups/\(slug)/\($0)" },
-                               section: section.id, breadcrumbs: indexCrumbs, sources: data.sources, entity: Page.entity(of: account))
+            let path = { (week: ISOWeek) in "roundups/\(slug)/\(week)" }
+            if elsewhere[account.uid] != nil {
+                pages += weeks.map { Page.renderedElsewhere(path: path($0.week), entity: Page.entity(of: account)) }
+            } else {
+                pages += weekPages(weeks, account: account, goal: goal, context: context, path: path,
+                                   section: section.id, breadcrumbs: indexCrumbs, sources: data.sources, entity: Page.entity(of: account))
+            }
             summaries.append(AccountSummary(account: account, slug: slug, weeks: weeks, goal: goal))
         }
 

@@ -226,7 +226,7 @@ public enum StatementsReport {
                                          if figures != nil { return "" }
                                          return (statement.isProvisional ? nil : memo?.finalStatementDigest(account: all[index], month: statement.month))
                                              ?? StatementDigest.digest(statement, data: all[index], timeZone: context.clock.identifier)
-                                     })
+                                     }, isElsewhere: figures != nil)
         }.compactMap { $0 }
         return accounts.isEmpty ? nil : (asOf, accounts)
     }
@@ -240,8 +240,12 @@ public enum StatementsReport {
         let crumbs = [Link("Dashboard", "index")]
         let indexCrumbs = crumbs + [Link(section.title, section.path)]
         var pages = summaries.flatMap { summary in
-            statementPages(summary, asOf: asOf, context: context, paths: .site(slug: summary.slug), section: section.id,
-                           breadcrumbs: indexCrumbs)
+            guard !summary.isElsewhere else {
+                let paths = Paths.site(slug: summary.slug)
+                return summary.statements.map { Page.renderedElsewhere(path: paths.statement($0.month), entity: Page.entity(of: summary.data.account)) }
+            }
+            return statementPages(summary, asOf: asOf, context: context, paths: .site(slug: summary.slug), section: section.id,
+                                  breadcrumbs: indexCrumbs)
         }
         let pagination = Pagination(rows: summaries.map { $0.statements.count + 1 })
         let indexPages = pagination.pages(base: section.path, title: "Statements").map { page in
@@ -306,6 +310,9 @@ public enum StatementsReport {
         let noBalanceReason: String?
         /// ``StatementDigest`` of each statement, in the same order.
         let digests: [String]
+        /// The account's feed was not kept: its statements are figures only (``AccountFigures``),
+        /// without lines or digests, and its pages are another share's.
+        var isElsewhere = false
     }
 
     /// One account on the index: its months newest first.
