@@ -24,6 +24,10 @@ extension SharedRecord {
         set { fields[keyPath: field] = newValue }
     }
 
+    /// A field worked out from the others (read only).
+    @inlinable
+    public subscript<Field>(dynamicMember field: KeyPath<Fields, Field>) -> Field { fields[keyPath: field] }
+
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.fields == rhs.fields }
 
     public func hash(into hasher: inout Hasher) { fields.hash(into: &hasher) }

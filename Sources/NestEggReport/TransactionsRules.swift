@@ -23,9 +23,12 @@ public struct SpendingItem: Sendable, SharedRecord {
     }
 
     public struct Fields: Sendable, Hashable {
-        /// Unique across sources: `transactions:<id>` or `starling:<feedItemUid>`.
-        public var id: String
+        /// The item's id in its source: the transaction's id, or the feed item's UID (the feed's
+        /// own string, not a copy: a million items would each hold one).
+        public var sourceID: String
         public var source: Source
+        /// Unique across sources: `transactions:<id>` or `starling:<feedItemUid>`.
+        public var id: String { (source == .starling ? "starling:" : "transactions:") + sourceID }
         public var name: String
         public var category: SpendingCategory
         /// Money spent, positive (a refund in the transactions app may be negative).
@@ -50,9 +53,9 @@ public struct SpendingItem: Sendable, SharedRecord {
         set { box = SharedBox(newValue) }
     }
 
-    public init(id: String, source: Source, name: String, category: SpendingCategory, amount: Money, date: CivilDate,
+    public init(sourceID: String, source: Source, name: String, category: SpendingCategory, amount: Money, date: CivilDate,
                 instant: Instant?, accountName: String, provider: String?, pinned: Bool, pending: Bool) {
-        box = SharedBox(Fields(id: id, source: source, name: name, category: category, amount: amount, date: date, instant: instant,
+        box = SharedBox(Fields(sourceID: sourceID, source: source, name: name, category: category, amount: amount, date: date, instant: instant,
                                accountName: accountName, provider: provider, pinned: pinned, pending: pending))
     }
 }
@@ -99,7 +102,8 @@ public enum TransactionsRules {
         case let (x?, y?) where x != y: return x > y
         case (.some, nil): return true
         case (nil, .some): return false
-        default: return a.id < b.id
+        // The ids' order: within a source, that of the source's ids (the ids share their prefix).
+        default: return a.source == b.source ? a.sourceID < b.sourceID : a.id < b.id
         }
     }
 
@@ -125,7 +129,7 @@ public enum TransactionsRules {
         var items: [SpendingItem] = dataset.transactions.transactions.map { transaction in
             var instant: Instant?
             if case .instant(let value) = transaction.date { instant = value }
-            return SpendingItem(id: "transactions:\(transaction.id)", source: .transactions, name: transaction.name,
+            return SpendingItem(sourceID: transaction.id, source: .transactions, name: transaction.name,
                                 category: appCategory(transaction.category), amount: transaction.amount,
                                 date: transaction.date.date(on: clock), instant: instant, accountName: transaction.accountName,
                                 provider: transaction.provider, pinned: transaction.pinned, pending: false)
@@ -143,7 +147,7 @@ public enum TransactionsRules {
     static func starlingItems(of data: StarlingAccountData, clock: LocalClock, categories: inout StarlingCategories) -> [SpendingItem] {
         data.feed.filter(isSpending).map { item in
             let name = item.counterPartyName.isEmpty ? Text.singleLine(item.reference) : item.counterPartyName
-            return SpendingItem(id: "starling:\(item.uid)", source: .starling, name: name,
+            return SpendingItem(sourceID: item.uid, source: .starling, name: name,
                                 category: categories.category(item.spendingCategory), amount: item.amount,
                                 date: clock.date(of: item.transactionTime), instant: item.transactionTime,
                                 accountName: data.account.name, provider: nil, pinned: true,

@@ -104,7 +104,7 @@ import Testing
     /// the data and every currency, keep one colour each everywhere; the rest share a neutral "Other".
     @Test func categoriesKeepOneColourAcrossChartsAndCurrencies() {
         func item(_ n: Int, category: Int, currency: Currency = .gbp, pinned: Bool = true) -> SpendingItem {
-            SpendingItem(id: "t\(n)", source: .transactions, name: "T", category: SpendingCategory(key: "c\(category)", name: "C\(category)"),
+            SpendingItem(sourceID: "t\(n)", source: .transactions, name: "T", category: SpendingCategory(key: "c\(category)", name: "C\(category)"),
                          amount: Money(minorUnits: 100, currency: currency), date: CivilDate(year: 2026, month: 11, day: 1)!, instant: nil,
                          accountName: "A", provider: nil, pinned: pinned, pending: false)
         }
@@ -174,7 +174,7 @@ import Testing
 @Suite struct TransactionsByMonthTests {
     @Test func monthsGroupRowsAndKeepTheirWholeTotals() throws {
         func item(_ n: Int, month: Int, pinned: Bool = true) -> SpendingItem {
-            SpendingItem(id: "t\(n)", source: .transactions, name: "T\(n)", category: SpendingCategory(key: "food", name: "Food"),
+            SpendingItem(sourceID: "t\(n)", source: .transactions, name: "T\(n)", category: SpendingCategory(key: "food", name: "Food"),
                          amount: gbp(100), date: CivilDate(year: 2026, month: month, day: 1 + n % 28)!, instant: nil,
                          accountName: "A", provider: nil, pinned: pinned, pending: false)
         }

@@ -41,6 +41,24 @@ import Testing
         ])
     }
 
+    /// Items of the same moment are in the order of their ids (`starling:<uid>`, `transactions:<id>`),
+    /// which the rule compares without writing the ids out: over generated ids, the same order.
+    @Test func itemsOfOneMomentAreInTheOrderOfTheirIds() {
+        let ids = PropertyStrings.mixtures(of: ["a", "B", "0", "-", ":", "é", "e\u{301}", "\u{301}", "ß", "Ω", "😀", "\u{0}", " "],
+                                           seed: 21, count: 300, pieces: 4)
+        let date = CivilDate(year: 2026, month: 11, day: 2)!
+        let items = ids.enumerated().map { index, id in
+            SpendingItem(sourceID: id, source: index % 3 == 0 ? .transactions : .starling, name: "x", category: SpendingCategory(key: "c", name: "C"),
+                         amount: Money(minorUnits: 100, currency: .gbp), date: date, instant: nil, accountName: "a", provider: nil,
+                         pinned: true, pending: false)
+        }
+        for a in items {
+            for b in items {
+                #expect(TransactionsRules.newestFirst(a, b) == (a.id < b.id), "\(a.id) and \(b.id)")
+            }
+        }
+    }
+
     @Test func filteringByCategoryKeepsOnlyThatCategory() {
         let food = TransactionsRules.filter(sample, category: "food")
         #expect(food.map(\.id) == ["transactions:7", "transactions:2", "transactions:1"])
