@@ -40,7 +40,7 @@ let package = Package(
         ),
         .target(name: "NestEggSupport"),
         .target(name: "NestEggModel", dependencies: ["NestEggSupport"]),
-        .target(name: "NestEggLoad", dependencies: ["NestEggModel", "NestEggSupport"]),
+        .target(name: "NestEggLoad", dependencies: ["NestEggModel", "NestEggSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "NestEggReport", dependencies: ["NestEggModel", "NestEggSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "NestEggRender", dependencies: ["NestEggReport", "NestEggModel", "NestEggSupport", "CCmarkGFM", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "NestEggWrite", dependencies: ["NestEggSupport"]),

@@ -129,7 +129,9 @@ public struct Build {
         let keys = digests.map { InputKeys($0, accounts: dataset.starling) }
         let memo = keys.map { StatementDigestCache(previous: previous?.statementDigests ?? [:], keys: $0) }
         let elsewhere = try figuresElsewhere(dataset, folder: folder)
-        let site = SiteReport.build(dataset, notes: notes, previous: previous?.changes, memo: memo, elsewhere: elsewhere)
+        // A share compares with nothing: its part is rebuilt whole, without a build cache.
+        let site = SiteReport.build(dataset, notes: notes, previous: options.shard == nil ? previous?.changes : nil, memo: memo,
+                                    elsewhere: elsewhere)
         progress("report: \(site.pages.count) pages in \(site.sections.count) section\(site.sections.count == 1 ? "" : "s")")
         let renderer = PageRenderer(templates: templates, site: site)
         let artifacts = try renderArtifacts(renderer, warnings: warnings)
@@ -352,8 +354,8 @@ public struct Build {
     /// What a share needs of the accounts whose pages are not its own (``AccountFigures``), by
     /// UID: each feed the load let go is read again, one account per core at a time, its figures
     /// worked out and the feed let go. (The load reported the feeds' problems and kept their latest
-    /// times, which make the as-of date the figures need.) A feed that cannot be read now, or that
-    /// changed since the load read it, stops the build.
+    /// times, which make the as-of date the figures need.) A feed that cannot be read now, or whose
+    /// bytes changed since the load read them (SHA-256), stops the build.
     func figuresElsewhere(_ dataset: Dataset, folder: DataFolder) throws(BuildError) -> [String: AccountFigures] {
         let others = dataset.starling.filter { $0.feedNotKept != nil }
         if let shard = options.shard {
@@ -365,8 +367,9 @@ public struct Build {
         let log = DiagnosticLog()
         let figures = Concurrently.map(others.count, log: log) { index, log -> AccountFigures in
             var data = others[index]
-            data.feed = StarlingLoader.feed(of: data.account, in: folder, log: log)
-            if data.feed.map(\.transactionTime).max() != data.feedNotKept?.latest {
+            let (items, digest) = StarlingLoader.readFeed(of: data.account, in: folder, log: log, digest: true)
+            data.feed = items
+            if digest != data.feedNotKept?.digest {
                 log.report(Diagnostic(.error, file: "starling/feed/\(data.account.uid).json", message: "changed while the build read it; build again"))
             }
             data.feedNotKept = nil

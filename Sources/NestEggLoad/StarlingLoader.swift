@@ -23,10 +23,11 @@ public enum StarlingLoader {
             let account = accounts[index]
             var data = StarlingAccountData(account: account, feed: [], balance: nil, savingsGoals: [], holderName: holder)
             let feedPath = feedPath(of: account)
-            data.feed = feed(of: account, in: folder, log: log)
             if let keepsFeed, !keepsFeed(account) {
-                data.feedNotKept = .init(latest: data.feed.map(\.transactionTime).max())
-                data.feed = []
+                let (items, digest) = readFeed(of: account, in: folder, log: log, digest: true)
+                data.feedNotKept = .init(latest: items.map(\.transactionTime).max(), digest: digest)
+            } else {
+                data.feed = feed(of: account, in: folder, log: log)
             }
             let balancePath = "starling/balances/\(account.uid).json"
             if folder.contains(balancePath), let balance = folder.document(balancePath, log: log) {
@@ -71,13 +72,19 @@ public enum StarlingLoader {
 
     /// The account's feed (`starling/feed/<accountUid>.json`), checked; empty when the file is not there.
     public static func feed(of account: StarlingAccount, in folder: DataFolder, log: DiagnosticLog) -> [FeedItem] {
+        readFeed(of: account, in: folder, log: log, digest: false).items
+    }
+
+    /// ``feed(of:in:log:)``, and with `digest` the SHA-256 of the file's bytes (``JSONDocument/contentDigest``).
+    public static func readFeed(of account: StarlingAccount, in folder: DataFolder, log: DiagnosticLog,
+                                digest: Bool) -> (items: [FeedItem], digest: String?) {
         let path = feedPath(of: account)
-        guard folder.contains(path), let document = folder.document(path, log: log) else { return [] }
+        guard folder.contains(path), let document = folder.document(path, log: log) else { return ([], nil) }
         let items = feedItems(in: document)
         for item in items where item.amount.currency != account.currency {
             log.report(Diagnostic(.warning, file: path, message: "feed item \(item.uid) is in \(item.amount.currency), the account in \(account.currency)"))
         }
-        return items
+        return (items, digest ? document.contentDigest : nil)
     }
 
     /// `{"accounts": [...]}`

@@ -107,7 +107,13 @@ public struct StarlingAccountData: Sendable {
     public struct FeedNotKept: Sendable {
         /// The feed's latest transaction time.
         public let latest: Instant?
-        public init(latest: Instant?) { self.latest = latest }
+        /// The SHA-256 of the file as it was read (``nil`` without a file), so that a second read
+        /// can tell it read the same.
+        public let digest: String?
+        public init(latest: Instant?, digest: String?) {
+            self.latest = latest
+            self.digest = digest
+        }
     }
 
     /// The latest transaction time in the account's feed, kept or not.

@@ -225,11 +225,10 @@ public struct ChangeSnapshot: Sendable, Equatable {
 
     init() {}
 
-    /// `elsewhere`: the figures of accounts whose feed was not kept, by UID (``AccountFigures``).
-    public init(_ dataset: Dataset, elsewhere: [String: AccountFigures] = [:]) {
+    public init(_ dataset: Dataset) {
         for data in dataset.starling {
             accounts[data.account.uid] = Account(name: data.account.name, balance: data.balance?.cleared,
-                                                 items: elsewhere[data.account.uid]?.itemDigests ?? Self.itemDigests(of: data.feed))
+                                                 items: Set(data.keptFeed.map { Self.digest($0.uid) }))
         }
         for entry in GoalsReport.entries(dataset) {
             let progress = GoalsRules.progress(saved: entry.saved, target: entry.target, reportedPercent: entry.reportedPercent)
@@ -239,8 +238,6 @@ public struct ChangeSnapshot: Sendable, Equatable {
             loans[loan.id] = Loan(name: loan.name, status: loan.status.rawValue, funded: loan.fundedAmount)
         }
     }
-
-    static func itemDigests(of feed: [FeedItem]) -> Set<UInt64> { Set(feed.map { digest($0.uid) }) }
 
     static func digest(_ id: String) -> UInt64 {
         var value: UInt64 = 0

@@ -282,11 +282,17 @@ public enum SiteReport {
         var site = Site(title: dataset.settings.title, sections: sections, pages: pages, dashboard: dashboard,
                         dataAsOf: context.progress.asOf, settings: dataset.settings)
         site.statements = StatementsReport.records(derived.statements, context: context)
-        let snapshot = ChangeSnapshot(dataset, elsewhere: elsewhere)
-        site.changes = snapshot.lines
-        let before = previous.flatMap(ChangeSnapshot.init(lines:))
-        site.pages.append(ChangesReport.page(current: snapshot, previous: before, context: context))
-        site.changeDigest = ChangesReport.digest(current: snapshot, previous: before, context: context)
+        if elsewhere.isEmpty {
+            let snapshot = ChangeSnapshot(dataset)
+            site.changes = snapshot.lines
+            let before = previous.flatMap(ChangeSnapshot.init(lines:))
+            site.pages.append(ChangesReport.page(current: snapshot, previous: before, context: context))
+            site.changeDigest = ChangesReport.digest(current: snapshot, previous: before, context: context)
+        } else {
+            // A share of a sharded build keeps no build cache and compares with nothing: its "what
+            // changed" page is a first build's, as is the merged site's, and it needs no snapshot.
+            site.pages.append(ChangesReport.page(current: ChangeSnapshot(), previous: nil, context: context))
+        }
         if let notesPage = DataNotesReport.page(notes, context: context) {
             site.pages.append(notesPage)
             site.dataNotes = notes.reduce(0) { $0 + $1.count }

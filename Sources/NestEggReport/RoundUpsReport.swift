@@ -107,7 +107,7 @@ public enum RoundUpsReport {
 
     /// An account's weeks: worked out from its feed, or the figures of an account whose feed was not kept.
     static func weeks(of data: StarlingAccountData, context: ReportContext, elsewhere: [String: AccountFigures]) -> [RoundUpRule.Week] {
-        elsewhere[data.account.uid]?.weeks ?? RoundUpRule.weeks(of: data.feed, currency: data.account.currency, clock: context.clock)
+        elsewhere[data.account.uid]?.weeks ?? RoundUpRule.weeks(of: data.keptFeed, currency: data.account.currency, clock: context.clock)
     }
 
     /// `elsewhere`: the figures of accounts whose feed was not kept, by UID (``AccountFigures``);

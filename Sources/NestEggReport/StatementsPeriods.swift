@@ -91,7 +91,7 @@ public enum StatementPeriods {
     /// earlier month closes on the next one's opening balance; without one, only movements are known.
     public static func statements(for data: StarlingAccountData, clock: LocalClock, asOf: CivilDate?) -> [Statement] {
         let currency = data.account.currency
-        let ordered = data.feed.sorted { ($0.transactionTime, $0.uid) < ($1.transactionTime, $1.uid) }
+        let ordered = data.keptFeed.sorted { ($0.transactionTime, $0.uid) < ($1.transactionTime, $1.uid) }
         let dates = ordered.map { clock.date(of: $0.transactionTime) }
         // Where a clock turns back across midnight, an item can fall on a later date than the
         // latest instant, and a later item on an earlier date than the first: the data reaches both.

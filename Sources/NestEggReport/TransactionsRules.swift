@@ -145,7 +145,7 @@ public enum TransactionsRules {
 
     /// A Starling account's spending, in feed order.
     static func starlingItems(of data: StarlingAccountData, clock: LocalClock, categories: inout StarlingCategories) -> [SpendingItem] {
-        data.feed.filter(isSpending).map { item in
+        data.keptFeed.filter(isSpending).map { item in
             let name = item.counterPartyName.isEmpty ? Text.singleLine(item.reference) : item.counterPartyName
             return SpendingItem(sourceID: item.uid, source: .starling, name: name,
                                 category: categories.category(item.spendingCategory), amount: item.amount,

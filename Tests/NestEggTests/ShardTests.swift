@@ -68,7 +68,7 @@ import Testing
         #expect(try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", single.path]).status == 0)
         let merged = try shardedBuild(data: data, count: 3, work: work)
         let (expected, actual) = (snapshot(single), snapshot(merged))
-        #expect(expected.count > 1_000 && expected.keys.contains(DataNotesReport.path + ".html"))
+        #expect(expected.count > 1_000 && expected.keys.contains(DataNotesReport.path + ".html") && expected.keys.contains("sitemap.xml"))
         #expect(Set(actual.keys) == Set(expected.keys) && actual.keys.filter { actual[$0] != expected[$0] }.isEmpty)
         sameChangesPage(single, merged)
     }
@@ -119,13 +119,18 @@ import Testing
     static let synthetic: URL = {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nestegg-shard-data-\(UUID().uuidString)")
         _ = try! SyntheticData(scale: 1, seed: 7).write(to: folder)
+        // A site map (every page's address, those of other shares' accounts too) and bank categories mapped.
+        try! #"{"title": "Synthetic data with notes", "baseURL": "https://example.org/money/", "#
+            .appending(#""categories": {"EATING_OUT": "Groceries and eating out", "GROCERIES": "Groceries and eating out"}}"#)
+            .write(to: folder.appendingPathComponent("nestegg.json"), atomically: true, encoding: .utf8)
         let feeds = folder.appendingPathComponent("starling/feed")
         for name in try! FileManager.default.contentsOfDirectory(atPath: feeds.path) {
             let file = feeds.appendingPathComponent(name)
             let item = #"{"feedItemUid": "odd-\#(name)", "amount": {"currency": "JPY", "minorUnits": 100}, "direction": "OUT", "#
                 + #""transactionTime": "2026-01-05T10:00:00Z", "status": "SETTLED"}"#
-            let text = try! String(contentsOf: file, encoding: .utf8)
-                .replacingOccurrences(of: #"{"feedItems": ["#, with: #"{"feedItems": ["# + item + "," + item + ",")
+            let before = try! String(contentsOf: file, encoding: .utf8)
+            let text = before.replacingOccurrences(of: #"{"feedItems": ["#, with: #"{"feedItems": ["# + item + "," + item + ",")
+            precondition(text != before, "the synthetic feeds' shape changed: \(name)")
             try! text.write(to: file, atomically: true, encoding: .utf8)
         }
         // Qapital feeds that name a user the folder does not have.
@@ -166,6 +171,23 @@ import Testing
         #expect(shareLog.diagnostics.map(\.description) == wholeLog.diagnostics.map(\.description), "the same notes, in the same order")
     }
 
+    /// A feed the load let go is read again for its figures; if its bytes are not what the load
+    /// read (the file changed in between), the build stops, naming it, instead of mixing two versions.
+    @Test func aFeedThatChangedBetweenItsTwoReadsStopsTheShare() throws {
+        var options = BuildOptions(data: Self.synthetic, output: FileManager.default.temporaryDirectory.appendingPathComponent("unused"))
+        options.shard = Shard(index: 0, count: 3)
+        let build = Build(options: options)
+        let folder = try DataFolder(root: Self.synthetic)
+        var (dataset, _, _) = try build.load(folder)
+        #expect(try build.figuresElsewhere(dataset, folder: folder).count == dataset.starling.filter { $0.feedNotKept != nil }.count)
+        let index = try #require(dataset.starling.firstIndex { $0.feedNotKept != nil })
+        let latest = dataset.starling[index].feedNotKept?.latest
+        dataset.starling[index].feedNotKept = .init(latest: latest, digest: "the bytes of an earlier version")
+        let error = try #require(throws: BuildError.self) { try build.figuresElsewhere(dataset, folder: folder) }
+        #expect(error.step == .load && error.exitCode == .dataError)
+        #expect(error.diagnostics.map(\.file) == [Self.synthetic.path + "/starling/feed/\(dataset.starling[index].account.uid).json"])
+    }
+
     /// An account's figures (``AccountFigures``) are what its own pages' report works out, less the items.
     @Test func anAccountsFiguresAreItsReportsFiguresWithoutTheItems() throws {
         let dataset = DataLoader.load(try DataFolder(root: Self.synthetic), log: DiagnosticLog())
@@ -181,9 +203,10 @@ import Testing
             #expect(figures.statements.map(\.lineCount) == statements.map(\.lines.count))
             #expect(figures.statements.map(\.closing) == statements.map(\.closing) && figures.statements.map(\.net) == statements.map(\.net))
             #expect(figures.statements.allSatisfy { $0.lines.isEmpty && $0.apart.isEmpty && $0.roundUps.isEmpty })
-            let spending = TransactionsRules.items(from: Dataset(settings: dataset.settings, starling: [data]), clock: context.clock)
-            #expect(Set(figures.spending.map(\.id)) == Set(spending.map(\.id)) && !spending.isEmpty)
-            #expect(figures.itemDigests.count == data.feed.count)
+            var categories = TransactionsRules.StarlingCategories(settings: dataset.settings)
+            let spending = TransactionsRules.starlingItems(of: data, clock: context.clock, categories: &categories)
+            #expect(!spending.isEmpty && figures.spending.map(\.fields) == spending.map(\.fields))
+            #expect(spending.contains { $0.category.name == "Groceries and eating out" }, "the settings' category mapping applies")
         }
     }
 

@@ -1,3 +1,4 @@
+import Crypto
 import NestEggModel
 import NestEggSupport
 /// A JSON file, parsed, with what it takes to place an error in it:
@@ -38,6 +39,9 @@ public final class JSONDocument {
     }
 
     public var value: JSONValue { JSONValue(node: root, document: self) }
+
+    /// The SHA-256 of the file's bytes, in hex: whether a second read of the file read the same.
+    public var contentDigest: String { SHA256.hash(data: bytes).map { String($0, radix: 16).leftPadded(to: 2) }.joined() }
 
     /// 1-based line and column (in Unicode scalars) of a byte offset.
     static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (Int, Int) {
