@@ -370,7 +370,7 @@ public struct Build {
             let (items, digest) = StarlingLoader.readFeed(of: data.account, in: folder, log: log, digest: true)
             data.feed = items
             if digest != data.feedNotKept?.digest {
-                log.report(Diagnostic(.error, file: "starling/feed/\(data.account.uid).json", message: "changed while the build read it; build again"))
+                log.report(Diagnostic(.error, file: StarlingLoader.feedPath(of: data.account), message: "changed while the build read it; build again"))
             }
             data.feedNotKept = nil
             return AccountFigures(data, context: context)

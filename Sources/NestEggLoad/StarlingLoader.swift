@@ -25,7 +25,7 @@ public enum StarlingLoader {
             let feedPath = feedPath(of: account)
             if let keepsFeed, !keepsFeed(account) {
                 let (items, digest) = readFeed(of: account, in: folder, log: log, digest: true)
-                data.feedNotKept = .init(latest: items.map(\.transactionTime).max(), digest: digest)
+                data.feedNotKept = .init(latest: items.lazy.map(\.transactionTime).max(), digest: digest)
             } else {
                 data.feed = feed(of: account, in: folder, log: log)
             }
@@ -68,7 +68,8 @@ public enum StarlingLoader {
         return result
     }
 
-    static func feedPath(of account: StarlingAccount) -> String { "starling/feed/\(account.uid).json" }
+    /// Where an account's feed is in the data folder.
+    public static func feedPath(of account: StarlingAccount) -> String { "starling/feed/\(account.uid).json" }
 
     /// The account's feed (`starling/feed/<accountUid>.json`), checked; empty when the file is not there.
     public static func feed(of account: StarlingAccount, in folder: DataFolder, log: DiagnosticLog) -> [FeedItem] {

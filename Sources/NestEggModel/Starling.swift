@@ -117,7 +117,7 @@ public struct StarlingAccountData: Sendable {
     }
 
     /// The latest transaction time in the account's feed, kept or not.
-    public var latestFeedInstant: Instant? { feedNotKept?.latest ?? feed.map(\.transactionTime).max() }
+    public var latestFeedInstant: Instant? { feedNotKept?.latest ?? feed.lazy.map(\.transactionTime).max() }
 
     public init(account: StarlingAccount, feed: [FeedItem], balance: StarlingBalance? = nil, savingsGoals: [StarlingSavingsGoal],
                 identifiers: StarlingIdentifiers? = nil, holderName: String? = nil) {
