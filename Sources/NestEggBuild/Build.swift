@@ -29,6 +29,9 @@ public struct BuildOptions: Sendable {
     public var bundles: URL?
     /// `--shard K/N`: build share K of N into `output`, a part for `nestegg merge`.
     public var shard: Shard?
+    /// `--census DIR`: with `shard`, what `nestegg census` found in the feeds the share does not
+    /// read (every `*.census` file in DIR); without it, the share reads every feed.
+    public var census: URL?
 
     public init(data: URL, output: URL, templates: URL? = nil, pdf: Bool = false, chromium: String? = nil) {
         self.data = data
@@ -124,11 +127,21 @@ public struct Build {
             return BuildResult(pages: cache.files.keys.filter { $0.hasSuffix(".html") }.count,
                                write: .init(files: cache.files.count, changed: 0, removed: 0), warnings: cache.warnings)
         }
-        let (dataset, warnings, notes) = try load(folder)
+        // A share with a census reads its own feeds only; the census's digests stand for the others'.
+        let census = try readCensus(folder)
+        var shareDigests: DataDigests?
+        if let census {
+            do {
+                shareDigests = try census.digests(of: folder, notOwn: { !ownsFeed($0) })
+            } catch {
+                throw BuildError(step: error.step, exitCode: error.exitCode, diagnostics: placed(error.diagnostics, folder: folder))
+            }
+        }
+        let (dataset, warnings, notes) = try load(folder, census: census)
         let templates = try loadTemplates()
         let keys = digests.map { InputKeys($0, accounts: dataset.starling) }
         let memo = keys.map { StatementDigestCache(previous: previous?.statementDigests ?? [:], keys: $0) }
-        let elsewhere = try figuresElsewhere(dataset, folder: folder)
+        let elsewhere = if let census { try census.figures(of: dataset, folder: options.data) } else { try figuresElsewhere(dataset, folder: folder) }
         // A share compares with nothing: its part is rebuilt whole, without a build cache.
         let site = SiteReport.build(dataset, notes: notes, previous: options.shard == nil ? previous?.changes : nil, memo: memo,
                                     elsewhere: elsewhere)
@@ -150,7 +163,8 @@ public struct Build {
                 // A share hashes its own statements' files; the merge puts the manifest together.
                 let owned = records.indices.filter { shard.owns(Page.entity(of: records[$0].account)) }
                 let entries = try manifestEntries(owned.map { records[$0] }, folder: StatementsReport.section.id + "/", pdf: false, into: writer)
-                let part = PartRecord(fingerprint: BuildCache.fingerprint(data: folder, templates: options.templates, includingExecutable: false),
+                let part = PartRecord(fingerprint: BuildCache.fingerprint(shareDigests ?? DataDigests(folder), templates: options.templates,
+                                                                          includingExecutable: false),
                                       shard: shard, manifestHead: StatementManifest.head(dataAsOf: site.dataAsOf), statementCount: records.count,
                                       files: writer.stamps().keys.sorted(), entries: zip(owned, entries).map { ($0, StatementManifest.text(of: $1)) })
                 partText = part.text
@@ -320,10 +334,11 @@ public struct Build {
     /// and as the data notes page does (paths inside the data folder: a published page never shows
     /// where the data sat on the machine that built it).
     /// A share keeps the feeds of the accounts and goals whose pages are its own (``Page/entity``).
-    func load(_ folder: DataFolder) throws(BuildError) -> (Dataset, [Diagnostic], notes: [Diagnostic]) {
+    func load(_ folder: DataFolder, census: CensusSet? = nil) throws(BuildError) -> (Dataset, [Diagnostic], notes: [Diagnostic]) {
         let log = DiagnosticLog()
         let kept = options.shard.map { shard in
-            FeedsKept(starling: { shard.owns(Page.entity(of: $0)) }, qapital: { shard.owns(Page.entity(ofQapitalGoal: $0)) })
+            FeedsKept(starling: { shard.owns(Page.entity(of: $0)) }, qapital: { shard.owns(Page.entity(ofQapitalGoal: $0)) },
+                      known: { census?.feeds[$0]?.known })
         }
         let dataset = DataLoader.load(folder, log: log, keeping: kept)
         let label = options.dataLabel ?? folder.root.path
@@ -349,6 +364,26 @@ public struct Build {
                 : label == "." ? diagnostic.file : (label.hasSuffix("/") ? label : label + "/") + diagnostic.file
             return placed
         }
+    }
+
+    /// Whether the feed at `path` (a Starling account's or a Qapital goal's) is this share's to read.
+    func ownsFeed(_ path: String) -> Bool {
+        guard let shard = options.shard else { return true }
+        let name = path.split(separator: "/").last.map { String($0.dropLast(".json".count)) } ?? path
+        if path.hasPrefix("starling/feed/") { return shard.owns(Page.entity(ofStarlingAccount: name)) }
+        if path.hasPrefix("qapital/feed/"), let id = Int(name) { return shard.owns(Page.entity(ofQapitalGoal: id)) }
+        return true
+    }
+
+    /// With `--census`: the census, read for the data's accounts (`starling/accounts.json`).
+    func readCensus(_ folder: DataFolder) throws(BuildError) -> CensusSet? {
+        guard let url = options.census else { return nil }
+        let scratch = DiagnosticLog()
+        let accounts = folder.contains("starling/accounts.json")
+            ? folder.document("starling/accounts.json", log: scratch).map(StarlingLoader.accounts(in:)) ?? [] : []
+        let census = try CensusSet.read(url, accounts: accounts)
+        progress("load: the census in \(url.path): \(census.feeds.count) feeds")
+        return census
     }
 
     /// What a share needs of the accounts whose pages are not its own (``AccountFigures``), by

@@ -55,18 +55,25 @@ struct DataDigests: Sendable {
     let problems: [String]
     let byPath: [String: String]
 
-    init(_ data: DataFolder) {
-        let paths = data.files
+    /// `known`: digests already known (a census's, of feeds a share does not read), by path;
+    /// `skipping`: files left out.
+    init(_ data: DataFolder, known: [String: String] = [:], skipping: (String) -> Bool = { _ in false }) {
+        let paths = data.files.filter { !skipping($0) }
         files = zip(paths, Concurrently.map(paths.count) { index -> String in
-            var hash = InputHash()
-            switch FileBytes.read(data.root.path + "/" + paths[index]) {
-            case .success(let bytes): hash.add(bytes)
-            case .failure(let failure): hash.add("unreadable: " + failure.reason)
-            }
-            return hash.hex
+            known[paths[index]] ?? Self.digest(ofFile: data.root.path + "/" + paths[index])
         }).map { ($0, $1) }
         problems = data.listingProblems.map(\.description)
         byPath = Dictionary(files.map { ($0.path, $0.digest) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// One file's digest: SHA-256 over its bytes (or why they cannot be read).
+    static func digest(ofFile path: String) -> String {
+        var hash = InputHash()
+        switch FileBytes.read(path) {
+        case .success(let bytes): hash.add(bytes)
+        case .failure(let failure): hash.add("unreadable: " + failure.reason)
+        }
+        return hash.hex
     }
 
     /// SHA-256 over every file that is not in `excluded`, and the listing's problems (``InputKeys``).

@@ -92,9 +92,9 @@ struct PartRecord: Sendable {
     var entries: [(Int, String)]
 
     var text: String {
-        var lines = [Self.format, fingerprint, "\(shard.index) \(shard.count)", Self.escaped(manifestHead), String(statementCount)]
+        var lines = [Self.format, fingerprint, "\(shard.index) \(shard.count)", FieldLine.escaped(manifestHead), String(statementCount)]
         lines += files.map { "file\t" + $0 }
-        lines += entries.map { "entry\t\($0.0)\t" + Self.escaped($0.1) }
+        lines += entries.map { "entry\t\($0.0)\t" + FieldLine.escaped($0.1) }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -112,7 +112,7 @@ struct PartRecord: Sendable {
         guard lines.count >= 5, lines[0] == Self.format else { return nil }
         let numbers = lines[2].split(separator: " ").compactMap { Int($0) }
         guard numbers.count == 2, let shard = Shard(index: numbers[0], count: numbers[1]), let statements = Int(lines[4]) else { return nil }
-        self.init(fingerprint: lines[1], shard: shard, manifestHead: Self.unescaped(lines[3]), statementCount: statements, files: [], entries: [])
+        self.init(fingerprint: lines[1], shard: shard, manifestHead: FieldLine.unescaped(lines[3][...]), statementCount: statements, files: [], entries: [])
         for line in lines.dropFirst(5) where !line.isEmpty {
             let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
             switch fields.first {
@@ -123,30 +123,10 @@ struct PartRecord: Sendable {
                 files.append(path)
             case "entry" where fields.count == 3:
                 guard let place = Int(fields[1]), place >= 0, place < statements else { return nil }
-                entries.append((place, Self.unescaped(fields[2])))
+                entries.append((place, FieldLine.unescaped(fields[2][...])))
             default:
                 return nil
             }
         }
-    }
-
-    static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t")
-    }
-
-    static func unescaped(_ text: String) -> String {
-        var out = ""
-        var escaping = false
-        for character in text {
-            if escaping {
-                out.append(character == "n" ? "\n" : character == "t" ? "\t" : character)
-                escaping = false
-            } else if character == "\\" {
-                escaping = true
-            } else {
-                out.append(character)
-            }
-        }
-        return out
     }
 }

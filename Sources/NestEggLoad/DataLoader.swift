@@ -6,9 +6,9 @@ public enum DataLoader {
     /// The sources after the settings, read at once; each returns how it fills the dataset.
     static func sources(keeping kept: FeedsKept?) -> [@Sendable (DataFolder, Settings, DiagnosticLog) -> (inout Dataset) -> Void] { [
         { folder, settings, log in
-            let value = StarlingLoader.load(from: folder, settings: settings, log: log, keepsFeed: kept?.starling); return { $0.starling = value } },
+            let value = StarlingLoader.load(from: folder, settings: settings, log: log, kept: kept); return { $0.starling = value } },
         { folder, settings, log in
-            let value = QapitalLoader.load(from: folder, settings: settings, log: log, keepsFeed: kept?.qapital); return { $0.qapital = value } },
+            let value = QapitalLoader.load(from: folder, settings: settings, log: log, kept: kept); return { $0.qapital = value } },
         { folder, settings, log in
             let value = TransactionsLoader.load(from: folder, settings: settings, log: log); return { $0.transactions = value } },
         { folder, settings, log in let value = KivaLoader.load(from: folder, settings: settings, log: log); return { $0.kiva = value } },
@@ -39,15 +39,43 @@ public enum DataLoader {
 }
 
 /// Which feeds a load keeps: a share of a sharded build keeps those of the accounts and goals
-/// whose pages it renders. Every feed is read and checked all the same; of one not kept only its
-/// latest time stays (the data's as-of date is everybody's).
+/// whose pages it renders. Of a feed not kept only its latest time stays (the data's as-of date is
+/// everybody's), and its problems are reported all the same: from a census when ``known`` has it
+/// (the feed is then not read at all), else from reading it.
 public struct FeedsKept: Sendable {
     public var starling: @Sendable (StarlingAccount) -> Bool
     /// By goal id.
     public var qapital: @Sendable (Int) -> Bool
+    /// What a census found in a feed not kept, by the feed's path in the data folder.
+    public var known: @Sendable (String) -> KnownFeed?
 
-    public init(starling: @escaping @Sendable (StarlingAccount) -> Bool, qapital: @escaping @Sendable (Int) -> Bool) {
+    public init(starling: @escaping @Sendable (StarlingAccount) -> Bool, qapital: @escaping @Sendable (Int) -> Bool,
+                known: @escaping @Sendable (String) -> KnownFeed? = { _ in nil }) {
         self.starling = starling
         self.qapital = qapital
+        self.known = known
     }
+
+    /// No feed at all: what a census worker loads before it reads its own feeds one by one.
+    public static let noFeed = FeedsKept(starling: { _ in false }, qapital: { _ in false }, known: { _ in .unread })
+}
+
+/// What a census (`nestegg census`) found in a feed, so that a share of a sharded build need not
+/// read it: its latest time and its problems, as reading it reports them.
+public struct KnownFeed: Sendable {
+    public var latest: Instant?
+    /// What reading the file reports (its syntax, its shape, items in another currency), in order.
+    public var notes: [Diagnostic]
+    /// A Qapital feed's notes on users and rules it names that the folder does not have, which
+    /// the load reports after every file (``QapitalLoader/referenceNotes(_:goalId:users:rules:)``).
+    public var references: [Diagnostic]
+
+    public init(latest: Instant?, notes: [Diagnostic], references: [Diagnostic] = []) {
+        self.latest = latest
+        self.notes = notes
+        self.references = references
+    }
+
+    /// A feed left unread, and nothing known of it.
+    public static let unread = KnownFeed(latest: nil, notes: [])
 }

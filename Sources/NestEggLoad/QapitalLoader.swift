@@ -4,10 +4,10 @@ import NestEggSupport
 /// Qapital's test-task API. Amounts carry no currency: they are in the currency set for the
 /// `qapital` source (USD unless `nestegg.json` says otherwise), read exactly.
 public enum QapitalLoader {
-    /// `keepsFeed` says which goals' feeds to keep (all when `nil`): every feed is read and
-    /// checked, but of one not kept only its latest time stays (``QapitalData/feedsNotKept``).
-    public static func load(from folder: DataFolder, settings: Settings, log: DiagnosticLog,
-                            keepsFeed: (@Sendable (Int) -> Bool)? = nil) -> QapitalData {
+    /// `kept` says which goals' feeds to keep (all when `nil`): of one not kept only its latest
+    /// time stays (``QapitalData/feedsNotKept``), and its problems are reported, from reading it or
+    /// from what a census knows of it (``FeedsKept/known``).
+    public static func load(from folder: DataFolder, settings: Settings, log: DiagnosticLog, kept: FeedsKept? = nil) -> QapitalData {
         let currency = settings.currency(forSource: "qapital")
         var data = QapitalData(currency: currency)
         guard folder.hasFolder("qapital") else { return data }
@@ -43,7 +43,7 @@ public enum QapitalLoader {
         // Feeds are read on every core (one file per goal), in order; each is checked against the
         // users and rules as it is read, so a feed that is not kept is checked all the same.
         let feedPaths = folder.files(in: "qapital/feed")
-        let feeds = Concurrently.map(feedPaths.count, log: log) { index, log -> (Int, [QapitalFeedItem], [Diagnostic])? in
+        let feeds = Concurrently.map(feedPaths.count, log: log) { index, log -> (Int, [QapitalFeedItem], references: [Diagnostic], known: KnownFeed?)? in
             let path = feedPaths[index]
             let name = fileStem(path, in: "qapital/feed")
             // Only the canonical spelling (`7.json`, not `07.json` or `+7.json`) names goal 7, so two
@@ -53,14 +53,20 @@ public enum QapitalLoader {
                 log.report(Diagnostic(.warning, file: path, message: "no goal with id \"\(name)\" in qapital/savingsgoals.json; file ignored"))
                 return nil
             }
-            guard let document = folder.document(path, log: log) else { return nil }
-            let items = QapitalData.newestFirst(feed(in: document, goalId: goalId, currency: currency))
-            return (goalId, items, referenceNotes(items, goalId: goalId, users: users, rules: rules))
+            if let kept, !kept.qapital(goalId), let known = kept.known(path) {
+                folder.claim(path)
+                log.absorb(known.notes)
+                return (goalId, [], known.references, known)
+            }
+            guard let items = readFeed(path, goalId: goalId, in: folder, currency: currency, log: log) else { return nil }
+            return (goalId, items, referenceNotes(items, goalId: goalId, users: users, rules: rules), nil)
         }
         var notes: [Int: [Diagnostic]] = [:]
-        for case let (goalId, items, goalNotes)? in feeds {
+        for case let (goalId, items, goalNotes, known)? in feeds {
             notes[goalId] = goalNotes
-            if let keepsFeed, !keepsFeed(goalId) {
+            if let known {
+                if let latest = known.latest { data.feedsNotKept[goalId] = latest }
+            } else if let kept, !kept.qapital(goalId) {
                 if let latest = items.first?.timestamp { data.feedsNotKept[goalId] = latest }
             } else {
                 data.feeds[goalId] = items
@@ -69,6 +75,12 @@ public enum QapitalLoader {
 
         checkReferences(data, feedNotes: notes, log: log)
         return data
+    }
+
+    /// A goal's feed (`qapital/feed/<goalId>.json`), checked, newest first; `nil` when it cannot be read.
+    public static func readFeed(_ path: String, goalId: Int, in folder: DataFolder, currency: Currency, log: DiagnosticLog) -> [QapitalFeedItem]? {
+        guard let document = folder.document(path, log: log) else { return nil }
+        return QapitalData.newestFirst(feed(in: document, goalId: goalId, currency: currency))
     }
 
     private static func fileStem(_ path: String, in folder: String) -> String {
@@ -93,7 +105,7 @@ public enum QapitalLoader {
     }
 
     /// A feed's items that name a user or a savings rule the folder does not have, counted.
-    static func referenceNotes(_ items: [QapitalFeedItem], goalId: Int, users: [Int: QapitalUser], rules: [Int: QapitalRule]) -> [Diagnostic] {
+    public static func referenceNotes(_ items: [QapitalFeedItem], goalId: Int, users: [Int: QapitalUser], rules: [Int: QapitalRule]) -> [Diagnostic] {
         let path = "qapital/feed/\(goalId).json"
         var unknownUsers: [Int: Int] = [:]
         var unknownRules: [Int: Int] = [:]

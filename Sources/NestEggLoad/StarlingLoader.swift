@@ -3,10 +3,11 @@ import NestEggSupport
 /// Reads `starling/`: accounts, and per account its feed, balance and savings goals,
 /// each in the shape Starling's public API v2 returns.
 public enum StarlingLoader {
-    /// `keepsFeed` says which accounts' feeds to keep (all when `nil`): every feed is read and
-    /// checked, but of one not kept only its latest time stays (``StarlingAccountData/feedNotKept``).
+    /// `kept` says which accounts' feeds to keep (all when `nil`): of one not kept only its latest
+    /// time stays (``StarlingAccountData/feedNotKept``), and its problems are reported, from reading
+    /// it or from what a census knows of it (``FeedsKept/known``).
     public static func load(from folder: DataFolder, settings: Settings = Settings(), log: DiagnosticLog,
-                            keepsFeed: (@Sendable (StarlingAccount) -> Bool)? = nil) -> [StarlingAccountData] {
+                            kept: FeedsKept? = nil) -> [StarlingAccountData] {
         guard folder.hasFolder("starling") else { return [] }
         guard folder.contains("starling/accounts.json"), let document = folder.document("starling/accounts.json", log: log) else {
             if !folder.contains("starling/accounts.json") {
@@ -23,7 +24,11 @@ public enum StarlingLoader {
             let account = accounts[index]
             var data = StarlingAccountData(account: account, feed: [], balance: nil, savingsGoals: [], holderName: holder)
             let feedPath = feedPath(of: account)
-            if let keepsFeed, !keepsFeed(account) {
+            if let kept, !kept.starling(account), let known = kept.known(feedPath) {
+                if folder.contains(feedPath) { folder.claim(feedPath) }
+                log.absorb(known.notes)
+                data.feedNotKept = .init(latest: known.latest, digest: nil)
+            } else if let kept, !kept.starling(account) {
                 let (items, digest) = readFeed(of: account, in: folder, log: log, digest: true)
                 data.feedNotKept = .init(latest: items.lazy.map(\.transactionTime).max(), digest: digest)
             } else {

@@ -9,18 +9,22 @@ import NestEggSupport
 public struct AccountFigures: Sendable {
     /// ``RoundUpRule/weeks(of:currency:clock:)``, each ``RoundUpRule/Week/trimmed()``.
     let weeks: [RoundUpRule.Week]
-    /// ``StatementPeriods/statements(for:clock:asOf:)`` to the data's as-of date, each ``StatementPeriods/Statement/trimmed()``.
-    let statements: [StatementPeriods.Statement]
+    /// What the account's statements are made of (``StatementPeriods/Basis``), trimmed: the
+    /// figures do not depend on the data's as-of date, so a census can work them out before it is known.
+    let statementBasis: StatementPeriods.Basis?
     /// The account's part of the spending list (``TransactionsRules/items(from:clock:elsewhere:)``).
     let spending: [SpendingItem]
 
-    /// `context` must be the whole data's (``ReportContext/init(dataset:)``): statements run to its as-of date.
+    /// Only the context's clock and settings count, not its as-of date.
     public init(_ data: StarlingAccountData, context: ReportContext) {
         weeks = RoundUpRule.weeks(of: data.keptFeed, currency: data.account.currency, clock: context.clock).map { $0.trimmed() }
-        statements = StatementPeriods.statements(for: data, clock: context.clock, asOf: context.progress.asOf).map { $0.trimmed() }
+        statementBasis = StatementPeriods.basis(for: data, clock: context.clock)?.trimmed()
         var categories = TransactionsRules.StarlingCategories(settings: context.settings)
         spending = TransactionsRules.starlingItems(of: data, clock: context.clock, categories: &categories)
     }
+
+    /// ``StatementPeriods/statements(for:clock:asOf:)`` to the data's as-of date, each ``StatementPeriods/Statement/trimmed()``.
+    public func statements(asOf: CivilDate?) -> [StatementPeriods.Statement] { StatementPeriods.statements(statementBasis, asOf: asOf) }
 }
 
 extension StarlingAccountData {
@@ -30,5 +34,90 @@ extension StarlingAccountData {
     var keptFeed: [FeedItem] {
         precondition(feedNotKept == nil, "the feed of account \(account.uid) was not kept: its figures come from AccountFigures")
         return feed
+    }
+}
+
+extension AccountFigures {
+    /// The figures as records of fields, for a census (one ``NestEggSupport/FieldLine`` each);
+    /// ``init(records:account:)`` reads them back. Amounts are in minor units of the account's
+    /// currency but a spending item's, which names its own; dates are days since 1970-01-01.
+    public var records: [[String]] {
+        var records: [[String]] = weeks.map { ["w", String($0.week.year), String($0.week.week), String($0.spent.minorUnits),
+                                              String($0.roundUp.minorUnits), String($0.payments)] }
+        if let basis = statementBasis {
+            records.append(["b", String(basis.opening.daysSinceEpoch), basis.latest.map { String($0.daysSinceEpoch) } ?? "",
+                            basis.cleared.map { String($0.minorUnits) } ?? ""])
+            records += basis.months.map { ["m", String($0.moneyIn.minorUnits), String($0.moneyOut.minorUnits), String($0.roundUpTotal.minorUnits),
+                                           String($0.lineCount)] }
+        }
+        for item in spending {
+            let fields = item.fields
+            records.append(["s", fields.sourceID, fields.name, fields.category.key, fields.category.name, String(fields.amount.minorUnits),
+                            fields.amount.currency.code, String(fields.date.daysSinceEpoch),
+                            fields.instant.map { String($0.millisecondsSinceEpoch) } ?? "", fields.pending ? "1" : "0"])
+        }
+        return records
+    }
+
+    /// The figures ``records`` wrote for `account`; `nil` when they are not such records (a field
+    /// that is not a number, a date out of range, a month missing or too many).
+    public init?(records: [[String]], account: StarlingAccount) {
+        let currency = account.currency
+        func money(_ text: String, _ currency: Currency = currency) -> Money? { Int128(text).map { Money(minorUnits: $0, currency: currency) } }
+        func date(_ text: String) -> CivilDate? {
+            guard let days = Int(text), (-719_162...2_932_896).contains(days) else { return nil }   // 0001-01-01 … 9999-12-31
+            return CivilDate(daysSinceEpoch: days)
+        }
+        var weeks: [RoundUpRule.Week] = []
+        var basis: StatementPeriods.Basis?
+        var sums: [[String]] = []
+        var spending: [SpendingItem] = []
+        for record in records {
+            switch (record.first, record.count) {
+            case ("w", 6):
+                guard let year = Int(record[1]), let number = Int(record[2]), (1...53).contains(number), let spent = money(record[3]),
+                      let roundUp = money(record[4]), let payments = Int(record[5]), payments >= 0 else { return nil }
+                var week = RoundUpRule.Week(week: ISOWeek(year: year, week: number), spent: spent, roundUp: roundUp)
+                week.trimmedPayments = payments
+                weeks.append(week)
+            case ("b", 4) where basis == nil:
+                guard let opening = date(record[1]) else { return nil }
+                let latest = record[2].isEmpty ? nil : date(record[2])
+                let cleared = record[3].isEmpty ? nil : money(record[3])
+                guard record[2].isEmpty || latest != nil, record[3].isEmpty || cleared != nil else { return nil }
+                basis = StatementPeriods.Basis(currency: currency, opening: opening, latest: latest, months: [], cleared: cleared)
+            case ("m", 5) where basis != nil:
+                sums.append(record)
+            case ("s", 10):
+                guard let amount = Currency(code: record[6]).flatMap({ money(record[5], $0) }), let day = date(record[7]),
+                      record[9] == "0" || record[9] == "1" else { return nil }
+                let instant = record[8].isEmpty ? nil : Int64(record[8]).map(Instant.init(millisecondsSinceEpoch:))
+                guard record[8].isEmpty || instant != nil else { return nil }
+                spending.append(SpendingItem(sourceID: record[1], source: .starling, name: record[2],
+                                             category: SpendingCategory(key: record[3], name: record[4]), amount: amount, date: day,
+                                             instant: instant, accountName: account.name, provider: nil, pinned: true, pending: record[9] == "1"))
+            default:
+                return nil
+            }
+        }
+        if var filled = basis {
+            // One month of sums from the opening month to the latest item's, as ``StatementPeriods/basis(for:clock:)`` has.
+            let end = max(filled.opening, filled.latest ?? filled.opening)
+            let first = CalendarMonth(filled.opening).index
+            guard sums.count == CalendarMonth(end).index - first + 1 else { return nil }
+            for (offset, sum) in sums.enumerated() {
+                var month = StatementPeriods.emptyMonth(CalendarMonth(index: first + offset), opening: filled.opening, asOf: end, currency: currency)
+                guard let moneyIn = money(sum[1]), let moneyOut = money(sum[2]), let roundUps = money(sum[3]),
+                      let lines = Int(sum[4]), lines >= 0 else { return nil }
+                (month.moneyIn, month.moneyOut, month.roundUpTotal, month.trimmedLineCount) = (moneyIn, moneyOut, roundUps, lines)
+                filled.months.append(month)
+            }
+            basis = filled
+        } else if !sums.isEmpty {
+            return nil
+        }
+        self.weeks = weeks
+        self.statementBasis = basis
+        self.spending = spending
     }
 }

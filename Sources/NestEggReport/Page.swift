@@ -43,7 +43,9 @@ public struct Page: Sendable {
     public let entity: String?
 
     /// An account's pages' ``entity``.
-    public static func entity(of account: StarlingAccount) -> String { "starling account " + account.uid }
+    public static func entity(of account: StarlingAccount) -> String { entity(ofStarlingAccount: account.uid) }
+    /// A Starling account's pages' ``entity``, by the account's UID.
+    public static func entity(ofStarlingAccount uid: String) -> String { "starling account " + uid }
     /// A Qapital goal's page's ``entity``.
     public static func entity(ofQapitalGoal id: Int) -> String { "qapital goal \(id)" }
 

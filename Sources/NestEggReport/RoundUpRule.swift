@@ -57,7 +57,7 @@ public enum RoundUpRule {
         public var roundUp: Money
         /// How many payments round up: `counted.count`, kept by ``trimmed()``.
         public var payments: Int { trimmedPayments ?? counted.count }
-        fileprivate var trimmedPayments: Int? = nil
+        var trimmedPayments: Int? = nil
 
         /// The week's figures without its items: what a share keeps of an account whose pages
         /// another share renders (the index and the start page read no more).

@@ -35,7 +35,7 @@ public enum StatementPeriods {
         /// account was opened, which starts on the day it was.
         public let period: ReportingPeriod
         /// Final, or provisional when the data's as-of date falls inside the period.
-        public let status: ReportingPeriod.Status
+        public internal(set) var status: ReportingPeriod.Status
         /// Settled items in the account's currency, in time order.
         public var lines: [Line]
         public var apart: [ApartItem]
@@ -51,7 +51,7 @@ public enum StatementPeriods {
         public var net: Money { moneyIn - moneyOut }
         /// How many settled lines: `lines.count`, kept by ``trimmed()``.
         public var lineCount: Int { trimmedLineCount ?? lines.count }
-        fileprivate var trimmedLineCount: Int? = nil
+        var trimmedLineCount: Int? = nil
 
         /// The statement's figures without its lines: what a share keeps of an account whose
         /// pages another share renders (the index, the start page and the headline read no more).
@@ -90,43 +90,83 @@ public enum StatementPeriods {
     /// With a cleared balance in the account's currency, the newest month closes on it and each
     /// earlier month closes on the next one's opening balance; without one, only movements are known.
     public static func statements(for data: StarlingAccountData, clock: LocalClock, asOf: CivilDate?) -> [Statement] {
+        statements(basis(for: data, clock: clock), asOf: asOf)
+    }
+
+    /// What an account's statements are made of, whatever the as-of date: the day the account was
+    /// opened, its latest item's date, each month's items and sums from the opening month to the
+    /// latest item's, and the cleared balance. ``statements(_:asOf:)`` adds the quiet months up to
+    /// the as-of date, the statuses and the balances; ``trimmed()`` drops the items, so that a
+    /// share of a sharded build can keep (and a census write) another account's statements before
+    /// the data's as-of date is known.
+    public struct Basis: Sendable {
+        let currency: Currency
+        let opening: CivilDate
+        let latest: CivilDate?
+        /// From the opening month to the latest item's (or the opening one), their statuses as of that day.
+        var months: [Statement]
+        /// The cleared balance, when it is in the account's currency.
+        let cleared: Money?
+
+        public func trimmed() -> Basis {
+            var basis = self
+            basis.months = months.map { $0.trimmed() }
+            return basis
+        }
+    }
+
+    /// `nil`: the account has neither an opening date nor an item, so no statement.
+    public static func basis(for data: StarlingAccountData, clock: LocalClock) -> Basis? {
         let currency = data.account.currency
         let ordered = data.keptFeed.sorted { ($0.transactionTime, $0.uid) < ($1.transactionTime, $1.uid) }
         let dates = ordered.map { clock.date(of: $0.transactionTime) }
         // Where a clock turns back across midnight, an item can fall on a later date than the
         // latest instant, and a later item on an earlier date than the first: the data reaches both.
-        guard var asOf, let opening = ([data.account.createdAt.map(clock.date(of:))] + [dates.min()]).compactMap({ $0 }).min() else {
-            return []
+        guard let opening = ([data.account.createdAt.map(clock.date(of:))] + [dates.min()]).compactMap({ $0 }).min() else {
+            return nil
         }
-        if let latest = dates.max() { asOf = max(asOf, latest) }
-        guard opening <= asOf else { return [] }
+        let latest = dates.max()
+        let end = max(opening, latest ?? opening)
         let firstMonth = CalendarMonth(opening)
-        let monthCount = CalendarMonth(asOf).index - firstMonth.index + 1
+        let monthCount = CalendarMonth(end).index - firstMonth.index + 1
         // Statements are filled in place, found by month (not copied out of a dictionary and
         // back, which copied each month's lines at every item).
-        var statements: [Statement] = (0..<monthCount).map { offset in
-            let month = CalendarMonth(index: firstMonth.index + offset)
-            let period = ReportingPeriod(first: max(month.firstDay, opening), last: month.lastDay)
-            return Statement(month: month, period: period, status: period.status(asOf: asOf), lines: [], apart: [],
-                             moneyIn: .zero(currency), moneyOut: .zero(currency), opening: nil, closing: nil,
-                             roundUps: [], roundUpTotal: .zero(currency))
+        var months: [Statement] = (0..<monthCount).map { offset in
+            emptyMonth(CalendarMonth(index: firstMonth.index + offset), opening: opening, asOf: end, currency: currency)
         }
         for (item, date) in zip(ordered, dates) {
             let index = CalendarMonth(date).index - firstMonth.index
             if let apart = apart(item, accountCurrency: currency) {
-                statements[index].apart.append(ApartItem(item: item, apart: apart))
+                months[index].apart.append(ApartItem(item: item, apart: apart))
             } else {
-                statements[index].lines.append(Line(item: item, balance: nil))
-                if item.direction == .in { statements[index].moneyIn += item.amount } else { statements[index].moneyOut += item.amount }
+                months[index].lines.append(Line(item: item, balance: nil))
+                if item.direction == .in { months[index].moneyIn += item.amount } else { months[index].moneyOut += item.amount }
             }
             if RoundUpRule.exclusion(for: item, accountCurrency: currency) == nil {
                 let up = RoundUpRule.roundUp(item.amount)
-                statements[index].roundUps.append(RoundUpRule.CountedItem(item: item, roundUp: up))
-                statements[index].roundUpTotal += up
+                months[index].roundUps.append(RoundUpRule.CountedItem(item: item, roundUp: up))
+                months[index].roundUpTotal += up
             }
         }
-        guard let cleared = data.balance?.cleared, cleared.currency == currency else { return statements }
-        var closing = cleared
+        let cleared = data.balance?.cleared
+        return Basis(currency: currency, opening: opening, latest: latest, months: months,
+                     cleared: cleared?.currency == currency ? cleared : nil)
+    }
+
+    /// The statements of ``statements(for:clock:asOf:)`` from their basis.
+    public static func statements(_ basis: Basis?, asOf: CivilDate?) -> [Statement] {
+        guard var asOf, let basis else { return [] }
+        if let latest = basis.latest { asOf = max(asOf, latest) }
+        guard basis.opening <= asOf else { return [] }
+        let firstMonth = CalendarMonth(basis.opening)
+        let monthCount = CalendarMonth(asOf).index - firstMonth.index + 1
+        var statements = basis.months
+        statements.reserveCapacity(monthCount)
+        for index in statements.indices { statements[index].status = statements[index].period.status(asOf: asOf) }
+        for offset in statements.count..<monthCount {
+            statements.append(emptyMonth(CalendarMonth(index: firstMonth.index + offset), opening: basis.opening, asOf: asOf, currency: basis.currency))
+        }
+        guard var closing = basis.cleared else { return statements }
         for index in statements.indices.reversed() {
             let opening = closing - statements[index].net
             statements[index].opening = opening
@@ -139,5 +179,12 @@ public enum StatementPeriods {
             closing = opening
         }
         return statements
+    }
+
+    static func emptyMonth(_ month: CalendarMonth, opening: CivilDate, asOf: CivilDate, currency: Currency) -> Statement {
+        let period = ReportingPeriod(first: max(month.firstDay, opening), last: month.lastDay)
+        return Statement(month: month, period: period, status: period.status(asOf: asOf), lines: [], apart: [],
+                         moneyIn: .zero(currency), moneyOut: .zero(currency), opening: nil, closing: nil,
+                         roundUps: [], roundUpTotal: .zero(currency))
     }
 }

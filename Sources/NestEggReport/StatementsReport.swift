@@ -219,7 +219,7 @@ public enum StatementsReport {
         // A bank's thousand accounts are worked out on every core.
         let accounts = Concurrently.map(all.count) { index -> AccountStatements? in
             let figures = elsewhere[all[index].account.uid]
-            let statements = figures?.statements ?? StatementPeriods.statements(for: all[index], clock: context.clock, asOf: asOf)
+            let statements = figures?.statements(asOf: asOf) ?? StatementPeriods.statements(for: all[index], clock: context.clock, asOf: asOf)
             guard !statements.isEmpty else { return nil }
             return AccountStatements(data: all[index], slug: slugs[index], statements: statements, noBalanceReason: noBalanceReason(all[index]),
                                      digests: statements.map { statement in

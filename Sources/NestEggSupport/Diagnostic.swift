@@ -137,8 +137,11 @@ public final class DiagnosticLog {
     }
 
     /// Takes over the diagnostics of another log, in order (the work of one concurrent task).
-    public func absorb(_ other: DiagnosticLog) {
-        for diagnostic in other.diagnostics {
+    public func absorb(_ other: DiagnosticLog) { absorb(other.diagnostics) }
+
+    /// Takes over diagnostics another log collected (its ``diagnostics``), in order.
+    public func absorb(_ diagnostics: [Diagnostic]) {
+        for diagnostic in diagnostics {
             entries.append(diagnostic)
             shown[diagnostic.file, default: 0] += 1
         }

@@ -20,7 +20,7 @@ struct NestEgg: AsyncParsableCommand {
             77 a token missing or refused (fetch), 78 bad template.
             """,
         version: NestEggVersion.current,
-        subcommands: [BuildCommand.self, CheckCommand.self, VerifyCommand.self, FetchCommand.self, ServeCommand.self, MergeCommand.self, FixturesCommand.self],
+        subcommands: [BuildCommand.self, CheckCommand.self, VerifyCommand.self, FetchCommand.self, ServeCommand.self, CensusCommand.self, MergeCommand.self, FixturesCommand.self],
         defaultSubcommand: BuildCommand.self
     )
 }
@@ -80,38 +80,21 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The Chromium executable for --pdf (default: chromium on PATH).", valueName: "path"))
     var chromium: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Build share K of N (0 ≤ K < N) into --output, a part for nestegg merge: the pages a stable hash of their path gives to K.",
-        valueName: "K/N"))
-    var shard: String?
+    @OptionGroup var sharing: ShareOptions
 
     @Option(name: .long, help: ArgumentHelp(
-        "Build one share of N, K from the batch engine: JOB_COMPLETION_INDEX (Kubernetes), AWS_BATCH_JOB_ARRAY_INDEX, or SLURM_ARRAY_TASK_ID less SLURM_ARRAY_TASK_MIN. --shard wins.",
-        valueName: "N"))
-    var shards: Int?
+        "With --shard or --shards: a folder of the census files nestegg census wrote, which stand for the feeds this share does not read.",
+        valueName: "dir"))
+    var census: String?
 
     @Flag(name: .shortAndLong, help: "Print only warnings and errors.")
     var quiet = false
 
-    /// The share to build, from --shard, else --shards and the engine's variables.
-    func share() throws -> Shard? {
-        if let shard {
-            guard let share = Shard(shard) else { throw ValidationError("--shard \(shard): give K/N with 0 ≤ K < N") }
-            return share
-        }
-        guard let shards else { return nil }
-        guard shards >= 1 else { throw ValidationError("--shards needs a number of shares of 1 or more") }
-        switch Shard.fromEnvironment(count: shards, ProcessInfo.processInfo.environment) {
-        case .success(let share): return share
-        case .failure(let error): throw ValidationError(error.description)
-        }
-    }
-
     func validate() throws {
-        _ = try share()
+        if try sharing.share() == nil, census != nil { throw ValidationError("--census goes with --shard or --shards") }
         if chromium != nil && !pdf { throw ValidationError("--chromium is used only with --pdf") }
         for (option, value) in [("--output", output), ("--templates", templates), ("--single-file", singleFile),
-                                ("--summary", summary), ("--json", json), ("--bundles", bundles)] where value?.isEmpty == true {
+                                ("--summary", summary), ("--json", json), ("--bundles", bundles), ("--census", census)] where value?.isEmpty == true {
             throw ValidationError("\(option) needs a path (an empty one names nothing)")
         }
     }
@@ -129,7 +112,8 @@ struct BuildCommand: ParsableCommand {
         options.summary = summary.map { URL(fileURLWithPath: $0) }
         options.json = json.map { URL(fileURLWithPath: $0) }
         options.bundles = bundles.map { URL(fileURLWithPath: $0) }
-        options.shard = try share()
+        options.shard = try sharing.share()
+        options.census = census.map { URL(fileURLWithPath: $0) }
         var build = Build(options: options)
         build.progress = { console.progress($0) }
         do {

@@ -21,12 +21,22 @@ import Testing
         }
     }
 
-    func shardedBuild(data: URL, count: Int, work: URL) throws -> URL {
+    /// `census`: first that many census workers (`nestegg census`), and each share reads its own
+    /// feeds only (a census of any N serves shares of any N).
+    func shardedBuild(data: URL, count: Int, work: URL, census: Int? = nil) throws -> URL {
         var parts: [String] = []
+        let censusFolder = work.appendingPathComponent("census")
+        if let census {
+            for index in 0..<census {
+                let result = try NestEggBinary.run(["census", "-q", "--data", data.path, "--output", censusFolder.appendingPathComponent("\(index).census").path,
+                                                    "--shards", "\(census)"], environment: Self.engine(index))
+                #expect(result.status == 0, "census \(index)/\(census): \(result.stderr)")
+            }
+        }
         for index in 0..<count {
             let part = work.appendingPathComponent("part-\(index)")
-            let result = try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", part.path, "--shards", "\(count)"],
-                                               environment: Self.engine(index))
+            let result = try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", part.path, "--shards", "\(count)"]
+                                                + (census == nil ? [] : ["--census", censusFolder.path]), environment: Self.engine(index))
             #expect(result.status == 0, "share \(index)/\(count): \(result.stderr)")
             parts.append(part.path)
         }
@@ -44,13 +54,13 @@ import Testing
         }
     }
 
-    @Test(arguments: [1, 2, 3, 7])
-    func aMergedBuildIsTheOneMachineBuild(_ count: Int) throws {
+    @Test(arguments: [(1, nil), (2, nil), (3, nil), (7, nil), (2, 2), (7, 7), (3, 2)] as [(Int, Int?)])
+    func aMergedBuildIsTheOneMachineBuild(_ count: Int, census: Int?) throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         let single = work.appendingPathComponent("single")
         #expect(try NestEggBinary.run(["build", "-q", "--data", fixtures.path, "--output", single.path]).status == 0)
-        let merged = try shardedBuild(data: fixtures, count: count, work: work)
+        let merged = try shardedBuild(data: fixtures, count: count, work: work, census: census)
         let (expected, actual) = (snapshot(single), snapshot(merged))
         #expect(expected.count > 200)
         #expect(Set(actual.keys) == Set(expected.keys))
@@ -59,14 +69,15 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: merged.appendingPathComponent(".nestegg-output").path), "the output marker")
     }
 
-    @Test func syntheticDataMergesToo() throws {
+    @Test(arguments: [nil, 3] as [Int?])
+    func syntheticDataMergesToo(census: Int?) throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         // Notes from every account's feed: the data notes page and every footer count them all.
         let data = Self.synthetic
         let single = work.appendingPathComponent("single")
         #expect(try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", single.path]).status == 0)
-        let merged = try shardedBuild(data: data, count: 3, work: work)
+        let merged = try shardedBuild(data: data, count: 3, work: work, census: census)
         let (expected, actual) = (snapshot(single), snapshot(merged))
         #expect(expected.count > 1_000 && expected.keys.contains(DataNotesReport.path + ".html") && expected.keys.contains("sitemap.xml"))
         #expect(Set(actual.keys) == Set(expected.keys) && actual.keys.filter { actual[$0] != expected[$0] }.isEmpty)
@@ -198,11 +209,28 @@ import Testing
             #expect(figures.weeks.map(\.week) == weeks.map(\.week) && figures.weeks.map(\.payments) == weeks.map(\.counted.count))
             #expect(figures.weeks.map(\.spent) == weeks.map(\.spent) && figures.weeks.map(\.roundUp) == weeks.map(\.roundUp))
             #expect(figures.weeks.allSatisfy { $0.counted.isEmpty && $0.excluded.isEmpty })
-            let statements = StatementPeriods.statements(for: data, clock: context.clock, asOf: context.progress.asOf)
-            #expect(!statements.isEmpty && figures.statements.map(\.month) == statements.map(\.month))
-            #expect(figures.statements.map(\.lineCount) == statements.map(\.lines.count))
-            #expect(figures.statements.map(\.closing) == statements.map(\.closing) && figures.statements.map(\.net) == statements.map(\.net))
-            #expect(figures.statements.allSatisfy { $0.lines.isEmpty && $0.apart.isEmpty && $0.roundUps.isEmpty })
+            // The figures do not depend on the as-of date: the statements they give to any date
+            // (the data's, later ones, one before the account was opened, none) are the report's.
+            let asOf = try #require(context.progress.asOf)
+            for date in [asOf, asOf.adding(days: 40), asOf.adding(days: 400), asOf.adding(days: -20_000), nil] as [CivilDate?] {
+                let statements = StatementPeriods.statements(for: data, clock: context.clock, asOf: date)
+                let trimmed = figures.statements(asOf: date)
+                #expect(trimmed.map(\.month) == statements.map(\.month) && trimmed.map(\.period) == statements.map(\.period))
+                #expect(trimmed.map(\.status) == statements.map(\.status) && trimmed.map(\.lineCount) == statements.map(\.lines.count))
+                #expect(trimmed.map(\.opening) == statements.map(\.opening) && trimmed.map(\.closing) == statements.map(\.closing))
+                #expect(trimmed.map(\.moneyIn) == statements.map(\.moneyIn) && trimmed.map(\.moneyOut) == statements.map(\.moneyOut))
+                #expect(trimmed.map(\.roundUpTotal) == statements.map(\.roundUpTotal))
+                #expect(trimmed.allSatisfy { $0.lines.isEmpty && $0.apart.isEmpty && $0.roundUps.isEmpty })
+                #expect(statements.isEmpty == (date == nil), "an as-of date before the latest item counts as the latest item's")
+            }
+            // A census writes the figures as records and a share reads them back: the same figures.
+            let read = try #require(AccountFigures(records: figures.records, account: data.account))
+            #expect(read.records == figures.records && read.spending.map(\.fields) == figures.spending.map(\.fields))
+            #expect(read.statements(asOf: asOf).map(\.lineCount) == figures.statements(asOf: asOf).map(\.lineCount))
+            var monthMissing = figures.records
+            monthMissing.remove(at: try #require(monthMissing.firstIndex { $0.first == "m" }))
+            #expect(AccountFigures(records: monthMissing, account: data.account) == nil, "a month missing is no basis")
+            #expect(AccountFigures(records: figures.records + [["m", "1", "2", "3", "x"]], account: data.account) == nil)
             var categories = TransactionsRules.StarlingCategories(settings: dataset.settings)
             let spending = TransactionsRules.starlingItems(of: data, clock: context.clock, categories: &categories)
             #expect(!spending.isEmpty && figures.spending.map(\.fields) == spending.map(\.fields))
@@ -231,5 +259,121 @@ import Testing
         #expect(read.fingerprint == "abc" && read.shard == record.shard && read.manifestHead == record.manifestHead)
         #expect(read.files == record.files && read.entries.map(\.0) == [2] && read.entries.map(\.1) == record.entries.map(\.1))
         #expect(PartRecord(text: record.text.replacingOccurrences(of: "file\tindex.md", with: "file\t../index.md")) == nil, "no path out of the part")
+    }
+
+    /// A share with a census reads no other share's feed: with every other feed replaced by
+    /// bytes that are not JSON, it writes the same part as from the data as it was.
+    @Test func aShareWithACensusReadsNoOtherSharesFeed() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let census = work.appendingPathComponent("census")
+        for index in 0..<3 {
+            let result = try NestEggBinary.run(["census", "-q", "--data", Self.synthetic.path, "--shard", "\(index)/3",
+                                                "--output", census.appendingPathComponent("\(index).census").path])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let shard = try #require(Shard(index: 1, count: 3))
+        let garbled = work.appendingPathComponent("garbled")
+        try FileManager.default.copyItem(at: Self.synthetic, to: garbled)
+        var replaced = 0
+        for folder in ["starling/feed", "qapital/feed"] {
+            for name in try FileManager.default.contentsOfDirectory(atPath: garbled.appendingPathComponent(folder).path) {
+                let stem = String(name.dropLast(".json".count))
+                let entity = folder.hasPrefix("starling") ? Page.entity(ofStarlingAccount: stem) : Page.entity(ofQapitalGoal: Int(stem) ?? -1)
+                guard !shard.owns(entity) else { continue }
+                try Data("not a feed".utf8).write(to: garbled.appendingPathComponent(folder + "/" + name))
+                replaced += 1
+            }
+        }
+        #expect(replaced > 10)
+        var parts: [[String: Data]] = []
+        for data in [Self.synthetic, garbled] {
+            let part = work.appendingPathComponent("part-\(parts.count)")
+            let result = try NestEggBinary.run(["build", "-q", "--data", data.path, "--shard", "1/3", "--census", census.path, "--output", part.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            parts.append(snapshot(part))
+        }
+        #expect(parts[0].count > 100 && parts[0] == parts[1])
+    }
+
+    /// A census that does not fit the data, or is not whole, stops the share (exit 65, naming
+    /// why) before it writes anything; and a census is never written over input or another file.
+    @Test func aCensusThatDoesNotFitTheDataIsRefused() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data")
+        try FileManager.default.copyItem(at: fixtures, to: data)
+        let census = work.appendingPathComponent("census")
+        func runCensus(_ index: Int, of count: Int, to folder: URL) throws -> NestEggBinary.Result {
+            try NestEggBinary.run(["census", "-q", "--data", data.path, "--shard", "\(index)/\(count)",
+                                   "--output", folder.appendingPathComponent("\(index).census").path])
+        }
+        for index in 0..<2 { #expect(try runCensus(index, of: 2, to: census).status == 0) }
+        let part = work.appendingPathComponent("part")
+        func share(_ index: Int) throws -> NestEggBinary.Result {
+            try NestEggBinary.run(["build", "-q", "--data", data.path, "--shard", "\(index)/2", "--census", census.path, "--output", part.path])
+        }
+        #expect(try share(0).status == 0 && share(1).status == 0)
+        try FileManager.default.removeItem(at: part)
+
+        // Every share's own feed, changed after the census read it.
+        let feed = try #require(try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("starling/feed").path).first)
+        let feedURL = data.appendingPathComponent("starling/feed/" + feed)
+        let before = try Data(contentsOf: feedURL)
+        try (before + Data(" ".utf8)).write(to: feedURL)
+        let owner = Shard(index: 0, count: 2)!.owns(Page.entity(ofStarlingAccount: String(feed.dropLast(5)))) ? 0 : 1
+        let changed = try share(owner)
+        #expect(changed.status == 65 && changed.stderr.contains("starling/feed/\(feed): error: changed since the census read it"), "\(changed.stderr)")
+        try before.write(to: feedURL)
+
+        // Other data; a share's census missing, twice, cut short.
+        let settings = data.appendingPathComponent("nestegg.json")
+        let settingsBefore = try? Data(contentsOf: settings)
+        try Data(#"{"title": "Another site"}"#.utf8).write(to: settings)
+        let other = try share(0)
+        #expect(other.status == 65 && other.stderr.contains("was made from other data"), "\(other.stderr)")
+        if let settingsBefore { try settingsBefore.write(to: settings) } else { try FileManager.default.removeItem(at: settings) }
+        let first = census.appendingPathComponent("1.census")
+        let text = try Data(contentsOf: first)
+        try FileManager.default.removeItem(at: first)
+        let missing = try share(0)
+        #expect(missing.status == 65 && missing.stderr.contains("the census of share 1/2 is missing"), "\(missing.stderr)")
+        try text.write(to: census.appendingPathComponent("1-again.census"))
+        try text.write(to: census.appendingPathComponent("1.census"))
+        let twice = try share(0)
+        #expect(twice.status == 65 && twice.stderr.contains("twice"), "\(twice.stderr)")
+        try FileManager.default.removeItem(at: census.appendingPathComponent("1-again.census"))
+        try text.prefix(text.count - 10).write(to: first)
+        let short = try share(0)
+        #expect(short.status == 65 && short.stderr.contains("1.census: error:"), "\(short.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: part.path), "nothing written")
+
+        // Never into the data folder, never over a file that is not a census.
+        let inside = try runCensus(0, of: 2, to: data)
+        #expect(inside.status == 64 && inside.stderr.contains("inside the data folder"), "\(inside.stderr)")
+        let notes = work.appendingPathComponent("notes")
+        try FileManager.default.createDirectory(at: notes, withIntermediateDirectories: true)
+        try Data("my notes".utf8).write(to: notes.appendingPathComponent("0.census"))
+        let over = try runCensus(0, of: 2, to: notes)
+        #expect(over.status == 73 && over.stderr.contains("not a census"), "\(over.stderr)")
+        #expect(try Data(contentsOf: notes.appendingPathComponent("0.census")) == Data("my notes".utf8))
+    }
+
+    /// A census's records carry any text: fields of generated strings (tabs, line breaks,
+    /// backslashes, escapes, any scalar) read back as written.
+    @Test func fieldLinesCarryAnyText() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["\\", "\t", "\n", "\r", "\\t", "\\n", "\t\n", "é", "🏦", "\u{0}", "\u{1B}[31m", " ", "a", "\"", "=", "\r\n"]
+        for _ in 0..<2_000 {
+            let fields = (0..<Int.random(in: 1...6, using: &generator)).map { _ in
+                (0..<Int.random(in: 0...8, using: &generator)).map { _ in
+                    Bool.random(using: &generator) ? pieces.randomElement(using: &generator)!
+                        : String(UnicodeScalar(UInt32.random(in: 0...0xD7FF, using: &generator))!)
+                }.joined()
+            }
+            let line = FieldLine.join(fields)
+            #expect(!line.contains("\n") && !line.contains("\r"))
+            #expect(FieldLine.split(line[...]) == fields, "\(fields)")
+        }
     }
 }

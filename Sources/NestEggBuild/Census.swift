@@ -1,0 +1,368 @@
+import Foundation
+import NestEggLoad
+import NestEggModel
+import NestEggReport
+import NestEggSupport
+import NestEggWrite
+
+/// `nestegg census DATA --shard K/N --output FILE`: the first step of a sharded build that reads
+/// each feed once. Census worker K reads the feeds of share K's accounts and goals (``Page/entity``)
+/// and writes what every share needs of them: each feed's latest time, its problems, its bytes'
+/// digest, and an account's figures for the site-wide pages (``AccountFigures``, which do not
+/// depend on the data's as-of date). A share built with `--census` then reads its own feeds only;
+/// every other feed is what the census says, checked against the data by its digest.
+public struct CensusOptions: Sendable {
+    public var data: URL
+    public var output: URL
+    public var shard: Shard
+    /// How diagnostics name the data folder (the path as typed); its absolute path if `nil`.
+    public var dataLabel: String?
+
+    public init(data: URL, output: URL, shard: Shard) {
+        self.data = data
+        self.output = output
+        self.shard = shard
+    }
+}
+
+public struct Census {
+    public let options: CensusOptions
+    public var progress: (String) -> Void = { _ in }
+
+    public init(options: CensusOptions) { self.options = options }
+
+    /// The file name every census file has: a share's `--census` folder holds one per census worker.
+    public static let fileExtension = "census"
+
+    /// Whether a data file is a feed a census reads (the rest every worker reads, or hashes).
+    static func isFeed(_ path: String) -> Bool { path.hasPrefix("starling/feed/") || path.hasPrefix("qapital/feed/") }
+
+    /// - Returns: how many feeds of accounts and of goals the census holds.
+    public func run() throws(BuildError) -> (accounts: Int, goals: Int) {
+        try checkOutput()
+        StagedFile.recover(beside: options.output)
+        var buildOptions = BuildOptions(data: options.data, output: options.output)
+        buildOptions.dataLabel = options.dataLabel
+        let build = Build(options: buildOptions)
+        let folder = try build.openDataFolder()
+        let shard = options.shard
+
+        // What the feeds are read against: the settings, the accounts and their balances, the goals,
+        // users and rules; no feed.
+        let log = DiagnosticLog()
+        let settings = SettingsLoader.load(from: folder, log: log)
+        let accounts = StarlingLoader.load(from: folder, settings: settings, log: log, kept: .noFeed)
+            .filter { shard.owns(Page.entity(of: $0.account)) }
+        let qapital = QapitalLoader.load(from: folder, settings: settings, log: log, kept: .noFeed)
+        if log.hasErrors {
+            throw BuildError(step: .load, exitCode: .dataError, diagnostics: build.placed(log.errors, folder: folder))
+        }
+        let goalIds = Set(qapital.goals.map(\.id))
+        let goals = folder.files(in: "qapital/feed").compactMap { path -> (Int, String)? in
+            let name = String(path.dropFirst("qapital/feed/".count).dropLast(".json".count))
+            guard let id = Int(name), String(id) == name, goalIds.contains(id), shard.owns(Page.entity(ofQapitalGoal: id)) else { return nil }
+            return (id, path)
+        }
+
+        let context = ReportContext(settings: settings)
+        let root = folder.root.path
+        let starling = Concurrently.map(accounts.count) { index -> CensusRecord.Account in
+            var data = accounts[index]
+            let feedLog = DiagnosticLog()
+            let path = StarlingLoader.feedPath(of: data.account)
+            data.feed = StarlingLoader.feed(of: data.account, in: folder, log: feedLog)
+            data.feedNotKept = nil
+            let known = KnownFeed(latest: data.feed.lazy.map(\.transactionTime).max(), notes: feedLog.diagnostics)
+            return .init(account: data.account, known: known, digest: folder.contains(path) ? DataDigests.digest(ofFile: root + "/" + path) : nil,
+                         figures: AccountFigures(data, context: context))
+        }
+        let qapitalFeeds = Concurrently.map(goals.count) { index -> CensusRecord.Goal in
+            let (id, path) = goals[index]
+            let feedLog = DiagnosticLog()
+            let items = QapitalLoader.readFeed(path, goalId: id, in: folder, currency: qapital.currency, log: feedLog) ?? []
+            let references = QapitalLoader.referenceNotes(items, goalId: id, users: qapital.users, rules: qapital.rules)
+            return .init(id: id, known: KnownFeed(latest: items.first?.timestamp, notes: feedLog.diagnostics, references: references),
+                         digest: DataDigests.digest(ofFile: root + "/" + path))
+        }
+        let errors = (starling.flatMap(\.known.notes) + qapitalFeeds.flatMap(\.known.notes)).filter { $0.severity == .error }
+        if !errors.isEmpty {
+            throw BuildError(step: .load, exitCode: .dataError, diagnostics: build.placed(errors, folder: folder))
+        }
+        let rest = DataDigests(folder, skipping: Self.isFeed).digest(excluding: [])
+        let record = CensusRecord(version: NestEggVersion.current, rest: rest, shard: shard, accounts: starling, goals: qapitalFeeds)
+        progress("census: share \(shard): the feeds of \(starling.count) of the accounts and \(qapitalFeeds.count) goals")
+        let staged = try Build.writeError { () throws(SiteWriter.WriteError) in try StagedFile.stage(record.text, at: options.output) }
+        do {
+            try staged.commit()
+        } catch {
+            staged.discard()
+            throw BuildError(writing: error)
+        }
+        staged.finish()
+        progress("write: \(options.output.path)")
+        return (starling.count, qapitalFeeds.count)
+    }
+
+    /// The census file may be written where it is asked for: not in the data folder, not in place of
+    /// a folder, a link or any file that is not a census (say, an input mistyped as the output).
+    func checkOutput() throws(BuildError) {
+        let url = options.output
+        var reasons: [String] = []
+        var exitCode = ExitStatus.usage
+        if url.path.isEmpty || url.hasDirectoryPath { reasons.append("it names a folder, not a file") }
+        if Destinations.path(Destinations.resolved(url), isWithin: Destinations.resolvedFolder(options.data)) {
+            reasons.append("it is inside the data folder \(options.data.path), and would overwrite input")
+        }
+        if let kind = Destinations.nonFileKind(url.path) {
+            reasons.append("it is \(kind); nestegg writes only regular files")
+            exitCode = .cannotCreate
+        } else if FileManager.default.fileExists(atPath: url.path), !CensusRecord.isCensus(url) {
+            reasons.append("it is a file that is not a census; nestegg replaces only its own")
+            exitCode = .cannotCreate
+        }
+        guard !reasons.isEmpty else { return }
+        throw BuildError(step: .write, exitCode: exitCode, diagnostics: reasons.map {
+            Diagnostic(.error, file: url.path, message: "--output: refusing to write the census here: \($0)")
+        })
+    }
+}
+
+/// One census file: which data it is of (the nestegg version, the digest of every file but the
+/// feeds), which share, and per feed of that share what ``KnownFeed`` holds, its digest, and an
+/// account's ``AccountFigures``. Lines of ``FieldLine`` fields; the last one says how many feeds
+/// the file holds, so a file cut short is not taken for a finished one.
+struct CensusRecord: Sendable {
+    static let format = "nestegg-census 1"
+
+    struct Account: Sendable {
+        let account: StarlingAccount
+        let known: KnownFeed
+        /// ``DataDigests/digest(ofFile:)``; `nil`: the account has no feed file.
+        let digest: String?
+        let figures: AccountFigures
+    }
+
+    struct Goal: Sendable {
+        let id: Int
+        let known: KnownFeed
+        let digest: String
+    }
+
+    let version: String
+    let rest: String
+    let shard: Shard
+    let accounts: [Account]
+    let goals: [Goal]
+
+    static func isCensus(_ url: URL) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: format.utf8.count + 1)) ?? Data()
+        return head == Data((format + "\n").utf8)
+    }
+
+    var text: String {
+        var lines = [Self.format, "nestegg " + version, rest, "\(shard.index) \(shard.count)"]
+        for entry in accounts {
+            lines.append(FieldLine.join(["account", entry.account.uid, Self.text(entry.known.latest), entry.digest ?? ""]))
+            lines += entry.known.notes.map { FieldLine.join(["note"] + Self.fields($0)) }
+            lines += entry.figures.records.map(FieldLine.join)
+        }
+        for entry in goals {
+            lines.append(FieldLine.join(["goal", String(entry.id), Self.text(entry.known.latest), entry.digest]))
+            lines += entry.known.notes.map { FieldLine.join(["note"] + Self.fields($0)) }
+            lines += entry.known.references.map { FieldLine.join(["ref"] + Self.fields($0)) }
+        }
+        lines.append(FieldLine.join(["end", String(accounts.count), String(goals.count)]))
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func text(_ instant: Instant?) -> String { instant.map { String($0.millisecondsSinceEpoch) } ?? "" }
+
+    /// A diagnostic's fields; an absent value is empty, a present one starts with `=`.
+    static func fields(_ diagnostic: Diagnostic) -> [String] {
+        [diagnostic.severity.rawValue, diagnostic.file, diagnostic.line.map { "=\($0)" } ?? "", diagnostic.column.map { "=\($0)" } ?? "",
+         diagnostic.path.map { "=" + $0 } ?? "", String(diagnostic.count), diagnostic.message]
+    }
+
+    static func diagnostic(_ fields: ArraySlice<String>) -> Diagnostic? {
+        let fields = Array(fields)
+        guard fields.count == 7, let severity = Diagnostic.Severity(rawValue: fields[0]), let count = Int(fields[5]), count >= 1 else { return nil }
+        func optional(_ text: String) -> String?? { text.isEmpty ? .some(nil) : text.hasPrefix("=") ? .some(String(text.dropFirst())) : nil }
+        guard let line = optional(fields[2]), let column = optional(fields[3]), let path = optional(fields[4]) else { return nil }
+        guard line == nil || Int(line!) != nil, column == nil || Int(column!) != nil else { return nil }
+        var diagnostic = Diagnostic(severity, file: fields[1], line: line.flatMap { Int($0) }, column: column.flatMap { Int($0) }, path: path,
+                                    message: fields[6])
+        diagnostic.count = count
+        return diagnostic
+    }
+
+    /// Reads a census file; `accounts` names the data's Starling accounts by UID (an account's
+    /// figures are read with its currency and name). - Returns: the record, or why it is not one.
+    static func read(_ text: String, accounts: [String: StarlingAccount]) -> Result<CensusRecord, ShardError> {
+        func fail(_ reason: String) -> Result<CensusRecord, ShardError> { .failure(ShardError(reason)) }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
+        guard lines.popFirst() == Substring(format) else { return fail("not a census this nestegg wrote") }
+        guard let version = lines.popFirst(), version.hasPrefix("nestegg "), let rest = lines.popFirst(),
+              let numbers = lines.popFirst()?.split(separator: " ").compactMap({ Int($0) }), numbers.count == 2,
+              let shard = Shard(index: numbers[0], count: numbers[1]) else { return fail("its head is not a census's") }
+        var starling: [Account] = []
+        var goals: [Goal] = []
+        // The feed being read: an account (its figures' records gathered) or a goal.
+        var account: (StarlingAccount, Instant?, String?, notes: [Diagnostic], records: [[String]])?
+        var goal: (Int, Instant?, String, notes: [Diagnostic], references: [Diagnostic])?
+        func instant(_ text: String) -> Instant?? { text.isEmpty ? .some(nil) : Int64(text).map { .some(Instant(millisecondsSinceEpoch: $0)) } }
+        func finish() -> String? {
+            if let (data, latest, digest, notes, records) = account {
+                guard let figures = AccountFigures(records: records, account: data) else { return "the figures of account \(data.uid) cannot be read" }
+                starling.append(Account(account: data, known: KnownFeed(latest: latest, notes: notes), digest: digest, figures: figures))
+            }
+            if let (id, latest, digest, notes, references) = goal {
+                goals.append(Goal(id: id, known: KnownFeed(latest: latest, notes: notes, references: references), digest: digest))
+            }
+            account = nil
+            goal = nil
+            return nil
+        }
+        var number = 4
+        while let line = lines.popFirst() {
+            number += 1
+            let fields = FieldLine.split(line)
+            switch fields.first {
+            case "account" where fields.count == 4:
+                if let problem = finish() { return fail(problem) }
+                guard let data = accounts[fields[1]] else { return fail("line \(number): account \(fields[1]) is not in starling/accounts.json") }
+                guard let latest = instant(fields[2]) else { return fail("line \(number): not a time: \(fields[2])") }
+                account = (data, latest, fields[3].isEmpty ? nil : fields[3], [], [])
+            case "goal" where fields.count == 4:
+                if let problem = finish() { return fail(problem) }
+                guard let id = Int(fields[1]), let latest = instant(fields[2]), !fields[3].isEmpty else { return fail("line \(number): not a goal's feed") }
+                goal = (id, latest, fields[3], [], [])
+            case "note":
+                guard let diagnostic = diagnostic(fields.dropFirst()), account != nil || goal != nil else { return fail("line \(number): not a note") }
+                if account != nil { account!.notes.append(diagnostic) } else { goal!.notes.append(diagnostic) }
+            case "ref":
+                guard let diagnostic = diagnostic(fields.dropFirst()), goal != nil else { return fail("line \(number): not a goal's note") }
+                goal!.references.append(diagnostic)
+            case "end" where fields.count == 3:
+                if let problem = finish() { return fail(problem) }
+                guard fields[1] == String(starling.count), fields[2] == String(goals.count), lines.allSatisfy(\.isEmpty) else {
+                    return fail("line \(number): the file does not hold what its last line says")
+                }
+                return .success(CensusRecord(version: String(version.dropFirst("nestegg ".count)), rest: String(rest), shard: shard,
+                                             accounts: starling, goals: goals))
+            default:
+                guard account != nil, fields.first.map(["w", "b", "m", "s"].contains) == true else { return fail("line \(number): not a census line") }
+                account!.records.append(fields)
+            }
+        }
+        return fail("cut short: its last line is missing")
+    }
+}
+
+/// The census a share of a sharded build reads (`--census DIR`: every `*.census` file in DIR):
+/// one file per census worker, all of the same data and the same N, each share once.
+struct CensusSet: Sendable {
+    let folder: URL
+    let rest: String
+    /// Every feed the census read, by its path in the data folder: what it found, and its digest (`nil`: no file).
+    let feeds: [String: (known: KnownFeed, digest: String?)]
+    /// Each account's figures, by UID.
+    let figures: [String: AccountFigures]
+
+    /// Reads the census in `folder` for data whose Starling accounts are `accounts`.
+    static func read(_ folder: URL, accounts: [StarlingAccount]) throws(BuildError) -> CensusSet {
+        func failure(_ file: String, _ message: String, _ exitCode: ExitStatus = .dataError) -> BuildError {
+            BuildError(step: .load, exitCode: exitCode, diagnostics: [Diagnostic(.error, file: file, message: message)])
+        }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+                .filter { !$0.hasPrefix(".") && $0.hasSuffix("." + Census.fileExtension) }.sorted()
+        } catch {
+            throw failure(folder.path, "cannot read the census folder: \(error.localizedDescription)", .noInput)
+        }
+        guard !names.isEmpty else { throw failure(folder.path, "no census here (*.\(Census.fileExtension), from nestegg census)", .noInput) }
+        let byUID = Dictionary(accounts.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
+        let records = Concurrently.map(names.count) { index -> Result<CensusRecord, ShardError> in
+            switch FileBytes.read(folder.path + "/" + names[index]) {
+            case .success(let bytes): return CensusRecord.read(String(decoding: bytes, as: UTF8.self), accounts: byUID)
+            case .failure(let failure): return .failure(ShardError("cannot read it: \(failure.reason)"))
+            }
+        }
+        var problems: [Diagnostic] = []
+        var read: [(String, CensusRecord)] = []
+        for (name, record) in zip(names, records) {
+            switch record {
+            case .success(let record): read.append((folder.path + "/" + name, record))
+            case .failure(let reason): problems.append(Diagnostic(.error, file: folder.path + "/" + name, message: reason.description))
+            }
+        }
+        if let (firstPath, first) = read.first {
+            var seen: [Int: String] = [:]
+            for (path, record) in read {
+                if record.version != NestEggVersion.current {
+                    problems.append(Diagnostic(.error, file: path, message: "made by nestegg \(record.version), not \(NestEggVersion.current)"))
+                } else if record.rest != first.rest {
+                    problems.append(Diagnostic(.error, file: path, message: "made from other data than \(firstPath)"))
+                } else if record.shard.count != first.shard.count {
+                    problems.append(Diagnostic(.error, file: path, message: "share \(record.shard) of another number of shares than \(first.shard.count)"))
+                } else if let other = seen[record.shard.index] {
+                    problems.append(Diagnostic(.error, file: path, message: "share \(record.shard) twice: also \(other)"))
+                } else {
+                    seen[record.shard.index] = path
+                }
+            }
+            for index in 0..<first.shard.count where seen[index] == nil && problems.isEmpty {
+                problems.append(Diagnostic(.error, file: folder.path, message: "the census of share \(index)/\(first.shard.count) is missing"))
+            }
+        }
+        if !problems.isEmpty { throw BuildError(step: .load, exitCode: .dataError, diagnostics: problems) }
+        var feeds: [String: (known: KnownFeed, digest: String?)] = [:]
+        var figures: [String: AccountFigures] = [:]
+        for (_, record) in read {
+            for entry in record.accounts {
+                feeds[StarlingLoader.feedPath(of: entry.account)] = (entry.known, entry.digest)
+                figures[entry.account.uid] = entry.figures
+            }
+            for entry in record.goals { feeds["qapital/feed/\(entry.id).json"] = (entry.known, entry.digest) }
+        }
+        return CensusSet(folder: folder, rest: read[0].1.rest, feeds: feeds, figures: figures)
+    }
+
+    /// The data's digests, the census's for the feeds `notOwn` says a share does not read, checked
+    /// against the data: the files but the feeds are those the census read, a feed the share reads
+    /// is as the census read it, and every other feed is there if and only if the census found it.
+    func digests(of data: DataFolder, notOwn: (String) -> Bool) throws(BuildError) -> DataDigests {
+        let others = feeds.filter { notOwn($0.key) }
+        let digests = DataDigests(data, known: others.compactMapValues(\.digest))
+        var problems: [Diagnostic] = []
+        if digests.digest(excluding: Set(digests.files.map(\.path).filter(Census.isFeed))) != rest {
+            problems.append(Diagnostic(.error, file: "", message: "the census in \(folder.path) was made from other data (a file that is not a feed differs); run it again"))
+        }
+        for (path, entry) in feeds.sorted(by: { $0.key < $1.key }) where notOwn(path) ? data.contains(path) != (entry.digest != nil)
+                                                                       : digests.byPath[path] != entry.digest {
+            problems.append(Diagnostic(.error, file: path, message: "changed since the census read it; run the census again"))
+        }
+        if !problems.isEmpty { throw BuildError(step: .load, exitCode: .dataError, diagnostics: problems) }
+        return digests
+    }
+}
+
+extension CensusSet {
+    /// The figures of the accounts whose feeds a share did not keep, by UID; every one must be in
+    /// the census (`data` names the data folder in the error).
+    func figures(of dataset: Dataset, folder data: URL) throws(BuildError) -> [String: AccountFigures] {
+        var result: [String: AccountFigures] = [:]
+        var missing: [Diagnostic] = []
+        for account in dataset.starling where account.feedNotKept != nil {
+            if let figures = figures[account.account.uid] {
+                result[account.account.uid] = figures
+            } else {
+                missing.append(Diagnostic(.error, file: folder.path, message: "the census has no figures of account \(account.account.uid)"))
+            }
+        }
+        if !missing.isEmpty { throw BuildError(step: .load, exitCode: .dataError, diagnostics: missing) }
+        return result
+    }
+}

@@ -1,0 +1,52 @@
+/// A record as one line of tab-separated fields, any text included: a backslash, a tab and a line
+/// break in a field are escaped (`\\`, `\t`, `\n`, `\r`), so a field read back is the field written.
+/// The records a sharded build's steps hand each other (its parts and its census) are such lines.
+public enum FieldLine {
+    public static func join(_ fields: [String]) -> String {
+        fields.map(escaped).joined(separator: "\t")
+    }
+
+    /// The fields of a line ``join(_:)`` wrote.
+    public static func split(_ line: Substring) -> [String] {
+        line.split(separator: "\t", omittingEmptySubsequences: false).map { unescaped($0) }
+    }
+
+    public static func escaped(_ field: String) -> String {
+        guard field.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) else {
+            return field
+        }
+        var out = ""
+        for scalar in field.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\t": out += "\\t"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    public static func unescaped(_ field: Substring) -> String {
+        guard field.utf8.contains(UInt8(ascii: "\\")) else { return String(field) }
+        var out = ""
+        var escaping = false
+        for scalar in field.unicodeScalars {
+            if escaping {
+                switch scalar {
+                case "t": out += "\t"
+                case "n": out += "\n"
+                case "r": out += "\r"
+                default: out.unicodeScalars.append(scalar)
+                }
+                escaping = false
+            } else if scalar == "\\" {
+                escaping = true
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
