@@ -201,10 +201,18 @@ struct CensusRecord: Sendable {
     /// figures are read with its currency and name). - Returns: the record, or why it is not one.
     static func read(_ text: String, accounts: [String: StarlingAccount]) -> Result<CensusRecord, ShardError> {
         func fail(_ reason: String) -> Result<CensusRecord, ShardError> { .failure(ShardError(reason)) }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
-        guard lines.popFirst() == Substring(format) else { return fail("not a census this nestegg wrote") }
-        guard let version = lines.popFirst(), version.hasPrefix("nestegg "), let rest = lines.popFirst(),
-              let numbers = lines.popFirst()?.split(separator: " ").compactMap({ Int($0) }), numbers.count == 2,
+        // Line by line, never an array of every line (a census of a thousand accounts has a million).
+        var unread = text[...]
+        func nextLine() -> Substring? {
+            guard !unread.isEmpty else { return nil }
+            let end = unread.utf8.firstIndex(of: UInt8(ascii: "\n")) ?? unread.endIndex
+            let line = unread[..<end]
+            unread = end == unread.endIndex ? unread[end...] : unread[unread.index(after: end)...]
+            return line
+        }
+        guard nextLine() == Substring(format) else { return fail("not a census this nestegg wrote") }
+        guard let version = nextLine(), version.hasPrefix("nestegg "), let rest = nextLine(),
+              let numbers = nextLine()?.split(separator: " ").compactMap({ Int($0) }), numbers.count == 2,
               let shard = Shard(index: numbers[0], count: numbers[1]) else { return fail("its head is not a census's") }
         var starling: [Account] = []
         var goals: [Goal] = []
@@ -225,7 +233,7 @@ struct CensusRecord: Sendable {
             return nil
         }
         var number = 4
-        while let line = lines.popFirst() {
+        while let line = nextLine() {
             number += 1
             let fields = FieldLine.split(line)
             switch fields.first {
@@ -246,7 +254,7 @@ struct CensusRecord: Sendable {
                 goal!.references.append(diagnostic)
             case "end" where fields.count == 3:
                 if let problem = finish() { return fail(problem) }
-                guard fields[1] == String(starling.count), fields[2] == String(goals.count), lines.allSatisfy(\.isEmpty) else {
+                guard fields[1] == String(starling.count), fields[2] == String(goals.count), unread.isEmpty else {
                     return fail("line \(number): the file does not hold what its last line says")
                 }
                 return .success(CensusRecord(version: String(version.dropFirst("nestegg ".count)), rest: String(rest), shard: shard,

@@ -72,6 +72,9 @@ extension AccountFigures {
         var basis: StatementPeriods.Basis?
         var sums: [[String]] = []
         var spending: [SpendingItem] = []
+        // One string per category and per name, as the items worked out from a feed share them.
+        var categories: [String: SpendingCategory] = [:]
+        var names: Set<String> = []
         for record in records {
             switch (record.first, record.count) {
             case ("w", 6):
@@ -93,8 +96,10 @@ extension AccountFigures {
                       record[9] == "0" || record[9] == "1" else { return nil }
                 let instant = record[8].isEmpty ? nil : Int64(record[8]).map(Instant.init(millisecondsSinceEpoch:))
                 guard record[8].isEmpty || instant != nil else { return nil }
-                spending.append(SpendingItem(sourceID: record[1], source: .starling, name: record[2],
-                                             category: SpendingCategory(key: record[3], name: record[4]), amount: amount, date: day,
+                let category = categories[record[3] + "\t" + record[4], default: SpendingCategory(key: record[3], name: record[4])]
+                categories[record[3] + "\t" + record[4]] = category
+                let name = names.insert(record[2]).memberAfterInsert
+                spending.append(SpendingItem(sourceID: record[1], source: .starling, name: name, category: category, amount: amount, date: day,
                                              instant: instant, accountName: account.name, provider: nil, pinned: true, pending: record[9] == "1"))
             default:
                 return nil
