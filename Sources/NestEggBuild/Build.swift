@@ -138,6 +138,13 @@ public struct Build {
             }
         }
         let (dataset, warnings, notes) = try load(folder, census: census)
+        if let census {
+            do {
+                try census.checkAgain(folder, own: ownsFeed)
+            } catch {
+                throw BuildError(step: error.step, exitCode: error.exitCode, diagnostics: placed(error.diagnostics, folder: folder))
+            }
+        }
         let templates = try loadTemplates()
         let keys = digests.map { InputKeys($0, accounts: dataset.starling) }
         let memo = keys.map { StatementDigestCache(previous: previous?.statementDigests ?? [:], keys: $0) }
@@ -381,7 +388,9 @@ public struct Build {
         let scratch = DiagnosticLog()
         let accounts = folder.contains("starling/accounts.json")
             ? folder.document("starling/accounts.json", log: scratch).map(StarlingLoader.accounts(in:)) ?? [] : []
-        let census = try CensusSet.read(url, accounts: accounts)
+        // The figures of this share's own accounts come from their feeds, not from the census.
+        let shard = options.shard
+        let census = try CensusSet.read(url, accounts: accounts, figuresOf: { uid in shard.map { !$0.owns(Page.entity(ofStarlingAccount: uid)) } ?? true })
         progress("load: the census in \(url.path): \(census.feeds.count) feeds")
         return census
     }

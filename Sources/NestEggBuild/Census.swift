@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import NestEggLoad
 import NestEggModel
@@ -65,24 +66,29 @@ public struct Census {
         }
 
         let context = ReportContext(settings: settings)
-        let root = folder.root.path
         let starling = Concurrently.map(accounts.count) { index -> CensusRecord.Account in
             var data = accounts[index]
             let feedLog = DiagnosticLog()
             let path = StarlingLoader.feedPath(of: data.account)
-            data.feed = StarlingLoader.feed(of: data.account, in: folder, log: feedLog)
+            // The digest is of the bytes parsed: a file that changes while it is read cannot pass for the one the figures come from.
+            let (items, digest) = StarlingLoader.readFeed(of: data.account, in: folder, log: feedLog, digest: true)
+            data.feed = items
             data.feedNotKept = nil
-            let known = KnownFeed(latest: data.feed.lazy.map(\.transactionTime).max(), notes: feedLog.diagnostics)
-            return .init(account: data.account, known: known, digest: folder.contains(path) ? DataDigests.digest(ofFile: root + "/" + path) : nil,
-                         figures: AccountFigures(data, context: context))
+            if digest == nil, folder.contains(path), !feedLog.hasErrors {
+                feedLog.report(Diagnostic(.error, file: path, message: "cannot be read for the census"))
+            }
+            return .init(account: data.account, known: KnownFeed(latest: data.feed.lazy.map(\.transactionTime).max(), notes: feedLog.diagnostics),
+                         digest: digest, figures: AccountFigures(data, context: context))
         }
         let qapitalFeeds = Concurrently.map(goals.count) { index -> CensusRecord.Goal in
             let (id, path) = goals[index]
             let feedLog = DiagnosticLog()
-            let items = QapitalLoader.readFeed(path, goalId: id, in: folder, currency: qapital.currency, log: feedLog) ?? []
+            let read = QapitalLoader.readFeed(path, goalId: id, in: folder, currency: qapital.currency, log: feedLog, digest: true)
+            let items = read?.items ?? []
+            if read == nil, !feedLog.hasErrors { feedLog.report(Diagnostic(.error, file: path, message: "cannot be read for the census")) }
             let references = QapitalLoader.referenceNotes(items, goalId: id, users: qapital.users, rules: qapital.rules)
             return .init(id: id, known: KnownFeed(latest: items.first?.timestamp, notes: feedLog.diagnostics, references: references),
-                         digest: DataDigests.digest(ofFile: root + "/" + path))
+                         digest: read?.digest ?? "")
         }
         let errors = (starling.flatMap(\.known.notes) + qapitalFeeds.flatMap(\.known.notes)).filter { $0.severity == .error }
         if !errors.isEmpty {
@@ -139,7 +145,8 @@ struct CensusRecord: Sendable {
         let known: KnownFeed
         /// ``DataDigests/digest(ofFile:)``; `nil`: the account has no feed file.
         let digest: String?
-        let figures: AccountFigures
+        /// `nil` when the reader did not ask for them (a share's own account's).
+        let figures: AccountFigures?
     }
 
     struct Goal: Sendable {
@@ -166,16 +173,24 @@ struct CensusRecord: Sendable {
         for entry in accounts {
             lines.append(FieldLine.join(["account", entry.account.uid, Self.text(entry.known.latest), entry.digest ?? ""]))
             lines += entry.known.notes.map { FieldLine.join(["note"] + Self.fields($0)) }
-            lines += entry.figures.records.map(FieldLine.join)
+            lines += (entry.figures?.records ?? []).map(FieldLine.join)
         }
         for entry in goals {
             lines.append(FieldLine.join(["goal", String(entry.id), Self.text(entry.known.latest), entry.digest]))
             lines += entry.known.notes.map { FieldLine.join(["note"] + Self.fields($0)) }
             lines += entry.known.references.map { FieldLine.join(["ref"] + Self.fields($0)) }
         }
-        lines.append(FieldLine.join(["end", String(accounts.count), String(goals.count)]))
-        return lines.joined(separator: "\n") + "\n"
+        return Self.signed(body: lines.joined(separator: "\n") + "\n", accounts: accounts.count, goals: goals.count)
     }
+
+    /// The body, then the last line: how many feeds it holds and the SHA-256 of the body, so that a
+    /// file cut short or changed by a byte is not taken for the one nestegg wrote.
+    static func signed(body: String, accounts: Int, goals: Int) -> String {
+        body + FieldLine.join(["end", String(accounts), String(goals), hex(SHA256.hash(data: Array(body.utf8)))]) + "\n"
+    }
+
+    static func hex(_ digest: SHA256.Digest) -> String { digest.map { String($0, radix: 16).leftPadded(to: 2) }.joined() }
+
 
     static func text(_ instant: Instant?) -> String { instant.map { String($0.millisecondsSinceEpoch) } ?? "" }
 
@@ -187,7 +202,7 @@ struct CensusRecord: Sendable {
 
     static func diagnostic(_ fields: ArraySlice<String>) -> Diagnostic? {
         let fields = Array(fields)
-        guard fields.count == 7, let severity = Diagnostic.Severity(rawValue: fields[0]), let count = Int(fields[5]), count >= 1 else { return nil }
+        guard fields.count == 7, let severity = Diagnostic.Severity(rawValue: fields[0]), let count = Int(fields[5]), (1...1 << 32).contains(count) else { return nil }
         func optional(_ text: String) -> String?? { text.isEmpty ? .some(nil) : text.hasPrefix("=") ? .some(String(text.dropFirst())) : nil }
         guard let line = optional(fields[2]), let column = optional(fields[3]), let path = optional(fields[4]) else { return nil }
         guard line == nil || Int(line!) != nil, column == nil || Int(column!) != nil else { return nil }
@@ -198,11 +213,20 @@ struct CensusRecord: Sendable {
     }
 
     /// Reads a census file; `accounts` names the data's Starling accounts by UID (an account's
-    /// figures are read with its currency and name). - Returns: the record, or why it is not one.
-    static func read(_ text: String, accounts: [String: StarlingAccount]) -> Result<CensusRecord, ShardError> {
+    /// figures are read with its currency and name), and `figuresOf` says whose figures to read
+    /// (not those of a share's own accounts, which it works out from their feeds).
+    /// - Returns: the record, or why it is not one.
+    static func read(_ text: String, accounts: [String: StarlingAccount],
+                     figuresOf: (String) -> Bool = { _ in true }) -> Result<CensusRecord, ShardError> {
         func fail(_ reason: String) -> Result<CensusRecord, ShardError> { .failure(ShardError(reason)) }
+        // The last line signs the rest (``signed(body:accounts:goals:)``).
+        guard text.hasSuffix("\n"), let lastBreak = text.dropLast().lastIndex(of: "\n") else { return fail("cut short: its last line is missing") }
+        let body = text[...lastBreak]
+        let end = FieldLine.split(text[text.index(after: lastBreak)...].dropLast())
+        guard end.count == 4, end[0] == "end" else { return fail("cut short: its last line is missing") }
+        guard end[3] == hex(SHA256.hash(data: Array(body.utf8))) else { return fail("changed since nestegg wrote it (its SHA-256 is not the one it was written with)") }
         // Line by line, never an array of every line (a census of a thousand accounts has a million).
-        var unread = text[...]
+        var unread = body
         func nextLine() -> Substring? {
             guard !unread.isEmpty else { return nil }
             let end = unread.utf8.firstIndex(of: UInt8(ascii: "\n")) ?? unread.endIndex
@@ -217,12 +241,17 @@ struct CensusRecord: Sendable {
         var starling: [Account] = []
         var goals: [Goal] = []
         // The feed being read: an account (its figures' records gathered) or a goal.
-        var account: (StarlingAccount, Instant?, String?, notes: [Diagnostic], records: [[String]])?
+        var account: (StarlingAccount, Instant?, String?, notes: [Diagnostic], records: [[String]], wanted: Bool)?
         var goal: (Int, Instant?, String, notes: [Diagnostic], references: [Diagnostic])?
-        func instant(_ text: String) -> Instant?? { text.isEmpty ? .some(nil) : Int64(text).map { .some(Instant(millisecondsSinceEpoch: $0)) } }
+        func instant(_ text: String) -> Instant?? {
+            if text.isEmpty { return .some(nil) }
+            guard let value = Int64(text), AccountFigures.instants.contains(value) else { return nil }
+            return .some(Instant(millisecondsSinceEpoch: value))
+        }
         func finish() -> String? {
-            if let (data, latest, digest, notes, records) = account {
-                guard let figures = AccountFigures(records: records, account: data) else { return "the figures of account \(data.uid) cannot be read" }
+            if let (data, latest, digest, notes, records, wanted) = account {
+                let figures = wanted ? AccountFigures(records: records, account: data) : nil
+                guard figures != nil || !wanted else { return "the figures of account \(data.uid) cannot be read" }
                 starling.append(Account(account: data, known: KnownFeed(latest: latest, notes: notes), digest: digest, figures: figures))
             }
             if let (id, latest, digest, notes, references) = goal {
@@ -233,15 +262,18 @@ struct CensusRecord: Sendable {
             return nil
         }
         var number = 4
+        let figureTags: Set<Substring> = ["w", "b", "m", "s"]
         while let line = nextLine() {
             number += 1
+            // An account's figures nobody asked for are passed over unread (the file's digest vouches for them).
+            if account?.wanted == false, figureTags.contains(line.prefix { $0 != "\t" }) { continue }
             let fields = FieldLine.split(line)
             switch fields.first {
             case "account" where fields.count == 4:
                 if let problem = finish() { return fail(problem) }
                 guard let data = accounts[fields[1]] else { return fail("line \(number): account \(fields[1]) is not in starling/accounts.json") }
                 guard let latest = instant(fields[2]) else { return fail("line \(number): not a time: \(fields[2])") }
-                account = (data, latest, fields[3].isEmpty ? nil : fields[3], [], [])
+                account = (data, latest, fields[3].isEmpty ? nil : fields[3], [], [], figuresOf(data.uid))
             case "goal" where fields.count == 4:
                 if let problem = finish() { return fail(problem) }
                 guard let id = Int(fields[1]), let latest = instant(fields[2]), !fields[3].isEmpty else { return fail("line \(number): not a goal's feed") }
@@ -252,19 +284,16 @@ struct CensusRecord: Sendable {
             case "ref":
                 guard let diagnostic = diagnostic(fields.dropFirst()), goal != nil else { return fail("line \(number): not a goal's note") }
                 goal!.references.append(diagnostic)
-            case "end" where fields.count == 3:
-                if let problem = finish() { return fail(problem) }
-                guard fields[1] == String(starling.count), fields[2] == String(goals.count), unread.isEmpty else {
-                    return fail("line \(number): the file does not hold what its last line says")
-                }
-                return .success(CensusRecord(version: String(version.dropFirst("nestegg ".count)), rest: String(rest), shard: shard,
-                                             accounts: starling, goals: goals))
+
             default:
                 guard account != nil, fields.first.map(["w", "b", "m", "s"].contains) == true else { return fail("line \(number): not a census line") }
                 account!.records.append(fields)
             }
         }
-        return fail("cut short: its last line is missing")
+        if let problem = finish() { return fail(problem) }
+        guard end[1] == String(starling.count), end[2] == String(goals.count) else { return fail("it does not hold what its last line says") }
+        return .success(CensusRecord(version: String(version.dropFirst("nestegg ".count)), rest: String(rest), shard: shard,
+                                     accounts: starling, goals: goals))
     }
 }
 
@@ -278,8 +307,9 @@ struct CensusSet: Sendable {
     /// Each account's figures, by UID.
     let figures: [String: AccountFigures]
 
-    /// Reads the census in `folder` for data whose Starling accounts are `accounts`.
-    static func read(_ folder: URL, accounts: [StarlingAccount]) throws(BuildError) -> CensusSet {
+    /// Reads the census in `folder` for data whose Starling accounts are `accounts`; `figuresOf`
+    /// says whose figures to keep.
+    static func read(_ folder: URL, accounts: [StarlingAccount], figuresOf: @escaping @Sendable (String) -> Bool = { _ in true }) throws(BuildError) -> CensusSet {
         func failure(_ file: String, _ message: String, _ exitCode: ExitStatus = .dataError) -> BuildError {
             BuildError(step: .load, exitCode: exitCode, diagnostics: [Diagnostic(.error, file: file, message: message)])
         }
@@ -294,7 +324,7 @@ struct CensusSet: Sendable {
         let byUID = Dictionary(accounts.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
         let records = Concurrently.map(names.count) { index -> Result<CensusRecord, ShardError> in
             switch FileBytes.read(folder.path + "/" + names[index]) {
-            case .success(let bytes): return CensusRecord.read(String(decoding: bytes, as: UTF8.self), accounts: byUID)
+            case .success(let bytes): return CensusRecord.read(String(decoding: bytes, as: UTF8.self), accounts: byUID, figuresOf: figuresOf)
             case .failure(let failure): return .failure(ShardError("cannot read it: \(failure.reason)"))
             }
         }
@@ -321,8 +351,23 @@ struct CensusSet: Sendable {
                     seen[record.shard.index] = path
                 }
             }
-            for index in 0..<first.shard.count where seen[index] == nil && problems.isEmpty {
-                problems.append(Diagnostic(.error, file: folder.path, message: "the census of share \(index)/\(first.shard.count) is missing"))
+            if problems.isEmpty, let missing = (0..<min(first.shard.count, read.count + 1)).first(where: { seen[$0] == nil }) {
+                problems.append(Diagnostic(.error, file: folder.path, message:
+                    "the census of share \(missing)/\(first.shard.count) is missing (\(read.count) of \(first.shard.count) files)"))
+            }
+        }
+        // Every feed once, in the file of the share that owns it.
+        var holder: [String: String] = [:]
+        let whole = problems.isEmpty
+        for (path, record) in read where whole {
+            let feeds = record.accounts.map { (StarlingLoader.feedPath(of: $0.account), Page.entity(of: $0.account)) }
+                + record.goals.map { ("qapital/feed/\($0.id).json", Page.entity(ofQapitalGoal: $0.id)) }
+            for (feed, entity) in feeds {
+                if let other = holder.updateValue(path, forKey: feed) {
+                    problems.append(Diagnostic(.error, file: path, message: "holds \(feed), which \(other) holds too"))
+                } else if !record.shard.owns(entity) {
+                    problems.append(Diagnostic(.error, file: path, message: "holds \(feed), which is not share \(record.shard)'s"))
+                }
             }
         }
         if !problems.isEmpty { throw BuildError(step: .load, exitCode: .dataError, diagnostics: problems) }
@@ -331,7 +376,7 @@ struct CensusSet: Sendable {
         for (_, record) in read {
             for entry in record.accounts {
                 feeds[StarlingLoader.feedPath(of: entry.account)] = (entry.known, entry.digest)
-                figures[entry.account.uid] = entry.figures
+                if let accountFigures = entry.figures { figures[entry.account.uid] = accountFigures }
             }
             for entry in record.goals { feeds["qapital/feed/\(entry.id).json"] = (entry.known, entry.digest) }
         }
@@ -358,6 +403,22 @@ struct CensusSet: Sendable {
 }
 
 extension CensusSet {
+    /// After the load: the feeds a share read are still the bytes the census read (hashed again), so
+    /// that a feed changed while the share parsed it cannot give pages that disagree with the
+    /// census's figures, which every other share uses.
+    func checkAgain(_ data: DataFolder, own: (String) -> Bool) throws(BuildError) {
+        let paths = feeds.keys.filter(own).sorted()
+        let digests = Concurrently.map(paths.count) { index in
+            data.contains(paths[index]) ? DataDigests.digest(ofFile: data.root.path + "/" + paths[index]) : nil
+        }
+        let changed = zip(paths, digests).filter { feeds[$0.0]?.digest != $0.1 }.map(\.0)
+        guard changed.isEmpty else {
+            throw BuildError(step: .load, exitCode: .dataError, diagnostics: changed.map {
+                Diagnostic(.error, file: $0, message: "changed while the build read it; run the census again")
+            })
+        }
+    }
+
     /// The figures of the accounts whose feeds a share did not keep, by UID; every one must be in
     /// the census (`data` names the data folder in the error).
     func figures(of dataset: Dataset, folder data: URL) throws(BuildError) -> [String: AccountFigures] {

@@ -66,14 +66,17 @@ struct DataDigests: Sendable {
         byPath = Dictionary(files.map { ($0.path, $0.digest) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// One file's digest: SHA-256 over its bytes (or why they cannot be read).
+    /// One file's digest: the SHA-256 of its bytes in hex, as a loader gives it for the bytes it
+    /// parsed (``JSONDocument/contentDigest``); or, when they cannot be read, a digest of why.
     static func digest(ofFile path: String) -> String {
-        var hash = InputHash()
         switch FileBytes.read(path) {
-        case .success(let bytes): hash.add(bytes)
-        case .failure(let failure): hash.add("unreadable: " + failure.reason)
+        case .success(let bytes):
+            return SHA256.hash(data: bytes).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        case .failure(let failure):
+            var hash = InputHash()
+            hash.add("unreadable: " + failure.reason)
+            return hash.hex
         }
-        return hash.hex
     }
 
     /// SHA-256 over every file that is not in `excluded`, and the listing's problems (``InputKeys``).

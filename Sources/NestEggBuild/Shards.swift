@@ -10,8 +10,9 @@ import NestEggWrite
 /// Share K of N of a build (`--shard K/N`): the pages whose entity or path falls to K by a
 /// stable hash (``owns(_:)-swift.method``), so that N workers that never talk agree on who renders
 /// what. A worker keeps the Starling feeds of its own accounts only; of the others it keeps the
-/// figures the site-wide pages need (``AccountFigures``), so its memory falls with N. It still reads
-/// every file: the as-of date and the data notes, in every page, come from all of them.
+/// figures the site-wide pages need (``AccountFigures``), so its memory falls with N. With a census
+/// (``Census``) it reads no other feed; without one it reads every feed, as the as-of date and the
+/// data notes, in every page, come from all of them.
 public struct Shard: Sendable, Equatable, CustomStringConvertible {
     public let index: Int
     public let count: Int

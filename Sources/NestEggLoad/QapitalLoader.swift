@@ -41,7 +41,7 @@ public enum QapitalLoader {
         let goalIds = Set(data.goals.map(\.id))
         let (users, rules) = (data.users, data.rules)
         // Feeds are read on every core (one file per goal), in order; each is checked against the
-        // users and rules as it is read, so a feed that is not kept is checked all the same.
+        // users and rules as it is read, so a feed that is read but not kept is checked all the same.
         let feedPaths = folder.files(in: "qapital/feed")
         let feeds = Concurrently.map(feedPaths.count, log: log) { index, log -> (Int, [QapitalFeedItem], references: [Diagnostic], known: KnownFeed?)? in
             let path = feedPaths[index]
@@ -79,8 +79,14 @@ public enum QapitalLoader {
 
     /// A goal's feed (`qapital/feed/<goalId>.json`), checked, newest first; `nil` when it cannot be read.
     public static func readFeed(_ path: String, goalId: Int, in folder: DataFolder, currency: Currency, log: DiagnosticLog) -> [QapitalFeedItem]? {
+        readFeed(path, goalId: goalId, in: folder, currency: currency, log: log, digest: false)?.items
+    }
+
+    /// ``readFeed(_:goalId:in:currency:log:)``, and with `digest` the SHA-256 of the bytes it parsed (``JSONDocument/contentDigest``).
+    public static func readFeed(_ path: String, goalId: Int, in folder: DataFolder, currency: Currency, log: DiagnosticLog,
+                                digest: Bool) -> (items: [QapitalFeedItem], digest: String?)? {
         guard let document = folder.document(path, log: log) else { return nil }
-        return QapitalData.newestFirst(feed(in: document, goalId: goalId, currency: currency))
+        return (QapitalData.newestFirst(feed(in: document, goalId: goalId, currency: currency)), digest ? document.contentDigest : nil)
     }
 
     private static func fileStem(_ path: String, in folder: String) -> String {

@@ -4,8 +4,8 @@ import NestEggSupport
 /// statements without their items, and its spending.
 ///
 /// A share of a sharded build renders the pages of its own accounts only (``Page/entity``). It
-/// keeps their feeds; of every other account it reads the feed, works out these figures and lets
-/// the feed go, so what it holds of the accounts grows with its share, not with the data.
+/// keeps their feeds; of every other account it has these figures, from a census or from reading
+/// the feed and letting it go, so what it holds of the accounts grows with its share, not with the data.
 public struct AccountFigures: Sendable {
     /// ``RoundUpRule/weeks(of:currency:clock:)``, each ``RoundUpRule/Week/trimmed()``.
     let weeks: [RoundUpRule.Week]
@@ -59,11 +59,21 @@ extension AccountFigures {
         return records
     }
 
+    /// Times the records may hold: years 1 to 9999, as the data's ISO 8601 times.
+    public static let instants: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
+
     /// The figures ``records`` wrote for `account`; `nil` when they are not such records (a field
     /// that is not a number, a date out of range, a month missing or too many).
     public init?(records: [[String]], account: StarlingAccount) {
         let currency = account.currency
-        func money(_ text: String, _ currency: Currency = currency) -> Money? { Int128(text).map { Money(minorUnits: $0, currency: currency) } }
+        // Bounds that no figure of real data reaches and no sum of them overflows: an amount, a sum
+        // of up to 2²⁴ of them, a count, a time of years 1 to 9999.
+        let largest = Money.maximumMinorUnits << 24
+        func money(_ text: String, _ currency: Currency = currency, limit: Int128 = largest) -> Money? {
+            guard let units = Int128(text), (-limit...limit).contains(units) else { return nil }
+            return Money(minorUnits: units, currency: currency)
+        }
+        func count(_ text: String) -> Int? { Int(text).flatMap { (0...1 << 32).contains($0) ? $0 : nil } }
         func date(_ text: String) -> CivilDate? {
             guard let days = Int(text), (-719_162...2_932_896).contains(days) else { return nil }   // 0001-01-01 … 9999-12-31
             return CivilDate(daysSinceEpoch: days)
@@ -78,23 +88,24 @@ extension AccountFigures {
         for record in records {
             switch (record.first, record.count) {
             case ("w", 6):
-                guard let year = Int(record[1]), let number = Int(record[2]), (1...53).contains(number), let spent = money(record[3]),
-                      let roundUp = money(record[4]), let payments = Int(record[5]), payments >= 0 else { return nil }
+                guard let year = Int(record[1]), (2...9998).contains(year), let number = Int(record[2]), (1...53).contains(number),
+                      let spent = money(record[3]), let roundUp = money(record[4]), let payments = count(record[5]),
+                      weeks.last.map({ $0.week < ISOWeek(year: year, week: number) }) ?? true else { return nil }
                 var week = RoundUpRule.Week(week: ISOWeek(year: year, week: number), spent: spent, roundUp: roundUp)
                 week.trimmedPayments = payments
                 weeks.append(week)
             case ("b", 4) where basis == nil:
                 guard let opening = date(record[1]) else { return nil }
                 let latest = record[2].isEmpty ? nil : date(record[2])
-                let cleared = record[3].isEmpty ? nil : money(record[3])
+                let cleared = record[3].isEmpty ? nil : money(record[3], limit: Money.maximumMinorUnits)
                 guard record[2].isEmpty || latest != nil, record[3].isEmpty || cleared != nil else { return nil }
                 basis = StatementPeriods.Basis(currency: currency, opening: opening, latest: latest, months: [], cleared: cleared)
             case ("m", 5) where basis != nil:
                 sums.append(record)
             case ("s", 10):
-                guard let amount = Currency(code: record[6]).flatMap({ money(record[5], $0) }), let day = date(record[7]),
-                      record[9] == "0" || record[9] == "1" else { return nil }
-                let instant = record[8].isEmpty ? nil : Int64(record[8]).map(Instant.init(millisecondsSinceEpoch:))
+                guard let amount = Currency(code: record[6]).flatMap({ money(record[5], $0, limit: Money.maximumMinorUnits) }),
+                      let day = date(record[7]), record[9] == "0" || record[9] == "1" else { return nil }
+                let instant = record[8].isEmpty ? nil : Int64(record[8]).flatMap { Self.instants.contains($0) ? Instant(millisecondsSinceEpoch: $0) : nil }
                 guard record[8].isEmpty || instant != nil else { return nil }
                 let category = categories[record[3] + "\t" + record[4], default: SpendingCategory(key: record[3], name: record[4])]
                 categories[record[3] + "\t" + record[4]] = category
@@ -112,8 +123,7 @@ extension AccountFigures {
             guard sums.count == CalendarMonth(end).index - first + 1 else { return nil }
             for (offset, sum) in sums.enumerated() {
                 var month = StatementPeriods.emptyMonth(CalendarMonth(index: first + offset), opening: filled.opening, asOf: end, currency: currency)
-                guard let moneyIn = money(sum[1]), let moneyOut = money(sum[2]), let roundUps = money(sum[3]),
-                      let lines = Int(sum[4]), lines >= 0 else { return nil }
+                guard let moneyIn = money(sum[1]), let moneyOut = money(sum[2]), let roundUps = money(sum[3]), let lines = count(sum[4]) else { return nil }
                 (month.moneyIn, month.moneyOut, month.roundUpTotal, month.trimmedLineCount) = (moneyIn, moneyOut, roundUps, lines)
                 filled.months.append(month)
             }

@@ -377,3 +377,103 @@ import Testing
         }
     }
 }
+
+/// A census file is data a share trusts: it is read only whole and as nestegg wrote it, and even a
+/// file signed anew with values out of range gives an error naming it, never a trap or a hang.
+@Suite(.serialized) struct CensusFileTests {
+    /// The census of share 0 of 1 of the synthetic data: (its text, the data's accounts by UID).
+    static let whole: (String, [String: StarlingAccount]) = {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nestegg-census-\(UUID().uuidString).census")
+        defer { try? FileManager.default.removeItem(at: file) }
+        _ = try! Census(options: CensusOptions(data: ShardTests.synthetic, output: file, shard: Shard(index: 0, count: 1)!)).run()
+        let dataset = DataLoader.load(try! DataFolder(root: ShardTests.synthetic), log: DiagnosticLog())
+        return (try! String(contentsOf: file, encoding: .utf8), Dictionary(uniqueKeysWithValues: dataset.starling.map { ($0.account.uid, $0.account) }))
+    }()
+
+    /// The text with `change` made to its body, signed anew.
+    func resigned(_ change: (String) -> String) -> String {
+        let (text, _) = Self.whole
+        let lastBreak = text.dropLast().lastIndex(of: "\n")!
+        let end = FieldLine.split(text[text.index(after: lastBreak)...].dropLast())
+        return CensusRecord.signed(body: change(String(text[...lastBreak])), accounts: Int(end[1])!, goals: Int(end[2])!)
+    }
+
+    func refusal(_ text: String) -> String? {
+        if case .failure(let reason) = CensusRecord.read(text, accounts: Self.whole.1) { return reason.description }
+        return nil
+    }
+
+    @Test func aWholeCensusReadsBack() throws {
+        let (text, accounts) = Self.whole
+        let record = try CensusRecord.read(text, accounts: accounts).get()
+        #expect(record.accounts.count == 10 && record.goals.count > 10 && record.shard == Shard(index: 0, count: 1))
+        #expect(record.accounts.allSatisfy { $0.digest != nil && !$0.known.notes.isEmpty }, "every synthetic feed has notes")
+        #expect(record.text == text, "what is read writes the same file")
+    }
+
+    @Test func aCensusCutShortOrChangedIsRefused() {
+        let (text, _) = Self.whole
+        #expect(refusal(String(text.dropLast(200)))?.contains("cut short") == true)
+        let digit = text.firstIndex(where: \.isNumber)!
+        var changed = text
+        changed.replaceSubrange(digit...digit, with: text[digit] == "1" ? "2" : "1")
+        #expect(refusal(changed)?.contains("changed since nestegg wrote it") == true)
+        #expect(refusal(String(decoding: Array(text.utf8.dropFirst(4)), as: UTF8.self)) != nil)
+        #expect(refusal(resigned { $0 }) == nil, "signed anew, unchanged, it reads")
+    }
+
+    /// Signed anew (as a hand-made file could be): values no data has are refused, naming the
+    /// account, and nothing traps. (tag of the record, field, value)
+    @Test(arguments: [
+        ("w", 1, "0"), ("w", 1, "10000"), ("w", 2, "54"), ("w", 5, "-1"), ("w", 5, "99999999999"), ("b", 1, "99999999999"),
+        ("b", 3, "99999999999999999"), ("m", 1, "170141183460469231731687303715884105727"), ("m", 4, "99999999999999"),
+        ("s", 5, "1000000000001"), ("s", 6, "gbp"), ("s", 8, "9223372036854775807"), ("s", 9, "yes"),
+    ])
+    func valuesOutOfRangeAreRefused(_ tag: String, _ field: Int, _ value: String) {
+        var found = false
+        let text = resigned { body in
+            var lines = body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard let index = lines.firstIndex(where: { $0.hasPrefix(tag + "\t") }) else { return body }
+            var fields = FieldLine.split(lines[index][...])
+            fields[field] = value
+            lines[index] = FieldLine.join(fields)
+            found = true
+            return lines.joined(separator: "\n")
+        }
+        #expect(found)
+        let reason = refusal(text)
+        #expect(reason?.contains("the figures of account") == true, "\(tag) \(field) = \(value): \(reason ?? "read")")
+    }
+
+    @Test func timesOutOfRangeAndHugeCountsAreRefused() {
+        let (text, _) = Self.whole
+        let account = text.split(separator: "\n").first { $0.hasPrefix("account\t") }!
+        var fields = FieldLine.split(account)
+        fields[2] = String(Int64.max)
+        let farFuture = resigned { $0.replacingOccurrences(of: String(account), with: FieldLine.join(fields)) }
+        #expect(refusal(farFuture)?.contains("not a time") == true)
+        let note = text.split(separator: "\n").first { $0.hasPrefix("note\t") }!
+        var noteFields = FieldLine.split(note)
+        noteFields[6] = String(Int.max)
+        #expect(refusal(resigned { $0.replacingOccurrences(of: String(note), with: FieldLine.join(noteFields)) })?.contains("not a note") == true)
+    }
+
+    /// A head naming a huge N, or two files holding one feed, is refused at once.
+    @Test func aHugeNOrAFeedInTwoFilesIsRefused() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let accounts = Self.whole.1.values.sorted { $0.uid < $1.uid }
+        try resigned { $0.replacingOccurrences(of: "\n0 1\n", with: "\n0 9223372036854775807\n") }
+            .write(to: folder.appendingPathComponent("0.census"), atomically: true, encoding: .utf8)
+        let huge = try #require(throws: BuildError.self) { try CensusSet.read(folder, accounts: accounts) }
+        #expect(huge.diagnostics.map(\.message) == ["the census of share 1/9223372036854775807 is missing (1 of 9223372036854775807 files)"])
+        // The same census as share 0 of 2 and 1 of 2: every feed is in both, and some not the file's share's.
+        try resigned { $0.replacingOccurrences(of: "\n0 1\n", with: "\n0 2\n") }
+            .write(to: folder.appendingPathComponent("0.census"), atomically: true, encoding: .utf8)
+        try resigned { $0.replacingOccurrences(of: "\n0 1\n", with: "\n1 2\n") }
+            .write(to: folder.appendingPathComponent("1.census"), atomically: true, encoding: .utf8)
+        let twice = try #require(throws: BuildError.self) { try CensusSet.read(folder, accounts: accounts) }
+        #expect(twice.diagnostics.contains { $0.message.contains("which is not share 0/2's") })
+        #expect(twice.diagnostics.contains { $0.message.contains("holds too") })
+    }
+}
