@@ -100,9 +100,10 @@ bench: deps
 	$(SWIFT) build -c release --product nestegg
 	python3 scripts/bench.py
 
-## bench-shards: a sharded build (SHARDS, default 4, one after another) and its merge against a
-## build on one machine at SCALE (default 100): wall, CPU and peak memory of each; the merged site
-## is checked against the one-machine build. Writes bench-results/shards.md.
+## bench-shards: a sharded build (SHARDS, default 4, one after another: the census, the shares with
+## it, the merge; then the shares without a census and their merge) against a build on one machine
+## at SCALE (default 100), and share 0 at each N of CURVE: wall, CPU and peak memory of each; each
+## merged site is checked against the one-machine build. Writes bench-results/shards.md.
 bench-shards: deps
 	$(SWIFT) build -c release --product nestegg
 	python3 scripts/bench-shards.py
