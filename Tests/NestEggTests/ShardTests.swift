@@ -378,6 +378,63 @@ import Testing
     }
 }
 
+/// The Kubernetes Jobs in `deploy/kubernetes` run as written: each Indexed Job's `args` for every
+/// index (its `$(JOB_COMPLETION_INDEX)` and the variable set, as Kubernetes does), then the merge
+/// Job's shell line, with the volumes' paths mapped to folders here; the site is the one-machine build.
+@Suite(.serialized) struct DeploymentFileTests {
+    let deploy = repositoryRoot.appendingPathComponent("deploy/kubernetes")
+
+    /// A manifest's `args` (a flow sequence, JSON as written) and its `completions`.
+    func job(_ name: String) throws -> (args: [String], completions: Int?) {
+        let text = try String(contentsOf: deploy.appendingPathComponent(name), encoding: .utf8)
+        let argsLine = try #require(text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("args:") })
+        let json = argsLine.drop { $0 != "[" }
+        let args = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String])
+        let completions = text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("completions:") }
+            .flatMap { Int($0.split(separator: ":")[1].split(separator: "#")[0].trimmingCharacters(in: .whitespaces)) }
+        return (args, completions)
+    }
+
+    @Test func theKubernetesJobsBuildTheSite() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let fixtures = repositoryRoot.appendingPathComponent("Fixtures")
+        let volumes = ["/data": fixtures.path, "/parts": work.appendingPathComponent("parts").path, "/site": work.appendingPathComponent("site").path]
+        func mapped(_ argument: String, index: Int) -> String {
+            var argument = argument.replacingOccurrences(of: "$(JOB_COMPLETION_INDEX)", with: "\(index)")
+            for (volume, folder) in volumes { argument = argument.replacingOccurrences(of: volume, with: folder) }
+            return argument
+        }
+        let census = try job("census-shards.yaml"), shares = try job("build-shards.yaml"), merge = try job("merge-job.yaml")
+        let count = try #require(shares.completions)
+        #expect(census.completions == count, "one census worker a share")
+        #expect(shares.args.contains("--census") && census.args.first == "census" && shares.args.first == "build")
+        for (name, manifest) in [("census", census), ("share", shares)] {
+            #expect(manifest.args.contains(String(count)), "\(name): --shards \(count), as many as its completions")
+            for index in 0..<count {
+                let result = try NestEggBinary.run(manifest.args.map { mapped($0, index: index) }, environment: ["JOB_COMPLETION_INDEX": "\(index)"])
+                #expect(result.status == 0, "\(name) \(index): \(result.stderr)")
+            }
+        }
+        // The merge Job runs its line in a shell (for the parts' glob), with nestegg on its PATH.
+        let line = try #require(merge.args.first)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", mapped(line, index: 0)]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = try #require(NestEggBinary.url).deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
+        process.environment = environment
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let single = work.appendingPathComponent("single")
+        #expect(try NestEggBinary.run(["build", "-q", "--data", fixtures.path, "--output", single.path]).status == 0)
+        let site = URL(fileURLWithPath: volumes["/site"]! + "/current")
+        let (expected, actual) = (snapshot(single), snapshot(site))
+        #expect(expected.count > 200 && actual == expected)
+    }
+}
+
 /// A census file is data a share trusts: it is read only whole and as nestegg wrote it, and even a
 /// file signed anew with values out of range gives an error naming it, never a trap or a hang.
 @Suite(.serialized) struct CensusFileTests {
