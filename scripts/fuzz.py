@@ -11,7 +11,7 @@ import argparse, json, os, re, shutil, subprocess, sys, tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGETS = ["json", "loaders", "template", "markdown", "richtext"]
+TARGETS = ["json", "loaders", "template", "markdown", "richtext", "census"]
 SEPARATOR = b"\n@@\n"
 
 
@@ -69,6 +69,20 @@ def seeds(target):
                 partial = next(iter((test.get("partials") or {}).values()), "{{a}}")
                 out.append((f"{f.stem}-{i}", test["template"].encode() + SEPARATOR + partial.encode()))
         return out
+    if target == "census":
+        # A census body for accounts a1 (GBP) and a2 (JPY): the reader signs and reads it.
+        body = "\n".join([
+            "nestegg-census 1", "nestegg 0", "rest", "0 1",
+            "account\ta1\t1795081088000\tdigest",
+            "note\twarning\tstarling/feed/a1.json\t=3\t=7\t=$.feedItems[0]\t1\tfeed item x is in JPY",
+            "w\t2026\t1\t20245\t255\t7", "w\t2026\t2\t61525\t1275\t23",
+            "b\t20400\t20480\t3238398", "m\t100\t200\t30\t4", "m\t0\t0\t0\t0", "m\t5\t6\t7\t1",
+            "s\tuid-1\tTesco\tgroceries\tGroceries\t1234\tGBP\t20450\t1766966400000\t0",
+            "s\tuid-2\tCafé \\t\\n\tEATING_OUT\tEating out\t99\tEUR\t20451\t\t1",
+            "account\ta2\t\t", "w\t2026\t3\t500\t0\t1",
+            "goal\t7\t1795081088000\tdigest", "ref\twarning\tqapital/feed/7.json\t\t\t\t2\t2 feed items name user 9",
+        ]) + "\n"
+        return [("census", body.encode())]
     texts = []
     for f in sorted(fixtures.rglob("*.json")):
         strings_in(json.loads(f.read_text()), texts)

@@ -41,6 +41,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case "template": FuzzTargets.template(bytes)
     case "markdown": FuzzTargets.markdown(bytes)
     case "richtext": FuzzTargets.richText(bytes)
+    case "census": FuzzTargets.census(bytes)
     default: fatalError("unknown NESTEGG_FUZZ_TARGET \(target)")
     }
     return 0
@@ -164,6 +165,38 @@ enum FuzzTargets {
         _ = Escape.value(text, at: .url)
         _ = Escape.value(text, at: .htmlText)
         _ = Escape.value(text, at: .htmlAttribute)
+    }
+
+    /// A census file's body, signed as nestegg signs it (so the reader goes past the signature, as
+    /// with a hand-made file): read for two accounts; what it reads, written again, reads the same,
+    /// and a share's site-wide pages are worked out and rendered from its figures, as a build does.
+    static let censusAccounts = [
+        StarlingAccount(uid: "a1", type: "PRIMARY", currency: .gbp, name: "Main"),
+        StarlingAccount(uid: "a2", type: "ADDITIONAL", currency: Currency(code: "JPY")!, name: "Yen"),
+    ]
+    static func census(_ bytes: [UInt8]) {
+        var body = String(decoding: bytes, as: UTF8.self)
+        if !body.hasSuffix("\n") { body += "\n" }
+        let lines = body.split(separator: "\n")
+        let text = CensusRecord.signed(body: body, accounts: lines.filter { $0.hasPrefix("account\t") }.count,
+                                       goals: lines.filter { $0.hasPrefix("goal\t") }.count)
+        let byUID = Dictionary(uniqueKeysWithValues: censusAccounts.map { ($0.uid, $0) })
+        guard case .success(let record) = CensusRecord.read(text, accounts: byUID) else { return }
+        guard case .success(let again) = CensusRecord.read(record.text, accounts: byUID), again.text == record.text else {
+            fatalError("a census read back does not read as itself")
+        }
+        var dataset = Dataset(settings: Settings())
+        var elsewhere: [String: AccountFigures] = [:]
+        for entry in record.accounts where elsewhere[entry.account.uid] == nil {
+            guard let figures = entry.figures else { continue }
+            var data = StarlingAccountData(account: entry.account, feed: [], balance: nil, savingsGoals: [], holderName: nil)
+            data.feedNotKept = .init(latest: entry.known.latest, digest: nil)
+            dataset.starling.append(data)
+            elsewhere[entry.account.uid] = figures
+        }
+        let site = SiteReport.build(dataset, elsewhere: elsewhere)
+        let renderer = PageRenderer(templates: templates, site: site)
+        for page in site.pages.prefix(200) where !page.template.isEmpty { _ = try? renderer.render(page) }
     }
 
     /// Rich text from data (a Qapital feed message) to Markdown, through cmark-gfm.
