@@ -388,6 +388,8 @@ public struct Build {
         let scratch = DiagnosticLog()
         let accounts = folder.contains("starling/accounts.json")
             ? folder.document("starling/accounts.json", log: scratch).map(StarlingLoader.accounts(in:)) ?? [] : []
+        // A broken accounts list is the load's to report, in its own words: the census is not read.
+        if scratch.hasErrors { return nil }
         // The figures of this share's own accounts come from their feeds, not from the census.
         let shard = options.shard
         let census = try CensusSet.read(url, accounts: accounts, figuresOf: { uid in shard.map { !$0.owns(Page.entity(ofStarlingAccount: uid)) } ?? true })

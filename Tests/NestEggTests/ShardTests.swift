@@ -348,6 +348,14 @@ import Testing
         #expect(short.status == 65 && short.stderr.contains("1.census: error:"), "\(short.stderr)")
         #expect(!FileManager.default.fileExists(atPath: part.path), "nothing written")
 
+        // A broken accounts list is reported by the load, in its words, not as a census that does not fit.
+        let accountsList = data.appendingPathComponent("starling/accounts.json")
+        let accountsBefore = try Data(contentsOf: accountsList)
+        try Data(#"{"accounts": [1"#.utf8).write(to: accountsList)
+        let broken = try share(0)
+        #expect(broken.status == 65 && broken.stderr.contains("starling/accounts.json:1:") && !broken.stderr.contains("census"), "\(broken.stderr)")
+        try accountsBefore.write(to: accountsList)
+
         // Never into the data folder, never over a file that is not a census.
         let inside = try runCensus(0, of: 2, to: data)
         #expect(inside.status == 64 && inside.stderr.contains("inside the data folder"), "\(inside.stderr)")
