@@ -241,7 +241,7 @@ struct CensusRecord: Sendable {
         var starling: [Account] = []
         var goals: [Goal] = []
         // The feed being read: an account (its figures' records gathered) or a goal.
-        var account: (StarlingAccount, Instant?, String?, notes: [Diagnostic], records: [[String]], wanted: Bool)?
+        var account: (StarlingAccount, Instant?, String?, notes: [Diagnostic], records: [Substring], wanted: Bool)?
         var goal: (Int, Instant?, String, notes: [Diagnostic], references: [Diagnostic])?
         func instant(_ text: String) -> Instant?? {
             if text.isEmpty { return .some(nil) }
@@ -250,7 +250,7 @@ struct CensusRecord: Sendable {
         }
         func finish() -> String? {
             if let (data, latest, digest, notes, records, wanted) = account {
-                let figures = wanted ? AccountFigures(records: records, account: data) : nil
+                let figures = wanted ? AccountFigures(lines: records, account: data) : nil
                 guard figures != nil || !wanted else { return "the figures of account \(data.uid) cannot be read" }
                 starling.append(Account(account: data, known: KnownFeed(latest: latest, notes: notes), digest: digest, figures: figures))
             }
@@ -265,8 +265,13 @@ struct CensusRecord: Sendable {
         let figureTags: Set<Substring> = ["w", "b", "m", "s"]
         while let line = nextLine() {
             number += 1
-            // An account's figures nobody asked for are passed over unread (the file's digest vouches for them).
-            if account?.wanted == false, figureTags.contains(line.prefix { $0 != "\t" }) { continue }
+            // An account's figures are kept as lines, read by AccountFigures; those nobody asked
+            // for are passed over unread (the file's digest vouches for them).
+            if figureTags.contains(line.prefix { $0 != "\t" }) {
+                guard account != nil else { return fail("line \(number): not a census line") }
+                if account!.wanted { account!.records.append(line) }
+                continue
+            }
             let fields = FieldLine.split(line)
             switch fields.first {
             case "account" where fields.count == 4:
@@ -286,8 +291,7 @@ struct CensusRecord: Sendable {
                 goal!.references.append(diagnostic)
 
             default:
-                guard account != nil, fields.first.map(["w", "b", "m", "s"].contains) == true else { return fail("line \(number): not a census line") }
-                account!.records.append(fields)
+                return fail("line \(number): not a census line")
             }
         }
         if let problem = finish() { return fail(problem) }

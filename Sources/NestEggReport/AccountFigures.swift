@@ -65,27 +65,34 @@ extension AccountFigures {
     /// The figures ``records`` wrote for `account`; `nil` when they are not such records (a field
     /// that is not a number, a date out of range, a month missing or too many).
     public init?(records: [[String]], account: StarlingAccount) {
+        self.init(lines: records.map { FieldLine.join($0)[...] }, account: account)
+    }
+
+    /// ``init(records:account:)`` from the records' lines as a census holds them (``NestEggSupport/FieldLine``):
+    /// numbers are read from the lines in place, and only text fields become strings.
+    public init?(lines: [Substring], account: StarlingAccount) {
         let currency = account.currency
         // Bounds that no figure of real data reaches and no sum of them overflows: an amount, a sum
         // of up to 2²⁴ of them, a count, a time of years 1 to 9999.
         let largest = Money.maximumMinorUnits << 24
-        func money(_ text: String, _ currency: Currency = currency, limit: Int128 = largest) -> Money? {
+        func money(_ text: Substring, _ currency: Currency = currency, limit: Int128 = largest) -> Money? {
             guard let units = Int128(text), (-limit...limit).contains(units) else { return nil }
             return Money(minorUnits: units, currency: currency)
         }
-        func count(_ text: String) -> Int? { Int(text).flatMap { (0...1 << 32).contains($0) ? $0 : nil } }
-        func date(_ text: String) -> CivilDate? {
+        func count(_ text: Substring) -> Int? { Int(text).flatMap { (0...1 << 32).contains($0) ? $0 : nil } }
+        func date(_ text: Substring) -> CivilDate? {
             guard let days = Int(text), (-719_162...2_932_896).contains(days) else { return nil }   // 0001-01-01 … 9999-12-31
             return CivilDate(daysSinceEpoch: days)
         }
         var weeks: [RoundUpRule.Week] = []
         var basis: StatementPeriods.Basis?
-        var sums: [[String]] = []
+        var sums: [[Substring]] = []
         var spending: [SpendingItem] = []
         // One string per category and per name, as the items worked out from a feed share them.
         var categories: [String: SpendingCategory] = [:]
         var names: Set<String> = []
-        for record in records {
+        for line in lines {
+            let record = line.split(separator: "\t", omittingEmptySubsequences: false)
             switch (record.first, record.count) {
             case ("w", 6):
                 guard let year = Int(record[1]), (2...9998).contains(year), let number = Int(record[2]), (1...53).contains(number),
@@ -103,14 +110,15 @@ extension AccountFigures {
             case ("m", 5) where basis != nil:
                 sums.append(record)
             case ("s", 10):
-                guard let amount = Currency(code: record[6]).flatMap({ money(record[5], $0, limit: Money.maximumMinorUnits) }),
+                guard let amount = Currency(code: String(record[6])).flatMap({ money(record[5], $0, limit: Money.maximumMinorUnits) }),
                       let day = date(record[7]), record[9] == "0" || record[9] == "1" else { return nil }
                 let instant = record[8].isEmpty ? nil : Int64(record[8]).flatMap { Self.instants.contains($0) ? Instant(millisecondsSinceEpoch: $0) : nil }
                 guard record[8].isEmpty || instant != nil else { return nil }
-                let category = categories[record[3] + "\t" + record[4], default: SpendingCategory(key: record[3], name: record[4])]
-                categories[record[3] + "\t" + record[4]] = category
-                let name = names.insert(record[2]).memberAfterInsert
-                spending.append(SpendingItem(sourceID: record[1], source: .starling, name: name, category: category, amount: amount, date: day,
+                let categoryFields = String(record[3]) + "\t" + record[4]
+                let category = categories[categoryFields] ?? SpendingCategory(key: FieldLine.unescaped(record[3]), name: FieldLine.unescaped(record[4]))
+                categories[categoryFields] = category
+                let name = names.insert(FieldLine.unescaped(record[2])).memberAfterInsert
+                spending.append(SpendingItem(sourceID: FieldLine.unescaped(record[1]), source: .starling, name: name, category: category, amount: amount, date: day,
                                              instant: instant, accountName: account.name, provider: nil, pinned: true, pending: record[9] == "1"))
             default:
                 return nil
