@@ -376,9 +376,11 @@ public struct Build {
     /// Whether the feed at `path` (a Starling account's or a Qapital goal's) is this share's to read.
     func ownsFeed(_ path: String) -> Bool {
         guard let shard = options.shard else { return true }
-        let name = path.split(separator: "/").last.map { String($0.dropLast(".json".count)) } ?? path
-        if path.hasPrefix("starling/feed/") { return shard.owns(Page.entity(ofStarlingAccount: name)) }
-        if path.hasPrefix("qapital/feed/"), let id = Int(name) { return shard.owns(Page.entity(ofQapitalGoal: id)) }
+        for (folder, entity) in [("starling/feed/", { Page.entity(ofStarlingAccount: $0) }), ("qapital/feed/", { Int($0).map(Page.entity(ofQapitalGoal:)) })]
+            as [(String, (String) -> String?)] where path.hasPrefix(folder) && path.hasSuffix(".json") {
+            guard let entity = entity(String(path.dropFirst(folder.count).dropLast(".json".count))) else { return true }
+            return shard.owns(entity)
+        }
         return true
     }
 

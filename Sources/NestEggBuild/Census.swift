@@ -47,6 +47,9 @@ public struct Census {
         let build = Build(options: buildOptions)
         let folder = try build.openDataFolder()
         let shard = options.shard
+        // The files but the feeds, hashed before and after: the figures come from them too (the
+        // balances, the settings), so they must be what the digest says.
+        let restBefore = DataDigests(folder, skipping: Self.isFeed).digest(excluding: [])
 
         // What the feeds are read against: the settings, the accounts and their balances, the goals,
         // users and rules; no feed.
@@ -95,6 +98,10 @@ public struct Census {
             throw BuildError(step: .load, exitCode: .dataError, diagnostics: build.placed(errors, folder: folder))
         }
         let rest = DataDigests(folder, skipping: Self.isFeed).digest(excluding: [])
+        guard rest == restBefore else {
+            throw BuildError(step: .load, exitCode: .dataError, diagnostics: build.placed([Diagnostic(.error, file: "",
+                message: "a file that is not a feed changed while the census read the data; run it again")], folder: folder))
+        }
         let record = CensusRecord(version: NestEggVersion.current, rest: rest, shard: shard, accounts: starling, goals: qapitalFeeds)
         progress("census: share \(shard): the feeds of \(starling.count) of the accounts and \(qapitalFeeds.count) goals")
         let staged = try Build.writeError { () throws(SiteWriter.WriteError) in try StagedFile.stage(record.text, at: options.output) }
@@ -407,20 +414,23 @@ struct CensusSet: Sendable {
 }
 
 extension CensusSet {
-    /// After the load: the feeds a share read are still the bytes the census read (hashed again), so
-    /// that a feed changed while the share parsed it cannot give pages that disagree with the
-    /// census's figures, which every other share uses.
+    /// After the load: the feeds a share read are still the bytes the census read (hashed again),
+    /// and the other files still the ones the census was checked against, so that a file changed
+    /// while the share read it cannot give pages that disagree with the census's figures, which
+    /// every other share uses.
     func checkAgain(_ data: DataFolder, own: (String) -> Bool) throws(BuildError) {
         let paths = feeds.keys.filter(own).sorted()
         let digests = Concurrently.map(paths.count) { index in
             data.contains(paths[index]) ? DataDigests.digest(ofFile: data.root.path + "/" + paths[index]) : nil
         }
-        let changed = zip(paths, digests).filter { feeds[$0.0]?.digest != $0.1 }.map(\.0)
-        guard changed.isEmpty else {
-            throw BuildError(step: .load, exitCode: .dataError, diagnostics: changed.map {
-                Diagnostic(.error, file: $0, message: "changed while the build read it; run the census again")
-            })
+        var changed = zip(paths, digests).filter { feeds[$0.0]?.digest != $0.1 }.map {
+            Diagnostic(.error, file: $0.0, message: "changed while the build read it; run the census again")
         }
+        // The other files too: the share's pages come from them as the census's figures do.
+        if DataDigests(data, skipping: Census.isFeed).digest(excluding: []) != rest {
+            changed.append(Diagnostic(.error, file: "", message: "a file that is not a feed changed while the build read it; build again"))
+        }
+        guard changed.isEmpty else { throw BuildError(step: .load, exitCode: .dataError, diagnostics: changed) }
     }
 
     /// The figures of the accounts whose feeds a share did not keep, by UID; every one must be in

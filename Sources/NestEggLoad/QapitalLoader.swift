@@ -180,7 +180,7 @@ public enum QapitalLoader {
     static func civilDate(_ value: JSONValue) -> CivilDate? {
         if case .string = value.node.kind {
             guard let text = value.string, let date = CivilDate(iso8601: Text.trimmed(text)) else {
-                value.error("expected a date as [year, month, day] or \"YYYY-MM-DD\"")
+                value.error("expected a date as [year, month, day] or \"YYYY-MM-DD\", in the years 2 to 9998")
                 return nil
             }
             return date
@@ -188,8 +188,9 @@ public enum QapitalLoader {
         guard let parts = value.array else { return nil }
         let numbers = parts.compactMap(\.int)
         guard numbers.count == parts.count else { return nil }
-        guard numbers.count == 3, let date = CivilDate(year: numbers[0], month: numbers[1], day: numbers[2]) else {
-            value.error("expected a date as [year, month, day], found [\(numbers.map(String.init).joined(separator: ", "))]")
+        guard numbers.count == 3, CivilDate.supportedYears.contains(numbers[0]),
+              let date = CivilDate(year: numbers[0], month: numbers[1], day: numbers[2]) else {
+            value.error("expected a date as [year, month, day] in the years 2 to 9998, found [\(numbers.map(String.init).joined(separator: ", "))]")
             return nil
         }
         return date

@@ -55,7 +55,7 @@ public enum TransactionsLoader {
         guard let text = value.trimmedString else { return nil }
         if let instant = Instant(iso8601: text) { return .instant(instant) }
         if let day = CivilDate(iso8601: text) { return .day(day) }
-        value.error("expected an ISO 8601 date-time with a zone such as 2026-11-16T08:30:00Z or a date such as 2026-11-16, found \"\(text)\"")
+        value.error("expected an ISO 8601 date-time with a zone such as 2026-11-16T08:30:00Z or a date such as 2026-11-16, in the years 2 to 9998, found \"\(text)\"")
         return nil
     }
 

@@ -31,7 +31,7 @@ public struct Instant: Hashable, Comparable, Sendable {
               let hour = number(11, 2), b[13] == UInt8(ascii: ":"),
               let minute = number(14, 2), b[16] == UInt8(ascii: ":"),
               let second = number(17, 2),
-              let date = CivilDate(year: year, month: month, day: day),
+              CivilDate.supportedYears.contains(year), let date = CivilDate(year: year, month: month, day: day),
               hour < 24, minute < 60, second < 61
         else { return nil }
         var index = 19
@@ -89,6 +89,12 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         self.day = day
     }
 
+    /// The years a date or time in the data may fall in: every month, week and period the reports
+    /// work out around them (six months back, a week on, a day either way for the time zone)
+    /// stays within the years 1 to 9999 that a date can have. (Data from the year 1 or 9999
+    /// is refused with an error, instead of stopping a report half-way.)
+    public static let supportedYears = 2...9998
+
     /// The date `days` days after 1970-01-01 (H. Hinnant's civil-from-days).
     public init(daysSinceEpoch days: Int) {
         let z = days + 719_468
@@ -108,7 +114,7 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     public init?(iso8601 text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+              let y = Int(parts[0]), CivilDate.supportedYears.contains(y), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
         self.init(year: y, month: m, day: d)
     }
 

@@ -59,8 +59,10 @@ extension AccountFigures {
         return records
     }
 
-    /// Times the records may hold: years 1 to 9999, as the data's ISO 8601 times.
-    public static let instants: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
+    /// Times the records may hold: those of the data (``CivilDate/supportedYears``), a day either way.
+    public static let instants: ClosedRange<Int64> = -62_104_233_600_000...253_370_937_599_999
+    /// Local dates the records may hold, in days since 1970-01-01: 0001-12-30 to 9999-01-02.
+    static let days = -718_799...2_932_533
 
     /// The figures ``records`` wrote for `account`; `nil` when they are not such records (a field
     /// that is not a number, a date out of range, a month missing or too many).
@@ -81,7 +83,7 @@ extension AccountFigures {
         }
         func count(_ text: Substring) -> Int? { Int(text).flatMap { (0...1 << 32).contains($0) ? $0 : nil } }
         func date(_ text: Substring) -> CivilDate? {
-            guard let days = Int(text), (-719_162...2_932_896).contains(days) else { return nil }   // 0001-01-01 … 9999-12-31
+            guard let days = Int(text), Self.days.contains(days) else { return nil }
             return CivilDate(daysSinceEpoch: days)
         }
         var weeks: [RoundUpRule.Week] = []
@@ -95,7 +97,7 @@ extension AccountFigures {
             let record = line.split(separator: "\t", omittingEmptySubsequences: false)
             switch (record.first, record.count) {
             case ("w", 6):
-                guard let year = Int(record[1]), (2...9998).contains(year), let number = Int(record[2]), (1...53).contains(number),
+                guard let year = Int(record[1]), (1...9998).contains(year), let number = Int(record[2]), (1...53).contains(number),
                       let spent = money(record[3]), let roundUp = money(record[4]), let payments = count(record[5]),
                       weeks.last.map({ $0.week < ISOWeek(year: year, week: number) }) ?? true else { return nil }
                 var week = RoundUpRule.Week(week: ISOWeek(year: year, week: number), spent: spent, roundUp: roundUp)

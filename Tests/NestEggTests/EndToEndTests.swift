@@ -258,3 +258,35 @@ struct NestEggBinary {
         }
     }
 }
+
+/// Dates at the edges of the calendar: the reports step months back and weeks on from the data's
+/// dates, so a date of the year 1 or 9999 once stopped the build with a trap. Such data is refused
+/// with an error that says which years are read; the first and last years read build.
+@Suite(.serialized) struct CalendarEdgeTests {
+    func build(_ dates: [String], timeZone: String) throws -> NestEggBinary.Result {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: data.appendingPathComponent("transactions"), withIntermediateDirectories: true)
+        let items = dates.enumerated().map { index, date in
+            #"{"id": \#(index + 1), "name": "Shop", "category": "food", "amount": 7.03, "date": "\#(date)", "accountName": "Visa", "pinned": true}"#
+        }
+        try Data(("[" + items.joined(separator: ",") + "]").utf8).write(to: data.appendingPathComponent("transactions/transactions.json"))
+        try Data(#"{"timeZone": "\#(timeZone)"}"#.utf8).write(to: data.appendingPathComponent("nestegg.json"))
+        return try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", work.appendingPathComponent("site").path])
+    }
+
+    @Test(arguments: [(["0001-02-02T16:54:00Z"], "Europe/London"), (["9999-12-31T23:59:00Z"], "Asia/Tokyo"), (["9999-06-01"], "UTC"),
+                      (["2026-06-01", "0001-12-31"], "Pacific/Kiritimati")])
+    func datesOutsideTheYearsReadAreRefused(_ dates: [String], _ timeZone: String) throws {
+        let result = try build(dates, timeZone: timeZone)
+        #expect(result.status == 65 && result.stderr.contains("in the years 2 to 9998"), "\(dates): \(result.stderr.prefix(600))")
+    }
+
+    @Test(arguments: [(["0002-01-01T00:00:00+14:00"], "Pacific/Pago_Pago"), (["9998-12-31T23:59:59-12:00"], "Pacific/Kiritimati"),
+                      (["0002-01-01", "9998-12-31"], "UTC")])
+    func theFirstAndLastYearsReadBuild(_ dates: [String], _ timeZone: String) throws {
+        let result = try build(dates, timeZone: timeZone)
+        #expect(result.status == 0, "\(dates): \(result.stderr.prefix(600))")
+    }
+}

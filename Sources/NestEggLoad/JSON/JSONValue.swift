@@ -113,11 +113,11 @@ public struct JSONValue {
         }
     }
 
-    /// Unix seconds (a number or a string of digits), between the years 1970 and 9999.
+    /// Unix seconds (a number or a string of digits), between the years 1970 and 9998 (``CivilDate/supportedYears``).
     public var unixSeconds: Instant? {
         guard let seconds = intOrDigitString else { return nil }
-        guard (0...253_402_300_799).contains(seconds) else {
-            error("expected Unix seconds between 1970 and 9999, found \(seconds)")
+        guard (0...253_370_764_799).contains(seconds) else {
+            error("expected Unix seconds between 1970 and 9998, found \(seconds)")
             return nil
         }
         return Instant(secondsSinceEpoch: Int64(seconds))
@@ -126,7 +126,7 @@ public struct JSONValue {
     public var instant: Instant? {
         guard let text = string else { return nil }
         guard let instant = Instant(iso8601: text) else {
-            error("expected an ISO 8601 date-time with a zone such as 2026-11-16T08:30:00Z, found \"\(text)\"")
+            error("expected an ISO 8601 date-time with a zone such as 2026-11-16T08:30:00Z, in the years 2 to 9998, found \"\(text)\"")
             return nil
         }
         return instant
