@@ -140,7 +140,7 @@ public struct Build {
         let (dataset, warnings, notes) = try load(folder, census: census)
         if let census {
             do {
-                try census.checkAgain(folder, own: ownsFeed)
+                try census.checkAgain(folder, dataset: dataset, own: ownsFeed)
             } catch {
                 throw BuildError(step: error.step, exitCode: error.exitCode, diagnostics: placed(error.diagnostics, folder: folder))
             }
@@ -344,8 +344,10 @@ public struct Build {
     func load(_ folder: DataFolder, census: CensusSet? = nil) throws(BuildError) -> (Dataset, [Diagnostic], notes: [Diagnostic]) {
         let log = DiagnosticLog()
         let kept = options.shard.map { shard in
-            FeedsKept(starling: { shard.owns(Page.entity(of: $0)) }, qapital: { shard.owns(Page.entity(ofQapitalGoal: $0)) },
-                      known: { census?.feeds[$0]?.known })
+            var kept = FeedsKept(starling: { shard.owns(Page.entity(of: $0)) }, qapital: { shard.owns(Page.entity(ofQapitalGoal: $0)) },
+                                 known: { census?.feeds[$0]?.known })
+            kept.digests = census != nil
+            return kept
         }
         let dataset = DataLoader.load(folder, log: log, keeping: kept)
         let label = options.dataLabel ?? folder.root.path

@@ -414,15 +414,20 @@ struct CensusSet: Sendable {
 }
 
 extension CensusSet {
-    /// After the load: the feeds a share read are still the bytes the census read (hashed again),
-    /// and the other files still the ones the census was checked against, so that a file changed
+    /// After the load: the feeds a share read are the bytes the census read (the digests of the
+    /// bytes the load parsed), and the other files still the ones the census was checked against, so that a file changed
     /// while the share read it cannot give pages that disagree with the census's figures, which
     /// every other share uses.
-    func checkAgain(_ data: DataFolder, own: (String) -> Bool) throws(BuildError) {
-        let paths = feeds.keys.filter(own).sorted()
-        let digests = Concurrently.map(paths.count) { index in
-            data.contains(paths[index]) ? DataDigests.digest(ofFile: data.root.path + "/" + paths[index]) : nil
+    func checkAgain(_ data: DataFolder, dataset: Dataset, own: (String) -> Bool) throws(BuildError) {
+        // The digests of the very bytes the load parsed (not of a second read, which a file changed
+        // and changed back would pass).
+        var parsed: [String: String?] = [:]
+        for account in dataset.starling where account.feedNotKept == nil {
+            parsed[StarlingLoader.feedPath(of: account.account)] = .some(account.feedDigest)
         }
+        for (id, digest) in dataset.qapital.feedDigests { parsed["qapital/feed/\(id).json"] = .some(digest) }
+        let paths = feeds.keys.filter(own).sorted()
+        let digests = paths.map { parsed[$0] ?? nil }
         var changed = zip(paths, digests).filter { feeds[$0.0]?.digest != $0.1 }.map {
             Diagnostic(.error, file: $0.0, message: "changed while the build read it; run the census again")
         }

@@ -48,6 +48,9 @@ public struct FeedsKept: Sendable {
     public var qapital: @Sendable (Int) -> Bool
     /// What a census found in a feed not kept, by the feed's path in the data folder.
     public var known: @Sendable (String) -> KnownFeed?
+    /// Whether to keep the SHA-256 of the bytes each kept feed was parsed from
+    /// (``StarlingAccountData/feedDigest``, ``QapitalData/feedDigests``).
+    public var digests = false
 
     public init(starling: @escaping @Sendable (StarlingAccount) -> Bool, qapital: @escaping @Sendable (Int) -> Bool,
                 known: @escaping @Sendable (String) -> KnownFeed? = { _ in nil }) {

@@ -43,7 +43,8 @@ public enum QapitalLoader {
         // Feeds are read on every core (one file per goal), in order; each is checked against the
         // users and rules as it is read, so a feed that is read but not kept is checked all the same.
         let feedPaths = folder.files(in: "qapital/feed")
-        let feeds = Concurrently.map(feedPaths.count, log: log) { index, log -> (Int, [QapitalFeedItem], references: [Diagnostic], known: KnownFeed?)? in
+        let feeds = Concurrently.map(feedPaths.count, log: log) { index, log -> (Int, [QapitalFeedItem], references: [Diagnostic], known: KnownFeed?,
+                                                                               digest: String?)? in
             let path = feedPaths[index]
             let name = fileStem(path, in: "qapital/feed")
             // Only the canonical spelling (`7.json`, not `07.json` or `+7.json`) names goal 7, so two
@@ -56,13 +57,15 @@ public enum QapitalLoader {
             if let kept, !kept.qapital(goalId), let known = kept.known(path) {
                 folder.claim(path)
                 log.absorb(known.notes)
-                return (goalId, [], known.references, known)
+                return (goalId, [], known.references, known, nil)
             }
-            guard let items = readFeed(path, goalId: goalId, in: folder, currency: currency, log: log) else { return nil }
-            return (goalId, items, referenceNotes(items, goalId: goalId, users: users, rules: rules), nil)
+            let keptDigest = kept?.digests == true && kept?.qapital(goalId) != false
+            guard let (items, digest) = readFeed(path, goalId: goalId, in: folder, currency: currency, log: log, digest: keptDigest) else { return nil }
+            return (goalId, items, referenceNotes(items, goalId: goalId, users: users, rules: rules), nil, digest)
         }
         var notes: [Int: [Diagnostic]] = [:]
-        for case let (goalId, items, goalNotes, known)? in feeds {
+        for case let (goalId, items, goalNotes, known, digest)? in feeds {
+            if let digest { data.feedDigests[goalId] = digest }
             notes[goalId] = goalNotes
             if let known {
                 if let latest = known.latest { data.feedsNotKept[goalId] = latest }

@@ -31,6 +31,8 @@ public enum StarlingLoader {
             } else if let kept, !kept.starling(account) {
                 let (items, digest) = readFeed(of: account, in: folder, log: log, digest: true)
                 data.feedNotKept = .init(latest: items.lazy.map(\.transactionTime).max(), digest: digest)
+            } else if kept?.digests == true {
+                (data.feed, data.feedDigest) = readFeed(of: account, in: folder, log: log, digest: true)
             } else {
                 data.feed = feed(of: account, in: folder, log: log)
             }

@@ -102,6 +102,9 @@ public struct QapitalData: Sendable {
     /// The latest time of each feed that was read but not kept, by goal id: a share of a sharded
     /// build keeps the feeds of the goals whose pages it renders.
     public var feedsNotKept: [Int: Instant] = [:]
+    /// The SHA-256 of the bytes each kept feed was parsed from, by goal id, when the load was asked
+    /// for them (as ``StarlingAccountData/feedDigest``).
+    public var feedDigests: [Int: String] = [:]
 
     public init(currency: Currency = .usd, goals: [QapitalGoal] = [], feeds: [Int: [QapitalFeedItem]] = [:],
                 rules: [Int: QapitalRule] = [:], users: [Int: QapitalUser] = [:]) {

@@ -102,6 +102,10 @@ public struct StarlingAccountData: Sendable {
     /// Set when the feed was read but not kept: a share of a sharded build keeps the feeds of the
     /// accounts it renders; of the others it keeps only what the data's as-of date needs.
     public var feedNotKept: FeedNotKept? = nil
+    /// The SHA-256 of the bytes the kept feed was parsed from, when the load was asked for it
+    /// (``FeedsKept``'s `digests`: a share with a census checks them against the census); `nil`
+    /// otherwise, or without a file.
+    public var feedDigest: String? = nil
 
     /// What is kept of a feed that is not (``StarlingAccountData/feedNotKept``).
     public struct FeedNotKept: Sendable {

@@ -182,6 +182,27 @@ import Testing
         #expect(shareLog.diagnostics.map(\.description) == wholeLog.diagnostics.map(\.description), "the same notes, in the same order")
     }
 
+    /// Asked for them, the load keeps the digest of the bytes each kept feed was parsed from, in
+    /// the form the census and the data's digests have, and of the kept feeds only.
+    @Test func theLoadKeepsTheDigestsOfTheBytesItParsed() throws {
+        let folder = try DataFolder(root: Self.synthetic)
+        let shard = try #require(Shard(index: 1, count: 3))
+        var kept = FeedsKept(starling: { shard.owns(Page.entity(of: $0)) }, qapital: { shard.owns(Page.entity(ofQapitalGoal: $0)) })
+        kept.digests = true
+        let dataset = DataLoader.load(folder, log: DiagnosticLog(), keeping: kept)
+        let own = dataset.starling.filter { $0.feedNotKept == nil }
+        #expect(!own.isEmpty && own.count < dataset.starling.count)
+        for data in dataset.starling {
+            let path = StarlingLoader.feedPath(of: data.account)
+            #expect(data.feedDigest == (data.feedNotKept == nil ? DataDigests.digest(ofFile: Self.synthetic.path + "/" + path) : nil))
+        }
+        #expect(!dataset.qapital.feedDigests.isEmpty && dataset.qapital.feedDigests.keys.allSatisfy { shard.owns(Page.entity(ofQapitalGoal: $0)) })
+        for (id, digest) in dataset.qapital.feedDigests {
+            #expect(digest == DataDigests.digest(ofFile: Self.synthetic.path + "/qapital/feed/\(id).json"))
+        }
+        #expect(DataLoader.load(folder, log: DiagnosticLog()).starling.allSatisfy { $0.feedDigest == nil }, "not asked, none kept")
+    }
+
     /// A feed the load let go is read again for its figures; if its bytes are not what the load
     /// read (the file changed in between), the build stops, naming it, instead of mixing two versions.
     @Test func aFeedThatChangedBetweenItsTwoReadsStopsTheShare() throws {
