@@ -129,22 +129,10 @@ public struct Build {
         }
         // A share with a census reads its own feeds only; the census's digests stand for the others'.
         let census = try readCensus(folder)
-        var shareDigests: DataDigests?
-        if let census {
-            do {
-                shareDigests = try census.digests(of: folder, notOwn: { !ownsFeed($0) })
-            } catch {
-                throw BuildError(step: error.step, exitCode: error.exitCode, diagnostics: placed(error.diagnostics, folder: folder))
-            }
-        }
+        let shareDigests = try census.map { census throws(BuildError) in try placing(folder) { () throws(BuildError) in
+            try census.digests(of: folder, notOwn: { !ownsFeed($0) }) } }
         let (dataset, warnings, notes) = try load(folder, census: census)
-        if let census {
-            do {
-                try census.checkAgain(folder, dataset: dataset, own: ownsFeed)
-            } catch {
-                throw BuildError(step: error.step, exitCode: error.exitCode, diagnostics: placed(error.diagnostics, folder: folder))
-            }
-        }
+        if let census { try placing(folder) { () throws(BuildError) in try census.checkAgain(folder, dataset: dataset, own: ownsFeed) } }
         let templates = try loadTemplates()
         let keys = digests.map { InputKeys($0, accounts: dataset.starling) }
         let memo = keys.map { StatementDigestCache(previous: previous?.statementDigests ?? [:], keys: $0) }
@@ -362,6 +350,15 @@ public struct Build {
             return note
         }
         return (dataset, diagnostics, notes)
+    }
+
+    /// Runs a check whose diagnostics name files inside the data folder, placing them as the console shows them.
+    func placing<T>(_ folder: DataFolder, _ body: () throws(BuildError) -> T) throws(BuildError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw BuildError(step: error.step, exitCode: error.exitCode, diagnostics: placed(error.diagnostics, folder: folder))
+        }
     }
 
     /// Diagnostics with their paths from the data folder's label, as the console shows them.

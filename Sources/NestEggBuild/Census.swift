@@ -193,10 +193,8 @@ struct CensusRecord: Sendable {
     /// The body, then the last line: how many feeds it holds and the SHA-256 of the body, so that a
     /// file cut short or changed by a byte is not taken for the one nestegg wrote.
     static func signed(body: String, accounts: Int, goals: Int) -> String {
-        body + FieldLine.join(["end", String(accounts), String(goals), hex(SHA256.hash(data: Array(body.utf8)))]) + "\n"
+        body + FieldLine.join(["end", String(accounts), String(goals), Text.hex(SHA256.hash(data: Array(body.utf8)))]) + "\n"
     }
-
-    static func hex(_ digest: SHA256.Digest) -> String { digest.map { String($0, radix: 16).leftPadded(to: 2) }.joined() }
 
 
     static func text(_ instant: Instant?) -> String { instant.map { String($0.millisecondsSinceEpoch) } ?? "" }
@@ -231,7 +229,7 @@ struct CensusRecord: Sendable {
         let body = text[...lastBreak]
         let end = FieldLine.split(text[text.index(after: lastBreak)...].dropLast())
         guard end.count == 4, end[0] == "end" else { return fail("cut short: its last line is missing") }
-        guard end[3] == hex(SHA256.hash(data: Array(body.utf8))) else { return fail("changed since nestegg wrote it (its SHA-256 is not the one it was written with)") }
+        guard end[3] == Text.hex(SHA256.hash(data: Array(body.utf8))) else { return fail("changed since nestegg wrote it (its SHA-256 is not the one it was written with)") }
         // Line by line, never an array of every line (a census of a thousand accounts has a million).
         var unread = body
         func nextLine() -> Substring? {

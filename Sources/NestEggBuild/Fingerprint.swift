@@ -71,7 +71,7 @@ struct DataDigests: Sendable {
     static func digest(ofFile path: String) -> String {
         switch FileBytes.read(path) {
         case .success(let bytes):
-            return SHA256.hash(data: bytes).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+            return Text.hex(SHA256.hash(data: bytes))
         case .failure(let failure):
             var hash = InputHash()
             hash.add("unreadable: " + failure.reason)
@@ -167,5 +167,5 @@ struct InputHash {
         hasher.update(bufferPointer: bytes)
     }
 
-    var hex: String { hasher.finalize().map { String($0, radix: 16).leftPadded(to: 2) }.joined() }
+    var hex: String { Text.hex(hasher.finalize()) }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import NestEggReport
+import NestEggSupport
 
 /// What a page's two files depend on, as one SHA-256: the templates (``TemplateLibrary/digest``),
 /// the page's view data, the fields every page's template and the layout see (title, navigation,
@@ -73,14 +74,5 @@ public enum PageFingerprint {
         withUnsafeBytes(of: UInt64(count).littleEndian) { bytes.append(contentsOf: $0) }
     }
 
-    static func hex(_ digest: SHA256.Digest) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
-        for byte in digest {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0xF)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    static func hex(_ digest: SHA256.Digest) -> String { Text.hex(digest) }
 }

@@ -68,7 +68,7 @@ public enum StatementDigest {
 
     /// SHA-256 (swift-crypto) of `bytes`, as 64 lower-case hexadecimal digits.
     public static func sha256<Bytes: DataProtocol>(_ bytes: Bytes) -> String {
-        SHA256.hash(data: bytes).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        Text.hex(SHA256.hash(data: bytes))
     }
 }
 

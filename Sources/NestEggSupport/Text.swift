@@ -155,6 +155,20 @@ public enum Bytes {
     }
 }
 
+extension Text {
+    /// Bytes as lower-case hexadecimal digits, two a byte: how every digest (SHA-256) is written.
+    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0xF)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
 extension String {
     /// `"7".leftPadded(to: 3)` → `"007"`.
     public func leftPadded(to width: Int, with pad: Character = "0") -> String {

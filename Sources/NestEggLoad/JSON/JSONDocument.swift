@@ -41,7 +41,7 @@ public final class JSONDocument {
     public var value: JSONValue { JSONValue(node: root, document: self) }
 
     /// The SHA-256 of the file's bytes, in hex: whether a second read of the file read the same.
-    public var contentDigest: String { SHA256.hash(data: bytes).map { String($0, radix: 16).leftPadded(to: 2) }.joined() }
+    public var contentDigest: String { Text.hex(SHA256.hash(data: bytes)) }
 
     /// 1-based line and column (in Unicode scalars) of a byte offset.
     static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (Int, Int) {
