@@ -117,11 +117,11 @@ public enum DashboardReport {
     static let rowsShown = 12
 
     public static func page(for dataset: Dataset, sections: [DashboardSection], context: ReportContext) -> Page {
-        page(for: dataset, sections: sections, spending: TransactionsRules.items(from: dataset, clock: context.clock),
+        page(for: dataset, sections: sections, spending: SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock)),
              statements: StatementsReport.accounts(dataset, context: context), context: context)
     }
 
-    static func page(for dataset: Dataset, sections: [DashboardSection], spending: [SpendingItem],
+    static func page(for dataset: Dataset, sections: [DashboardSection], spending: SpendingTotals,
                      statements: StatementsReport.Computed?, context: ReportContext) -> Page {
         let views = sections.map { section in
             let hidden = section.figures.count - figuresShown
@@ -164,10 +164,11 @@ public enum SiteReport {
     /// What several reports derive from the dataset, worked out once, by whichever report asks
     /// first (the reports run at once).
     final class Derived: @unchecked Sendable {
-        private let lock = NSLock(), statementsLock = NSLock()
+        private let lock = NSLock(), statementsLock = NSLock(), totalsLock = NSLock()
         private let dataset: Dataset
         private let clock: LocalClock
         private var spendingItems: [SpendingItem]?
+        private var spendingTotals: SpendingTotals?
         private var statementAccounts: StatementsReport.Computed??
         private let context: ReportContext
         private let memo: (any DigestMemo)?
@@ -203,6 +204,17 @@ public enum SiteReport {
                 return items
             }
         }
+
+        /// The spending list's totals (``SpendingTotals``): the insights, the start page and the
+        /// lists' counts and sums read them, not the rows.
+        var totals: SpendingTotals {
+            totalsLock.withLock {
+                if let spendingTotals { return spendingTotals }
+                let totals = SpendingTotals(spending)
+                spendingTotals = totals
+                return totals
+            }
+        }
     }
 
     /// One report: its section, and how it makes its pages and its part of the start page.
@@ -232,11 +244,11 @@ public enum SiteReport {
                dashboard: { RoundUpsReport.dashboard(for: $0.starling, context: $1, elsewhere: $2.elsewhere) }),
         Report(section: GoalsReport.section, pages: GoalsReport.pages, dashboard: GoalsReport.dashboard),
         // Its start-page section is the insights'.
-        Report(section: TransactionsReport.section, pages: { TransactionsReport.pages(for: $2.spending, context: $1) },
+        Report(section: TransactionsReport.section, pages: { TransactionsReport.pages(for: $2.spending, totals: $2.totals, context: $1) },
                dashboard: { _, _, _ in nil }),
         Report(section: TransactionsInsightsReport.section,
-               pages: { TransactionsInsightsReport.pages(for: $2.spending, context: $1) },
-               dashboard: { TransactionsInsightsReport.dashboard(for: $2.spending, context: $1) }),
+               pages: { TransactionsInsightsReport.pages(for: $2.totals, context: $1) },
+               dashboard: { TransactionsInsightsReport.dashboard(for: $2.totals, context: $1) }),
         Report(section: LoansReport.section, pages: LoansReport.pages, dashboard: LoansReport.dashboard),
         // The loans section names the top countries.
         Report(section: CountriesReport.section, pages: CountriesReport.pages, dashboard: { _, _ in nil }),
@@ -277,7 +289,7 @@ public enum SiteReport {
             pages += reportPages
             if let summary { dashboard.append(.init(section: report.section, summary: summary)) }
         }
-        pages.insert(DashboardReport.page(for: dataset, sections: dashboard.map(\.summary), spending: derived.spending,
+        pages.insert(DashboardReport.page(for: dataset, sections: dashboard.map(\.summary), spending: derived.totals,
                                                   statements: derived.statements, context: context), at: 0)
         var site = Site(title: dataset.settings.title, sections: sections, pages: pages, dashboard: dashboard,
                         dataAsOf: context.progress.asOf, settings: dataset.settings)

@@ -48,12 +48,12 @@ enum HeadlineReport {
     static let chartMonths = 12
 
     static func view(for dataset: Dataset, spending items: [SpendingItem], context: ReportContext) -> View? {
-        view(statements: StatementsReport.accounts(dataset, context: context), spending: items, context: context)
+        view(statements: StatementsReport.accounts(dataset, context: context), spending: SpendingTotals(items), context: context)
     }
 
-    static func view(statements: StatementsReport.Computed?, spending items: [SpendingItem], context: ReportContext) -> View? {
+    static func view(statements: StatementsReport.Computed?, spending totals: SpendingTotals, context: ReportContext) -> View? {
         let balance = balances(statements, context: context)
-        let spending = spendingView(items, context: context)
+        let spending = spendingView(totals, context: context)
         guard balance != nil || spending != nil else { return nil }
         let statements = ReportContext.href(StatementsReport.section.path)
         return View(
@@ -118,22 +118,22 @@ enum HeadlineReport {
                 excluded.isEmpty ? nil : "Not counted (no balance in the data): \(excluded.joined(separator: ", ")).")
     }
 
-    static func spendingView(_ items: [SpendingItem], context: ReportContext) -> SpendingView? {
-        guard let month = TransactionsRules.lastMonths(of: items, count: 1).first else { return nil }
+    static func spendingView(_ totals: SpendingTotals, context: ReportContext) -> SpendingView? {
+        guard let month = totals.lastMonths(count: 1).first else { return nil }
         let preferred = context.settings.currency(forSource: "transactions")
         let previous = month.previous
-        let inMonth = TransactionsRules.items(items, in: month), inPrevious = TransactionsRules.items(items, in: previous)
         var toDate: String?
         if !context.progress.isComplete(month), let asOf = context.progress.asOf {
-            let sameDays = inPrevious.filter { $0.date.day <= asOf.day }
+            // The same days of the month before: up to the as-of day, or its last day if it has fewer.
             let day = CivilDate(year: previous.year, month: previous.month, day: min(asOf.day, previous.lastDay.day)) ?? previous.lastDay
-            toDate = "\(TransactionsRules.text(TransactionsRules.pinnedSum(sameDays), preferred: preferred, context: context)) by \(context.locale.formatShort(day))"
+            let sameDays = totals.pinnedSum(from: previous.firstDay, to: day)
+            toDate = "\(TransactionsRules.text(sameDays, preferred: preferred, context: context)) by \(context.locale.formatShort(day))"
         }
         return SpendingView(
             month: TransactionsInsightsReport.monthHeading(month, context: context),
-            spent: TransactionsRules.text(TransactionsRules.pinnedSum(inMonth), preferred: preferred, context: context),
+            spent: TransactionsRules.text(totals.pinnedSum(month: month), preferred: preferred, context: context),
             previousMonth: TransactionsInsightsReport.monthLabel(previous, context: context),
-            previousSpent: TransactionsRules.text(TransactionsRules.pinnedSum(inPrevious), preferred: preferred, context: context),
+            previousSpent: TransactionsRules.text(totals.pinnedSum(month: previous), preferred: preferred, context: context),
             previousToDate: toDate, href: ReportContext.href(TransactionsInsightsReport.monthPath(month)),
             htmlHref: Page.htmlLink(ReportContext.href(TransactionsInsightsReport.monthPath(month))))
     }

@@ -91,31 +91,31 @@ public enum TransactionsInsightsReport {
     }
 
     public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
-        pages(for: TransactionsRules.items(from: dataset, clock: context.clock), context: context)
+        pages(for: SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock)), context: context)
     }
 
-    /// The pages for spending items already worked out (``TransactionsRules/items(from:clock:)``).
-    static func pages(for items: [SpendingItem], context: ReportContext) -> [Page] {
-        guard let newest = items.first, let oldest = items.last else { return [] }
-        let slugs = TransactionsRules.slugs(for: TransactionsRules.categories(in: items))
+    /// The pages for the spending list's totals (``SpendingTotals``).
+    static func pages(for totals: SpendingTotals, context: ReportContext) -> [Page] {
+        guard let dates = totals.dates else { return [] }
+        let slugs = TransactionsRules.slugs(for: totals.categories())
         let categoryHref = { (category: SpendingCategory) in ReportContext.href("transactions/" + (slugs[category.key] ?? "index")) }
         let preferred = context.settings.currency(forSource: "transactions")
-        let currencies = TransactionsRules.currencies(in: items, preferred: preferred)
-        let palette = self.palette(items)
-        let months = TransactionsRules.lastMonths(of: items)
+        let currencies = totals.currencies(preferred: preferred)
+        let palette = self.palette(totals)
+        let months = totals.lastMonths()
         let crumbs = [Link("Dashboard", "index")]
         let monthLinks = months.enumerated().map { index, month in
             MonthLink(label: monthLabel(month, context: context), href: ReportContext.href(monthPath(month)), first: index == 0)
         }
 
-        let pinned = items.filter(\.pinned).count
+        let pinned = totals.count(pinned: true), count = totals.count()
         let trends = currencies.compactMap { currency in
-            trend(items, months: months, currency: currency, palette: palette, context: context)
+            trend(totals, months: months, currency: currency, palette: palette, context: context)
         }
         let index = IndexView(
-            firstDate: context.date(oldest.date), lastDate: context.date(newest.date),
-            pinnedCount: context.count(pinned), unpinnedCount: context.count(items.count - pinned), hasUnpinned: pinned < items.count,
-            currencies: currencies.map { breakdown(items, currency: $0, palette: palette, categoryHref: categoryHref,
+            firstDate: context.date(dates.lowerBound), lastDate: context.date(dates.upperBound),
+            pinnedCount: context.count(pinned), unpinnedCount: context.count(count - pinned), hasUnpinned: pinned < count,
+            currencies: currencies.map { breakdown(totals, currency: $0, palette: palette, categoryHref: categoryHref,
                                                    title: "Spending by category", context: context) },
             hasCurrencies: !currencies.isEmpty,
             monthRange: months.first.map { "\(monthLabel($0, context: context)) – \(monthLabel(months.last!, context: context))" } ?? "",
@@ -124,14 +124,13 @@ public enum TransactionsInsightsReport {
                           section: section.id, breadcrumbs: crumbs, view: index)]
 
         for (position, month) in months.enumerated() {
-            let inMonth = TransactionsRules.items(items, in: month)
-            let monthPinned = inMonth.filter(\.pinned).count
+            let monthCount = totals.count(month: month), monthPinned = totals.count(month: month, pinned: true)
             let label = monthHeading(month, context: context)
             let view = MonthView(
-                month: label, pinnedCount: context.count(monthPinned), unpinnedCount: context.count(inMonth.count - monthPinned),
-                hasUnpinned: monthPinned < inMonth.count,
-                currencies: TransactionsRules.currencies(in: inMonth, preferred: preferred).map {
-                    breakdown(inMonth, currency: $0, palette: palette, categoryHref: categoryHref,
+                month: label, pinnedCount: context.count(monthPinned), unpinnedCount: context.count(monthCount - monthPinned),
+                hasUnpinned: monthPinned < monthCount,
+                currencies: totals.currencies(month: month, preferred: preferred).map {
+                    breakdown(totals, month: month, currency: $0, palette: palette, categoryHref: categoryHref,
                               title: "Spending by category, \(label)", context: context)
                 },
                 hasCurrencies: monthPinned > 0,
@@ -150,10 +149,8 @@ public enum TransactionsInsightsReport {
     /// site, so a category has the same colour on every chart, in every month and currency. The
     /// eight categories with the most pinned transactions over all the data get one (ties by key);
     /// the rest share "Other" on the charts (the tables still list every category).
-    static func palette(_ items: [SpendingItem]) -> [String] {
-        var counts: [String: Int] = [:]
-        for item in items where item.pinned { counts[item.category.key, default: 0] += 1 }
-        return counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(chartColours).map(\.key)
+    static func palette(_ totals: SpendingTotals) -> [String] {
+        totals.pinnedCounts().sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(chartColours).map(\.key)
     }
 
     /// Ring segments: one per category in the palette, then "Other" for the rest.
@@ -180,10 +177,11 @@ public enum TransactionsInsightsReport {
 
     static func otherLabel(_ count: Int) -> String { count == 1 ? "Other (1 category)" : "Other (\(count) categories)" }
 
-    static func breakdown(_ items: [SpendingItem], currency: Currency, palette: [String],
+    /// Pinned spending by category in `currency`, in `month` (`nil`: over all the data).
+    static func breakdown(_ spending: SpendingTotals, month: CalendarMonth? = nil, currency: Currency, palette: [String],
                           categoryHref: (SpendingCategory) -> String, title: String, context: ReportContext) -> BreakdownView {
         // The largest first: the answer before the detail.
-        let totals = TransactionsRules.largestFirst(TransactionsRules.spendingByCategory(items, currency: currency))
+        let totals = TransactionsRules.largestFirst(spending.byCategory(currency: currency, month: month))
         let total = totals.reduce(Money.zero(currency)) { $0 + $1.amount }
         let rows = totals.map { entry in
             CategoryRow(name: entry.category.name, href: categoryHref(entry.category), amount: context.money(entry.amount),
@@ -195,12 +193,10 @@ public enum TransactionsInsightsReport {
                              ring: Chart.ring(segments, title: "\(title) (\(currency.code))", centerText: context.money(total)))
     }
 
-    static func trend(_ items: [SpendingItem], months: [CalendarMonth], currency: Currency, palette: [String],
+    static func trend(_ totals: SpendingTotals, months: [CalendarMonth], currency: Currency, palette: [String],
                       context: ReportContext) -> TrendView? {
-        let perMonth = months.map { TransactionsRules.spendingByCategory(TransactionsRules.items(items, in: $0), currency: currency) }
-        let categories = TransactionsRules.categories(in: items.filter { item in
-            item.pinned && item.amount.currency == currency && months.contains(CalendarMonth(item.date))
-        })
+        let perMonth = months.map { totals.byCategory(currency: currency, month: $0) }
+        let categories = totals.categories(months: Set(months), pinnedIn: currency)
         guard !categories.isEmpty else { return nil }
         let entry = { (month: Int, key: String) in perMonth[month].first { $0.category.key == key } }
         let labels = months.map { monthHeading($0, context: context) }
@@ -235,18 +231,17 @@ public enum TransactionsInsightsReport {
 
     /// The start page's part: this month's spending (the month of the latest transaction) and its top categories.
     public static func dashboard(for dataset: Dataset, context: ReportContext) -> DashboardSection? {
-        dashboard(for: TransactionsRules.items(from: dataset, clock: context.clock), context: context)
+        dashboard(for: SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock)), context: context)
     }
 
-    static func dashboard(for items: [SpendingItem], context: ReportContext) -> DashboardSection? {
-        guard let month = TransactionsRules.lastMonths(of: items, count: 1).first else { return nil }
-        let inMonth = TransactionsRules.items(items, in: month)
+    static func dashboard(for spending: SpendingTotals, context: ReportContext) -> DashboardSection? {
+        guard let month = spending.lastMonths(count: 1).first else { return nil }
         let label = monthHeading(month, context: context)
         var rows: [DashboardSection.Table.Row] = []
         let preferred = context.settings.currency(forSource: "transactions")
-        let currencies = TransactionsRules.currencies(in: inMonth, preferred: preferred)
+        let currencies = spending.currencies(month: month, preferred: preferred)
         for currency in currencies {
-            let totals = TransactionsRules.spendingByCategory(inMonth, currency: currency)
+            let totals = spending.byCategory(currency: currency, month: month)
             let total = totals.reduce(Money.zero(currency)) { $0 + $1.amount }
             for entry in TransactionsRules.largestFirst(totals).prefix(3) {
                 // With two currencies a category can be listed twice: each row says which it is.
@@ -257,7 +252,7 @@ public enum TransactionsInsightsReport {
         return DashboardSection(
             title: "Spending by category", href: ReportContext.href(section.path), linkText: "Spending by category",
             figures: [.init(label: "Spent in \(label) (pinned transactions)",
-                            value: TransactionsRules.text(TransactionsRules.pinnedSum(inMonth), preferred: preferred, context: context), href: ReportContext.href(monthPath(month)),
+                            value: TransactionsRules.text(spending.pinnedSum(month: month), preferred: preferred, context: context), href: ReportContext.href(monthPath(month)),
                             id: "latest-month-spent")],
             table: rows.isEmpty ? nil : .init(columns: ["Top categories, \(label)", "Spent", "Share", "Transactions"],
                                               numeric: [false, true, true, true], rows: rows))

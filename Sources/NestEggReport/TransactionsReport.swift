@@ -75,17 +75,12 @@ public enum TransactionsReport {
         /// Each month's count and pinned sum, over the whole list.
         let months: [CalendarMonth: (count: Int, pinnedSum: String)]
 
-        init(_ shown: [SpendingItem], preferred: Currency, context: ReportContext) {
-            count = shown.count
-            pinnedCount = shown.lazy.filter(\.pinned).count
-            pinnedSum = TransactionsRules.text(TransactionsRules.pinnedSum(shown), preferred: preferred, context: context)
-            var byMonth: [CalendarMonth: (count: Int, totals: MoneyTotals)] = [:]
-            for item in shown {
-                let month = CalendarMonth(item.date)
-                byMonth[month, default: (0, MoneyTotals())].count += 1
-                if item.pinned { byMonth[month, default: (0, MoneyTotals())].totals.add(item.amount) }
-            }
-            months = byMonth.mapValues { ($0.count, TransactionsRules.text($0.totals, preferred: preferred, context: context)) }
+        /// The list of `category` (a key; `nil`: every item), from the whole list's totals.
+        init(_ totals: SpendingTotals, category: String?, preferred: Currency, context: ReportContext) {
+            count = totals.count(category: category)
+            pinnedCount = totals.count(category: category, pinned: true)
+            pinnedSum = TransactionsRules.text(totals.pinnedSum(category: category), preferred: preferred, context: context)
+            months = totals.months(category: category).mapValues { ($0.count, TransactionsRules.text($0.pinned, preferred: preferred, context: context)) }
         }
     }
 
@@ -121,36 +116,36 @@ public enum TransactionsReport {
     }
 
     public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
-        pages(for: TransactionsRules.items(from: dataset, clock: context.clock), context: context)
+        let items = TransactionsRules.items(from: dataset, clock: context.clock)
+        return pages(for: items, totals: SpendingTotals(items), context: context)
     }
 
-    /// The pages for spending items already worked out (``TransactionsRules/items(from:clock:)``).
-    static func pages(for items: [SpendingItem], context: ReportContext) -> [Page] {
-        guard !items.isEmpty else { return [] }
-        let categories = TransactionsRules.categories(in: items)
+    /// The pages for spending items already worked out (``TransactionsRules/items(from:clock:)``),
+    /// and their totals (``SpendingTotals``): the counts, filters and sums are the totals'; only the rows are the items'.
+    static func pages(for items: [SpendingItem], totals: SpendingTotals, context: ReportContext) -> [Page] {
+        guard !totals.isEmpty else { return [] }
+        let categories = totals.categories()
         let slugs = TransactionsRules.slugs(for: categories)
         let pathOf: @Sendable (SpendingCategory?) -> String = { category in
             "transactions/" + (category.flatMap { slugs[$0.key] } ?? "index")
         }
         let crumbs = [Link("Dashboard", "index")]
 
-        var perCategory: [String: Int] = [:]
-        for item in items { perCategory[item.category.key, default: 0] += 1 }
         let preferred = context.settings.currency(forSource: "transactions")
 
         var pages: [Page] = []
         for current in [nil] + categories.map(Optional.some) {
             let shown = TransactionsRules.filter(items, category: current?.key)
-            let summary = ListSummary(shown, preferred: preferred, context: context)
-            let filters = [FilterView(name: "All", href: ReportContext.href(pathOf(nil)), count: context.count(items.count),
+            let summary = ListSummary(totals, category: current?.key, preferred: preferred, context: context)
+            let filters = [FilterView(name: "All", href: ReportContext.href(pathOf(nil)), count: context.count(totals.count()),
                                       current: current == nil, first: true)]
                 + categories.map { category in
                     FilterView(name: category.name, href: ReportContext.href(pathOf(category)),
-                               count: context.count(perCategory[category.key] ?? 0),
+                               count: context.count(totals.count(category: category.key)),
                                current: category.key == current?.key, first: false)
                 }
             let title = current.map { "Transactions: \($0.name)" } ?? "All transactions"
-            let pagination = Pagination(count: shown.count)
+            let pagination = Pagination(count: summary.count)
             for page in pagination.pages(base: pathOf(current), title: title) {
                 pages.append(Page(path: page.path, title: page.title, template: "transactions-list", section: section.id,
                                   breadcrumbs: current == nil && page.number == 1 ? crumbs : crumbs + [Link(section.title, section.path)],

@@ -205,15 +205,13 @@ public enum TransactionsRules {
         MoneyTotals(items.filter(\.pinned).map(\.amount))
     }
 
-    /// The categories that occur, each once, in the stable order.
-    public static func categories(in items: [SpendingItem]) -> [SpendingCategory] {
-        var seen: Set<String> = []
-        return items.compactMap { seen.insert($0.category.key).inserted ? $0.category : nil }.sorted(by: precedes)
-    }
+    /// The categories that occur, each once, in the stable order, each under its first spelling
+    /// in string order (the reports work from ``SpendingTotals``; these rules on a list of items are theirs).
+    public static func categories(in items: [SpendingItem]) -> [SpendingCategory] { SpendingTotals(items).categories() }
 
     /// Currencies of the pinned items: `preferred` (the site's currency for transactions) first, then by code.
     public static func currencies(in items: [SpendingItem], preferred: Currency) -> [Currency] {
-        ordered(Set(items.filter(\.pinned).map(\.amount.currency)), preferred: preferred)
+        SpendingTotals(items).currencies(preferred: preferred)
     }
 
     /// `preferred` first, then by code.
@@ -237,16 +235,7 @@ public enum TransactionsRules {
     /// Pinned spending per category in `currency`, in the stable category order; categories with
     /// no pinned item in that currency are left out.
     public static func spendingByCategory(_ items: [SpendingItem], currency: Currency) -> [CategoryTotal] {
-        let counted = items.filter { $0.pinned && $0.amount.currency == currency }
-        var sums: [String: (amount: Money, count: Int)] = [:]
-        for item in counted {
-            let sum = sums[item.category.key] ?? (.zero(currency), 0)
-            sums[item.category.key] = (sum.amount + item.amount, sum.count + 1)
-        }
-        return categories(in: counted).map { category in
-            let sum = sums[category.key]!
-            return CategoryTotal(category: category, amount: sum.amount, count: sum.count)
-        }
+        SpendingTotals(items).byCategory(currency: currency)
     }
 
     /// The largest first (ties in the stable category order).
@@ -264,10 +253,7 @@ public enum TransactionsRules {
 
     /// The `count` months that end with the month of the latest item, oldest first.
     public static func lastMonths(of items: [SpendingItem], count: Int = 6) -> [CalendarMonth] {
-        guard let latest = items.map(\.date).max() else { return [] }
-        var months = [CalendarMonth(latest)]
-        while months.count < count { months.insert(months[0].previous, at: 0) }
-        return months
+        SpendingTotals(items).lastMonths(count: count)
     }
 
     /// Each category's page name under `transactions/`: unique, safe, never `index`.

@@ -76,11 +76,11 @@ import Testing
         let dataset = Dataset(starling: [StarlingAccountData(account: account, feed: [eating], savingsGoals: [])])
         let items = TransactionsRules.items(from: dataset, clock: Settings().clock)
         let inProgress = ReportContext(settings: Settings(), asOf: Self.date("2026-11-21"))
-        let section = try #require(TransactionsInsightsReport.dashboard(for: items, context: inProgress))
+        let section = try #require(TransactionsInsightsReport.dashboard(for: SpendingTotals(items), context: inProgress))
         #expect(section.figures[0].label == "Spent in Nov 2026 so far (pinned transactions)")
-        let month = try #require(TransactionsInsightsReport.pages(for: items, context: inProgress).first { $0.path == "insights/2026-11" })
+        let month = try #require(TransactionsInsightsReport.pages(for: SpendingTotals(items), context: inProgress).first { $0.path == "insights/2026-11" })
         #expect(month.title == "Spending by category, Nov 2026 so far")
         let over = ReportContext(settings: Settings(), asOf: Self.date("2026-12-01"))
-        #expect(TransactionsInsightsReport.dashboard(for: items, context: over)?.figures[0].label == "Spent in Nov 2026 (pinned transactions)")
+        #expect(TransactionsInsightsReport.dashboard(for: SpendingTotals(items), context: over)?.figures[0].label == "Spent in Nov 2026 (pinned transactions)")
     }
 }

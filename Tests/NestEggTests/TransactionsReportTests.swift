@@ -113,7 +113,7 @@ import Testing
         for category in 1...10 { for n in 0..<category { items.append(item(category * 100 + n, category: category)) } }
         items += (0..<5).map { item(5_000 + $0, category: 1, currency: Currency(code: "EUR")!) }
         items += (0..<50).map { item(6_000 + $0, category: 2, pinned: false) }
-        let palette = TransactionsInsightsReport.palette(items)
+        let palette = TransactionsInsightsReport.palette(SpendingTotals(items))
         #expect(palette == ["c10", "c9", "c8", "c7", "c1", "c6", "c5", "c4"], "most transactions first; ties by key")
 
         let totals = (1...10).map { n in
@@ -181,7 +181,7 @@ import Testing
         // Newest first: 300 in November (one unpinned), then 300 in October.
         let items = (0..<300).map { item($0, month: 11, pinned: $0 != 7) } + (300..<600).map { item($0, month: 10) }
         let context = ReportContext(settings: Settings(), asOf: CivilDate(year: 2026, month: 12, day: 1))
-        let pages = TransactionsReport.pages(for: items, context: context).filter { $0.path.hasPrefix("transactions/index") }
+        let pages = TransactionsReport.pages(for: items, totals: SpendingTotals(items), context: context).filter { $0.path.hasPrefix("transactions/index") }
         #expect(pages.count == 2)
         let first = try #require(pages[0].view as? TransactionsReport.ListView)
         let second = try #require(pages[1].view as? TransactionsReport.ListView)

@@ -193,4 +193,61 @@ import Testing
         let top = TransactionsRules.largestFirst(TransactionsRules.spendingByCategory(list, currency: .gbp))
         #expect(top.map(\.category.key) == ["health", "food", "travel"])
     }
+
+    /// Generated items: a few categories under several spellings, a few months and currencies, pinned or not.
+    static func generatedItems(_ count: Int, seed: UInt64) -> [SpendingItem] {
+        var random = SplitMix64(seed: seed)
+        let spellings = ["Food", "FOOD", "food", "Eating out", "EATING_OUT", "travel", "Gifts & <b>", "Ünïcode"]
+        let currencies: [Currency] = [.gbp, .eur, .usd]
+        return (0..<count).map { index in
+            let name = spellings[Int(random.next() % UInt64(spellings.count))]
+            let date = CivilDate(year: 2025 + Int(random.next() % 2), month: 1 + Int(random.next() % 12), day: 1 + Int(random.next() % 28))!
+            return SpendingItem(sourceID: "\(index)", source: random.next() % 2 == 0 ? .starling : .transactions, name: "n\(index)",
+                                category: TransactionsRules.appCategory(name),
+                                amount: Money(minorUnits: Int64(random.next() % 20_000) - 1_000, currency: currencies[Int(random.next() % 3)]),
+                                date: date, instant: nil, accountName: "a", provider: nil, pinned: random.next() % 4 != 0, pending: false)
+        }
+    }
+
+    /// The totals a share adds up from the others' (``SpendingTotals/add(_:)-(SpendingTotals)``) are the
+    /// totals of all the items, however the items are split and in whatever order the parts come.
+    @Test(arguments: [1, 2, 3, 7] as [UInt64]) func totalsOfThePartsAddUpToTheTotalsOfTheWhole(seed: UInt64) {
+        let items = Self.generatedItems(400, seed: seed)
+        let whole = SpendingTotals(items)
+        var random = SplitMix64(seed: seed &* 31)
+        var parts = Array(repeating: [SpendingItem](), count: 1 + Int(random.next() % 6))
+        for item in items { parts[Int(random.next() % UInt64(parts.count))].append(item) }
+        var added = SpendingTotals()
+        for part in parts.reversed() { added.add(SpendingTotals(part)) }
+        #expect(added == whole)
+        #expect(SpendingTotals(items.reversed()) == whole)
+    }
+
+    /// What the reports read of the totals, against the same figures worked out from the items one by one.
+    @Test(arguments: [5, 11] as [UInt64]) func theTotalsSayWhatTheItemsSay(seed: UInt64) {
+        let items = TransactionsRules.unifyingCategoryNames(Self.generatedItems(300, seed: seed))
+        let totals = SpendingTotals(items)
+        #expect(totals.count() == items.count)
+        #expect(totals.count(pinned: true) == items.filter(\.pinned).count)
+        #expect(totals.dates == items.map(\.date).min()!...items.map(\.date).max()!)
+        for month in Set(items.map { CalendarMonth($0.date) }) {
+            let inMonth = items.filter { CalendarMonth($0.date) == month }
+            #expect(totals.pinnedSum(month: month) == MoneyTotals(inMonth.filter(\.pinned).map(\.amount)))
+            for key in Set(items.map(\.category.key)) {
+                #expect(totals.count(category: key, month: month) == inMonth.filter { $0.category.key == key }.count)
+            }
+            for currency in [Currency.gbp, .eur, .usd] {
+                let pinned = inMonth.filter { $0.pinned && $0.amount.currency == currency }
+                let byCategory = totals.byCategory(currency: currency, month: month)
+                #expect(byCategory.map(\.count).reduce(0, +) == pinned.count)
+                #expect(byCategory.map(\.amount.minorUnits).reduce(0, +) == pinned.map(\.amount.minorUnits).reduce(0, +))
+            }
+        }
+        let first = items.map(\.date).min()!, day = CivilDate(year: first.year, month: first.month, day: 15)!
+        #expect(totals.pinnedSum(from: first, to: day)
+                == MoneyTotals(items.filter { $0.pinned && $0.date >= first && $0.date <= day }.map(\.amount)))
+        // One name per key, the first spelling in string order, as the list shows it.
+        #expect(totals.categories().map(\.name) == TransactionsRules.categories(in: items).map(\.name))
+        #expect(Set(totals.categories().map(\.name)) == Set(items.map(\.category.name)))
+    }
 }

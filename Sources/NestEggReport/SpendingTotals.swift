@@ -1,0 +1,166 @@
+import NestEggModel
+import NestEggSupport
+
+/// The spending list's figures as sums that add up: what the insights, the start page's spending
+/// and the transactions lists' counts, filters and sums are made of, without the rows.
+///
+/// Per category, month, currency and pinned or not, a count and a sum; per local date, the pinned
+/// sums (the start page compares a month in progress with the same days of the month before);
+/// each category's shown name; the first and last dates. Totals of any set of items add to the
+/// totals of their union (``add(_:)-(SpendingTotals)``), whatever the order, so a share of a
+/// sharded build holds the other accounts' totals — a few hundred cells each — instead of their
+/// rows, and every page that sums the list reads the same figures on one machine and on N.
+public struct SpendingTotals: Sendable, Equatable {
+    /// Which items a ``Sum`` counts.
+    public struct Cell: Hashable, Sendable {
+        /// The category's key (``SpendingCategory/key``).
+        public let category: String
+        public let month: CalendarMonth
+        public let currency: Currency
+        public let pinned: Bool
+    }
+
+    public struct Sum: Sendable, Equatable {
+        public var count: Int
+        public var minorUnits: Int128
+    }
+
+    private(set) var cells: [Cell: Sum] = [:]
+    /// Each category's name: of its spellings, the first in string order, as the list shows it
+    /// (``TransactionsRules/unifyingCategoryNames(_:)``).
+    private(set) var names: [String: String] = [:]
+    /// The pinned items' sums on each local date.
+    private(set) var pinnedByDay: [CivilDate: MoneyTotals] = [:]
+    /// The first and the last item's date.
+    public private(set) var dates: ClosedRange<CivilDate>?
+
+    public init() {}
+
+    public init<S: Sequence>(_ items: S) where S.Element == SpendingItem {
+        for item in items { add(item) }
+    }
+
+    public mutating func add(_ item: SpendingItem) {
+        let fields = item.fields
+        add(Cell(category: fields.category.key, month: CalendarMonth(fields.date), currency: fields.amount.currency, pinned: fields.pinned),
+            Sum(count: 1, minorUnits: fields.amount.minorUnits))
+        name(fields.category)
+        if fields.pinned { pinnedByDay[fields.date, default: MoneyTotals()].add(fields.amount) }
+        include(fields.date...fields.date)
+    }
+
+    public mutating func add(_ other: SpendingTotals) {
+        for (cell, sum) in other.cells { add(cell, sum) }
+        for (key, name) in other.names { self.name(SpendingCategory(key: key, name: name)) }
+        for (day, totals) in other.pinnedByDay {
+            for amount in totals.amounts { pinnedByDay[day, default: MoneyTotals()].add(amount) }
+        }
+        if let range = other.dates { include(range) }
+    }
+
+    mutating func add(_ cell: Cell, _ sum: Sum) {
+        var total = cells[cell] ?? Sum(count: 0, minorUnits: 0)
+        total.count += sum.count
+        total.minorUnits += sum.minorUnits
+        cells[cell] = total
+    }
+
+    mutating func name(_ category: SpendingCategory) {
+        if let known = names[category.key], known <= category.name { return }
+        names[category.key] = category.name
+    }
+
+    mutating func include(_ range: ClosedRange<CivilDate>) {
+        dates = dates.map { min($0.lowerBound, range.lowerBound)...max($0.upperBound, range.upperBound) } ?? range
+    }
+
+    /// Whether there is no item.
+    public var isEmpty: Bool { cells.isEmpty }
+
+    /// The category named as the list shows it.
+    func category(_ key: String) -> SpendingCategory { SpendingCategory(key: key, name: names[key] ?? key) }
+
+    // MARK: The rules, on the totals
+
+    /// How many items of `category` (a key; `nil`: every one) in `month` (`nil`: every month).
+    func count(category: String? = nil, month: CalendarMonth? = nil, pinned: Bool? = nil) -> Int {
+        cells.reduce(0) { $0 + (Self.matches($1.key, category: category, month: month, pinned: pinned) ? $1.value.count : 0) }
+    }
+
+    /// The sum of the pinned items of `category` in `month`, per currency (``TransactionsRules/pinnedSum(_:)``).
+    func pinnedSum(category: String? = nil, month: CalendarMonth? = nil) -> MoneyTotals {
+        var totals = MoneyTotals()
+        for (cell, sum) in cells where Self.matches(cell, category: category, month: month, pinned: true) {
+            totals.add(Money(minorUnits: sum.minorUnits, currency: cell.currency))
+        }
+        return totals
+    }
+
+    /// The pinned items' sum from `first` to `last`, per currency.
+    func pinnedSum(from first: CivilDate, to last: CivilDate) -> MoneyTotals {
+        var totals = MoneyTotals()
+        for (day, sums) in pinnedByDay where first <= day && day <= last { sums.amounts.forEach { totals.add($0) } }
+        return totals
+    }
+
+    /// The categories that occur in `month` (`nil`: any), each once, in the stable order
+    /// (``TransactionsRules/categories(in:)``); with `currency`, only those of its pinned items.
+    func categories(month: CalendarMonth? = nil, months: Set<CalendarMonth>? = nil, pinnedIn currency: Currency? = nil) -> [SpendingCategory] {
+        var keys: Set<String> = []
+        for cell in cells.keys where (month.map { cell.month == $0 } ?? true) && (months.map { $0.contains(cell.month) } ?? true)
+            && (currency.map { cell.pinned && cell.currency == $0 } ?? true) {
+            keys.insert(cell.category)
+        }
+        return keys.map(category).sorted(by: TransactionsRules.precedes)
+    }
+
+    /// Currencies of the pinned items in `month` (`nil`: every month), `preferred` first (``TransactionsRules/currencies(in:preferred:)``).
+    func currencies(month: CalendarMonth? = nil, preferred: Currency) -> [Currency] {
+        TransactionsRules.ordered(Set(cells.keys.filter { cell in cell.pinned && (month.map { cell.month == $0 } ?? true) }.map(\.currency)), preferred: preferred)
+    }
+
+    /// Pinned spending per category in `currency` (in `month`, `nil`: every month), in the stable
+    /// category order (``TransactionsRules/spendingByCategory(_:currency:)``).
+    func byCategory(currency: Currency, month: CalendarMonth? = nil) -> [TransactionsRules.CategoryTotal] {
+        var sums: [String: Sum] = [:]
+        for (cell, sum) in cells where cell.pinned && cell.currency == currency && (month.map { cell.month == $0 } ?? true) {
+            var total = sums[cell.category] ?? Sum(count: 0, minorUnits: 0)
+            total.count += sum.count
+            total.minorUnits += sum.minorUnits
+            sums[cell.category] = total
+        }
+        return sums.keys.map(category).sorted(by: TransactionsRules.precedes).map { category in
+            let sum = sums[category.key]!
+            return TransactionsRules.CategoryTotal(category: category, amount: Money(minorUnits: sum.minorUnits, currency: currency), count: sum.count)
+        }
+    }
+
+    /// Each month's count and pinned sum, of `category` (`nil`: every one).
+    func months(category: String? = nil) -> [CalendarMonth: (count: Int, pinned: MoneyTotals)] {
+        var months: [CalendarMonth: (count: Int, pinned: MoneyTotals)] = [:]
+        for (cell, sum) in cells where category.map({ cell.category == $0 }) ?? true {
+            months[cell.month, default: (0, MoneyTotals())].count += sum.count
+            if cell.pinned { months[cell.month, default: (0, MoneyTotals())].pinned.add(Money(minorUnits: sum.minorUnits, currency: cell.currency)) }
+        }
+        return months
+    }
+
+    /// How many pinned items each category has, over all the data.
+    func pinnedCounts() -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for (cell, sum) in cells where cell.pinned { counts[cell.category, default: 0] += sum.count }
+        return counts
+    }
+
+    /// The `count` months that end with the month of the last item, oldest first (``TransactionsRules/lastMonths(of:count:)``).
+    func lastMonths(count: Int = 6) -> [CalendarMonth] {
+        guard let latest = dates?.upperBound else { return [] }
+        var months = [CalendarMonth(latest)]
+        while months.count < count { months.insert(months[0].previous, at: 0) }
+        return months
+    }
+
+    static func matches(_ cell: Cell, category: String?, month: CalendarMonth?, pinned: Bool?) -> Bool {
+        (category.map { cell.category == $0 } ?? true) && (month.map { cell.month == $0 } ?? true) && (pinned.map { cell.pinned == $0 } ?? true)
+    }
+}
