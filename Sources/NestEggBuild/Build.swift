@@ -139,7 +139,12 @@ public struct Build {
         let elsewhere = if let census { try census.figures(of: dataset, folder: options.data) } else { try figuresElsewhere(dataset, folder: folder) }
         // A share compares with nothing: its part is rebuilt whole, without a build cache.
         let site = SiteReport.build(dataset, notes: notes, previous: options.shard == nil ? previous?.changes : nil, memo: memo,
-                                    elsewhere: elsewhere)
+                                    elsewhere: elsewhere, rows: census == nil ? .inMemory : .runs)
+        // With a census, the transactions lists' rows are its runs, merged: the share keeps its own pages' rows only.
+        if let census, let lists = site.spendingLists {
+            let shard = options.shard
+            try census.fillRows(lists, keeps: { path in shard?.owns(path) ?? true })
+        }
         progress("report: \(site.pages.count) pages in \(site.sections.count) section\(site.sections.count == 1 ? "" : "s")")
         let renderer = PageRenderer(templates: templates, site: site)
         let artifacts = try renderArtifacts(renderer, warnings: warnings)

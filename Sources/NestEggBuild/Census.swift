@@ -142,10 +142,11 @@ public struct Census {
 
 /// One census file: which data it is of (the nestegg version, the digest of every file but the
 /// feeds), which share, and per feed of that share what ``KnownFeed`` holds, its digest, and an
-/// account's ``AccountFigures``. Lines of ``FieldLine`` fields; the last one says how many feeds
-/// the file holds, so a file cut short is not taken for a finished one.
+/// account's ``AccountFigures``; then its accounts' rows of the spending list in one run, newest
+/// first (``SpendingLists``). Lines of ``FieldLine`` fields; the last one says how many feeds and
+/// rows the file holds and signs the rest, so a file cut short is not taken for a finished one.
 struct CensusRecord: Sendable {
-    static let format = "nestegg-census 1"
+    static let format = "nestegg-census 2"
 
     struct Account: Sendable {
         let account: StarlingAccount
@@ -167,6 +168,17 @@ struct CensusRecord: Sendable {
     let shard: Shard
     let accounts: [Account]
     let goals: [Goal]
+    /// How many rows its run holds, and the SHA-256 its last line gives (read from a file).
+    var rows = 0
+    var signature = ""
+
+    init(version: String, rest: String, shard: Shard, accounts: [Account], goals: [Goal]) {
+        self.version = version
+        self.rest = rest
+        self.shard = shard
+        self.accounts = accounts
+        self.goals = goals
+    }
 
     static func isCensus(_ url: URL) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
@@ -187,13 +199,24 @@ struct CensusRecord: Sendable {
             lines += entry.known.notes.map { FieldLine.join(["note"] + Self.fields($0)) }
             lines += entry.known.references.map { FieldLine.join(["ref"] + Self.fields($0)) }
         }
-        return Self.signed(body: lines.joined(separator: "\n") + "\n", accounts: accounts.count, goals: goals.count)
+        // The accounts' rows of the spending list, newest first (``TransactionsRules/newestFirst(_:_:)``).
+        let rows = accounts.flatMap { entry in (entry.figures?.spending ?? []).map { (entry.account.uid, $0) } }
+        let order = rows.indices.sorted { TransactionsRules.newestFirst(rows[$0].1, rows[$1].1) }
+        lines += order.map { FieldLine.join(rows[$0].1.record(account: rows[$0].0)) }
+        return Self.signed(body: lines.joined(separator: "\n") + "\n", accounts: accounts.count, goals: goals.count, rows: rows.count)
     }
 
-    /// The body, then the last line: how many feeds it holds and the SHA-256 of the body, so that a
-    /// file cut short or changed by a byte is not taken for the one nestegg wrote.
-    static func signed(body: String, accounts: Int, goals: Int) -> String {
-        body + FieldLine.join(["end", String(accounts), String(goals), Text.hex(SHA256.hash(data: Array(body.utf8)))]) + "\n"
+    /// The body, then the last line: how many feeds and rows it holds and the SHA-256 of the body,
+    /// so that a file cut short or changed by a byte is not taken for the one nestegg wrote.
+    static func signed(body: String, accounts: Int, goals: Int, rows: Int = 0) -> String {
+        body + FieldLine.join(["end", String(accounts), String(goals), String(rows), Text.hex(SHA256.hash(data: Array(body.utf8)))]) + "\n"
+    }
+
+    /// The fields of a census's last line (``signed(body:accounts:goals:rows:)``): the counts and the signature.
+    static func end(_ line: Substring) -> (accounts: Substring, goals: Substring, rows: Int, signature: String)? {
+        let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+        guard fields.count == 5, fields[0] == "end", let rows = Int(fields[3]), rows >= 0 else { return nil }
+        return (fields[1], fields[2], rows, String(fields[4]))
     }
 
 
@@ -227,9 +250,8 @@ struct CensusRecord: Sendable {
         // The last line signs the rest (``signed(body:accounts:goals:)``).
         guard text.hasSuffix("\n"), let lastBreak = text.dropLast().lastIndex(of: "\n") else { return fail("cut short: its last line is missing") }
         let body = text[...lastBreak]
-        let end = FieldLine.split(text[text.index(after: lastBreak)...].dropLast())
-        guard end.count == 4, end[0] == "end" else { return fail("cut short: its last line is missing") }
-        guard end[3] == Text.hex(SHA256.hash(data: Array(body.utf8))) else { return fail("changed since nestegg wrote it (its SHA-256 is not the one it was written with)") }
+        guard let end = end(text[text.index(after: lastBreak)...].dropLast()) else { return fail("cut short: its last line is missing") }
+        guard end.signature == Text.hex(SHA256.hash(data: Array(body.utf8))) else { return fail("changed since nestegg wrote it (its SHA-256 is not the one it was written with)") }
         // Line by line, never an array of every line (a census of a thousand accounts has a million).
         var unread = body
         func nextLine() -> Substring? {
@@ -267,9 +289,16 @@ struct CensusRecord: Sendable {
             return nil
         }
         var number = 4
-        let figureTags: Set<Substring> = ["w", "b", "m", "s"]
+        let figureTags = SpendingTotals.tags.union(["w", "b", "m"])
+        var rows = 0
         while let line = nextLine() {
             number += 1
+            // The run of rows comes last; a share reads it as a run (``CensusRun``), not here.
+            if line.hasPrefix("r\t") {
+                rows += 1
+                continue
+            }
+            guard rows == 0 else { return fail("line \(number): not a row of the spending list after its rows began") }
             // An account's figures are kept as lines, read by AccountFigures; those nobody asked
             // for are passed over unread (the file's digest vouches for them).
             if figureTags.contains(line.prefix { $0 != "\t" }) {
@@ -300,9 +329,14 @@ struct CensusRecord: Sendable {
             }
         }
         if let problem = finish() { return fail(problem) }
-        guard end[1] == String(starling.count), end[2] == String(goals.count) else { return fail("it does not hold what its last line says") }
-        return .success(CensusRecord(version: String(version.dropFirst("nestegg ".count)), rest: String(rest), shard: shard,
-                                     accounts: starling, goals: goals))
+        guard end.accounts == String(starling.count), end.goals == String(goals.count), end.rows == rows else {
+            return fail("it does not hold what its last line says")
+        }
+        var record = CensusRecord(version: String(version.dropFirst("nestegg ".count)), rest: String(rest), shard: shard,
+                                  accounts: starling, goals: goals)
+        record.rows = rows
+        record.signature = end.signature
+        return .success(record)
     }
 }
 
@@ -315,6 +349,10 @@ struct CensusSet: Sendable {
     let feeds: [String: (known: KnownFeed, digest: String?)]
     /// Each account's figures, by UID.
     let figures: [String: AccountFigures]
+    /// Each file's run of rows: its path, its signature and how many rows it holds.
+    var runs: [(path: String, signature: String, rows: Int)] = []
+    /// The accounts' names, by UID, for their rows.
+    var accountNames: [String: String] = [:]
 
     /// Reads the census in `folder` for data whose Starling accounts are `accounts`; `figuresOf`
     /// says whose figures to keep.
@@ -389,7 +427,10 @@ struct CensusSet: Sendable {
             }
             for entry in record.goals { feeds["qapital/feed/\(entry.id).json"] = (entry.known, entry.digest) }
         }
-        return CensusSet(folder: folder, rest: read[0].1.rest, feeds: feeds, figures: figures)
+        var census = CensusSet(folder: folder, rest: read[0].1.rest, feeds: feeds, figures: figures)
+        census.runs = read.map { ($0.0, $0.1.signature, $0.1.rows) }
+        census.accountNames = byUID.mapValues(\.name)
+        return census
     }
 
     /// The data's digests, the census's for the feeds `notOwn` says a share does not read, checked
@@ -450,5 +491,98 @@ extension CensusSet {
         }
         if !missing.isEmpty { throw BuildError(step: .load, exitCode: .dataError, diagnostics: missing) }
         return result
+    }
+}
+
+extension CensusSet {
+    /// Fills the transactions lists' pages `keeps` names with their rows, from the census's runs
+    /// (one a file, read a row at a time) and the lists' own (the transactions app's): only the
+    /// kept pages' rows are held. A file must be the one read before, byte for byte (its SHA-256),
+    /// and its rows what its totals count.
+    func fillRows(_ lists: SpendingLists, keeps: (String) -> Bool) throws(BuildError) {
+        let runs = runs.map { CensusRun(path: $0.path, signature: $0.signature, rows: $0.rows, accountNames: accountNames) }
+        let mismatch = lists.fill(runs.map { $0 as any IteratorProtocol<SpendingItem> }, keeps: keeps)
+        var problems = runs.compactMap { run in run.problem.map { Diagnostic(.error, file: run.path, message: $0) } }
+        if problems.isEmpty, let mismatch {
+            problems.append(Diagnostic(.error, file: folder.path, message: "the census's rows of the spending list are not what its totals count: \(mismatch)"))
+        }
+        if !problems.isEmpty { throw BuildError(step: .load, exitCode: .dataError, diagnostics: problems) }
+    }
+}
+
+/// A census file's run of rows, read a line at a time (``SpendingItem/init(record:accountName:)``),
+/// the file hashed as it is read: at its end, the SHA-256 must be the one the census was read with,
+/// and the rows as many as it says. A problem ends the run and is kept in ``problem``.
+final class CensusRun: IteratorProtocol {
+    let path: String
+    private let signature: String
+    private let expected: Int
+    private let accountNames: [String: String]
+    private var file: UnsafeMutablePointer<FILE>?
+    private var hasher = SHA256()
+    /// The line before the one just read: the last one, the signature, is not hashed.
+    private var previous: [UInt8]?
+    private var count = 0
+    private(set) var problem: String?
+    /// `getline`'s buffer, kept from line to line.
+    private var buffer: UnsafeMutablePointer<CChar>?
+    private var capacity = 0
+
+    init(path: String, signature: String, rows: Int, accountNames: [String: String]) {
+        self.path = path
+        self.signature = signature
+        self.expected = rows
+        self.accountNames = accountNames
+        file = fopen(path, "rb")
+        if file == nil { problem = "cannot read it again: \(systemReason(errno))" }
+    }
+
+    deinit {
+        if let file { fclose(file) }
+        free(buffer)
+    }
+
+    func next() -> SpendingItem? {
+        while let line = readLine() {
+            guard line.starts(with: [UInt8(ascii: "r"), UInt8(ascii: "\t")]) else { continue }
+            let text = String(decoding: line.dropLast(), as: UTF8.self)
+            let record = text.split(separator: "\t", omittingEmptySubsequences: false)
+            guard record.count > 1, let name = accountNames[FieldLine.unescaped(record[1])],
+                  let item = SpendingItem(record: record, accountName: name) else {
+                return stop("row \(count + 1) of its spending list is not one")
+            }
+            count += 1
+            return item
+        }
+        guard problem == nil, file != nil else { return nil }
+        fclose(file)
+        file = nil
+        let end = previous.flatMap { CensusRecord.end(String(decoding: $0.dropLast(), as: UTF8.self)[...]) }
+        if end?.signature != signature || Text.hex(hasher.finalize()) != signature {
+            return stop("changed since the build first read it; run the census again")
+        }
+        if count != expected { return stop("holds \(count) rows of the spending list where its last line says \(expected)") }
+        return nil
+    }
+
+    /// The next line, with its line break; the one before it is hashed.
+    private func readLine() -> [UInt8]? {
+        guard problem == nil, let file else { return nil }
+        let length = getline(&buffer, &capacity, file)
+        guard length > 0, let buffer else {
+            if ferror(file) != 0 { _ = stop("cannot read it again: \(systemReason(errno))") }
+            return nil
+        }
+        let line = Array(UnsafeRawBufferPointer(start: buffer, count: length).bindMemory(to: UInt8.self))
+        if let previous { hasher.update(data: previous) }
+        previous = line
+        return line
+    }
+
+    private func stop(_ reason: String) -> SpendingItem? {
+        problem = reason
+        if let file { fclose(file) }
+        file = nil
+        return nil
     }
 }

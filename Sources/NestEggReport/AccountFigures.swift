@@ -12,15 +12,21 @@ public struct AccountFigures: Sendable {
     /// What the account's statements are made of (``StatementPeriods/Basis``), trimmed: the
     /// figures do not depend on the data's as-of date, so a census can work them out before it is known.
     let statementBasis: StatementPeriods.Basis?
-    /// The account's part of the spending list (``TransactionsRules/items(from:clock:elsewhere:)``).
-    let spending: [SpendingItem]
+    /// The totals of the account's part of the spending list (``SpendingTotals``).
+    let spendingTotals: SpendingTotals
+    /// The account's rows of the spending list (``TransactionsRules/items(from:clock:elsewhere:)``),
+    /// when the figures were worked out from its feed; `nil` when they were read from a census,
+    /// which keeps the rows apart, in one sorted run a file (``SpendingLists``).
+    public let spending: [SpendingItem]?
 
     /// Only the context's clock and settings count, not its as-of date.
     public init(_ data: StarlingAccountData, context: ReportContext) {
         weeks = RoundUpRule.weeks(of: data.keptFeed, currency: data.account.currency, clock: context.clock).map { $0.trimmed() }
         statementBasis = StatementPeriods.basis(for: data, clock: context.clock)?.trimmed()
         var categories = TransactionsRules.StarlingCategories(settings: context.settings)
-        spending = TransactionsRules.starlingItems(of: data, clock: context.clock, categories: &categories)
+        let spending = TransactionsRules.starlingItems(of: data, clock: context.clock, categories: &categories)
+        self.spending = spending
+        spendingTotals = SpendingTotals(spending)
     }
 
     /// ``StatementPeriods/statements(for:clock:asOf:)`` to the data's as-of date, each ``StatementPeriods/Statement/trimmed()``.
@@ -40,7 +46,8 @@ extension StarlingAccountData {
 extension AccountFigures {
     /// The figures as records of fields, for a census (one ``NestEggSupport/FieldLine`` each);
     /// ``init(records:account:)`` reads them back. Amounts are in minor units of the account's
-    /// currency but a spending item's, which names its own; dates are days since 1970-01-01.
+    /// currency but the spending totals', which name their own; dates are days since 1970-01-01.
+    /// The spending rows are not among them (``SpendingItem/record(account:)``).
     public var records: [[String]] {
         var records: [[String]] = weeks.map { ["w", String($0.week.year), String($0.week.week), String($0.spent.minorUnits),
                                               String($0.roundUp.minorUnits), String($0.payments)] }
@@ -50,13 +57,7 @@ extension AccountFigures {
             records += basis.months.map { ["m", String($0.moneyIn.minorUnits), String($0.moneyOut.minorUnits), String($0.roundUpTotal.minorUnits),
                                            String($0.lineCount)] }
         }
-        for item in spending {
-            let fields = item.fields
-            records.append(["s", fields.sourceID, fields.name, fields.category.key, fields.category.name, String(fields.amount.minorUnits),
-                            fields.amount.currency.code, String(fields.date.daysSinceEpoch),
-                            fields.instant.map { String($0.millisecondsSinceEpoch) } ?? "", fields.pending ? "1" : "0"])
-        }
-        return records
+        return records + spendingTotals.records
     }
 
     /// Times the records may hold: those of the data (``CivilDate/supportedYears``), a day either way.
@@ -89,10 +90,7 @@ extension AccountFigures {
         var weeks: [RoundUpRule.Week] = []
         var basis: StatementPeriods.Basis?
         var sums: [[Substring]] = []
-        var spending: [SpendingItem] = []
-        // One string per category and per name, as the items worked out from a feed share them.
-        var categories: [String: SpendingCategory] = [:]
-        var names: Set<String> = []
+        var totals = SpendingTotals()
         for line in lines {
             let record = line.split(separator: "\t", omittingEmptySubsequences: false)
             switch (record.first, record.count) {
@@ -111,17 +109,8 @@ extension AccountFigures {
                 basis = StatementPeriods.Basis(currency: currency, opening: opening, latest: latest, months: [], cleared: cleared)
             case ("m", 5) where basis != nil:
                 sums.append(record)
-            case ("s", 10):
-                guard let amount = Currency(code: String(record[6])).flatMap({ money(record[5], $0, limit: Money.maximumMinorUnits) }),
-                      let day = date(record[7]), record[9] == "0" || record[9] == "1" else { return nil }
-                let instant = record[8].isEmpty ? nil : Int64(record[8]).flatMap { Self.instants.contains($0) ? Instant(millisecondsSinceEpoch: $0) : nil }
-                guard record[8].isEmpty || instant != nil else { return nil }
-                let categoryFields = String(record[3]) + "\t" + record[4]
-                let category = categories[categoryFields] ?? SpendingCategory(key: FieldLine.unescaped(record[3]), name: FieldLine.unescaped(record[4]))
-                categories[categoryFields] = category
-                let name = names.insert(FieldLine.unescaped(record[2])).memberAfterInsert
-                spending.append(SpendingItem(sourceID: FieldLine.unescaped(record[1]), source: .starling, name: name, category: category, amount: amount, date: day,
-                                             instant: instant, accountName: account.name, provider: nil, pinned: true, pending: record[9] == "1"))
+            case (let tag?, _) where SpendingTotals.tags.contains(tag):
+                guard totals.read(record, days: Self.days, largest: largest) else { return nil }
             default:
                 return nil
             }
@@ -143,6 +132,33 @@ extension AccountFigures {
         }
         self.weeks = weeks
         self.statementBasis = basis
-        self.spending = spending
+        self.spendingTotals = totals
+        self.spending = nil
+    }
+}
+
+extension SpendingItem {
+    /// A Starling account's row as a census's sorted run holds it (``AccountFigures/records``
+    /// leaves the rows out): the account's UID, then the item's fields.
+    public func record(account uid: String) -> [String] {
+        let fields = self.fields
+        return ["r", uid, fields.sourceID, fields.name, fields.category.key, fields.category.name, String(fields.amount.minorUnits),
+                fields.amount.currency.code, String(fields.date.daysSinceEpoch),
+                fields.instant.map { String($0.millisecondsSinceEpoch) } ?? "", fields.pending ? "1" : "0"]
+    }
+
+    /// The row ``record(account:)`` wrote, its fields as a census line holds them (escaped), of
+    /// the account `accountName` names; `nil` when it is not such a row (an amount, a date or a
+    /// time out of range, a currency that is not one).
+    public init?(record: [Substring], accountName: String) {
+        guard record.count == 11, record[0] == "r", let currency = Currency(code: String(record[7])),
+              let units = Int128(record[6]), (-Money.maximumMinorUnits...Money.maximumMinorUnits).contains(units),
+              let days = Int(record[8]), AccountFigures.days.contains(days), record[10] == "0" || record[10] == "1" else { return nil }
+        let instant = record[9].isEmpty ? nil : Int64(record[9]).flatMap { AccountFigures.instants.contains($0) ? Instant(millisecondsSinceEpoch: $0) : nil }
+        guard record[9].isEmpty || instant != nil else { return nil }
+        self.init(sourceID: FieldLine.unescaped(record[2]), source: .starling, name: FieldLine.unescaped(record[3]),
+                  category: SpendingCategory(key: FieldLine.unescaped(record[4]), name: FieldLine.unescaped(record[5])),
+                  amount: Money(minorUnits: units, currency: currency), date: CivilDate(daysSinceEpoch: days), instant: instant,
+                  accountName: accountName, provider: nil, pinned: true, pending: record[10] == "1")
     }
 }

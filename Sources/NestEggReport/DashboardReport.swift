@@ -164,19 +164,24 @@ public enum SiteReport {
     /// What several reports derive from the dataset, worked out once, by whichever report asks
     /// first (the reports run at once).
     final class Derived: @unchecked Sendable {
-        private let lock = NSLock(), statementsLock = NSLock(), totalsLock = NSLock()
+        private let lock = NSLock(), statementsLock = NSLock(), totalsLock = NSLock(), listsLock = NSLock()
         private let dataset: Dataset
         private let clock: LocalClock
         private var spendingItems: [SpendingItem]?
         private var spendingTotals: SpendingTotals?
+        private var spendingLists: SpendingLists??
+        /// Where the transactions lists' rows come from.
+        let rows: SiteReport.SpendingRows
         private var statementAccounts: StatementsReport.Computed??
         private let context: ReportContext
         private let memo: (any DigestMemo)?
         /// The figures of accounts whose feed was not kept, by UID (``AccountFigures``).
         let elsewhere: [String: AccountFigures]
 
-        init(_ dataset: Dataset, context: ReportContext, memo: (any DigestMemo)? = nil, elsewhere: [String: AccountFigures] = [:]) {
+        init(_ dataset: Dataset, context: ReportContext, memo: (any DigestMemo)? = nil, elsewhere: [String: AccountFigures] = [:],
+             rows: SiteReport.SpendingRows = .inMemory) {
             self.dataset = dataset
+            self.rows = rows
             self.clock = context.clock
             self.context = context
             self.memo = memo
@@ -194,8 +199,8 @@ public enum SiteReport {
             }
         }
 
-        /// Outgoing payments of both sources (``TransactionsRules/items(from:clock:)``): the
-        /// transactions pages, the insights and the start page all list them.
+        /// Outgoing payments of both sources (``TransactionsRules/items(from:clock:)``), but those
+        /// of the accounts whose figures came from a census: the totals and the lists' rows in memory.
         var spending: [SpendingItem] {
             lock.withLock {
                 if let spendingItems { return spendingItems }
@@ -210,11 +215,38 @@ public enum SiteReport {
         var totals: SpendingTotals {
             totalsLock.withLock {
                 if let spendingTotals { return spendingTotals }
-                let totals = SpendingTotals(spending)
+                var totals = SpendingTotals(spending)
+                // The accounts whose rows a census keeps bring their totals.
+                for figures in elsewhere.values where figures.spending == nil { totals.add(figures.spendingTotals) }
                 spendingTotals = totals
                 return totals
             }
         }
+
+        /// The transactions lists (``SpendingLists``): with the rows in memory, filled here; with
+        /// runs, the transactions app's rows only, the build bringing the Starling accounts' runs.
+        var lists: SpendingLists? {
+            listsLock.withLock {
+                if let spendingLists { return spendingLists }
+                let lists: SpendingLists?
+                switch rows {
+                case .inMemory:
+                    lists = TransactionsReport.lists(totals, rows: spending)
+                    if let mismatch = lists?.fill([], keeps: { _ in true }) { preconditionFailure("the spending list disagrees with its own totals: \(mismatch)") }
+                case .runs:
+                    lists = TransactionsReport.lists(totals, rows: TransactionsRules.items(from: dataset, clock: clock, starling: false))
+                }
+                spendingLists = .some(lists)
+                return lists
+            }
+        }
+    }
+
+    /// Where the transactions lists' rows come from: the dataset (and ``AccountFigures`` worked
+    /// out from feeds), or sorted runs the build brings (a census's), after the report.
+    public enum SpendingRows: Sendable {
+        case inMemory
+        case runs
     }
 
     /// One report: its section, and how it makes its pages and its part of the start page.
@@ -244,7 +276,8 @@ public enum SiteReport {
                dashboard: { RoundUpsReport.dashboard(for: $0.starling, context: $1, elsewhere: $2.elsewhere) }),
         Report(section: GoalsReport.section, pages: GoalsReport.pages, dashboard: GoalsReport.dashboard),
         // Its start-page section is the insights'.
-        Report(section: TransactionsReport.section, pages: { TransactionsReport.pages(for: $2.spending, totals: $2.totals, context: $1) },
+        Report(section: TransactionsReport.section, pages: { _, context, derived in
+            derived.lists.map { TransactionsReport.pages(for: $0, totals: derived.totals, context: context) } ?? [] },
                dashboard: { _, _, _ in nil }),
         Report(section: TransactionsInsightsReport.section,
                pages: { TransactionsInsightsReport.pages(for: $2.totals, context: $1) },
@@ -266,10 +299,12 @@ public enum SiteReport {
     /// `memo` may give final statements' digests an earlier build worked out (``DigestMemo``).
     /// `elsewhere` gives, by UID, the figures of the accounts whose feed was not kept (``AccountFigures``):
     /// their own pages are listed but not to be rendered here (``Page/entity``).
+    /// `rows` says where the transactions lists' rows come from: with `.runs`, the build fills
+    /// ``Site/spendingLists`` before it renders them.
     public static func build(_ dataset: Dataset, notes: [Diagnostic] = [], previous: [String]? = nil,
-                             memo: (any DigestMemo)? = nil, elsewhere: [String: AccountFigures] = [:]) -> Site {
+                             memo: (any DigestMemo)? = nil, elsewhere: [String: AccountFigures] = [:], rows: SpendingRows = .inMemory) -> Site {
         let context = ReportContext(dataset: dataset)
-        let derived = Derived(dataset, context: context, memo: memo, elsewhere: elsewhere)
+        let derived = Derived(dataset, context: context, memo: memo, elsewhere: elsewhere, rows: rows)
         // The statements (every account's months and digests) take longest: they start first, so
         // that the other reports fill the other cores meanwhile. Results keep the navigation's order.
         let startsFirst = { (index: Int) in reports[index].section == StatementsReport.section }
@@ -294,6 +329,7 @@ public enum SiteReport {
         var site = Site(title: dataset.settings.title, sections: sections, pages: pages, dashboard: dashboard,
                         dataAsOf: context.progress.asOf, settings: dataset.settings)
         site.statements = StatementsReport.records(derived.statements, context: context)
+        site.spendingLists = derived.lists
         if elsewhere.isEmpty {
             let snapshot = ChangeSnapshot(dataset)
             site.changes = snapshot.lines

@@ -131,6 +131,8 @@ public struct Site: Sendable {
     public var dataNotes = 0
     /// Every statement, for `statements/manifest.json` (``StatementsReport/records(for:context:)``).
     public var statements: [StatementRecord] = []
+    /// The transactions lists, whose rows a build with a census brings (``SpendingLists/fill(_:keeps:)``).
+    public var spendingLists: SpendingLists?
     /// What changed since the last build, in a few sentences (``ChangesReport``), for `--summary`.
     public var changeDigest: [String] = []
     /// What the next build compares with (``ChangeSnapshot/lines``), for the build cache.

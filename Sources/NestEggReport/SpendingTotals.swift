@@ -164,3 +164,56 @@ public struct SpendingTotals: Sendable, Equatable {
         (category.map { cell.category == $0 } ?? true) && (month.map { cell.month == $0 } ?? true) && (pinned.map { cell.pinned == $0 } ?? true)
     }
 }
+
+extension SpendingTotals {
+    /// The totals as records of fields, for a census (one ``NestEggSupport/FieldLine`` each), in a
+    /// stable order; ``read(_:)`` takes them back. `t`: a cell (category key, month as ``CalendarMonth/index``,
+    /// currency, pinned `1` or `0`, count, sum in minor units); `n`: a category's name; `d`: a
+    /// day's pinned sum (days since 1970-01-01, currency, minor units); `p`: the first and last dates.
+    public var records: [[String]] {
+        var records: [[String]] = []
+        for (cell, sum) in cells.sorted(by: { ($0.key.category, $0.key.month, $0.key.currency, $0.key.pinned ? 1 : 0)
+                                                < ($1.key.category, $1.key.month, $1.key.currency, $1.key.pinned ? 1 : 0) }) {
+            records.append(["t", cell.category, String(cell.month.index), cell.currency.code, cell.pinned ? "1" : "0", String(sum.count),
+                            String(sum.minorUnits)])
+        }
+        records += names.sorted { $0.key < $1.key }.map { ["n", $0.key, $0.value] }
+        for (day, sums) in pinnedByDay.sorted(by: { $0.key < $1.key }) {
+            records += sums.amounts.map { ["d", String(day.daysSinceEpoch), $0.currency.code, String($0.minorUnits)] }
+        }
+        if let dates { records.append(["p", String(dates.lowerBound.daysSinceEpoch), String(dates.upperBound.daysSinceEpoch)]) }
+        return records
+    }
+
+    /// The months a record may name: of the years 1 to 9999 (``CalendarMonth/index``).
+    static let months = CalendarMonth(year: 1, month: 1).index...CalendarMonth(year: 9999, month: 12).index
+
+    /// The record tags ``records`` writes.
+    public static let tags: Set<Substring> = ["t", "n", "d", "p"]
+
+    /// Adds one record ``records`` wrote. - Returns: `false` when it is not such a record (a field
+    /// that is not a number, a month, a date or a currency, or out of the range a census may hold).
+    mutating func read(_ record: [Substring], days: ClosedRange<Int>, largest: Int128) -> Bool {
+        func units(_ text: Substring) -> Int128? { Int128(text).flatMap { (-largest...largest).contains($0) ? $0 : nil } }
+        func date(_ text: Substring) -> CivilDate? { Int(text).flatMap { days.contains($0) ? CivilDate(daysSinceEpoch: $0) : nil } }
+        switch (record.first, record.count) {
+        case ("t", 7):
+            guard let month = Int(record[2]), Self.months.contains(month), let currency = Currency(code: String(record[3])),
+                  record[4] == "0" || record[4] == "1", let count = Int(record[5]), (1...1 << 32).contains(count),
+                  let sum = units(record[6]) else { return false }
+            add(Cell(category: FieldLine.unescaped(record[1]), month: CalendarMonth(index: month), currency: currency,
+                     pinned: record[4] == "1"), Sum(count: count, minorUnits: sum))
+        case ("n", 3):
+            name(SpendingCategory(key: FieldLine.unescaped(record[1]), name: FieldLine.unescaped(record[2])))
+        case ("d", 4):
+            guard let day = date(record[1]), let currency = Currency(code: String(record[2])), let sum = units(record[3]) else { return false }
+            pinnedByDay[day, default: MoneyTotals()].add(Money(minorUnits: sum, currency: currency))
+        case ("p", 3):
+            guard let first = date(record[1]), let last = date(record[2]), first <= last else { return false }
+            include(first...last)
+        default:
+            return false
+        }
+        return true
+    }
+}

@@ -64,8 +64,6 @@ public enum TransactionsReport {
 
     // MARK: Building
 
-    /// One list page's view, built when the page is rendered (a list can hold every transaction):
-    /// the rows of `range` only, while the counts, the filters and the pinned sum are the whole list's.
     /// What a list's pages share, worked out once per list (not once per page: a list can hold
     /// every transaction, and it has a page per 500 of them).
     struct ListSummary: Sendable {
@@ -84,8 +82,9 @@ public enum TransactionsReport {
         }
     }
 
-    /// One page of a list, built when the page is rendered: only its own rows.
-    static func listView(current: SpendingCategory?, shown: [SpendingItem], range: Range<Int>, page: Int,
+    /// One page of a list, built when the page is rendered (a list can hold every transaction):
+    /// its own rows only, while the counts, the filters and the pinned sum are the whole list's.
+    static func listView(current: SpendingCategory?, rows: [SpendingItem], page: Int,
                          pagination: Pagination, filters: [FilterView], summary: ListSummary,
                          pathOf: (SpendingCategory?) -> String, context: ReportContext) -> ListView {
         func row(_ item: SpendingItem) -> RowView {
@@ -96,7 +95,7 @@ public enum TransactionsReport {
         }
         // Consecutive items of one month (the list is newest first) make a group.
         var groups: [(month: CalendarMonth, rows: [RowView])] = []
-        for item in shown[range] {
+        for item in rows {
             let month = CalendarMonth(item.date)
             if groups.last?.month == month { groups[groups.count - 1].rows.append(row(item)) } else { groups.append((month, [row(item)])) }
         }
@@ -116,14 +115,25 @@ public enum TransactionsReport {
     }
 
     public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
-        let items = TransactionsRules.items(from: dataset, clock: context.clock)
-        return pages(for: items, totals: SpendingTotals(items), context: context)
+        pages(for: TransactionsRules.items(from: dataset, clock: context.clock), context: context)
     }
 
-    /// The pages for spending items already worked out (``TransactionsRules/items(from:clock:)``),
-    /// and their totals (``SpendingTotals``): the counts, filters and sums are the totals'; only the rows are the items'.
-    static func pages(for items: [SpendingItem], totals: SpendingTotals, context: ReportContext) -> [Page] {
-        guard !totals.isEmpty else { return [] }
+    /// The pages of `items`, newest first (``TransactionsRules/newestFirst(_:_:)``), every row in memory.
+    static func pages(for items: [SpendingItem], context: ReportContext) -> [Page] {
+        let totals = SpendingTotals(items)
+        guard let lists = lists(totals, rows: items) else { return [] }
+        if let mismatch = lists.fill([], keeps: { _ in true }) { preconditionFailure("\(mismatch)") }
+        return pages(for: lists, totals: totals, context: context)
+    }
+
+    /// The lists of `totals` (``SpendingLists``), with `rows` in memory (newest first); `nil` without spending.
+    static func lists(_ totals: SpendingTotals, rows: [SpendingItem]) -> SpendingLists? {
+        totals.isEmpty ? nil : SpendingLists(totals, slugs: TransactionsRules.slugs(for: totals.categories()), ownRun: rows)
+    }
+
+    /// The pages of the lists (``SpendingLists``) and their totals (``SpendingTotals``): the counts,
+    /// filters and sums are the totals'; only the rows are the lists', taken when a page is rendered.
+    static func pages(for lists: SpendingLists, totals: SpendingTotals, context: ReportContext) -> [Page] {
         let categories = totals.categories()
         let slugs = TransactionsRules.slugs(for: categories)
         let pathOf: @Sendable (SpendingCategory?) -> String = { category in
@@ -134,8 +144,8 @@ public enum TransactionsReport {
         let preferred = context.settings.currency(forSource: "transactions")
 
         var pages: [Page] = []
-        for current in [nil] + categories.map(Optional.some) {
-            let shown = TransactionsRules.filter(items, category: current?.key)
+        for list in lists.lists {
+            let current = list.category
             let summary = ListSummary(totals, category: current?.key, preferred: preferred, context: context)
             let filters = [FilterView(name: "All", href: ReportContext.href(pathOf(nil)), count: context.count(totals.count()),
                                       current: current == nil, first: true)]
@@ -145,13 +155,15 @@ public enum TransactionsReport {
                                current: category.key == current?.key, first: false)
                 }
             let title = current.map { "Transactions: \($0.name)" } ?? "All transactions"
-            let pagination = Pagination(count: summary.count)
-            for page in pagination.pages(base: pathOf(current), title: title) {
+            let pagination = list.pagination
+            for page in pagination.pages(base: list.base, title: title) {
                 pages.append(Page(path: page.path, title: page.title, template: "transactions-list", section: section.id,
                                   breadcrumbs: current == nil && page.number == 1 ? crumbs : crumbs + [Link(section.title, section.path)],
-                                  view: listView(current: current, shown: shown, range: page.range, page: page.number,
-                                                 pagination: pagination, filters: filters, summary: summary,
-                                                 pathOf: pathOf, context: context)))
+                                  view: { [path = page.path] in
+                                      listView(current: current, rows: lists.rows(of: path), page: page.number,
+                                                      pagination: pagination, filters: filters, summary: summary,
+                                                      pathOf: pathOf, context: context)
+                                  }()))
             }
         }
         return pages

@@ -102,8 +102,16 @@ public enum TransactionsRules {
         case let (x?, y?) where x != y: return x > y
         case (.some, nil): return true
         case (nil, .some): return false
-        // The ids' order: within a source, that of the source's ids (the ids share their prefix).
-        default: return a.source == b.source ? a.sourceID < b.sourceID : a.id < b.id
+        default:
+            // The ids' order: within a source, that of the source's ids (the ids share their prefix).
+            if a.source != b.source { return a.id < b.id }
+            if a.sourceID != b.sourceID { return a.sourceID < b.sourceID }
+            // One id twice (two accounts' feeds may hold the same item): what a row shows, so that
+            // the order is total and rows that tie show the same, however the runs were cut.
+            let x = (a.accountName, a.name, a.category.key, a.amount.currency.code, a.amount.minorUnits, a.provider ?? "")
+            let y = (b.accountName, b.name, b.category.key, b.amount.currency.code, b.amount.minorUnits, b.provider ?? "")
+            if x != y { return x < y }
+            return (a.pinned ? 1 : 0, a.pending ? 1 : 0) < (b.pinned ? 1 : 0, b.pending ? 1 : 0)
         }
     }
 
@@ -116,8 +124,11 @@ public enum TransactionsRules {
     }
 
     /// Every item from both sources, newest first, each category under one name. `elsewhere`
-    /// gives the items of accounts whose feed was not kept (``AccountFigures``), by account UID.
-    public static func items(from dataset: Dataset, clock: LocalClock, elsewhere: [String: AccountFigures] = [:]) -> [SpendingItem] {
+    /// gives the items of accounts whose feed was not kept (``AccountFigures``), by account UID:
+    /// none of an account whose figures come from a census, which keeps its rows apart. Without
+    /// `starling`, the transactions app's items only.
+    public static func items(from dataset: Dataset, clock: LocalClock, elsewhere: [String: AccountFigures] = [:],
+                             starling: Bool = true) -> [SpendingItem] {
         // Category names are worked out once per spelling, not once per transaction.
         var appCategories: [String: SpendingCategory] = [:]
         func appCategory(_ name: String) -> SpendingCategory {
@@ -135,8 +146,8 @@ public enum TransactionsRules {
                                 provider: transaction.provider, pinned: transaction.pinned, pending: false)
         }
         var categories = StarlingCategories(settings: dataset.settings)
-        for data in dataset.starling {
-            items += elsewhere[data.account.uid]?.spending ?? starlingItems(of: data, clock: clock, categories: &categories)
+        for data in dataset.starling where starling {
+            items += elsewhere[data.account.uid].map { $0.spending ?? [] } ?? starlingItems(of: data, clock: clock, categories: &categories)
         }
         // Sorted by index: moving a million large items about costs more than the comparisons.
         let unified = unifyingCategoryNames(items)

@@ -246,7 +246,7 @@ import Testing
             }
             // A census writes the figures as records and a share reads them back: the same figures.
             let read = try #require(AccountFigures(records: figures.records, account: data.account))
-            #expect(read.records == figures.records && read.spending.map(\.fields) == figures.spending.map(\.fields))
+            #expect(read.records == figures.records && read.spendingTotals == figures.spendingTotals && read.spending == nil)
             #expect(read.statements(asOf: asOf).map(\.lineCount) == figures.statements(asOf: asOf).map(\.lineCount))
             var monthMissing = figures.records
             monthMissing.remove(at: try #require(monthMissing.firstIndex { $0.first == "m" }))
@@ -254,7 +254,14 @@ import Testing
             #expect(AccountFigures(records: figures.records + [["m", "1", "2", "3", "x"]], account: data.account) == nil)
             var categories = TransactionsRules.StarlingCategories(settings: dataset.settings)
             let spending = TransactionsRules.starlingItems(of: data, clock: context.clock, categories: &categories)
-            #expect(!spending.isEmpty && figures.spending.map(\.fields) == spending.map(\.fields))
+            #expect(!spending.isEmpty && figures.spending?.map(\.fields) == spending.map(\.fields))
+            #expect(figures.spendingTotals == SpendingTotals(spending))
+            // A row as a census's run holds it reads back as itself.
+            for item in spending {
+                let line = FieldLine.join(item.record(account: data.account.uid))
+                let read = try #require(SpendingItem(record: line.split(separator: "\t", omittingEmptySubsequences: false), accountName: data.account.name))
+                #expect(read.fields == item.fields)
+            }
             #expect(spending.contains { $0.category.name == "Groceries and eating out" }, "the settings' category mapping applies")
         }
     }
@@ -476,12 +483,54 @@ import Testing
         return (try! String(contentsOf: file, encoding: .utf8), Dictionary(uniqueKeysWithValues: dataset.starling.map { ($0.account.uid, $0.account) }))
     }()
 
-    /// The text with `change` made to its body, signed anew.
-    func resigned(_ change: (String) -> String) -> String {
+    /// The text with `change` made to its body, signed anew (with `rows` rows, when it changes how many).
+    func resigned(rows: Int? = nil, _ change: (String) -> String) -> String {
         let (text, _) = Self.whole
         let lastBreak = text.dropLast().lastIndex(of: "\n")!
         let end = FieldLine.split(text[text.index(after: lastBreak)...].dropLast())
-        return CensusRecord.signed(body: change(String(text[...lastBreak])), accounts: Int(end[1])!, goals: Int(end[2])!)
+        return CensusRecord.signed(body: change(String(text[...lastBreak])), accounts: Int(end[1])!, goals: Int(end[2])!, rows: rows ?? Int(end[3])!)
+    }
+
+    /// The census's run of rows fills the transactions lists as one machine's rows do; a row that
+    /// is not one, rows out of order, a file changed between the share's two reads, or a run
+    /// shorter than the totals count are refused, naming the file.
+    @Test func aRunOfRowsFillsTheListsOrIsRefused() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dataset = DataLoader.load(try DataFolder(root: ShardTests.synthetic), log: DiagnosticLog())
+        let accounts = Self.whole.1.values.sorted { $0.uid < $1.uid }
+        let file = folder.appendingPathComponent("0.census")
+        func fill(_ text: String, changing: String? = nil) throws -> (SpendingLists?, [String]) {
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            let census = try CensusSet.read(folder, accounts: accounts)
+            if let changing { try changing.write(to: file, atomically: true, encoding: .utf8) }
+            let lists = try #require(SiteReport.build(dataset, rows: .runs).spendingLists)
+            do {
+                try census.fillRows(lists, keeps: { _ in true })
+                return (lists, [])
+            } catch {
+                return (nil, error.diagnostics.map { "\($0.file): \($0.message)" })
+            }
+        }
+        let (filled, none) = try fill(Self.whole.0)
+        #expect(none.isEmpty, "\(none)")
+        let oneMachine = try #require(SiteReport.build(dataset).spendingLists)
+        #expect(filled?.paths == oneMachine.paths && oneMachine.paths.count > 3)
+        for path in oneMachine.paths {
+            #expect(filled?.rows(of: path).map(\.fields) == oneMachine.rows(of: path).map(\.fields), "\(path)")
+        }
+
+        let rows = Self.whole.0.split(separator: "\n").filter { $0.hasPrefix("r\t") }
+        var fields = FieldLine.split(rows[0])
+        fields[6] = "x"
+        let garbled = try fill(resigned { $0.replacingOccurrences(of: rows[0] + "\n", with: FieldLine.join(fields) + "\n") }).1
+        #expect(garbled == [file.path + ": row 1 of its spending list is not one"], "\(garbled)")
+        let swapped = try fill(resigned { $0.replacingOccurrences(of: rows[0] + "\n" + rows[1] + "\n", with: rows[1] + "\n" + rows[0] + "\n") }).1
+        #expect(swapped.count == 1 && swapped[0].contains("not newest first"), "\(swapped)")
+        let changed = try fill(Self.whole.0, changing: Self.whole.0 + "x\n").1
+        #expect(changed == [file.path + ": changed since the build first read it; run the census again"], "\(changed)")
+        let short = try fill(resigned(rows: rows.count - 1) { $0.replacingOccurrences(of: rows[5] + "\n", with: "") }).1
+        #expect(short.count == 1 && short[0].contains("are not what its totals count"), "\(short)")
     }
 
     func refusal(_ text: String) -> String? {
@@ -494,7 +543,10 @@ import Testing
         let record = try CensusRecord.read(text, accounts: accounts).get()
         #expect(record.accounts.count == 10 && record.goals.count > 10 && record.shard == Shard(index: 0, count: 1))
         #expect(record.accounts.allSatisfy { $0.digest != nil && !$0.known.notes.isEmpty }, "every synthetic feed has notes")
-        #expect(record.text == text, "what is read writes the same file")
+        // What is read writes the same file but the run of rows, which a share reads as a run (CensusRun).
+        let rows = text.split(separator: "\n").filter { $0.hasPrefix("r\t") }
+        #expect(record.rows == rows.count && rows.count > 1_000)
+        #expect(text.hasPrefix(record.text.split(separator: "\n").dropLast().joined(separator: "\n") + "\n" + rows[0] + "\n"))
     }
 
     @Test func aCensusCutShortOrChangedIsRefused() {
@@ -513,7 +565,9 @@ import Testing
     @Test(arguments: [
         ("w", 1, "9999"), ("w", 1, "10000"), ("w", 2, "54"), ("w", 5, "-1"), ("w", 5, "99999999999"), ("b", 1, "99999999999"),
         ("b", 3, "99999999999999999"), ("m", 1, "170141183460469231731687303715884105727"), ("m", 4, "99999999999999"),
-        ("s", 5, "1000000000001"), ("s", 6, "gbp"), ("s", 8, "9223372036854775807"), ("s", 9, "yes"),
+        ("t", 2, "11"), ("t", 2, "120000"), ("t", 3, "gbp"), ("t", 4, "2"), ("t", 5, "0"), ("t", 5, "4294967297"),
+        ("t", 6, "170141183460469231731687303715884105727"), ("d", 1, "99999999999"), ("d", 3, "-170141183460469231731687303715884105727"),
+        ("p", 1, "99999999999"), ("p", 2, "-1000000"),
     ])
     func valuesOutOfRangeAreRefused(_ tag: String, _ field: Int, _ value: String) {
         var found = false

@@ -179,9 +179,10 @@ import Testing
                          accountName: "A", provider: nil, pinned: pinned, pending: false)
         }
         // Newest first: 300 in November (one unpinned), then 300 in October.
-        let items = (0..<300).map { item($0, month: 11, pinned: $0 != 7) } + (300..<600).map { item($0, month: 10) }
+        let items = ((0..<300).map { item($0, month: 11, pinned: $0 != 7) } + (300..<600).map { item($0, month: 10) })
+            .sorted(by: TransactionsRules.newestFirst)
         let context = ReportContext(settings: Settings(), asOf: CivilDate(year: 2026, month: 12, day: 1))
-        let pages = TransactionsReport.pages(for: items, totals: SpendingTotals(items), context: context).filter { $0.path.hasPrefix("transactions/index") }
+        let pages = TransactionsReport.pages(for: items, context: context).filter { $0.path.hasPrefix("transactions/index") }
         #expect(pages.count == 2)
         let first = try #require(pages[0].view as? TransactionsReport.ListView)
         let second = try #require(pages[1].view as? TransactionsReport.ListView)

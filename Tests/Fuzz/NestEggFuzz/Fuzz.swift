@@ -194,9 +194,10 @@ enum FuzzTargets {
             dataset.starling.append(data)
             elsewhere[entry.account.uid] = figures
         }
-        let site = SiteReport.build(dataset, elsewhere: elsewhere)
+        // The rows of the transactions lists are the census's run, which a share fills them from (not here).
+        let site = SiteReport.build(dataset, elsewhere: elsewhere, rows: .runs)
         let renderer = PageRenderer(templates: templates, site: site)
-        for page in site.pages.prefix(200) where !page.template.isEmpty { _ = try? renderer.render(page) }
+        for page in site.pages.prefix(200) where !page.template.isEmpty && page.template != "transactions-list" { _ = try? renderer.render(page) }
     }
 
     /// Rich text from data (a Qapital feed message) to Markdown, through cmark-gfm.

@@ -1,0 +1,149 @@
+import NestEggModel
+import NestEggSupport
+import Synchronization
+
+/// The transactions lists — `transactions/index` with every row, and one list per category — laid
+/// out in pages from the spending list's totals alone (``SpendingTotals``), and the rows of the
+/// pages a build renders, taken from the rows in sorted runs merged k-way (``fill(_:keeps:)``).
+///
+/// On one machine the rows are one run, in memory. A share of a sharded build with a census takes
+/// them from the census's runs — one file per census worker, newest first — and keeps the rows of
+/// its own pages only: what it holds of the list falls with its share, like the rest.
+public final class SpendingLists: Sendable {
+    /// One list: its category (`nil`: every row) and its pages, in order.
+    struct List: Sendable {
+        let category: SpendingCategory?
+        let base: String
+        let pagination: Pagination
+    }
+
+    /// Why the runs could not fill the lists; the rows are then not to be shown.
+    public struct Mismatch: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    let lists: [List]
+    /// Each category's list, by key (``lists`` index).
+    private let byCategory: [String: Int]
+    /// Each category's name (``SpendingTotals``), for the rows that spell it otherwise.
+    private let names: [String: String]
+    /// The rows of each kept page, by path; `nil` until filled.
+    private let rows = Mutex<[String: [SpendingItem]]?>(nil)
+    /// The rows that come in memory with the report (the transactions app's, newest first), to be
+    /// merged with the runs a build brings (``fill(_:keeps:)``).
+    let ownRun: [SpendingItem]
+
+    /// The lists of `totals`, with `slugs` for the categories' paths.
+    init(_ totals: SpendingTotals, slugs: [String: String], ownRun: [SpendingItem] = []) {
+        var lists = [List(category: nil, base: "transactions/index", pagination: Pagination(count: totals.count()))]
+        var byCategory: [String: Int] = [:]
+        for category in totals.categories() {
+            byCategory[category.key] = lists.count
+            lists.append(List(category: category, base: "transactions/" + (slugs[category.key] ?? "index"),
+                              pagination: Pagination(count: totals.count(category: category.key))))
+        }
+        self.lists = lists
+        self.byCategory = byCategory
+        self.names = Dictionary(uniqueKeysWithValues: totals.categories().map { ($0.key, $0.name) })
+        self.ownRun = ownRun
+    }
+
+    /// Every page's path, in the lists' order.
+    public var paths: [String] { lists.flatMap { list in list.pagination.ranges.indices.map { Pagination.path(list.base, page: $0 + 1) } } }
+
+    /// Takes the rows of the pages `keeps` names (by path) from `runs` and from ``ownRun``: each run
+    /// newest first (``TransactionsRules/newestFirst(_:_:)``), merged k-way, so that no more than
+    /// the kept pages' rows and a row a run are held. - Returns: why the runs are not the list the
+    /// totals describe (a run out of order, more or fewer rows than the totals count); `nil` when they are.
+    public func fill(_ runs: [any IteratorProtocol<SpendingItem>], keeps: (String) -> Bool) -> Mismatch? {
+        var sources = runs
+        sources.append(ownRun.makeIterator())
+        // Where each list is: the next row's position, the page it falls on, whether that page is kept.
+        var positions = Array(repeating: 0, count: lists.count)
+        var pageOf = Array(repeating: 0, count: lists.count)
+        let kept: [[Bool]] = lists.map { list in list.pagination.ranges.indices.map { keeps(Pagination.path(list.base, page: $0 + 1)) } }
+        var filled: [String: [SpendingItem]] = [:]
+        for (index, list) in lists.enumerated() {
+            for page in list.pagination.ranges.indices where kept[index][page] { filled[Pagination.path(list.base, page: page + 1)] = [] }
+        }
+        var heap = RunHeap()
+        for index in sources.indices { if let item = sources[index].next() { heap.push(item, run: index) } }
+        var rowCount = 0
+        while let (item, run) = heap.pop() {
+            if let next = sources[run].next() {
+                if TransactionsRules.newestFirst(next, item) { return Mismatch(description: "a run of rows is not newest first (run \(run + 1))") }
+                heap.push(next, run: run)
+            }
+            rowCount += 1
+            var row = item
+            if let name = names[item.category.key], name != item.category.name {
+                row.category = SpendingCategory(key: item.category.key, name: name)
+            }
+            guard let own = byCategory[row.category.key] else { return Mismatch(description: "a row of a category the totals do not have") }
+            // The row goes on the list of every row and on its category's.
+            for list in [0, own] where list == 0 || own != 0 {
+                let ranges = lists[list].pagination.ranges
+                while pageOf[list] < ranges.count, positions[list] >= ranges[pageOf[list]].upperBound { pageOf[list] += 1 }
+                guard pageOf[list] < ranges.count else { return Mismatch(description: "more rows than the totals count") }
+                if kept[list][pageOf[list]] { filled[Pagination.path(lists[list].base, page: pageOf[list] + 1), default: []].append(row) }
+                positions[list] += 1
+            }
+        }
+        for (index, list) in lists.enumerated() where positions[index] != list.pagination.count {
+            return Mismatch(description: "\(rowCount) rows where the totals count \(lists[0].pagination.count)"
+                + (list.category.map { " (\(positions[index]) of \(list.pagination.count) in \($0.name))" } ?? ""))
+        }
+        rows.withLock { $0 = filled }
+        return nil
+    }
+
+    /// The rows of the page at `path`; filling the lists and keeping the page is the build's part:
+    /// a page asked for otherwise is a programming error, not a page without rows.
+    func rows(of path: String) -> [SpendingItem] {
+        rows.withLock { rows in
+            guard let rows else { preconditionFailure("the transactions lists' rows were not taken from their runs") }
+            guard let page = rows[path] else { preconditionFailure("\(path) is rendered by the share that keeps its rows") }
+            return page
+        }
+    }
+}
+
+/// The next row of each run, the newest on top (``TransactionsRules/newestFirst(_:_:)``; a tie
+/// goes to the earlier run): a binary heap, so that merging k runs costs log k a row.
+struct RunHeap {
+    private var entries: [(item: SpendingItem, run: Int)] = []
+
+    static func before(_ a: (item: SpendingItem, run: Int), _ b: (item: SpendingItem, run: Int)) -> Bool {
+        if TransactionsRules.newestFirst(a.item, b.item) { return true }
+        if TransactionsRules.newestFirst(b.item, a.item) { return false }
+        return a.run < b.run
+    }
+
+    mutating func push(_ item: SpendingItem, run: Int) {
+        entries.append((item, run))
+        var child = entries.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard Self.before(entries[child], entries[parent]) else { break }
+            entries.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func pop() -> (SpendingItem, Int)? {
+        guard !entries.isEmpty else { return nil }
+        entries.swapAt(0, entries.count - 1)
+        let top = entries.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var first = parent
+            if left < entries.count, Self.before(entries[left], entries[first]) { first = left }
+            if right < entries.count, Self.before(entries[right], entries[first]) { first = right }
+            guard first != parent else { break }
+            entries.swapAt(parent, first)
+            parent = first
+        }
+        return (top.item, top.run)
+    }
+}
