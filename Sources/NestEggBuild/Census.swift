@@ -246,21 +246,23 @@ struct CensusRecord: Sendable {
     /// - Returns: the record, or why it is not one.
     static func read(_ text: String, accounts: [String: StarlingAccount],
                      figuresOf: (String) -> Bool = { _ in true }) -> Result<CensusRecord, ShardError> {
-        func fail(_ reason: String) -> Result<CensusRecord, ShardError> { .failure(ShardError(reason)) }
-        // The last line signs the rest (``signed(body:accounts:goals:)``).
-        guard text.hasSuffix("\n"), let lastBreak = text.dropLast().lastIndex(of: "\n") else { return fail("cut short: its last line is missing") }
-        let body = text[...lastBreak]
-        guard let end = end(text[text.index(after: lastBreak)...].dropLast()) else { return fail("cut short: its last line is missing") }
-        guard end.signature == Text.hex(SHA256.hash(data: Array(body.utf8))) else { return fail("changed since nestegg wrote it (its SHA-256 is not the one it was written with)") }
-        // Line by line, never an array of every line (a census of a thousand accounts has a million).
-        var unread = body
-        func nextLine() -> Substring? {
-            guard !unread.isEmpty else { return nil }
-            let end = unread.utf8.firstIndex(of: UInt8(ascii: "\n")) ?? unread.endIndex
-            let line = unread[..<end]
-            unread = end == unread.endIndex ? unread[end...] : unread[unread.index(after: end)...]
-            return line
+        read(CensusLines(text: text), accounts: accounts, figuresOf: figuresOf)
+    }
+
+    /// ``read(_:accounts:figuresOf:)`` from a file's lines, read one at a time (``CensusLines``):
+    /// only the figures asked for are held, never the file.
+    static func read(_ lines: CensusLines, accounts: [String: StarlingAccount],
+                     figuresOf: (String) -> Bool = { _ in true }) -> Result<CensusRecord, ShardError> {
+        // The last line signs the rest (``signed(body:accounts:goals:rows:)``): a file that is not
+        // the one nestegg wrote is refused as such, whatever line gave out first.
+        func signatureProblem() -> String? {
+            while lines.next() != nil {}
+            if let failure = lines.failure { return failure }
+            guard let end = lines.end else { return "cut short: its last line is missing" }
+            return end.signature == lines.digest ? nil : "changed since nestegg wrote it (its SHA-256 is not the one it was written with)"
         }
+        func fail(_ reason: String) -> Result<CensusRecord, ShardError> { .failure(ShardError(signatureProblem() ?? reason)) }
+        let nextLine = lines.next
         guard nextLine() == Substring(format) else { return fail("not a census this nestegg wrote") }
         guard let version = nextLine(), version.hasPrefix("nestegg "), let rest = nextLine(),
               let numbers = nextLine()?.split(separator: " ").compactMap({ Int($0) }), numbers.count == 2,
@@ -329,7 +331,8 @@ struct CensusRecord: Sendable {
             }
         }
         if let problem = finish() { return fail(problem) }
-        guard end.accounts == String(starling.count), end.goals == String(goals.count), end.rows == rows else {
+        if let problem = signatureProblem() { return .failure(ShardError(problem)) }
+        guard let end = lines.end, end.accounts == String(starling.count), end.goals == String(goals.count), end.rows == rows else {
             return fail("it does not hold what its last line says")
         }
         var record = CensusRecord(version: String(version.dropFirst("nestegg ".count)), rest: String(rest), shard: shard,
@@ -370,10 +373,7 @@ struct CensusSet: Sendable {
         guard !names.isEmpty else { throw failure(folder.path, "no census here (*.\(Census.fileExtension), from nestegg census)", .noInput) }
         let byUID = Dictionary(accounts.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
         let records = Concurrently.map(names.count) { index -> Result<CensusRecord, ShardError> in
-            switch FileBytes.read(folder.path + "/" + names[index]) {
-            case .success(let bytes): return CensusRecord.read(String(decoding: bytes, as: UTF8.self), accounts: byUID, figuresOf: figuresOf)
-            case .failure(let failure): return .failure(ShardError("cannot read it: \(failure.reason)"))
-            }
+            CensusRecord.read(CensusLines(path: folder.path + "/" + names[index]), accounts: byUID, figuresOf: figuresOf)
         }
         var problems: [Diagnostic] = []
         var read: [(String, CensusRecord)] = []
@@ -510,43 +510,32 @@ extension CensusSet {
     }
 }
 
-/// A census file's run of rows, read a line at a time (``SpendingItem/init(record:accountName:)``),
-/// the file hashed as it is read: at its end, the SHA-256 must be the one the census was read with,
-/// and the rows as many as it says. A problem ends the run and is kept in ``problem``.
+/// A census file's run of rows, read a line at a time (``SpendingItem/init(record:accountName:)``):
+/// at its end, the file's SHA-256 must be the one the census was first read with, and the rows as
+/// many as it says. A problem ends the run and is kept in ``problem``.
 final class CensusRun: IteratorProtocol {
     let path: String
     private let signature: String
     private let expected: Int
     private let accountNames: [String: String]
-    private var file: UnsafeMutablePointer<FILE>?
-    private var hasher = SHA256()
-    /// The line before the one just read: the last one, the signature, is not hashed.
-    private var previous: [UInt8]?
+    private let lines: CensusLines
     private var count = 0
+    private var done = false
     private(set) var problem: String?
-    /// `getline`'s buffer, kept from line to line.
-    private var buffer: UnsafeMutablePointer<CChar>?
-    private var capacity = 0
 
     init(path: String, signature: String, rows: Int, accountNames: [String: String]) {
         self.path = path
         self.signature = signature
         self.expected = rows
         self.accountNames = accountNames
-        file = fopen(path, "rb")
-        if file == nil { problem = "cannot read it again: \(systemReason(errno))" }
-    }
-
-    deinit {
-        if let file { fclose(file) }
-        free(buffer)
+        lines = CensusLines(path: path)
     }
 
     func next() -> SpendingItem? {
-        while let line = readLine() {
-            guard line.starts(with: [UInt8(ascii: "r"), UInt8(ascii: "\t")]) else { continue }
-            let text = String(decoding: line.dropLast(), as: UTF8.self)
-            let record = text.split(separator: "\t", omittingEmptySubsequences: false)
+        guard !done else { return nil }
+        while let line = lines.next() {
+            guard line.hasPrefix("r\t") else { continue }
+            let record = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard record.count > 1, let name = accountNames[FieldLine.unescaped(record[1])],
                   let item = SpendingItem(record: record, accountName: name) else {
                 return stop("row \(count + 1) of its spending list is not one")
@@ -554,35 +543,89 @@ final class CensusRun: IteratorProtocol {
             count += 1
             return item
         }
-        guard problem == nil, file != nil else { return nil }
-        fclose(file)
-        file = nil
-        let end = previous.flatMap { CensusRecord.end(String(decoding: $0.dropLast(), as: UTF8.self)[...]) }
-        if end?.signature != signature || Text.hex(hasher.finalize()) != signature {
+        if let failure = lines.failure { return stop("cannot read it again: \(failure)") }
+        if lines.end?.signature != signature || lines.digest != signature {
             return stop("changed since the build first read it; run the census again")
         }
         if count != expected { return stop("holds \(count) rows of the spending list where its last line says \(expected)") }
+        done = true
         return nil
-    }
-
-    /// The next line, with its line break; the one before it is hashed.
-    private func readLine() -> [UInt8]? {
-        guard problem == nil, let file else { return nil }
-        let length = getline(&buffer, &capacity, file)
-        guard length > 0, let buffer else {
-            if ferror(file) != 0 { _ = stop("cannot read it again: \(systemReason(errno))") }
-            return nil
-        }
-        let line = Array(UnsafeRawBufferPointer(start: buffer, count: length).bindMemory(to: UInt8.self))
-        if let previous { hasher.update(data: previous) }
-        previous = line
-        return line
     }
 
     private func stop(_ reason: String) -> SpendingItem? {
         problem = reason
-        if let file { fclose(file) }
-        file = nil
+        done = true
         return nil
+    }
+}
+
+/// A census's lines, read one at a time from a file (or a text), the body hashed as it goes: a
+/// census of a thousand accounts has millions of lines, and a share reads every census file, so
+/// none is held whole. ``next()`` gives each line but the last, without its break; once it
+/// returns `nil`, ``end`` is the last line read as one (``CensusRecord/end(_:)``) and ``digest``
+/// the SHA-256 of the lines before it.
+final class CensusLines {
+    private var file: UnsafeMutablePointer<FILE>?
+    private var text: Substring.UTF8View?
+    /// `getline`'s buffer, kept from line to line.
+    private var buffer: UnsafeMutablePointer<CChar>?
+    private var capacity = 0
+    /// The line read ahead: the last one is not part of the body.
+    private var pending: [UInt8]?
+    private var hasher = SHA256()
+    private(set) var end: (accounts: Substring, goals: Substring, rows: Int, signature: String)?
+    private(set) var digest = ""
+    /// Why the file could not be read, if it could not.
+    private(set) var failure: String?
+
+    init(path: String) {
+        file = fopen(path, "rb")
+        if file == nil { failure = "cannot read it: \(systemReason(errno))" }
+        pending = raw()
+    }
+
+    init(text: String) {
+        self.text = text[...].utf8
+        pending = raw()
+    }
+
+    deinit {
+        if let file { fclose(file) }
+        free(buffer)
+    }
+
+    func next() -> Substring? {
+        guard let line = pending else { return nil }
+        guard let following = raw() else {
+            // The last line, which must end with its break, signs the lines before it.
+            pending = nil
+            digest = Text.hex(hasher.finalize())
+            if line.last == UInt8(ascii: "\n") { end = CensusRecord.end(String(decoding: line.dropLast(), as: UTF8.self)[...]) }
+            return nil
+        }
+        hasher.update(data: line)
+        pending = following
+        return String(decoding: line.last == UInt8(ascii: "\n") ? line.dropLast() : line[...], as: UTF8.self)[...]
+    }
+
+    /// The next line as read, with its break; `nil` at the end.
+    private func raw() -> [UInt8]? {
+        if var rest = text {
+            guard !rest.isEmpty else { return nil }
+            let end = rest.firstIndex(of: UInt8(ascii: "\n")).map(rest.index(after:)) ?? rest.endIndex
+            let line = Array(rest[..<end])
+            rest = rest[end...]
+            text = rest
+            return line
+        }
+        guard failure == nil, let file else { return nil }
+        let length = getline(&buffer, &capacity, file)
+        guard length > 0, let buffer else {
+            if ferror(file) != 0 { failure = "cannot read it: \(systemReason(errno))" }
+            fclose(file)
+            self.file = nil
+            return nil
+        }
+        return Array(UnsafeRawBufferPointer(start: buffer, count: length).bindMemory(to: UInt8.self))
     }
 }
