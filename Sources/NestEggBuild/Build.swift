@@ -139,7 +139,7 @@ public struct Build {
         let elsewhere = if let census { try census.figures(of: dataset, folder: options.data) } else { try figuresElsewhere(dataset, folder: folder) }
         // A share compares with nothing: its part is rebuilt whole, without a build cache.
         let site = SiteReport.build(dataset, notes: notes, previous: options.shard == nil ? previous?.changes : nil, memo: memo,
-                                    elsewhere: elsewhere, rows: census == nil ? .inMemory : .runs)
+                                    elsewhere: elsewhere, rows: census.map { .runs($0.totals) } ?? .inMemory)
         // With a census, the transactions lists' rows are its runs, merged: the share keeps its own pages' rows only.
         if let census, let lists = site.spendingLists {
             let shard = options.shard

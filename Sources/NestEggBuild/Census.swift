@@ -142,8 +142,8 @@ public struct Census {
 
 /// One census file: which data it is of (the nestegg version, the digest of every file but the
 /// feeds), which share, and per feed of that share what ``KnownFeed`` holds, its digest, and an
-/// account's ``AccountFigures``; then its accounts' rows of the spending list in one run, newest
-/// first (``SpendingLists``). Lines of ``FieldLine`` fields; the last one says how many feeds and
+/// account's ``AccountFigures``; then the totals of its accounts' rows of the spending list, as one
+/// sum (``SpendingTotals``), and the rows in one run, newest first (``SpendingLists``). Lines of ``FieldLine`` fields; the last one says how many feeds and
 /// rows the file holds and signs the rest, so a file cut short is not taken for a finished one.
 struct CensusRecord: Sendable {
     static let format = "nestegg-census 2"
@@ -171,6 +171,8 @@ struct CensusRecord: Sendable {
     /// How many rows its run holds, and the SHA-256 its last line gives (read from a file).
     var rows = 0
     var signature = ""
+    /// The totals of its accounts' rows (read from a file; written from the figures).
+    var totals = SpendingTotals()
 
     init(version: String, rest: String, shard: Shard, accounts: [Account], goals: [Goal]) {
         self.version = version
@@ -199,8 +201,12 @@ struct CensusRecord: Sendable {
             lines += entry.known.notes.map { FieldLine.join(["note"] + Self.fields($0)) }
             lines += entry.known.references.map { FieldLine.join(["ref"] + Self.fields($0)) }
         }
-        // The accounts' rows of the spending list, newest first (``TransactionsRules/newestFirst(_:_:)``).
+        // The accounts' rows of the spending list: their totals, then the rows, newest first (``TransactionsRules/newestFirst(_:_:)``).
         let rows = accounts.flatMap { entry in (entry.figures?.spending ?? []).map { (entry.account.uid, $0) } }
+        var totals = self.totals
+        for (_, row) in rows { totals.add(row) }
+        lines.append("totals")
+        lines += totals.records.map(FieldLine.join)
         let order = rows.indices.sorted { TransactionsRules.newestFirst(rows[$0].1, rows[$1].1) }
         lines += order.map { FieldLine.join(rows[$0].1.record(account: rows[$0].0)) }
         return Self.signed(body: lines.joined(separator: "\n") + "\n", accounts: accounts.count, goals: goals.count, rows: rows.count)
@@ -291,16 +297,29 @@ struct CensusRecord: Sendable {
             return nil
         }
         var number = 4
-        let figureTags = SpendingTotals.tags.union(["w", "b", "m"])
+        let figureTags: Set<Substring> = ["w", "b", "m"]
         var rows = 0
+        // After the feeds, the totals of the rows (`totals`, then their records), then the rows.
+        var totals: SpendingTotals?
         while let line = nextLine() {
             number += 1
             // The run of rows comes last; a share reads it as a run (``CensusRun``), not here.
-            if line.hasPrefix("r\t") {
+            if line.hasPrefix("r\t"), totals != nil {
                 rows += 1
                 continue
             }
             guard rows == 0 else { return fail("line \(number): not a row of the spending list after its rows began") }
+            if line == "totals", totals == nil {
+                if let problem = finish() { return fail(problem) }
+                totals = SpendingTotals()
+                continue
+            }
+            if totals != nil {
+                guard totals!.read(line.split(separator: "\t", omittingEmptySubsequences: false)) else {
+                    return fail("line \(number): not a record of the spending list's totals")
+                }
+                continue
+            }
             // An account's figures are kept as lines, read by AccountFigures; those nobody asked
             // for are passed over unread (the file's digest vouches for them).
             if figureTags.contains(line.prefix { $0 != "\t" }) {
@@ -331,6 +350,7 @@ struct CensusRecord: Sendable {
             }
         }
         if let problem = finish() { return fail(problem) }
+        guard totals != nil else { return fail("the totals of its spending list are missing") }
         if let problem = signatureProblem() { return .failure(ShardError(problem)) }
         guard let end = lines.end, end.accounts == String(starling.count), end.goals == String(goals.count), end.rows == rows else {
             return fail("it does not hold what its last line says")
@@ -339,6 +359,7 @@ struct CensusRecord: Sendable {
                                   accounts: starling, goals: goals)
         record.rows = rows
         record.signature = end.signature
+        record.totals = totals!
         return .success(record)
     }
 }
@@ -354,6 +375,8 @@ struct CensusSet: Sendable {
     let figures: [String: AccountFigures]
     /// Each file's run of rows: its path, its signature and how many rows it holds.
     var runs: [(path: String, signature: String, rows: Int)] = []
+    /// The totals of every Starling account's rows of the spending list: the runs' totals.
+    var totals = SpendingTotals()
     /// The accounts' names, by UID, for their rows.
     var accountNames: [String: String] = [:]
 
@@ -429,6 +452,7 @@ struct CensusSet: Sendable {
         }
         var census = CensusSet(folder: folder, rest: read[0].1.rest, feeds: feeds, figures: figures)
         census.runs = read.map { ($0.0, $0.1.signature, $0.1.rows) }
+        for (_, record) in read { census.totals.add(record.totals) }
         census.accountNames = byUID.mapValues(\.name)
         return census
     }
@@ -522,6 +546,8 @@ final class CensusRun: IteratorProtocol {
     private var count = 0
     private var done = false
     private(set) var problem: String?
+    /// One category a spelling, as rows worked out from a feed share theirs.
+    private var categories: [Substring: SpendingCategory] = [:]
 
     init(path: String, signature: String, rows: Int, accountNames: [String: String]) {
         self.path = path
@@ -531,13 +557,22 @@ final class CensusRun: IteratorProtocol {
         lines = CensusLines(path: path)
     }
 
+    /// The category of a row's key and name fields, one for each spelling.
+    private func category(_ key: Substring, _ name: Substring) -> SpendingCategory {
+        let spelling = key + "\t" + name
+        if let known = categories[spelling] { return known }
+        let category = SpendingCategory(key: FieldLine.unescaped(key), name: FieldLine.unescaped(name))
+        categories[spelling] = category
+        return category
+    }
+
     func next() -> SpendingItem? {
         guard !done else { return nil }
         while let line = lines.next() {
             guard line.hasPrefix("r\t") else { continue }
             let record = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard record.count > 1, let name = accountNames[FieldLine.unescaped(record[1])],
-                  let item = SpendingItem(record: record, accountName: name) else {
+                  let item = SpendingItem(record: record, accountName: name, category: category) else {
                 return stop("row \(count + 1) of its spending list is not one")
             }
             count += 1

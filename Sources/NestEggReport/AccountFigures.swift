@@ -12,11 +12,10 @@ public struct AccountFigures: Sendable {
     /// What the account's statements are made of (``StatementPeriods/Basis``), trimmed: the
     /// figures do not depend on the data's as-of date, so a census can work them out before it is known.
     let statementBasis: StatementPeriods.Basis?
-    /// The totals of the account's part of the spending list (``SpendingTotals``).
-    let spendingTotals: SpendingTotals
     /// The account's rows of the spending list (``TransactionsRules/items(from:clock:elsewhere:)``),
     /// when the figures were worked out from its feed; `nil` when they were read from a census,
-    /// which keeps the rows apart, in one sorted run a file (``SpendingLists``).
+    /// which keeps the rows apart, in one sorted run a file (``SpendingLists``), and their totals
+    /// as one sum of all its accounts' (``SpendingTotals``).
     public let spending: [SpendingItem]?
 
     /// Only the context's clock and settings count, not its as-of date.
@@ -24,9 +23,7 @@ public struct AccountFigures: Sendable {
         weeks = RoundUpRule.weeks(of: data.keptFeed, currency: data.account.currency, clock: context.clock).map { $0.trimmed() }
         statementBasis = StatementPeriods.basis(for: data, clock: context.clock)?.trimmed()
         var categories = TransactionsRules.StarlingCategories(settings: context.settings)
-        let spending = TransactionsRules.starlingItems(of: data, clock: context.clock, categories: &categories)
-        self.spending = spending
-        spendingTotals = SpendingTotals(spending)
+        spending = TransactionsRules.starlingItems(of: data, clock: context.clock, categories: &categories)
     }
 
     /// ``StatementPeriods/statements(for:clock:asOf:)`` to the data's as-of date, each ``StatementPeriods/Statement/trimmed()``.
@@ -46,8 +43,8 @@ extension StarlingAccountData {
 extension AccountFigures {
     /// The figures as records of fields, for a census (one ``NestEggSupport/FieldLine`` each);
     /// ``init(records:account:)`` reads them back. Amounts are in minor units of the account's
-    /// currency but the spending totals', which name their own; dates are days since 1970-01-01.
-    /// The spending rows are not among them (``SpendingItem/record(account:)``).
+    /// currency; dates are days since 1970-01-01. The spending rows and their totals are not among
+    /// them: a census keeps them for all its accounts at once (``SpendingItem/record(account:)``, ``SpendingTotals/records``).
     public var records: [[String]] {
         var records: [[String]] = weeks.map { ["w", String($0.week.year), String($0.week.week), String($0.spent.minorUnits),
                                               String($0.roundUp.minorUnits), String($0.payments)] }
@@ -57,7 +54,7 @@ extension AccountFigures {
             records += basis.months.map { ["m", String($0.moneyIn.minorUnits), String($0.moneyOut.minorUnits), String($0.roundUpTotal.minorUnits),
                                            String($0.lineCount)] }
         }
-        return records + spendingTotals.records
+        return records
     }
 
     /// Times the records may hold: those of the data (``CivilDate/supportedYears``), a day either way.
@@ -90,7 +87,6 @@ extension AccountFigures {
         var weeks: [RoundUpRule.Week] = []
         var basis: StatementPeriods.Basis?
         var sums: [[Substring]] = []
-        var totals = SpendingTotals()
         for line in lines {
             let record = line.split(separator: "\t", omittingEmptySubsequences: false)
             switch (record.first, record.count) {
@@ -109,8 +105,6 @@ extension AccountFigures {
                 basis = StatementPeriods.Basis(currency: currency, opening: opening, latest: latest, months: [], cleared: cleared)
             case ("m", 5) where basis != nil:
                 sums.append(record)
-            case (let tag?, _) where SpendingTotals.tags.contains(tag):
-                guard totals.read(record, days: Self.days, largest: largest) else { return nil }
             default:
                 return nil
             }
@@ -132,7 +126,6 @@ extension AccountFigures {
         }
         self.weeks = weeks
         self.statementBasis = basis
-        self.spendingTotals = totals
         self.spending = nil
     }
 }
@@ -148,16 +141,18 @@ extension SpendingItem {
     }
 
     /// The row ``record(account:)`` wrote, its fields as a census line holds them (escaped), of
-    /// the account `accountName` names; `nil` when it is not such a row (an amount, a date or a
-    /// time out of range, a currency that is not one).
-    public init?(record: [Substring], accountName: String) {
+    /// the account `accountName` names, its category made by `category` (from the key and name
+    /// fields, so that rows can share one); `nil` when it is not such a row (an amount, a date or
+    /// a time out of range, a currency that is not one).
+    public init?(record: [Substring], accountName: String,
+                 category: (Substring, Substring) -> SpendingCategory = { SpendingCategory(key: FieldLine.unescaped($0), name: FieldLine.unescaped($1)) }) {
         guard record.count == 11, record[0] == "r", let currency = Currency(code: String(record[7])),
               let units = Int128(record[6]), (-Money.maximumMinorUnits...Money.maximumMinorUnits).contains(units),
               let days = Int(record[8]), AccountFigures.days.contains(days), record[10] == "0" || record[10] == "1" else { return nil }
         let instant = record[9].isEmpty ? nil : Int64(record[9]).flatMap { AccountFigures.instants.contains($0) ? Instant(millisecondsSinceEpoch: $0) : nil }
         guard record[9].isEmpty || instant != nil else { return nil }
         self.init(sourceID: FieldLine.unescaped(record[2]), source: .starling, name: FieldLine.unescaped(record[3]),
-                  category: SpendingCategory(key: FieldLine.unescaped(record[4]), name: FieldLine.unescaped(record[5])),
+                  category: category(record[4], record[5]),
                   amount: Money(minorUnits: units, currency: currency), date: CivilDate(daysSinceEpoch: days), instant: instant,
                   accountName: accountName, provider: nil, pinned: true, pending: record[10] == "1")
     }

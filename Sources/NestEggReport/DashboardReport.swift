@@ -215,9 +215,15 @@ public enum SiteReport {
         var totals: SpendingTotals {
             totalsLock.withLock {
                 if let spendingTotals { return spendingTotals }
-                var totals = SpendingTotals(spending)
-                // The accounts whose rows a census keeps bring their totals.
-                for figures in elsewhere.values where figures.spending == nil { totals.add(figures.spendingTotals) }
+                var totals: SpendingTotals
+                switch rows {
+                case .inMemory:
+                    totals = SpendingTotals(spending)
+                case .runs(let starling):
+                    // Every Starling account's totals are the census's, the share's own accounts' too.
+                    totals = SpendingTotals(TransactionsRules.items(from: dataset, clock: clock, starling: false))
+                    totals.add(starling)
+                }
                 spendingTotals = totals
                 return totals
             }
@@ -243,10 +249,11 @@ public enum SiteReport {
     }
 
     /// Where the transactions lists' rows come from: the dataset (and ``AccountFigures`` worked
-    /// out from feeds), or sorted runs the build brings (a census's), after the report.
+    /// out from feeds), or sorted runs the build brings (a census's) after the report, with the
+    /// totals of every Starling account's rows.
     public enum SpendingRows: Sendable {
         case inMemory
-        case runs
+        case runs(SpendingTotals)
     }
 
     /// One report: its section, and how it makes its pages and its part of the start page.

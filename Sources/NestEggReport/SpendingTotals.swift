@@ -191,15 +191,18 @@ extension SpendingTotals {
     /// The record tags ``records`` writes.
     public static let tags: Set<Substring> = ["t", "n", "d", "p"]
 
-    /// Adds one record ``records`` wrote. - Returns: `false` when it is not such a record (a field
-    /// that is not a number, a month, a date or a currency, or out of the range a census may hold).
-    mutating func read(_ record: [Substring], days: ClosedRange<Int>, largest: Int128) -> Bool {
+    /// Adds one record ``records`` wrote, of a census (the totals of its accounts' rows). - Returns:
+    /// `false` when it is not such a record (a field that is not a number, a month, a date or a
+    /// currency, or out of the range a census may hold: dates of the years 1 to 9999, counts up to
+    /// 2⁴⁰, sums up to 2⁴⁰ amounts, so that no sum of a million such files overflows).
+    public mutating func read(_ record: [Substring]) -> Bool {
+        let days = AccountFigures.days, largest = Money.maximumMinorUnits << 40
         func units(_ text: Substring) -> Int128? { Int128(text).flatMap { (-largest...largest).contains($0) ? $0 : nil } }
         func date(_ text: Substring) -> CivilDate? { Int(text).flatMap { days.contains($0) ? CivilDate(daysSinceEpoch: $0) : nil } }
         switch (record.first, record.count) {
         case ("t", 7):
             guard let month = Int(record[2]), Self.months.contains(month), let currency = Currency(code: String(record[3])),
-                  record[4] == "0" || record[4] == "1", let count = Int(record[5]), (1...1 << 32).contains(count),
+                  record[4] == "0" || record[4] == "1", let count = Int(record[5]), (1...1 << 40).contains(count),
                   let sum = units(record[6]) else { return false }
             add(Cell(category: FieldLine.unescaped(record[1]), month: CalendarMonth(index: month), currency: currency,
                      pinned: record[4] == "1"), Sum(count: count, minorUnits: sum))
