@@ -66,12 +66,12 @@ public struct Merge {
         var entries: [String?] = Array(repeating: nil, count: records[0].1.statementCount)
         do {
             for (part, record) in records {
-                for path in record.files where path != BuildCache.fileName && path != PartRecord.fileName {
-                    switch FileBytes.read(part.path + "/" + path) {
-                    case .success(let bytes): try writer.write(String(decoding: bytes, as: UTF8.self), to: path)
-                    case .failure(let failure): throw SiteWriter.WriteError(path: part.path + "/" + path, reason: failure.reason)
-                    }
-                }
+                // Each page is hard-linked from its part (copied where the disk cannot link), never read and written again.
+                let files = record.files.filter { $0 != BuildCache.fileName && $0 != PartRecord.fileName }
+                if let failure = Concurrently.firstFailure(files.count, { index -> SiteWriter.WriteError? in
+                    do throws(SiteWriter.WriteError) { try writer.place(part.path + "/" + files[index], at: files[index]) } catch { return error }
+                    return nil
+                }) { throw failure }
                 for (place, text) in record.entries { entries[place] = text }
             }
             if !entries.isEmpty {

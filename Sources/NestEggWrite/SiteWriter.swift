@@ -170,6 +170,47 @@ public final class SiteWriter: Sendable {
         }
     }
 
+    /// Places the file at `source` (another folder nestegg wrote, such as a part of a sharded
+    /// build) at `path`, as ``write(_:to:)`` would place its bytes, without reading it into memory
+    /// unless the old output has a file of its size: when the old output holds the same bytes, its
+    /// file is kept; otherwise `source` is hard-linked (nestegg never writes into a file it wrote,
+    /// only new files, so the two names cannot drift apart), or copied where the disk cannot link.
+    public func place(_ source: String, at path: String) throws(WriteError) {
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0.isEmpty }) else {
+            throw WriteError(path: path, reason: "not a path inside the site")
+        }
+        var status = stat()
+        guard lstat(source, &status) == 0 else { throw WriteError(path: source, reason: systemReason(errno)) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw WriteError(path: source, reason: "not a regular file") }
+        guard state.withLock({ $0.writtenPaths.insert(path).inserted }) else {
+            throw WriteError(path: path, reason: "written twice in one build (two pages with one path)")
+        }
+        try ensureFolder(of: path)
+        let old = output.path + "/" + path, new = staging.path + "/" + path
+        var oldStatus = stat()
+        let sameSize = stat(old, &oldStatus) == 0 && oldStatus.st_mode & S_IFMT == S_IFREG && oldStatus.st_size == status.st_size
+        let unchanged = sameSize && Self.sameBytes(source, old)
+        let failure: String? = creating.withLock { _ in
+            if unchanged && keep(path) { return nil }
+            if !unchanged && link(source, new) == 0 { return nil }
+            guard let data = FileManager.default.contents(atPath: unchanged ? old : source) else { return "cannot read \(unchanged ? old : source)" }
+            let failure = data.withUnsafeBytes { Self.writeFile(atPath: new, $0.bindMemory(to: UInt8.self)) }
+            if failure == nil && unchanged { Self.copyModificationTime(from: old, to: new) }
+            return failure
+        }
+        if let failure { throw WriteError(path: path, reason: failure) }
+        state.withLock { state in
+            state.written.append(path)
+            if !unchanged && path != BuildCache.fileName { state.changed += 1 }
+        }
+    }
+
+    /// Whether the files at `a` and `b` hold the same bytes.
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        guard let first = FileManager.default.contents(atPath: a), let second = FileManager.default.contents(atPath: b) else { return false }
+        return first == second
+    }
+
     static func copyModificationTime(from source: String, to destination: String) {
         var status = stat()
         guard stat(source, &status) == 0 else { return }

@@ -84,6 +84,31 @@ import Testing
         sameChangesPage(single, merged)
     }
 
+    /// The merge hard-links the parts' pages instead of copying them; merged again from the same
+    /// parts it changes nothing (the old files and their times are kept); a part's file that is a
+    /// symbolic link, not a file nestegg wrote, is refused and the site left as it was.
+    @Test func theMergeLinksThePartsPages() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let site = try shardedBuild(data: fixtures, count: 2, work: work)
+        let parts = (0..<2).map { work.appendingPathComponent("part-\($0)").path }
+        func inode(_ path: String) -> UInt? { (try? FileManager.default.attributesOfItem(atPath: path))?[.systemFileNumber] as? UInt }
+        let page = "statements/manifest.json"
+        let linked = try FileManager.default.subpathsOfDirectory(atPath: parts[0]).filter { $0.hasSuffix(".html") }
+        #expect(!linked.isEmpty && linked.allSatisfy { inode(parts[0] + "/" + $0) == inode(site.path + "/" + $0) }, "each page is its part's file")
+        #expect(inode(site.path + "/" + page) != nil, "the manifest is written by the merge")
+        let before = snapshot(site)
+        let again = try NestEggBinary.run(["merge"] + parts + ["--output", site.path])
+        #expect(again.status == 0 && again.stderr.contains(" 0 changed, 0 removed"), "\(again.stderr)")
+        #expect(snapshot(site) == before)
+        let target = parts[1] + "/" + (try #require(try FileManager.default.subpathsOfDirectory(atPath: parts[1]).first { $0.hasSuffix(".html") }))
+        try FileManager.default.removeItem(atPath: target)
+        try FileManager.default.createSymbolicLink(atPath: target, withDestinationPath: "/etc/hostname")
+        let refused = try NestEggBinary.run(["merge"] + parts + ["--output", site.path])
+        #expect(refused.status == 73 && refused.stderr.contains("not a regular file"), "\(refused.stderr)")
+        #expect(snapshot(site) == before)
+    }
+
     @Test func partsThatDoNotBelongTogetherAreRefusedAndNothingIsWritten() throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
