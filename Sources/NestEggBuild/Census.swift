@@ -185,8 +185,9 @@ struct CensusRecord: Sendable {
     static func isCensus(_ url: URL) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
         defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: format.utf8.count + 1)) ?? Data()
-        return head == Data((format + "\n").utf8)
+        let head = (try? handle.read(upToCount: "nestegg-census ".utf8.count)) ?? Data()
+        // Any format's census (a file an earlier nestegg wrote is replaced as well).
+        return head.starts(with: Data("nestegg-census ".utf8))
     }
 
     var text: String {
@@ -355,6 +356,10 @@ struct CensusRecord: Sendable {
         guard let end = lines.end, end.accounts == String(starling.count), end.goals == String(goals.count), end.rows == rows else {
             return fail("it does not hold what its last line says")
         }
+        // Its totals count its rows: what a share lays out from them is the rows it will read.
+        guard let counted = totals!.checkedCount, counted == rows else {
+            return fail("its spending totals count \(totals!.checkedCount.map(String.init) ?? "more") rows where it holds \(rows)")
+        }
         var record = CensusRecord(version: String(version.dropFirst("nestegg ".count)), rest: String(rest), shard: shard,
                                   accounts: starling, goals: goals)
         record.rows = rows
@@ -373,8 +378,8 @@ struct CensusSet: Sendable {
     let feeds: [String: (known: KnownFeed, digest: String?)]
     /// Each account's figures, by UID.
     let figures: [String: AccountFigures]
-    /// Each file's run of rows: its path, its signature and how many rows it holds.
-    var runs: [(path: String, signature: String, rows: Int)] = []
+    /// Each file's run of rows: its path, its signature, how many rows it holds and their totals.
+    var runs: [(path: String, signature: String, rows: Int, totals: SpendingTotals)] = []
     /// The totals of every Starling account's rows of the spending list: the runs' totals.
     var totals = SpendingTotals()
     /// The accounts' names, by UID, for their rows.
@@ -451,7 +456,7 @@ struct CensusSet: Sendable {
             for entry in record.goals { feeds["qapital/feed/\(entry.id).json"] = (entry.known, entry.digest) }
         }
         var census = CensusSet(folder: folder, rest: read[0].1.rest, feeds: feeds, figures: figures)
-        census.runs = read.map { ($0.0, $0.1.signature, $0.1.rows) }
+        census.runs = read.map { ($0.0, $0.1.signature, $0.1.rows, $0.1.totals) }
         for (_, record) in read { census.totals.add(record.totals) }
         census.accountNames = byUID.mapValues(\.name)
         return census
@@ -522,25 +527,43 @@ extension CensusSet {
     /// Fills the transactions lists' pages `keeps` names with their rows, from the census's runs
     /// (one a file, read a row at a time) and the lists' own (the transactions app's): only the
     /// kept pages' rows are held. A file must be the one read before, byte for byte (its SHA-256),
-    /// and its rows what its totals count.
+    /// and its rows add up to its totals. All the files are open at once: the limit of open files
+    /// is raised to what the system allows, which bounds how many census files a share can read.
     func fillRows(_ lists: SpendingLists, keeps: (String) -> Bool) throws(BuildError) {
-        let runs = runs.map { CensusRun(path: $0.path, signature: $0.signature, rows: $0.rows, accountNames: accountNames) }
+        Self.allowOpenFiles(runs.count + 64)
+        let runs = runs.map { CensusRun(path: $0.path, signature: $0.signature, rows: $0.rows, totals: $0.totals, accountNames: accountNames) }
         let mismatch = lists.fill(runs.map { $0 as any IteratorProtocol<SpendingItem> }, keeps: keeps)
+        // After a mismatch the other runs are read to their end: a file changed since is named as such, first.
+        if mismatch != nil { for run in runs { while run.next() != nil {} } }
         var problems = runs.compactMap { run in run.problem.map { Diagnostic(.error, file: run.path, message: $0) } }
         if problems.isEmpty, let mismatch {
-            problems.append(Diagnostic(.error, file: folder.path, message: "the census's rows of the spending list are not what its totals count: \(mismatch)"))
+            problems.append(Diagnostic(.error, file: mismatch.run.map { runs[$0].path } ?? folder.path,
+                                       message: "the census's rows of the spending list are not what its totals count: \(mismatch)"))
         }
         if !problems.isEmpty { throw BuildError(step: .load, exitCode: .dataError, diagnostics: problems) }
     }
 }
 
-/// A census file's run of rows, read a line at a time (``SpendingItem/init(record:accountName:)``):
+extension CensusSet {
+    /// Raises the soft limit of open files towards `count`, as far as the hard limit allows.
+    static func allowOpenFiles(_ count: Int) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(count) else { return }
+        limit.rlim_cur = min(limit.rlim_max, rlim_t(count))
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+}
+
+/// A census file's run of rows, read a line at a time (``SpendingItem/init(record:accountName:category:)``):
 /// at its end, the file's SHA-256 must be the one the census was first read with, and the rows as
-/// many as it says. A problem ends the run and is kept in ``problem``.
+/// many as it says and adding up to its totals. A problem ends the run and is kept in ``problem``.
 final class CensusRun: IteratorProtocol {
     let path: String
     private let signature: String
     private let expected: Int
+    private let totals: SpendingTotals
+    /// The rows' totals, added up as they are read.
+    private var read = SpendingTotals()
     private let accountNames: [String: String]
     private let lines: CensusLines
     private var count = 0
@@ -549,10 +572,11 @@ final class CensusRun: IteratorProtocol {
     /// One category a spelling, as rows worked out from a feed share theirs.
     private var categories: [Substring: SpendingCategory] = [:]
 
-    init(path: String, signature: String, rows: Int, accountNames: [String: String]) {
+    init(path: String, signature: String, rows: Int, totals: SpendingTotals, accountNames: [String: String]) {
         self.path = path
         self.signature = signature
         self.expected = rows
+        self.totals = totals
         self.accountNames = accountNames
         lines = CensusLines(path: path)
     }
@@ -576,6 +600,7 @@ final class CensusRun: IteratorProtocol {
                 return stop("row \(count + 1) of its spending list is not one")
             }
             count += 1
+            read.add(item)
             return item
         }
         if let failure = lines.failure { return stop("cannot read it again: \(failure)") }
@@ -583,6 +608,7 @@ final class CensusRun: IteratorProtocol {
             return stop("changed since the build first read it; run the census again")
         }
         if count != expected { return stop("holds \(count) rows of the spending list where its last line says \(expected)") }
+        if read != totals { return stop("its rows of the spending list do not add up to its totals") }
         done = true
         return nil
     }

@@ -68,6 +68,19 @@ public struct Merge {
             for (part, record) in records {
                 // Each page is hard-linked from its part (copied where the disk cannot link), never read and written again.
                 let files = record.files.filter { $0 != BuildCache.fileName && $0 != PartRecord.fileName }
+                // Each folder on the way is a folder of the part, not a link out of it.
+                var folders: Set<Substring> = []
+                for file in files {
+                    var folder = file[...]
+                    while let slash = folder.lastIndex(of: "/") {
+                        folder = folder[..<slash]
+                        guard folders.insert(folder).inserted else { break }
+                        var status = stat()
+                        guard lstat(part.path + "/" + folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+                            throw SiteWriter.WriteError(path: part.path + "/" + folder, reason: "not a folder of the part")
+                        }
+                    }
+                }
                 if let failure = Concurrently.firstFailure(files.count, { index -> SiteWriter.WriteError? in
                     do throws(SiteWriter.WriteError) { try writer.place(part.path + "/" + files[index], at: files[index]) } catch { return error }
                     return nil

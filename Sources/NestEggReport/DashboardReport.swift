@@ -164,7 +164,7 @@ public enum SiteReport {
     /// What several reports derive from the dataset, worked out once, by whichever report asks
     /// first (the reports run at once).
     final class Derived: @unchecked Sendable {
-        private let lock = NSLock(), statementsLock = NSLock(), totalsLock = NSLock(), listsLock = NSLock()
+        private let lock = NSLock(), statementsLock = NSLock(), totalsLock = NSLock(), listsLock = NSLock(), appLock = NSLock()
         private let dataset: Dataset
         private let clock: LocalClock
         private var spendingItems: [SpendingItem]?
@@ -199,16 +199,28 @@ public enum SiteReport {
             }
         }
 
-        /// Outgoing payments of both sources (``TransactionsRules/items(from:clock:)``), but those
-        /// of the accounts whose figures came from a census: the totals and the lists' rows in memory.
+        /// Outgoing payments of both sources (``TransactionsRules/items(from:clock:)``): with the
+        /// rows in memory, the totals and the lists' rows. (With runs, the transactions app's only: ``appSpending``.)
         var spending: [SpendingItem] {
-            lock.withLock {
+            precondition(rows.isInMemory, "with runs, the Starling accounts' rows are the build's to bring")
+            return lock.withLock {
                 if let spendingItems { return spendingItems }
                 let items = TransactionsRules.items(from: dataset, clock: clock, elsewhere: elsewhere)
                 spendingItems = items
                 return items
             }
         }
+
+        /// The transactions app's outgoing payments, newest first, worked out once.
+        var appSpending: [SpendingItem] {
+            appLock.withLock {
+                if let appItems { return appItems }
+                let items = TransactionsRules.items(from: dataset, clock: clock, starling: false)
+                appItems = items
+                return items
+            }
+        }
+        private var appItems: [SpendingItem]?
 
         /// The spending list's totals (``SpendingTotals``): the insights, the start page and the
         /// lists' counts and sums read them, not the rows.
@@ -221,7 +233,7 @@ public enum SiteReport {
                     totals = SpendingTotals(spending)
                 case .runs(let starling):
                     // Every Starling account's totals are the census's, the share's own accounts' too.
-                    totals = SpendingTotals(TransactionsRules.items(from: dataset, clock: clock, starling: false))
+                    totals = SpendingTotals(appSpending)
                     totals.add(starling)
                 }
                 spendingTotals = totals
@@ -240,7 +252,7 @@ public enum SiteReport {
                     lists = TransactionsReport.lists(totals, rows: spending)
                     if let mismatch = lists?.fill([], keeps: { _ in true }) { preconditionFailure("the spending list disagrees with its own totals: \(mismatch)") }
                 case .runs:
-                    lists = TransactionsReport.lists(totals, rows: TransactionsRules.items(from: dataset, clock: clock, starling: false))
+                    lists = TransactionsReport.lists(totals, rows: appSpending)
                 }
                 spendingLists = .some(lists)
                 return lists
@@ -254,6 +266,8 @@ public enum SiteReport {
     public enum SpendingRows: Sendable {
         case inMemory
         case runs(SpendingTotals)
+
+        var isInMemory: Bool { if case .inMemory = self { true } else { false } }
     }
 
     /// One report: its section, and how it makes its pages and its part of the start page.

@@ -20,6 +20,8 @@ public final class SpendingLists: Sendable {
     /// Why the runs could not fill the lists; the rows are then not to be shown.
     public struct Mismatch: Error, Sendable, CustomStringConvertible {
         public let description: String
+        /// The run it was found in (its index in the runs given), when it is one run's.
+        public var run: Int?
     }
 
     let lists: [List]
@@ -37,10 +39,11 @@ public final class SpendingLists: Sendable {
     init(_ totals: SpendingTotals, slugs: [String: String], ownRun: [SpendingItem] = []) {
         var lists = [List(category: nil, base: "transactions/index", pagination: Pagination(count: totals.count()))]
         var byCategory: [String: Int] = [:]
+        let counts = totals.countsByCategory()
         for category in totals.categories() {
             byCategory[category.key] = lists.count
             lists.append(List(category: category, base: "transactions/" + (slugs[category.key] ?? "index"),
-                              pagination: Pagination(count: totals.count(category: category.key))))
+                              pagination: Pagination(count: counts[category.key] ?? 0)))
         }
         self.lists = lists
         self.byCategory = byCategory
@@ -66,26 +69,40 @@ public final class SpendingLists: Sendable {
         for (index, list) in lists.enumerated() {
             for page in list.pagination.ranges.indices where kept[index][page] { filled[Pagination.path(list.base, page: page + 1)] = [] }
         }
+        // A build that renders none of the lists' pages needs none of their rows.
+        if filled.isEmpty {
+            rows.withLock { $0 = [:] }
+            return nil
+        }
         var heap = RunHeap()
         for index in sources.indices { if let item = sources[index].next() { heap.push(item, run: index) } }
         var rowCount = 0
         while let (item, run) = heap.pop() {
             if let next = sources[run].next() {
-                if TransactionsRules.newestFirst(next, item) { return Mismatch(description: "a run of rows is not newest first (run \(run + 1))") }
+                if TransactionsRules.newestFirst(next, item) { return Mismatch(description: "its rows are not newest first", run: run < runs.count ? run : nil) }
                 heap.push(next, run: run)
             }
             rowCount += 1
-            var row = item
-            if let name = names[item.category.key], name != item.category.name {
-                row.category = SpendingCategory(key: item.category.key, name: name)
+            guard let own = byCategory[item.category.key] else {
+                return Mismatch(description: "a row of a category the totals do not have", run: run < runs.count ? run : nil)
             }
-            guard let own = byCategory[row.category.key] else { return Mismatch(description: "a row of a category the totals do not have") }
-            // The row goes on the list of every row and on its category's.
-            for list in [0, own] where list == 0 || own != 0 {
+            // The row goes on the list of every row and on its category's (a list after the first),
+            // under the category's one name (renamed only when kept).
+            var row: SpendingItem?
+            for list in [0, own] {
                 let ranges = lists[list].pagination.ranges
                 while pageOf[list] < ranges.count, positions[list] >= ranges[pageOf[list]].upperBound { pageOf[list] += 1 }
-                guard pageOf[list] < ranges.count else { return Mismatch(description: "more rows than the totals count") }
-                if kept[list][pageOf[list]] { filled[Pagination.path(lists[list].base, page: pageOf[list] + 1), default: []].append(row) }
+                guard pageOf[list] < ranges.count else { return Mismatch(description: "more rows than the totals count", run: run < runs.count ? run : nil) }
+                if kept[list][pageOf[list]] {
+                    if row == nil {
+                        var named = item
+                        if let name = names[item.category.key], name != item.category.name {
+                            named.category = SpendingCategory(key: item.category.key, name: name)
+                        }
+                        row = named
+                    }
+                    filled[Pagination.path(lists[list].base, page: pageOf[list] + 1), default: []].append(row!)
+                }
                 positions[list] += 1
             }
         }

@@ -8,8 +8,9 @@ import NestEggSupport
 /// sums (the start page compares a month in progress with the same days of the month before);
 /// each category's shown name; the first and last dates. Totals of any set of items add to the
 /// totals of their union (``add(_:)-(SpendingTotals)``), whatever the order, so a share of a
-/// sharded build holds the other accounts' totals — a few hundred cells each — instead of their
-/// rows, and every page that sums the list reads the same figures on one machine and on N.
+/// sharded build adds up one total a census file — cells per category and month, sums per day —
+/// instead of holding the other accounts' rows, and every page that sums the list reads the same
+/// figures on one machine and on N.
 public struct SpendingTotals: Sendable, Equatable {
     /// Which items a ``Sum`` counts.
     public struct Cell: Hashable, Sendable {
@@ -26,7 +27,7 @@ public struct SpendingTotals: Sendable, Equatable {
     }
 
     private(set) var cells: [Cell: Sum] = [:]
-    /// Each category's name: of its spellings, the first in string order, as the list shows it
+    /// Each category's name: of its spellings, the first (``NestEggSupport/Text/precedes(_:_:)``), as the list shows it
     /// (``TransactionsRules/unifyingCategoryNames(_:)``).
     private(set) var names: [String: String] = [:]
     /// The pinned items' sums on each local date.
@@ -66,7 +67,7 @@ public struct SpendingTotals: Sendable, Equatable {
     }
 
     mutating func name(_ category: SpendingCategory) {
-        if let known = names[category.key], known <= category.name { return }
+        if let known = names[category.key], !Text.precedes(category.name, known) { return }
         names[category.key] = category.name
     }
 
@@ -77,10 +78,29 @@ public struct SpendingTotals: Sendable, Equatable {
     /// Whether there is no item.
     public var isEmpty: Bool { cells.isEmpty }
 
+    /// How many items in all; `nil` when that is past what an `Int` holds (totals a census file
+    /// claims, before they are checked against its rows).
+    public var checkedCount: Int? {
+        var total = 0
+        for sum in cells.values {
+            let (next, overflow) = total.addingReportingOverflow(sum.count)
+            if overflow { return nil }
+            total = next
+        }
+        return total
+    }
+
     /// The category named as the list shows it.
     func category(_ key: String) -> SpendingCategory { SpendingCategory(key: key, name: names[key] ?? key) }
 
     // MARK: The rules, on the totals
+
+    /// How many items each category has, by key.
+    func countsByCategory() -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for (cell, sum) in cells { counts[cell.category, default: 0] += sum.count }
+        return counts
+    }
 
     /// How many items of `category` (a key; `nil`: every one) in `month` (`nil`: every month).
     func count(category: String? = nil, month: CalendarMonth? = nil, pinned: Bool? = nil) -> Int {
@@ -194,7 +214,9 @@ extension SpendingTotals {
     /// Adds one record ``records`` wrote, of a census (the totals of its accounts' rows). - Returns:
     /// `false` when it is not such a record (a field that is not a number, a month, a date or a
     /// currency, or out of the range a census may hold: dates of the years 1 to 9999, counts up to
-    /// 2⁴⁰, sums up to 2⁴⁰ amounts, so that no sum of a million such files overflows).
+    /// 2⁴⁰ and sums up to 2⁴⁰ amounts a record, and no cell's count or sum past what it can hold
+    /// however many records name it). A census checks that its totals count its rows, which bounds
+    /// what any number of them add up to.
     public mutating func read(_ record: [Substring]) -> Bool {
         let days = AccountFigures.days, largest = Money.maximumMinorUnits << 40
         func units(_ text: Substring) -> Int128? { Int128(text).flatMap { (-largest...largest).contains($0) ? $0 : nil } }
@@ -204,12 +226,18 @@ extension SpendingTotals {
             guard let month = Int(record[2]), Self.months.contains(month), let currency = Currency(code: String(record[3])),
                   record[4] == "0" || record[4] == "1", let count = Int(record[5]), (1...1 << 40).contains(count),
                   let sum = units(record[6]) else { return false }
-            add(Cell(category: FieldLine.unescaped(record[1]), month: CalendarMonth(index: month), currency: currency,
-                     pinned: record[4] == "1"), Sum(count: count, minorUnits: sum))
+            let cell = Cell(category: FieldLine.unescaped(record[1]), month: CalendarMonth(index: month), currency: currency, pinned: record[4] == "1")
+            let known = cells[cell] ?? Sum(count: 0, minorUnits: 0)
+            let (total, countOverflow) = known.count.addingReportingOverflow(count)
+            let (units, sumOverflow) = known.minorUnits.addingReportingOverflow(sum)
+            guard !countOverflow, !sumOverflow, (-largest...largest).contains(units) else { return false }
+            cells[cell] = Sum(count: total, minorUnits: units)
         case ("n", 3):
             name(SpendingCategory(key: FieldLine.unescaped(record[1]), name: FieldLine.unescaped(record[2])))
         case ("d", 4):
-            guard let day = date(record[1]), let currency = Currency(code: String(record[2])), let sum = units(record[3]) else { return false }
+            // Each side is within the bound, so their sum cannot overflow before it is checked.
+            guard let day = date(record[1]), let currency = Currency(code: String(record[2])), let sum = units(record[3]),
+                  (-largest...largest).contains((pinnedByDay[day]?[currency].minorUnits ?? 0) + sum) else { return false }
             pinnedByDay[day, default: MoneyTotals()].add(Money(minorUnits: sum, currency: currency))
         case ("p", 3):
             guard let first = date(record[1]), let last = date(record[2]), first <= last else { return false }

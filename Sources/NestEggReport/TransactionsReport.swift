@@ -118,7 +118,7 @@ public enum TransactionsReport {
         pages(for: TransactionsRules.items(from: dataset, clock: context.clock), context: context)
     }
 
-    /// The pages of `items`, newest first (``TransactionsRules/newestFirst(_:_:)``), every row in memory.
+    /// The pages of `items`, which must be newest first (``TransactionsRules/newestFirst(_:_:)``), every row in memory.
     static func pages(for items: [SpendingItem], context: ReportContext) -> [Page] {
         let totals = SpendingTotals(items)
         guard let lists = lists(totals, rows: items) else { return [] }
@@ -142,6 +142,7 @@ public enum TransactionsReport {
         let crumbs = [Link("Dashboard", "index")]
 
         let preferred = context.settings.currency(forSource: "transactions")
+        let counts = totals.countsByCategory()
 
         var pages: [Page] = []
         for list in lists.lists {
@@ -151,7 +152,7 @@ public enum TransactionsReport {
                                       current: current == nil, first: true)]
                 + categories.map { category in
                     FilterView(name: category.name, href: ReportContext.href(pathOf(category)),
-                               count: context.count(totals.count(category: category.key)),
+                               count: context.count(counts[category.key] ?? 0),
                                current: category.key == current?.key, first: false)
                 }
             let title = current.map { "Transactions: \($0.name)" } ?? "All transactions"
@@ -159,11 +160,9 @@ public enum TransactionsReport {
             for page in pagination.pages(base: list.base, title: title) {
                 pages.append(Page(path: page.path, title: page.title, template: "transactions-list", section: section.id,
                                   breadcrumbs: current == nil && page.number == 1 ? crumbs : crumbs + [Link(section.title, section.path)],
-                                  view: { [path = page.path] in
-                                      listView(current: current, rows: lists.rows(of: path), page: page.number,
-                                                      pagination: pagination, filters: filters, summary: summary,
-                                                      pathOf: pathOf, context: context)
-                                  }()))
+                                  view: listView(current: current, rows: lists.rows(of: page.path), page: page.number,
+                                                 pagination: pagination, filters: filters, summary: summary,
+                                                 pathOf: pathOf, context: context)))
             }
         }
         return pages

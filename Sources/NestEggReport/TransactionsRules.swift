@@ -67,8 +67,10 @@ public enum TransactionsRules {
     public static let appOrder = ["food", "health", "entertainment", "shopping", "travel"]
 
     /// `EATING_OUT`, `Eating  out` and `eating out` all give `eating out`.
+    /// The key is in Unicode's composed form (NFC), so that two spellings of one letter are one key
+    /// byte for byte, not only for Swift's string comparison.
     public static func categoryKey(_ name: String) -> String {
-        Text.singleLine(name.replacingOccurrences(of: "_", with: " ")).lowercased()
+        Text.singleLine(name.replacingOccurrences(of: "_", with: " ")).lowercased().precomposedStringWithCanonicalMapping
     }
 
     /// How a category from the transactions app is shown: its first letter capitalised (`food` → `Food`, `DIY` stays).
@@ -104,14 +106,15 @@ public enum TransactionsRules {
         case (nil, .some): return false
         default:
             // The ids' order: within a source, that of the source's ids (the ids share their prefix).
-            if a.source != b.source { return a.id < b.id }
-            if a.sourceID != b.sourceID { return a.sourceID < b.sourceID }
+            if a.source != b.source { return Text.precedes(a.id, b.id) }
+            if !a.sourceID.utf8.elementsEqual(b.sourceID.utf8) { return Text.precedes(a.sourceID, b.sourceID) }
             // One id twice (two accounts' feeds may hold the same item): what a row shows, so that
-            // the order is total and rows that tie show the same, however the runs were cut.
-            let x = (a.accountName, a.name, a.category.key, a.amount.currency.code, a.amount.minorUnits, a.provider ?? "")
-            let y = (b.accountName, b.name, b.category.key, b.amount.currency.code, b.amount.minorUnits, b.provider ?? "")
-            if x != y { return x < y }
-            return (a.pinned ? 1 : 0, a.pending ? 1 : 0) < (b.pinned ? 1 : 0, b.pending ? 1 : 0)
+            // the order is total and rows that tie show the same however the runs were cut (two
+            // spellings of one text, which `<` ties, are told apart: Text.precedes).
+            for (x, y) in [(a.accountName, b.accountName), (a.name, b.name), (a.category.key, b.category.key), (a.category.name, b.category.name),
+                           (a.amount.currency.code, b.amount.currency.code), (a.provider ?? "", b.provider ?? "")]
+            where !x.utf8.elementsEqual(y.utf8) { return Text.precedes(x, y) }
+            return (a.amount.minorUnits, a.pinned ? 1 : 0, a.pending ? 1 : 0) < (b.amount.minorUnits, b.pinned ? 1 : 0, b.pending ? 1 : 0)
         }
     }
 
@@ -185,12 +188,12 @@ public enum TransactionsRules {
         }
     }
 
-    /// One name per category key, whichever spelling comes first in string order (`Shopping` from
+    /// One name per category key, whichever spelling comes first (``NestEggSupport/Text/precedes(_:_:)``: `Shopping` from
     /// the app and `SHOPPING` from Starling are both shown as `Shopping`).
     static func unifyingCategoryNames(_ items: [SpendingItem]) -> [SpendingItem] {
         var names: [String: String] = [:]
         for item in items {
-            if let known = names[item.category.key], known <= item.category.name { continue }
+            if let known = names[item.category.key], !Text.precedes(item.category.name, known) { continue }
             names[item.category.key] = item.category.name
         }
         return items.map { item in

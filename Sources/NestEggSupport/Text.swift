@@ -2,6 +2,13 @@ import Foundation
 
 /// Small text helpers shared by every stage.
 public enum Text {
+    /// Whether `a` comes before `b`: in the order of `<` on strings, and, for two texts `<` takes
+    /// for equal (canonically equivalent spellings, `é` composed or not), in the order of their
+    /// UTF-8 bytes. A total order on texts: an order that must not depend on which of two
+    /// spellings came first uses it.
+    public static func precedes(_ a: String, _ b: String) -> Bool {
+        a != b ? a < b : a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
 
     /// The text a value shows once it is on a page: control characters removed, each run of white
     /// space with a tab or a line break in it one space, white space at the ends trimmed.

@@ -145,12 +145,7 @@ public final class SiteWriter: Sendable {
     /// `path`, the old file is hard-linked instead, keeping its modification time (and the old
     /// output intact until the swap).
     public func write(_ text: String, to path: String) throws(WriteError) {
-        guard !path.isEmpty, !path.hasPrefix("/"), !path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0.isEmpty }) else {
-            throw WriteError(path: path, reason: "not a path inside the site")
-        }
-        guard state.withLock({ $0.writtenPaths.insert(path).inserted }) else {
-            throw WriteError(path: path, reason: "written twice in one build (two pages with one path)")
-        }
+        try claim(path)
         var text = text
         try ensureFolder(of: path)
         let old = output.path + "/" + path, new = staging.path + "/" + path
@@ -163,10 +158,25 @@ public final class SiteWriter: Sendable {
             return failure
         }
         if let failure { throw WriteError(path: path, reason: failure) }
+        count(path, changed: !unchanged)
+    }
+
+    /// Takes `path` for this build: a path inside the site, not written yet.
+    private func claim(_ path: String) throws(WriteError) {
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0.isEmpty }) else {
+            throw WriteError(path: path, reason: "not a path inside the site")
+        }
+        guard state.withLock({ $0.writtenPaths.insert(path).inserted }) else {
+            throw WriteError(path: path, reason: "written twice in one build (two pages with one path)")
+        }
+    }
+
+    /// Counts a file as written, and as changed when it is new or its bytes are not the old ones.
+    private func count(_ path: String, changed: Bool) {
         state.withLock { state in
             state.written.append(path)
             // The build cache is bookkeeping: it is not counted as a changed page.
-            if !unchanged && path != BuildCache.fileName { state.changed += 1 }
+            if changed && path != BuildCache.fileName { state.changed += 1 }
         }
     }
 
@@ -176,33 +186,32 @@ public final class SiteWriter: Sendable {
     /// file is kept; otherwise `source` is hard-linked (nestegg never writes into a file it wrote,
     /// only new files, so the two names cannot drift apart), or copied where the disk cannot link.
     public func place(_ source: String, at path: String) throws(WriteError) {
-        guard !path.isEmpty, !path.hasPrefix("/"), !path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0.isEmpty }) else {
-            throw WriteError(path: path, reason: "not a path inside the site")
-        }
         var status = stat()
         guard lstat(source, &status) == 0 else { throw WriteError(path: source, reason: systemReason(errno)) }
         guard status.st_mode & S_IFMT == S_IFREG else { throw WriteError(path: source, reason: "not a regular file") }
-        guard state.withLock({ $0.writtenPaths.insert(path).inserted }) else {
-            throw WriteError(path: path, reason: "written twice in one build (two pages with one path)")
-        }
+        try claim(path)
         try ensureFolder(of: path)
         let old = output.path + "/" + path, new = staging.path + "/" + path
         var oldStatus = stat()
-        let sameSize = stat(old, &oldStatus) == 0 && oldStatus.st_mode & S_IFMT == S_IFREG && oldStatus.st_size == status.st_size
-        let unchanged = sameSize && Self.sameBytes(source, old)
+        let sameSize = lstat(old, &oldStatus) == 0 && oldStatus.st_mode & S_IFMT == S_IFREG && oldStatus.st_size == status.st_size
+        // The same file (a merge again from the same parts) needs no reading.
+        let unchanged = sameSize && ((oldStatus.st_dev == status.st_dev && oldStatus.st_ino == status.st_ino) || Self.sameBytes(source, old))
         let failure: String? = creating.withLock { _ in
             if unchanged && keep(path) { return nil }
-            if !unchanged && link(source, new) == 0 { return nil }
+            if !unchanged && link(source, new) == 0 {
+                // What was linked is the file looked at (not a link put in its place meanwhile).
+                var linked = stat()
+                if lstat(new, &linked) == 0, linked.st_mode & S_IFMT == S_IFREG, linked.st_dev == status.st_dev, linked.st_ino == status.st_ino { return nil }
+                unlink(new)
+                return "\(source) changed while it was read"
+            }
             guard let data = FileManager.default.contents(atPath: unchanged ? old : source) else { return "cannot read \(unchanged ? old : source)" }
             let failure = data.withUnsafeBytes { Self.writeFile(atPath: new, $0.bindMemory(to: UInt8.self)) }
             if failure == nil && unchanged { Self.copyModificationTime(from: old, to: new) }
             return failure
         }
         if let failure { throw WriteError(path: path, reason: failure) }
-        state.withLock { state in
-            state.written.append(path)
-            if !unchanged && path != BuildCache.fileName { state.changed += 1 }
-        }
+        count(path, changed: !unchanged)
     }
 
     /// Whether the files at `a` and `b` hold the same bytes.
