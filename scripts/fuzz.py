@@ -72,15 +72,19 @@ def seeds(target):
     if target == "census":
         # A census body for accounts a1 (GBP) and a2 (JPY): the reader signs and reads it.
         body = "\n".join([
-            "nestegg-census 1", "nestegg 0", "rest", "0 1",
+            "nestegg-census 2", "nestegg 0", "rest", "0 1",
             "account\ta1\t1795081088000\tdigest",
             "note\twarning\tstarling/feed/a1.json\t=3\t=7\t=$.feedItems[0]\t1\tfeed item x is in JPY",
             "w\t2026\t1\t20245\t255\t7", "w\t2026\t2\t61525\t1275\t23",
             "b\t20400\t20480\t3238398", "m\t100\t200\t30\t4", "m\t0\t0\t0\t0", "m\t5\t6\t7\t1",
-            "s\tuid-1\tTesco\tgroceries\tGroceries\t1234\tGBP\t20450\t1766966400000\t0",
-            "s\tuid-2\tCafé \\t\\n\tEATING_OUT\tEating out\t99\tEUR\t20451\t\t1",
             "account\ta2\t\t", "w\t2026\t3\t500\t0\t1",
             "goal\t7\t1795081088000\tdigest", "ref\twarning\tqapital/feed/7.json\t\t\t\t2\t2 feed items name user 9",
+            "totals",
+            "t\teating out\t24311\tEUR\t1\t1\t99", "t\tgroceries\t24311\tGBP\t1\t1\t1234",
+            "n\teating out\tEating out", "n\tgroceries\tGroceries",
+            "d\t20450\tGBP\t1234", "d\t20451\tEUR\t99", "p\t20450\t20451",
+            "r\ta1\tuid-2\tCafé \\t\\n\teating out\tEating out\t99\tEUR\t20451\t\t1",
+            "r\ta1\tuid-1\tTesco\tgroceries\tGroceries\t1234\tGBP\t20450\t1766966400000\t0",
         ]) + "\n"
         return [("census", body.encode())]
     texts = []
