@@ -606,24 +606,32 @@ import Testing
         ("w", 1, "9999"), ("w", 1, "10000"), ("w", 2, "54"), ("w", 5, "-1"), ("w", 5, "99999999999"), ("b", 1, "99999999999"),
         ("b", 3, "99999999999999999"), ("m", 1, "170141183460469231731687303715884105727"), ("m", 4, "99999999999999"),
     ])
-    func valuesOutOfRangeAreRefused(_ tag: String, _ field: Int, _ value: String) {
+    func valuesOutOfRangeAreRefused(_ tag: String, _ field: Int, _ value: String) throws {
+        let text = try #require(withRecord({ lines in
+            // The first account's last record of the tag: a week later than all before it, so that
+            // only the range check can refuse it, not the weeks' order.
+            guard let first = lines.firstIndex(where: { $0.hasPrefix("account\t") }) else { return nil }
+            let next = lines[(first + 1)...].firstIndex { $0.hasPrefix("account\t") || $0.hasPrefix("goal\t") } ?? lines.endIndex
+            return lines[first..<next].lastIndex { $0.hasPrefix(tag + "\t") }
+        }, { $0[field] = value }))
+        let reason = refusal(text)
+        #expect(reason?.contains("the figures of account") == true, "\(tag) \(field) = \(value): \(reason ?? "read")")
+    }
+
+    /// The census with the fields of the record `find` finds changed by `change`, signed anew;
+    /// `nil` when there is no such record.
+    func withRecord(_ find: ([String]) -> Int?, _ change: (inout [String]) -> Void) -> String? {
         var found = false
         let text = resigned { body in
             var lines = body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            // The first account's last record of the tag: a week later than all before it, so that
-            // only the range check can refuse it, not the weeks' order.
-            guard let first = lines.firstIndex(where: { $0.hasPrefix("account\t") }) else { return body }
-            let next = lines[(first + 1)...].firstIndex { $0.hasPrefix("account\t") || $0.hasPrefix("goal\t") } ?? lines.endIndex
-            guard let index = lines[first..<next].lastIndex(where: { $0.hasPrefix(tag + "\t") }) else { return body }
+            guard let index = find(lines) else { return body }
             var fields = FieldLine.split(lines[index][...])
-            fields[field] = value
+            change(&fields)
             lines[index] = FieldLine.join(fields)
             found = true
             return lines.joined(separator: "\n")
         }
-        #expect(found)
-        let reason = refusal(text)
-        #expect(reason?.contains("the figures of account") == true, "\(tag) \(field) = \(value): \(reason ?? "read")")
+        return found ? text : nil
     }
 
     /// The same for the totals of the file's rows.
@@ -632,18 +640,9 @@ import Testing
         ("t", 6, "170141183460469231731687303715884105727"), ("d", 1, "99999999999"), ("d", 3, "-170141183460469231731687303715884105727"),
         ("p", 1, "99999999999"), ("p", 2, "-1000000"), ("n", 1, ""),
     ])
-    func totalsOutOfRangeAreRefused(_ tag: String, _ field: Int, _ value: String) {
-        var found = false
-        let text = resigned { body in
-            var lines = body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            guard let index = lines.firstIndex(where: { $0.hasPrefix(tag + "\t") }) else { return body }
-            var fields = FieldLine.split(lines[index][...])
-            if tag == "n" { fields.append(value) } else { fields[field] = value }
-            lines[index] = FieldLine.join(fields)
-            found = true
-            return lines.joined(separator: "\n")
-        }
-        #expect(found)
+    func totalsOutOfRangeAreRefused(_ tag: String, _ field: Int, _ value: String) throws {
+        let text = try #require(withRecord({ $0.firstIndex { $0.hasPrefix(tag + "\t") } },
+                                           { fields in if tag == "n" { fields.append(value) } else { fields[field] = value } }))
         let reason = refusal(text)
         #expect(reason?.contains("not a record of the spending list's totals") == true, "\(tag) \(field) = \(value): \(reason ?? "read")")
     }
