@@ -565,7 +565,8 @@ final class CensusRun: IteratorProtocol {
     /// The rows' totals, added up as they are read.
     private var read = SpendingTotals()
     private let accountNames: [String: String]
-    private let lines: CensusLines
+    /// Opened at the first row asked for: a share that keeps no list page opens none.
+    private lazy var lines = CensusLines(path: path)
     private var count = 0
     private var done = false
     private(set) var problem: String?
@@ -578,7 +579,6 @@ final class CensusRun: IteratorProtocol {
         self.expected = rows
         self.totals = totals
         self.accountNames = accountNames
-        lines = CensusLines(path: path)
     }
 
     /// The category of a row's key and name fields, one for each spelling.

@@ -96,7 +96,7 @@ public final class SpendingLists: Sendable {
                 if kept[list][pageOf[list]] {
                     if row == nil {
                         var named = item
-                        if let name = names[item.category.key], name != item.category.name {
+                        if let name = names[item.category.key], !name.utf8.elementsEqual(item.category.name.utf8) {
                             named.category = SpendingCategory(key: item.category.key, name: name)
                         }
                         row = named

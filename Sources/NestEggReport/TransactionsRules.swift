@@ -110,8 +110,10 @@ public enum TransactionsRules {
             if !a.sourceID.utf8.elementsEqual(b.sourceID.utf8) { return Text.precedes(a.sourceID, b.sourceID) }
             // One id twice (two accounts' feeds may hold the same item): what a row shows, so that
             // the order is total and rows that tie show the same however the runs were cut (two
-            // spellings of one text, which `<` ties, are told apart: Text.precedes).
-            for (x, y) in [(a.accountName, b.accountName), (a.name, b.name), (a.category.key, b.category.key), (a.category.name, b.category.name),
+            // spellings of one text, which `<` ties, are told apart: Text.precedes). Not the
+            // category's name: rows are sorted before or after their category's one name is given
+            // them, and one key shows one name.
+            for (x, y) in [(a.accountName, b.accountName), (a.name, b.name), (a.category.key, b.category.key),
                            (a.amount.currency.code, b.amount.currency.code), (a.provider ?? "", b.provider ?? "")]
             where !x.utf8.elementsEqual(y.utf8) { return Text.precedes(x, y) }
             return (a.amount.minorUnits, a.pinned ? 1 : 0, a.pending ? 1 : 0) < (b.amount.minorUnits, b.pinned ? 1 : 0, b.pending ? 1 : 0)
@@ -198,7 +200,7 @@ public enum TransactionsRules {
         }
         return items.map { item in
             // Only an item whose spelling loses is changed (a change is a new copy of its fields).
-            guard let name = names[item.category.key], name != item.category.name else { return item }
+            guard let name = names[item.category.key], !name.utf8.elementsEqual(item.category.name.utf8) else { return item }
             var item = item
             item.category = SpendingCategory(key: item.category.key, name: name)
             return item

@@ -199,19 +199,30 @@ public final class SiteWriter: Sendable {
         let failure: String? = creating.withLock { _ in
             if unchanged && keep(path) { return nil }
             if !unchanged && link(source, new) == 0 {
-                // What was linked is the file looked at (not a link put in its place meanwhile).
+                // What was linked is the file looked at (not a link put in its place meanwhile);
+                // if not, or on a disk whose inode numbers do not hold, it is copied instead.
                 var linked = stat()
                 if lstat(new, &linked) == 0, linked.st_mode & S_IFMT == S_IFREG, linked.st_dev == status.st_dev, linked.st_ino == status.st_ino { return nil }
                 unlink(new)
-                return "\(source) changed while it was read"
             }
-            guard let data = FileManager.default.contents(atPath: unchanged ? old : source) else { return "cannot read \(unchanged ? old : source)" }
-            let failure = data.withUnsafeBytes { Self.writeFile(atPath: new, $0.bindMemory(to: UInt8.self)) }
+            let failure = Self.copyRegularFile(unchanged ? old : source, to: new)
             if failure == nil && unchanged { Self.copyModificationTime(from: old, to: new) }
             return failure
         }
         if let failure { throw WriteError(path: path, reason: failure) }
         count(path, changed: !unchanged)
+    }
+
+    /// Copies the regular file at `source` (never through a link: `O_NOFOLLOW`) to a new file at
+    /// `destination`. - Returns: why it failed, or `nil`.
+    static func copyRegularFile(_ source: String, to destination: String) -> String? {
+        let descriptor = open(source, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return "cannot read \(source): \(systemReason(errno))" }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return "\(source) is not a regular file" }
+        guard let data = try? handle.readToEnd() ?? Data() else { return "cannot read \(source)" }
+        return data.withUnsafeBytes { writeFile(atPath: destination, $0.bindMemory(to: UInt8.self)) }
     }
 
     /// Whether the files at `a` and `b` hold the same bytes.

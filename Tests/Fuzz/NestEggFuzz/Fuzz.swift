@@ -177,7 +177,8 @@ enum FuzzTargets {
     static func census(_ bytes: [UInt8]) {
         var body = String(decoding: bytes, as: UTF8.self)
         if !body.hasSuffix("\n") { body += "\n" }
-        let lines = body.split(separator: "\n")
+        // Lines as a census reader splits them: at each line-feed byte (`"\r\n"` is one Character).
+        let lines = body.utf8.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self)[...] }
         let rows = lines.filter { $0.hasPrefix("r\t") }
         let text = CensusRecord.signed(body: body, accounts: lines.filter { $0.hasPrefix("account\t") }.count,
                                        goals: lines.filter { $0.hasPrefix("goal\t") }.count, rows: rows.count)
