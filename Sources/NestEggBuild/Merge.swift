@@ -7,7 +7,8 @@ import NestEggWrite
 /// together into one site, byte for byte what `nestegg build` writes from the same data (the
 /// "what changed" page aside, which depends on the build before). The parts must belong together —
 /// the same data and templates, the same N, every share once, each finished — or nothing is
-/// written (exit 65, naming the part). The site is staged and swapped in like a build's.
+/// written (exit 65, naming the part). The site is staged and swapped in like a build's, its pages
+/// hard-linked from the parts (``NestEggWrite/SiteWriter/place(_:at:)``).
 public struct Merge {
     public let parts: [URL]
     public let output: URL

@@ -10,7 +10,10 @@ struct MergeCommand: ParsableCommand {
             Each PART is the output folder of one `nestegg build --shard K/N`. They must come from \
             the same data and templates, with the same N, every share once and finished; otherwise \
             nothing is written and the exit status is 65, naming the part. The site is staged and \
-            swapped in like a build's: the same bytes `nestegg build` writes from the same data.
+            swapped in like a build's: the same bytes `nestegg build` writes from the same data. \
+            Its pages are hard links to the parts' files (copies where the disk cannot link): the \
+            parts may be deleted afterwards; a tool that edits a part's file in place would change \
+            the site too (nestegg never does: it writes new files).
             """
     )
 
