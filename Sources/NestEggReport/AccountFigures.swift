@@ -1,11 +1,12 @@
 import NestEggModel
 import NestEggSupport
 /// What the site-wide pages need of a Starling account's feed: its round-up weeks and its
-/// statements without their items, and its spending.
+/// statements without their items, and, when worked out from the feed, its rows of the spending list.
 ///
 /// A share of a sharded build renders the pages of its own accounts only (``Page/entity``). It
 /// keeps their feeds; of every other account it has these figures, from a census or from reading
-/// the feed and letting it go, so what it holds of the accounts grows with its share, not with the data.
+/// the feed and letting it go: a few records an account instead of its feed. (From a census, the
+/// rows stay in the census's runs, and their totals are one sum a file: ``SpendingTotals``.)
 public struct AccountFigures: Sendable {
     /// ``RoundUpRule/weeks(of:currency:clock:)``, each ``RoundUpRule/Week/trimmed()``.
     let weeks: [RoundUpRule.Week]
