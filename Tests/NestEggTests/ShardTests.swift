@@ -107,6 +107,16 @@ import Testing
         let again = try NestEggBinary.run(["merge"] + parts + ["--output", site.path])
         #expect(again.status == 0 && again.stderr.contains(" 0 changed, 0 removed"), "\(again.stderr)")
         #expect(snapshot(site) == before)
+        // A part built again, from other data, after the merge: the site does not change with it
+        // (nestegg writes new files; the site keeps the ones it linked).
+        let other = work.appendingPathComponent("other-data")
+        try FileManager.default.copyItem(at: fixtures, to: other)
+        try #"{"title": "Another site"}"#.write(to: other.appendingPathComponent("nestegg.json"), atomically: true, encoding: .utf8)
+        let rebuilt = try NestEggBinary.run(["build", "-q", "--data", other.path, "--output", parts[0], "--shard", "0/2"])
+        #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
+        #expect(try String(contentsOfFile: parts[0] + "/" + linked[0], encoding: .utf8).contains("Another site"))
+        #expect(snapshot(site) == before, "the merged site is as it was")
+        _ = try NestEggBinary.run(["build", "-q", "--data", fixtures.path, "--output", parts[0], "--shard", "0/2"])
         let target = parts[1] + "/" + (try #require(try FileManager.default.subpathsOfDirectory(atPath: parts[1]).first { $0.hasSuffix(".html") }))
         try FileManager.default.removeItem(atPath: target)
         try FileManager.default.createSymbolicLink(atPath: target, withDestinationPath: "/etc/hostname")
