@@ -43,15 +43,17 @@ public struct SpendingTotals: Sendable, Equatable {
 
     public mutating func add(_ item: SpendingItem) {
         let fields = item.fields
-        add(Cell(category: fields.category.key, month: CalendarMonth(fields.date), currency: fields.amount.currency, pinned: fields.pinned),
-            Sum(count: 1, minorUnits: fields.amount.minorUnits))
+        let added = add(Cell(category: fields.category.key, month: CalendarMonth(fields.date), currency: fields.amount.currency, pinned: fields.pinned),
+                        Sum(count: 1, minorUnits: fields.amount.minorUnits))
+        precondition(added, "spending totals past what a cell holds")
         name(fields.category)
         if fields.pinned { pinnedByDay[fields.date, default: MoneyTotals()].add(fields.amount) }
         include(fields.date...fields.date)
     }
 
     public mutating func add(_ other: SpendingTotals) {
-        for (cell, sum) in other.cells { add(cell, sum) }
+        // Sums of data's amounts: far from what a cell holds (a census's totals count their rows).
+        for (cell, sum) in other.cells { precondition(add(cell, sum), "spending totals past what a cell holds") }
         for (key, name) in other.names { self.name(SpendingCategory(key: key, name: name)) }
         for (day, totals) in other.pinnedByDay {
             for amount in totals.amounts { pinnedByDay[day, default: MoneyTotals()].add(amount) }
@@ -59,11 +61,15 @@ public struct SpendingTotals: Sendable, Equatable {
         if let range = other.dates { include(range) }
     }
 
-    mutating func add(_ cell: Cell, _ sum: Sum) {
-        var total = cells[cell] ?? Sum(count: 0, minorUnits: 0)
-        total.count += sum.count
-        total.minorUnits += sum.minorUnits
-        cells[cell] = total
+    /// Adds `sum` to `cell`, up to `limit` minor units either way. - Returns: `false`, adding
+    /// nothing, when the count or the sum would go past what it can hold.
+    mutating func add(_ cell: Cell, _ sum: Sum, limit: Int128 = .max) -> Bool {
+        let known = cells[cell] ?? Sum(count: 0, minorUnits: 0)
+        let (count, countOverflow) = known.count.addingReportingOverflow(sum.count)
+        let (units, sumOverflow) = known.minorUnits.addingReportingOverflow(sum.minorUnits)
+        guard !countOverflow, !sumOverflow, (-limit...limit).contains(units) else { return false }
+        cells[cell] = Sum(count: count, minorUnits: units)
+        return true
     }
 
     mutating func name(_ category: SpendingCategory) {
@@ -227,11 +233,7 @@ extension SpendingTotals {
                   record[4] == "0" || record[4] == "1", let count = Int(record[5]), (1...1 << 40).contains(count),
                   let sum = units(record[6]) else { return false }
             let cell = Cell(category: FieldLine.unescaped(record[1]), month: CalendarMonth(index: month), currency: currency, pinned: record[4] == "1")
-            let known = cells[cell] ?? Sum(count: 0, minorUnits: 0)
-            let (total, countOverflow) = known.count.addingReportingOverflow(count)
-            let (units, sumOverflow) = known.minorUnits.addingReportingOverflow(sum)
-            guard !countOverflow, !sumOverflow, (-largest...largest).contains(units) else { return false }
-            cells[cell] = Sum(count: total, minorUnits: units)
+            guard add(cell, Sum(count: count, minorUnits: sum), limit: largest) else { return false }
         case ("n", 3):
             name(SpendingCategory(key: FieldLine.unescaped(record[1]), name: FieldLine.unescaped(record[2])))
         case ("d", 4):

@@ -225,10 +225,10 @@ public final class SiteWriter: Sendable {
         return data.withUnsafeBytes { writeFile(atPath: destination, $0.bindMemory(to: UInt8.self)) }
     }
 
-    /// Whether the files at `a` and `b` hold the same bytes.
-    static func sameBytes(_ a: String, _ b: String) -> Bool {
-        guard let first = FileManager.default.contents(atPath: a), let second = FileManager.default.contents(atPath: b) else { return false }
-        return first == second
+    /// Whether the file at `old` holds the bytes of the file at `source` (``file(atPath:holds:)``).
+    static func sameBytes(_ source: String, _ old: String) -> Bool {
+        guard let data = FileManager.default.contents(atPath: source) else { return false }
+        return data.withUnsafeBytes { file(atPath: old, holds: $0.bindMemory(to: UInt8.self)) }
     }
 
     static func copyModificationTime(from source: String, to destination: String) {
