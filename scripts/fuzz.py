@@ -11,7 +11,7 @@ import argparse, json, os, re, shutil, subprocess, sys, tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGETS = ["json", "loaders", "template", "markdown", "richtext", "census"]
+TARGETS = ["json", "loaders", "template", "markdown", "richtext", "census", "folder"]
 SEPARATOR = b"\n@@\n"
 
 
@@ -87,6 +87,10 @@ def seeds(target):
             "r\ta1\tuid-1\tTesco\tgroceries\tGroceries\t1234\tGBP\t20450\t1766966400000\t0",
         ]) + "\n"
         return [("census", body.encode())]
+    if target == "folder":
+        # File names, one a line: the fixtures' own, and names of many bytes and scripts.
+        names = sorted(str(f.relative_to(fixtures)).replace("/", "\n") for f in fixtures.rglob("*") if f.is_file())
+        return [("names", "\n".join(names + ["Zürich €.json", "日本語", "x" * 250, "a b\tc"]).encode())]
     texts = []
     for f in sorted(fixtures.rglob("*.json")):
         strings_in(json.loads(f.read_text()), texts)

@@ -59,20 +59,11 @@ public final class DataFolder: Sendable {
         var pending: [String] = [""]
         while let relative = pending.popLast() {
             let absolute = relative.isEmpty ? root : root + "/" + relative
-            guard let directory = opendir(absolute) else {
+            guard let entries = FolderEntries.read(absolute) else {
                 problems.append(Diagnostic(.error, file: relative, message: "cannot read this folder: \(systemReason(errno))"))
                 continue
             }
-            var names: [String] = []
-            errno = 0
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-                }
-                if !name.hasPrefix(".") { names.append(name) }
-            }
-            closedir(directory)
-            for name in names {
+            for name in entries.lazy.map(\.name) where !name.hasPrefix(".") {
                 let path = relative.isEmpty ? name : relative + "/" + name
                 let full = root + "/" + path
                 let expectsFile = name.hasSuffix(".json")

@@ -437,15 +437,11 @@ public final class SiteWriter: Sendable {
     static func listFiles(under root: URL) -> [String] {
         var result: [String] = []
         func walk(_ folder: String, relative: String) {
-            guard let directory = opendir(folder) else { return }
-            defer { closedir(directory) }
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-                }
+            for entry in FolderEntries.read(folder) ?? [] {
+                let name = entry.name
                 guard name != ".", name != ".." else { continue }
                 let path = folder + "/" + name, child = relative.isEmpty ? name : relative + "/" + name
-                var type = entry.pointee.d_type
+                var type = entry.type
                 if type == UInt8(DT_UNKNOWN) {
                     var status = stat()
                     guard lstat(path, &status) == 0 else { continue }

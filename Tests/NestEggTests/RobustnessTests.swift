@@ -52,6 +52,30 @@ import Testing
         #expect(KivaSupport.perMillion(loans: 3, population: 1_000_000, locale: .enGB) == "3.00")
     }
 
+    // MARK: Folders
+
+    /// A folder's entries are read in place (``FolderEntries``): every name of every length, in
+    /// any script, comes back as it was written, with its type. (Reading a whole `dirent` past a
+    /// short record crashed `nestegg census` now and then; `make fuzz`'s `folder` target, under the
+    /// address sanitizer, is what catches an over-read: here the names and types are checked.)
+    @Test func folderEntriesGiveEveryNameAndTypeAsWritten() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var names = Set((1...255).map { String(repeating: "a", count: $0) })
+        names.formUnion(["Zürich €.json", "日本語のファイル", "a b\tc", String(repeating: "é", count: 127)])
+        for name in names { #expect(FileManager.default.createFile(atPath: folder.path + "/" + name, contents: Data())) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: false)
+        let entries = try #require(FolderEntries.read(folder.path))
+        #expect(Set(entries.map(\.name)) == names.union([".", "..", "sub"]))
+        #expect(entries.count == names.count + 3)
+        // (A file system may not say: DT_UNKNOWN.)
+        #expect(entries.filter { !names.contains($0.name) }.allSatisfy { $0.type == UInt8(DT_DIR) || $0.type == UInt8(DT_UNKNOWN) })
+        #expect(entries.filter { names.contains($0.name) }.allSatisfy { $0.type == UInt8(DT_REG) || $0.type == UInt8(DT_UNKNOWN) })
+        #expect(try DataFolder(root: folder).files == names.sorted())
+        #expect(Set(SiteWriter.listFiles(under: folder)) == names)
+        #expect(FolderEntries.read(folder.path + "/none") == nil)
+    }
+
     // MARK: Templates
 
     @Test func deeplyNestedSectionsAreATemplateErrorNotAStackOverflow() {

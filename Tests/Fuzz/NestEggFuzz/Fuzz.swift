@@ -42,6 +42,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case "markdown": FuzzTargets.markdown(bytes)
     case "richtext": FuzzTargets.richText(bytes)
     case "census": FuzzTargets.census(bytes)
+    case "folder": FuzzTargets.folder(bytes)
     default: fatalError("unknown NESTEGG_FUZZ_TARGET \(target)")
     }
     return 0
@@ -208,6 +209,28 @@ enum FuzzTargets {
         let site = SiteReport.build(dataset, elsewhere: elsewhere, rows: .runs(record.totals))
         let renderer = PageRenderer(templates: templates, site: site)
         for page in site.pages.prefix(200) where !page.template.isEmpty && page.template != "transactions-list" { _ = try? renderer.render(page) }
+    }
+
+    /// File names from the input (split at line feeds; `/`, NUL and leading dots dropped, up to 255
+    /// bytes), among 700 of every length, in a folder that ``DataFolder`` and the site writer's
+    /// listing read: each must list every name exactly. Enough entries that `readdir`'s buffer
+    /// fills, so a record read past its end (copying a whole `dirent`) is an address sanitizer report.
+    static let namesFolder = FileManager.default.temporaryDirectory.appendingPathComponent("nestegg-fuzz-names-\(getpid())")
+    static func folder(_ bytes: [UInt8]) {
+        var names = Set((0..<700).map { "n\($0)-" + String(repeating: "x", count: $0 % 240) })
+        for part in bytes.split(separator: UInt8(ascii: "\n")).prefix(50) {
+            var name = Array(part.filter { $0 != UInt8(ascii: "/") && $0 != 0 }.drop { $0 == UInt8(ascii: ".") }.prefix(200))
+            // A name is what the file system keeps: its bytes, read back as UTF-8 (invalid bytes replaced).
+            while !name.isEmpty, String(decoding: name, as: UTF8.self).utf8.count > 255 { name.removeLast() }
+            let text = String(decoding: name, as: UTF8.self)
+            if !text.isEmpty, Array(text.utf8) == name { names.insert(text) }
+        }
+        try? FileManager.default.removeItem(at: namesFolder)
+        try? FileManager.default.createDirectory(at: namesFolder, withIntermediateDirectories: true)
+        for name in names { _ = FileManager.default.createFile(atPath: namesFolder.path + "/" + name, contents: Data()) }
+        guard let listed = try? DataFolder(root: namesFolder) else { fatalError("the folder cannot be listed") }
+        guard Set(listed.files) == names, listed.files.count == names.count else { fatalError("DataFolder lists other names than the folder holds") }
+        guard Set(SiteWriter.listFiles(under: namesFolder)) == names else { fatalError("the site writer lists other names than the folder holds") }
     }
 
     /// Rich text from data (a Qapital feed message) to Markdown, through cmark-gfm.

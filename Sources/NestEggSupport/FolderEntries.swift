@@ -1,0 +1,42 @@
+import Foundation
+
+/// The entries of a folder, read with `readdir`.
+///
+/// Each entry's name and type are read where they lie. A record that `readdir` returns holds only
+/// as many bytes of `d_name` as the name needs, not the 256 that `struct dirent` declares, so
+/// copying the whole struct (`entry.pointee`) reads past the record; for the last record of a
+/// buffer that ends a page, that is a crash (a data folder of 20,000 feeds hit it now and then).
+public enum FolderEntries {
+    /// An entry: its name (`.` and `..` included, as `readdir` gives them) and its `d_type`
+    /// (`DT_UNKNOWN` where the file system does not say).
+    public struct Entry: Sendable {
+        public let name: String
+        public let type: UInt8
+    }
+
+    /// The entries of the folder at `path`, in the order `readdir` gives them; `nil` when it cannot
+    /// be opened (`errno` says why).
+    public static func read(_ path: String) -> [Entry]? {
+        guard let directory = opendir(path) else { return nil }
+        defer { closedir(directory) }
+        var entries: [Entry] = []
+        while let entry = readdir(directory) {
+            entries.append(Entry(name: name(of: entry), type: type(of: entry)))
+        }
+        return entries
+    }
+
+    static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+    static let typeOffset = MemoryLayout<dirent>.offset(of: \dirent.d_type)!
+
+    /// The record's name, up to its terminating zero, as UTF-8 (invalid bytes replaced).
+    static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
+        let start = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: UInt8.self)
+        return String(decoding: UnsafeBufferPointer(start: start, count: strlen(UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self))),
+                      as: UTF8.self)
+    }
+
+    static func type(of entry: UnsafeMutablePointer<dirent>) -> UInt8 {
+        UnsafeRawPointer(entry).load(fromByteOffset: typeOffset, as: UInt8.self)
+    }
+}
