@@ -80,7 +80,7 @@ public enum CountriesReport {
                 href: slugs[place.code].map { ReportContext.href(KivaSupport.countryPath($0)) },
                 capital: place.country?.capital ?? "–",
                 population: place.country.map { context.count($0.population) } ?? "–",
-                gini: KivaSupport.gini(place.country?.gini), loans: context.count(loansByCode[place.code]?.loans.count ?? 0))
+                gini: KivaSupport.gini(place.country?.gini), loans: context.count(loansByCode[place.code]?.count ?? 0))
         }
 
         var regions: [RegionView] = []
@@ -111,7 +111,7 @@ public enum CountriesReport {
             guard let slug = slugs[group.place.code] else { continue }
             pages.append(Page(path: KivaSupport.countryPath(slug), title: Text.trimmed("\(group.place.flag) \(group.place.name)"),
                               template: "countries-country", section: section.id, breadcrumbs: sectionCrumbs,
-                              view: countryView(group, context: context)))
+                              view: countryView(group, loans: kiva.loans, context: context)))
         }
         return pages
     }
@@ -119,13 +119,14 @@ public enum CountriesReport {
     /// `3 countries, 12 loans`.
     static func regionSummary(_ codes: [String], _ loansByCode: [String: KivaSupport.CountryLoans], context: ReportContext) -> String {
         context.counted(codes.count, "country", "countries") + ", "
-            + context.counted(codes.reduce(0) { $0 + (loansByCode[$1]?.loans.count ?? 0) }, "loan")
+            + context.counted(codes.reduce(0) { $0 + (loansByCode[$1]?.count ?? 0) }, "loan")
     }
 
-    static func countryView(_ group: KivaSupport.CountryLoans, context: ReportContext) -> CountryView {
+    /// (`loans`: every loan, which `group` holds the places of.)
+    static func countryView(_ group: KivaSupport.CountryLoans, loans all: [KivaLoan], context: ReportContext) -> CountryView {
         let place = group.place
         let country = place.country
-        let loans = KivaSupport.newestFirst(group.loans)
+        let loans = KivaSupport.newestFirst(group.loans(of: all))
         let kivaName = loans.first?.location.country
         let rows = loans.map { KivaSupport.loanRow($0, countries: [:], slugs: [:], context: context) }
         let stories = loans.compactMap { loan -> StoryView? in

@@ -20,27 +20,33 @@ enum KivaSupport {
         return Place(code: code, name: kivaName ?? code, country: nil)
     }
 
-    /// The loans of one country, with their totals.
+    /// The loans of one country, by their places in the list grouped (not copies of them: the
+    /// loans of a large portfolio are the largest thing a build holds), with their totals.
     struct CountryLoans: Sendable {
         let place: Place
-        let loans: [KivaLoan]
+        /// Places in the list ``byCountry(_:countries:currency:)`` grouped, in its order.
+        let indices: [Int]
         let requested: Money
         let funded: Money
+
+        var count: Int { indices.count }
+        /// The country's loans, from the list that was grouped.
+        func loans(of all: [KivaLoan]) -> [KivaLoan] { indices.map { all[$0] } }
     }
 
     /// Loans grouped by country: most loans first, then the larger amount requested, then the code.
     static func byCountry(_ loans: [KivaLoan], countries: [String: Country], currency: Currency) -> [CountryLoans] {
-        var groups: [String: [KivaLoan]] = [:]
-        for loan in loans { groups[loan.location.countryCode, default: []].append(loan) }
+        var groups: [String: [Int]] = [:]
+        for (index, loan) in loans.enumerated() { groups[loan.location.countryCode, default: []].append(index) }
         let result = groups.keys.sorted().map { code -> CountryLoans in
             let list = groups[code]!
-            let place = self.place(code, kivaName: list.first?.location.country, countries: countries)
-            return CountryLoans(place: place, loans: list,
-                                requested: list.reduce(Money.zero(currency)) { $0 + $1.loanAmount },
-                                funded: list.reduce(Money.zero(currency)) { $0 + $1.fundedAmount })
+            let place = self.place(code, kivaName: list.first.map { loans[$0].location.country }, countries: countries)
+            return CountryLoans(place: place, indices: list,
+                                requested: list.reduce(Money.zero(currency)) { $0 + loans[$1].loanAmount },
+                                funded: list.reduce(Money.zero(currency)) { $0 + loans[$1].fundedAmount })
         }
         return result.sorted { a, b in
-            if a.loans.count != b.loans.count { return a.loans.count > b.loans.count }
+            if a.count != b.count { return a.count > b.count }
             if a.requested.minorUnits != b.requested.minorUnits { return a.requested.minorUnits > b.requested.minorUnits }
             return a.place.code < b.place.code
         }
@@ -70,7 +76,17 @@ enum KivaSupport {
 
     /// Newest first; ties by id, highest first.
     static func newestFirst(_ loans: [KivaLoan]) -> [KivaLoan] {
-        loans.sorted { ($0.postedDate, $0.id) > ($1.postedDate, $1.id) }
+        newestFirstOrder(loans).map { loans[$0] }
+    }
+
+    /// The places of ``newestFirst(_:)``'s loans in `loans` (loans that tie keep their order).
+    static func newestFirstOrder(_ loans: [KivaLoan]) -> [Int] {
+        loans.indices.sorted { a, b in
+            let (x, y) = (loans[a], loans[b])
+            if x.postedDate != y.postedDate { return x.postedDate > y.postedDate }
+            if x.id != y.id { return x.id > y.id }
+            return a < b
+        }
     }
 
     // MARK: Numbers

@@ -68,12 +68,14 @@ public enum LoansReport {
         let sectionCrumbs = crumbs + [Link(section.title, section.path)]
         let countries = kiva.countriesByCode
         let slugs = KivaSupport.countrySlugs(kiva.loans.map(\.location.countryCode))
-        let loans = KivaSupport.newestFirst(kiva.loans)
+        // The loans newest first, by their places in the list: a copy of every loan cost as much as the list.
+        let order = KivaSupport.newestFirstOrder(kiva.loans)
+        let loans = kiva.loans
         let pagination = Pagination(count: loans.count)
         var pages = pagination.pages(base: section.path, title: "Kiva loans").map { page in
             Page(path: page.path, title: page.title, template: "loans-index", section: section.id,
                  breadcrumbs: page.number == 1 ? crumbs : sectionCrumbs,
-                 view: indexView(loans, currency: kiva.currency, range: page.range, page: page.number, pagination: pagination,
+                 view: indexView(loans, order: order, currency: kiva.currency, range: page.range, page: page.number, pagination: pagination,
                                  countries: countries, slugs: slugs, context: context))
         }
         pages.append(
@@ -82,8 +84,9 @@ public enum LoansReport {
         return pages
     }
 
-    /// One page of `loans/index`: the totals by status over every loan, and the loans of `range`.
-    static func indexView(_ loans: [KivaLoan], currency: Currency, range: Range<Int>, page: Int, pagination: Pagination,
+    /// One page of `loans/index`: the totals by status over every loan, and the loans at `order[range]`
+    /// (`order`: the places of the loans newest first, ``KivaSupport/newestFirstOrder(_:)``).
+    static func indexView(_ loans: [KivaLoan], order: [Int], currency: Currency, range: Range<Int>, page: Int, pagination: Pagination,
                           countries: [String: Country], slugs: [String: String], context: ReportContext) -> IndexView {
         // The totals per status stand on the first page only: the other pages do not work them out.
         let totals = page == 1 ? KivaSupport.statusTotals(loans, currency: currency, context: context) : nil
@@ -96,7 +99,7 @@ public enum LoansReport {
             summary: context.counted(loans.count, "loan") + " in " + context.counted(slugs.count, "country", "countries"),
             statuses: totals?.rows ?? [], total: totals?.total,
             statusChart: Chart.bars(bars, title: "Loans by status"),
-            loans: loans[range].map { KivaSupport.loanRow($0, countries: countries, slugs: slugs, context: context) },
+            loans: order[range].map { KivaSupport.loanRow(loans[$0], countries: countries, slugs: slugs, context: context) },
             hasLoans: !loans.isEmpty, mapHref: ReportContext.href(mapPath),
             countriesHref: ReportContext.href(CountriesReport.section.path),
             pager: pagination.view(page: page, base: section.path, noun: "loans", locale: context.locale),
@@ -111,11 +114,11 @@ public enum LoansReport {
                 flag: group.place.flag, name: group.place.name,
                 href: ReportContext.href(KivaSupport.countryPath(slugs[group.place.code] ?? "index")),
                 coordinates: KivaSupport.coordinates(group.place.country?.coordinates),
-                loans: context.count(group.loans.count), requested: context.money(group.requested), funded: context.money(group.funded),
+                loans: context.count(group.count), requested: context.money(group.requested), funded: context.money(group.funded),
                 population: group.place.country.map { context.count($0.population) } ?? "–",
                 gini: KivaSupport.gini(group.place.country?.gini),
                 perMillion: group.place.country.flatMap {
-                    KivaSupport.perMillion(loans: group.loans.count, population: $0.population, locale: context.locale)
+                    KivaSupport.perMillion(loans: group.count, population: $0.population, locale: context.locale)
                 } ?? "–")
         }
         let unknown = groups.filter { $0.place.country == nil }.map(\.place.name)
@@ -171,7 +174,7 @@ public enum LoansReport {
         let groups = KivaSupport.byCountry(kiva.loans, countries: kiva.countriesByCode, currency: kiva.currency)
         let rows = groups.prefix(5).map { group in
             DashboardSection.Table.Row([
-                "\(group.place.flag) \(group.place.name)", "\(group.loans.count)",
+                "\(group.place.flag) \(group.place.name)", "\(group.count)",
                 context.money(group.requested), context.money(group.funded),
             ])
         }

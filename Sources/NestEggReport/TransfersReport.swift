@@ -120,7 +120,17 @@ public enum TransfersReport {
 
     /// Newest first; ties in the order of their transaction ids.
     static func newestFirst(_ transfers: [Transfer]) -> [Transfer] {
-        transfers.sorted { ($1.time, $0.tid) < ($0.time, $1.tid) }
+        newestFirstOrder(transfers).map { transfers[$0] }
+    }
+
+    /// The places of ``newestFirst(_:)``'s transfers in `transfers` (transfers that tie keep their order).
+    static func newestFirstOrder(_ transfers: [Transfer]) -> [Int] {
+        transfers.indices.sorted { a, b in
+            let (x, y) = (transfers[a], transfers[b])
+            if x.time != y.time { return x.time > y.time }
+            if x.tid != y.tid { return x.tid < y.tid }
+            return a < b
+        }
     }
 
     /// Totals of one person's successful transfers.
@@ -132,7 +142,7 @@ public enum TransfersReport {
         var receivedCount = 0
         var failedCount = 0
 
-        init(uid: String, transfers: [Transfer]) {
+        init(uid: String, transfers: some Sequence<Transfer>) {
             for transfer in transfers where transfer.fromUid == uid || transfer.toUid == uid {
                 guard transfer.status.isSuccess else { failedCount += 1; continue }
                 if transfer.fromUid == uid {
@@ -168,23 +178,31 @@ public enum TransfersReport {
                                failed: !transfer.status.isSuccess)
         }
 
-        let ordered = newestFirst(data.transfers)
-        let successful = ordered.filter(\.status.isSuccess)
-        let failed = ordered.filter { !$0.status.isSuccess }
-        let moved = MoneyTotals(successful.map(\.amount))
+        // The lists below hold places in `all`, not copies of the transfers: each copy of a
+        // hundred thousand transfers cost as much as the list itself.
+        let all = data.transfers
+        let ordered = newestFirstOrder(all)
+        let failed = ordered.filter { !all[$0].status.isSuccess }
+        let successCount = all.count - failed.count
+        var moved = MoneyTotals()
+        var currencies = Set<Currency>()
+        for transfer in all where transfer.status.isSuccess {
+            moved.add(transfer.amount)
+            currencies.insert(transfer.amount.currency)
+        }
 
         // Each person's transfers, found once (not by a pass over every transfer per person).
-        var byPerson: [String: [Transfer]] = [:]
-        for transfer in data.transfers {
-            byPerson[transfer.fromUid, default: []].append(transfer)
-            if transfer.toUid != transfer.fromUid { byPerson[transfer.toUid, default: []].append(transfer) }
+        var byPerson: [String: [Int]] = [:]
+        for (index, transfer) in all.enumerated() {
+            byPerson[transfer.fromUid, default: []].append(index)
+            if transfer.toUid != transfer.fromUid { byPerson[transfer.toUid, default: []].append(index) }
         }
         var personRows: [PersonRow] = []
         var bars: [Chart.Bar] = []
         var pages: [Page] = []
         for person in people {
-            let mine = byPerson[person.uid] ?? []
-            let totals = Totals(uid: person.uid, transfers: mine)
+            let places = byPerson[person.uid] ?? []
+            let totals = Totals(uid: person.uid, transfers: places.lazy.map { all[$0] })
             let href = ReportContext.href(personPath(person))
             personRows.append(PersonRow(
                 name: person.name, href: href, known: person.known,
@@ -197,23 +215,22 @@ public enum TransfersReport {
             }
             pages.append(Page(path: personPath(person), title: "Transfers of \(person.name)", template: "transfers-person",
                               section: section.id, breadcrumbs: indexCrumbs,
-                              view: personView(person, totals: totals, transfers: mine, people: byUid, context: context)))
+                              view: personView(person, totals: totals, transfers: places.map { all[$0] }, people: byUid, context: context)))
         }
 
-        var groups: [TransferStatus: [Transfer]] = [:]
-        for transfer in failed { groups[transfer.status, default: []].append(transfer) }
+        var groups: [TransferStatus: [Int]] = [:]
+        for index in failed { groups[all[index].status, default: []].append(index) }
         let failedByStatus = groups.keys.sorted().map { ($0, groups[$0]!) }
         // Built with the first page's view, when it is rendered.
         let failures: @Sendable () -> [FailureGroup] = {
-            failedByStatus.map { status, transfers in
+            failedByStatus.map { status, places in
                 let heading: String
                 if case .unknown = status { heading = status.words } else { heading = "\(status.words) (\(status.code))" }
-                return FailureGroup(heading: heading, countText: context.counted(transfers.count, "transfer"),
-                                    value: context.money(MoneyTotals(transfers.map(\.amount))), transfers: transfers.map(row))
+                return FailureGroup(heading: heading, countText: context.counted(places.count, "transfer"),
+                                    value: context.money(MoneyTotals(places.map { all[$0].amount })), transfers: places.map { row(all[$0]) })
             }
         }
         // One chart only when every person's sends are in one currency (a bar cannot mix currencies).
-        let currencies = Set(successful.map(\.amount.currency))
         let chart = bars.count == people.count && currencies.count <= 1 && bars.contains { $0.value > 0 }
             ? Chart.bars(bars, title: "Money sent per person (successful transfers)") : nil
 
@@ -226,8 +243,8 @@ public enum TransfersReport {
                         breadcrumbs: first ? crumbs : indexCrumbs,
                         view: IndexView(
                             timeZone: context.clock.identifier, countText: context.counted(ordered.count, "transfer"),
-                            successCount: context.count(successful.count), failureCount: context.count(failed.count), moved: movedText,
-                            transfers: ordered[page.range].map(row), hasTransfers: !ordered.isEmpty,
+                            successCount: context.count(successCount), failureCount: context.count(failed.count), moved: movedText,
+                            transfers: ordered[page.range].map { row(all[$0]) }, hasTransfers: !ordered.isEmpty,
                             people: first ? personList : [], hasPeople: first && !personList.isEmpty,
                             sentChart: first ? chart : nil, failures: first ? failures() : [],
                             hasFailures: !failedByStatus.isEmpty,
