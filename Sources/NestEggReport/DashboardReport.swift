@@ -330,42 +330,53 @@ public enum SiteReport {
         // that the other reports fill the other cores meanwhile. Results keep the navigation's order.
         let startsFirst = { (index: Int) in reports[index].section == StatementsReport.section }
         let order = reports.indices.filter(startsFirst) + reports.indices.filter { !startsFirst($0) }
-        let ran = Concurrently.map(order.count) { position in
-            let report = reports[order[position]]
-            let pages = report.pages(dataset, context, derived)
-            return (pages, pages.isEmpty ? nil : report.dashboard(dataset, context, derived))
-        }
-        var results = ran
-        for (position, index) in order.enumerated() { results[index] = ran[position] }
         var sections: [Section] = []
-        var pages: [Page] = []
         var dashboard: [Site.DashboardEntry] = []
-        for (report, (reportPages, summary)) in zip(reports, results) where !reportPages.isEmpty {
-            sections.append(report.section)
-            pages += reportPages
-            if let summary { dashboard.append(.init(section: report.section, summary: summary)) }
+        // The site's pages are one array, made once at its size: a hundred thousand pages cost
+        // some 27 MB, and growing it, or appending to it while the reports' own arrays or a first
+        // copy were still held, doubled that at the build's peak. The reports' arrays end with this scope.
+        var pages: [Page] = []
+        do {
+            var results = [([Page], DashboardSection?)](repeating: ([], nil), count: reports.count)
+            let ran = Concurrently.map(order.count) { position in
+                let report = reports[order[position]]
+                let pages = report.pages(dataset, context, derived)
+                return (pages, pages.isEmpty ? nil : report.dashboard(dataset, context, derived))
+            }
+            for (position, index) in order.enumerated() { results[index] = ran[position] }
+            for (report, (reportPages, summary)) in zip(reports, results) where !reportPages.isEmpty {
+                sections.append(report.section)
+                if let summary { dashboard.append(.init(section: report.section, summary: summary)) }
+            }
+            // The start page, every report's pages, the "what changed" page and the data notes page.
+            pages.reserveCapacity(1 + results.reduce(0) { $0 + $1.0.count } + 2)
+            pages.append(DashboardReport.page(for: dataset, sections: dashboard.map(\.summary), spending: derived.totals,
+                                              statements: derived.statements, context: context))
+            for (reportPages, _) in results { pages += reportPages }
         }
-        pages.insert(DashboardReport.page(for: dataset, sections: dashboard.map(\.summary), spending: derived.totals,
-                                                  statements: derived.statements, context: context), at: 0)
-        var site = Site(title: dataset.settings.title, sections: sections, pages: pages, dashboard: dashboard,
-                        dataAsOf: context.progress.asOf, settings: dataset.settings)
-        site.statements = StatementsReport.records(derived.statements, context: context)
-        site.spendingLists = derived.lists
+        var changes: [String] = []
+        var changeDigest: [String] = []
         if elsewhere.isEmpty {
             let snapshot = ChangeSnapshot(dataset)
-            site.changes = snapshot.lines
+            changes = snapshot.lines
             let before = previous.flatMap(ChangeSnapshot.init(lines:))
-            site.pages.append(ChangesReport.page(current: snapshot, previous: before, context: context))
-            site.changeDigest = ChangesReport.digest(current: snapshot, previous: before, context: context)
+            pages.append(ChangesReport.page(current: snapshot, previous: before, context: context))
+            changeDigest = ChangesReport.digest(current: snapshot, previous: before, context: context)
         } else {
             // A share of a sharded build keeps no build cache and compares with nothing: its "what
             // changed" page is a first build's, as is the merged site's, and it needs no snapshot.
-            site.pages.append(ChangesReport.page(current: ChangeSnapshot(), previous: nil, context: context))
+            pages.append(ChangesReport.page(current: ChangeSnapshot(), previous: nil, context: context))
         }
-        if let notesPage = DataNotesReport.page(notes, context: context) {
-            site.pages.append(notesPage)
-            site.dataNotes = notes.reduce(0) { $0 + $1.count }
-        }
+        let notesPage = DataNotesReport.page(notes, context: context)
+        if let notesPage { pages.append(notesPage) }
+        var site = Site(title: dataset.settings.title, sections: sections, pages: pages, dashboard: dashboard,
+                        dataAsOf: context.progress.asOf, settings: dataset.settings)
+        pages = []
+        site.statements = StatementsReport.records(derived.statements, context: context)
+        site.spendingLists = derived.lists
+        site.changes = changes
+        site.changeDigest = changeDigest
+        if notesPage != nil { site.dataNotes = notes.reduce(0) { $0 + $1.count } }
         return site
     }
 }
