@@ -221,7 +221,7 @@ struct CensusRecord: Sendable {
 
     /// The fields of a census's last line (``signed(body:accounts:goals:rows:)``): the counts and the signature.
     static func end(_ line: Substring) -> (accounts: Substring, goals: Substring, rows: Int, signature: String)? {
-        let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+        let fields = FieldLine.fields(line)
         guard fields.count == 5, fields[0] == "end", let rows = Int(fields[3]), rows >= 0 else { return nil }
         return (fields[1], fields[2], rows, String(fields[4]))
     }
@@ -316,7 +316,7 @@ struct CensusRecord: Sendable {
                 continue
             }
             if totals != nil {
-                guard totals!.read(line.split(separator: "\t", omittingEmptySubsequences: false)) else {
+                guard totals!.read(FieldLine.fields(line)) else {
                     return fail("line \(number): not a record of the spending list's totals")
                 }
                 continue
@@ -570,8 +570,11 @@ final class CensusRun: IteratorProtocol {
     private var count = 0
     private var done = false
     private(set) var problem: String?
-    /// One category a spelling, as rows worked out from a feed share theirs.
-    private var categories: [Substring: SpendingCategory] = [:]
+    /// One category a spelling (by its key's, then its name's field), as rows worked out from a
+    /// feed share theirs; looked up by the fields as they stand, without a string made for each row.
+    private var categories: [Substring: [Substring: SpendingCategory]] = [:]
+    /// The accounts' names by their UID's field as it stands in a row, likewise.
+    private var names: [Substring: String] = [:]
 
     init(path: String, signature: String, rows: Int, totals: SpendingTotals, accountNames: [String: String]) {
         self.path = path
@@ -583,19 +586,26 @@ final class CensusRun: IteratorProtocol {
 
     /// The category of a row's key and name fields, one for each spelling.
     private func category(_ key: Substring, _ name: Substring) -> SpendingCategory {
-        let spelling = key + "\t" + name
-        if let known = categories[spelling] { return known }
+        if let known = categories[key]?[name] { return known }
         let category = SpendingCategory(key: FieldLine.unescaped(key), name: FieldLine.unescaped(name))
-        categories[spelling] = category
+        categories[key, default: [:]][name] = category
         return category
+    }
+
+    /// The name of the account whose UID's field is `uid`; `nil` for an account the data does not have.
+    private func accountName(_ uid: Substring) -> String? {
+        if let known = names[uid] { return known }
+        let name = accountNames[FieldLine.unescaped(uid)]
+        if let name { names[uid] = name }
+        return name
     }
 
     func next() -> SpendingItem? {
         guard !done else { return nil }
         while let line = lines.next() {
             guard line.hasPrefix("r\t") else { continue }
-            let record = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard record.count > 1, let name = accountNames[FieldLine.unescaped(record[1])],
+            let record = FieldLine.fields(line)
+            guard record.count > 1, let name = accountName(record[1]),
                   let item = SpendingItem(record: record, accountName: name, category: category) else {
                 return stop("row \(count + 1) of its spending list is not one")
             }

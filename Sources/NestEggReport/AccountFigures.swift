@@ -89,7 +89,7 @@ extension AccountFigures {
         var basis: StatementPeriods.Basis?
         var sums: [[Substring]] = []
         for line in lines {
-            let record = line.split(separator: "\t", omittingEmptySubsequences: false)
+            let record = FieldLine.fields(line)
             switch (record.first, record.count) {
             case ("w", 6):
                 guard let year = Int(record[1]), (1...9998).contains(year), let number = Int(record[2]), (1...53).contains(number),

@@ -8,7 +8,15 @@ public enum FieldLine {
 
     /// The fields of a line ``join(_:)`` wrote.
     public static func split(_ line: Substring) -> [String] {
-        line.split(separator: "\t", omittingEmptySubsequences: false).map { unescaped($0) }
+        fields(line).map { unescaped($0) }
+    }
+
+    /// The fields of a line as they stand in it (still escaped), split at each tab byte. The same
+    /// fields as splitting its Characters at `"\t"` (a tab is a grapheme of its own), without
+    /// working out where each Character ends: a census holds a million rows, and that took more
+    /// time than the rest of reading them.
+    public static func fields(_ line: Substring, maxSplits: Int = .max) -> [Substring] {
+        line.utf8.split(separator: UInt8(ascii: "\t"), maxSplits: maxSplits, omittingEmptySubsequences: false).map { Substring($0) }
     }
 
     public static func escaped(_ field: String) -> String {

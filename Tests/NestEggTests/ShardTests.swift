@@ -454,6 +454,9 @@ import Testing
             let line = FieldLine.join(fields)
             #expect(!line.contains("\n") && !line.contains("\r"))
             #expect(FieldLine.split(line[...]) == fields, "\(fields)")
+            // Split at tab bytes, as at Characters: the same fields, combining marks and all after a tab.
+            let marked = line + "\t\u{301}x\t"
+            #expect(FieldLine.fields(marked[...]) == marked.split(separator: "\t", omittingEmptySubsequences: false), "\(fields)")
         }
     }
 }
