@@ -165,8 +165,9 @@ public struct Build {
                 let entries = try manifestEntries(owned.map { records[$0] }, folder: StatementsReport.section.id + "/", pdf: false, into: writer)
                 let part = PartRecord(fingerprint: BuildCache.fingerprint(shareDigests ?? DataDigests(folder), templates: options.templates,
                                                                           includingExecutable: false),
-                                      shard: shard, manifestHead: StatementManifest.head(dataAsOf: site.dataAsOf), statementCount: records.count,
-                                      files: writer.stamps().keys.sorted(), entries: zip(owned, entries).map { ($0, StatementManifest.text(of: $1)) })
+                                      shard: shard, manifestHead: StatementManifest.head(dataAsOf: site.dataAsOf), statementCount: site.statementCount,
+                                      files: writer.stamps().keys.sorted(),
+                                      entries: zip(owned, entries).map { (site.statementPlaces[$0], StatementManifest.text(of: $1)) })
                 partText = part.text
             } else if !records.isEmpty {
                 let known = pages.map { KnownHashes(previous: previous?.hashes ?? [:], kept: $0.keptPaths) }

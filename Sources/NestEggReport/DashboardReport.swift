@@ -372,7 +372,7 @@ public enum SiteReport {
         var site = Site(title: dataset.settings.title, sections: sections, pages: pages, dashboard: dashboard,
                         dataAsOf: context.progress.asOf, settings: dataset.settings)
         pages = []
-        site.statements = StatementsReport.records(derived.statements, context: context)
+        (site.statements, site.statementPlaces, site.statementCount) = StatementsReport.keptRecords(derived.statements, context: context)
         site.spendingLists = derived.lists
         site.changes = changes
         site.changeDigest = changeDigest

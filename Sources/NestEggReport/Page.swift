@@ -129,8 +129,14 @@ public struct Site: Sendable {
     public var settings = Settings()
     /// How many notes the data notes page has (``DataNotesReport``); 0 without one.
     public var dataNotes = 0
-    /// Every statement, for `statements/manifest.json` (``StatementsReport/records(for:context:)``).
+    /// Every statement of the accounts whose feeds the build kept, for `statements/manifest.json`
+    /// (``StatementsReport/records(for:context:)``): on one machine every statement; in a share of a
+    /// sharded build its own accounts', each at its place in the whole (``statementPlaces``).
     public var statements: [StatementRecord] = []
+    /// Each of ``statements``' places in the site's manifest (`0..<statementCount` on one machine).
+    public var statementPlaces: [Int] = []
+    /// How many statements the site has, its other shares' included.
+    public var statementCount = 0
     /// The transactions lists, whose rows a build with a census brings (``SpendingLists/fill(_:keeps:)``).
     public var spendingLists: SpendingLists?
     /// What changed since the last build, in a few sentences (``ChangesReport``), for `--summary`.

@@ -297,9 +297,24 @@ public enum StatementsReport {
     }
 
     static func records(_ computed: Computed?, context: ReportContext) -> [StatementRecord] {
-        guard let (_, summaries) = computed else { return [] }
-        return Concurrently.map(summaries.count) { records(summaries[$0], context: context, paths: .site(slug: summaries[$0].slug)) }
-            .flatMap { $0 }
+        keptRecords(computed, context: context).records
+    }
+
+    /// The statements of the accounts whose feeds were kept (every account's, on one machine), each
+    /// with its place in the site's manifest (``records(_:context:)`` in full), and how many
+    /// statements the site has: a share of a sharded build holds no record of another share's.
+    static func keptRecords(_ computed: Computed?, context: ReportContext) -> (records: [StatementRecord], places: [Int], count: Int) {
+        guard let (_, summaries) = computed else { return ([], [], 0) }
+        var starts: [Int] = []
+        var count = 0
+        for summary in summaries {
+            starts.append(count)
+            count += summary.statements.count
+        }
+        let kept = summaries.indices.filter { !summaries[$0].isElsewhere }
+        let perAccount = Concurrently.map(kept.count) { records(summaries[kept[$0]], context: context, paths: .site(slug: summaries[kept[$0]].slug)) }
+        let places = zip(kept, perAccount).flatMap { index, own in starts[index]..<(starts[index] + own.count) }
+        return (perAccount.flatMap { $0 }, places, count)
     }
 
     /// One account's statements, as the index needs them.
