@@ -246,10 +246,14 @@ public struct Build {
         return swap
     }
 
+    /// The folders the build reads, which the output may neither hold nor be inside: the data, the
+    /// templates and the census (a census folder inside an old output was deleted with it).
+    var inputFolders: [URL] { [options.data] + [options.templates, options.census].compactMap { $0 } }
+
     /// The output folder must be one nestegg may replace; checked first, with the other paths.
     func checkOutputFolder() throws(BuildError) {
         try Self.writeError { () throws(SiteWriter.WriteError) in
-            try SiteWriter.checkOutputIsOurs(options.output, protecting: [options.data] + (options.templates.map { [$0] } ?? []))
+            try SiteWriter.checkOutputIsOurs(options.output, protecting: inputFolders)
         }
     }
 
@@ -444,7 +448,7 @@ public struct Build {
 
     func openWriter() throws(BuildError) -> SiteWriter {
         try Self.writeError { () throws(SiteWriter.WriteError) in
-            try SiteWriter(output: options.output, protecting: [options.data] + (options.templates.map { [$0] } ?? []))
+            try SiteWriter(output: options.output, protecting: inputFolders)
         }
     }
 

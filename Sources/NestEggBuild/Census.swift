@@ -649,9 +649,19 @@ final class CensusLines {
     /// Why the file could not be read, if it could not.
     private(set) var failure: String?
 
+    /// Only a regular file is read, opened without blocking (a FIFO named `*.census` hung a share).
     init(path: String) {
-        file = fopen(path, "rb")
-        if file == nil { failure = "cannot read it: \(systemReason(errno))" }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        var status = stat()
+        if descriptor < 0 || fstat(descriptor, &status) != 0 {
+            failure = "cannot read it: \(systemReason(errno))"
+        } else if status.st_mode & S_IFMT != S_IFREG {
+            failure = "cannot read it: it is not a regular file"
+        } else {
+            file = fdopen(descriptor, "rb")
+            if file == nil { failure = "cannot read it: \(systemReason(errno))" }
+        }
+        if file == nil, descriptor >= 0 { close(descriptor) }
         pending = raw()
     }
 

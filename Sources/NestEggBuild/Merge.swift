@@ -43,6 +43,8 @@ public struct Merge {
                     problems.append(Diagnostic(.error, file: part.path, message: "built from other data or templates than \(records[0].0.path)"))
                 } else if record.shard.count != first.shard.count {
                     problems.append(Diagnostic(.error, file: part.path, message: "share \(record.shard) of another number of shares than \(first.shard.count)"))
+                } else if record.statementCount != first.statementCount || record.manifestHead != first.manifestHead {
+                    problems.append(Diagnostic(.error, file: part.path, message: "its statements manifest does not agree with \(records[0].0.path)'s"))
                 } else if let other = seen[record.shard.index] {
                     problems.append(Diagnostic(.error, file: part.path, message: "share \(record.shard) twice: also \(other.path)"))
                 } else {
@@ -64,7 +66,8 @@ public struct Merge {
         do { writer = try SiteWriter(output: output, protecting: parts) } catch {
             throw BuildError(writing: error)
         }
-        var entries: [String?] = Array(repeating: nil, count: records[0].1.statementCount)
+        // Each statement's manifest entry, by its place: every place from one part, once.
+        var entries: [Int: String] = [:]
         do {
             for (part, record) in records {
                 // Each page is hard-linked from its part (copied where the disk cannot link), never read and written again.
@@ -86,15 +89,21 @@ public struct Merge {
                     do throws(SiteWriter.WriteError) { try writer.place(part.path + "/" + files[index], at: files[index]) } catch { return error }
                     return nil
                 }) { throw failure }
-                for (place, text) in record.entries { entries[place] = text }
-            }
-            if !entries.isEmpty {
-                guard !entries.contains(nil) else {
+                for (place, text) in record.entries where entries.updateValue(text, forKey: place) != nil {
                     writer.discard()
-                    throw BuildError(step: .merge, exitCode: .dataError,
-                                     diagnostics: [Diagnostic(.error, file: output.path, message: "the parts do not hold every statement's manifest entry")])
+                    throw BuildError(step: .merge, exitCode: .dataError, diagnostics: [
+                        Diagnostic(.error, file: part.path, message: "statement \(place + 1) of the manifest is in two parts' records")])
                 }
-                try writer.write(StatementManifest.assemble(head: records[0].1.manifestHead, entries: entries.compactMap { $0 }),
+            }
+            let count = records[0].1.statementCount
+            // (Each place is below the count, checked as the record was read: as many entries as places is every place.)
+            guard entries.count == count else {
+                writer.discard()
+                throw BuildError(step: .merge, exitCode: .dataError,
+                                 diagnostics: [Diagnostic(.error, file: output.path, message: "the parts do not hold every statement's manifest entry")])
+            }
+            if count > 0 {
+                try writer.write(StatementManifest.assemble(head: records[0].1.manifestHead, entries: (0..<count).map { entries[$0]! }),
                                  to: "statements/" + StatementManifest.fileName)
             }
         } catch let error as SiteWriter.WriteError {

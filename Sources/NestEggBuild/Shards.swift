@@ -45,9 +45,15 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
         guard var index = Int(value.trimmingCharacters(in: .whitespaces)) else {
             return .failure(ShardError("\(name)=\(value) is not a share number"))
         }
-        if name == "SLURM_ARRAY_TASK_ID" {
-            let minimum = environment["SLURM_ARRAY_TASK_MIN"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
-            index -= minimum
+        if name == "SLURM_ARRAY_TASK_ID", let text = environment["SLURM_ARRAY_TASK_MIN"] {
+            guard let minimum = Int(text.trimmingCharacters(in: .whitespaces)) else {
+                return .failure(ShardError("SLURM_ARRAY_TASK_MIN=\(text) is not a number"))
+            }
+            let (difference, overflow) = index.subtractingReportingOverflow(minimum)
+            guard !overflow else {
+                return .failure(ShardError("SLURM_ARRAY_TASK_ID=\(value) less SLURM_ARRAY_TASK_MIN=\(text) is not a share of \(count)"))
+            }
+            index = difference
         }
         guard let shard = Shard(index: index, count: count) else {
             return .failure(ShardError("\(name) gives share \(index), not one of 0…\(count - 1) (--shards \(count))"))
@@ -78,10 +84,12 @@ public struct ShardError: Error, CustomStringConvertible, Sendable {
 /// What a share leaves beside its pages for `nestegg merge` (`.nestegg-part`): which build it is
 /// part of (the data and templates' fingerprint, N, K), the files it wrote, and its statements'
 /// manifest entries (hashed from its own files), each with its place in the whole manifest. It is
-/// written last, as the build's own commit: a part folder without it is not finished.
+/// written last, as the build's own commit: a part folder without it is not finished. Its last line
+/// signs the rest (SHA-256), so that a record cut short or changed (a copy of the part interrupted,
+/// a line lost) is refused, not merged into a site without some of its pages or with a broken manifest.
 struct PartRecord: Sendable {
     static let fileName = ".nestegg-part"
-    static let format = "nestegg-part 1"
+    static let format = "nestegg-part 2"
 
     var fingerprint: String
     var shard: Shard
@@ -96,8 +104,12 @@ struct PartRecord: Sendable {
         var lines = [Self.format, fingerprint, "\(shard.index) \(shard.count)", FieldLine.escaped(manifestHead), String(statementCount)]
         lines += files.map { "file\t" + $0 }
         lines += entries.map { "entry\t\($0.0)\t" + FieldLine.escaped($0.1) }
-        return lines.joined(separator: "\n") + "\n"
+        let body = lines.joined(separator: "\n") + "\n"
+        return body + Self.signature(of: body) + "\n"
     }
+
+    /// The last line: `end`, a tab and the SHA-256 of everything before it.
+    static func signature(of body: some StringProtocol) -> String { "end\t" + Text.hex(SHA256.hash(data: Array(body.utf8))) }
 
     init(fingerprint: String, shard: Shard, manifestHead: String, statementCount: Int, files: [String], entries: [(Int, String)]) {
         self.fingerprint = fingerprint
@@ -109,10 +121,14 @@ struct PartRecord: Sendable {
     }
 
     init?(text: String) {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // Signed: the text ends in its body's signature line.
+        guard text.hasSuffix("\n"), let end = text.dropLast().lastIndex(of: "\n"),
+              text[text.index(after: end)...].dropLast() == Self.signature(of: text[...end]) else { return nil }
+        let lines = text[...end].dropLast().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard lines.count >= 5, lines[0] == Self.format else { return nil }
         let numbers = lines[2].split(separator: " ").compactMap { Int($0) }
-        guard numbers.count == 2, let shard = Shard(index: numbers[0], count: numbers[1]), let statements = Int(lines[4]) else { return nil }
+        guard numbers.count == 2, let shard = Shard(index: numbers[0], count: numbers[1]),
+              let statements = Int(lines[4]), statements >= 0 else { return nil }
         self.init(fingerprint: lines[1], shard: shard, manifestHead: FieldLine.unescaped(lines[3][...]), statementCount: statements, files: [], entries: [])
         for line in lines.dropFirst(5) where !line.isEmpty {
             let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)

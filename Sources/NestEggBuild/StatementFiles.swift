@@ -97,7 +97,7 @@ extension Build {
     }
 
     /// What neither the output nor the bundles folder may hold or lie inside: the input.
-    var protectedFolders: [URL] { [options.data] + (options.templates.map { [$0] } ?? []) }
+    var protectedFolders: [URL] { inputFolders }
 
     func openBundlesWriter() throws(BuildError) -> SiteWriter {
         try Self.writeError { () throws(SiteWriter.WriteError) in

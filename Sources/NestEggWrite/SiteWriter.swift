@@ -106,7 +106,7 @@ public final class SiteWriter: Sendable {
         if special.contains(path) { throw refuse("it is the root, home or current folder") }
         for folder in protecting {
             let protected = folder.standardizedFileURL.resolvingSymlinksInPath().path
-            if protected == path || protected.hasPrefix(path + "/") { throw refuse("it holds the data folder \(folder.path)") }
+            if protected == path || protected.hasPrefix(path + "/") { throw refuse("it holds the input folder \(folder.path)") }
             if path.hasPrefix(protected + "/") { throw refuse("it is inside the input folder \(folder.path)") }
         }
         var status = stat()

@@ -175,7 +175,7 @@ struct NestEggBinary {
         try FileManager.default.copyItem(at: fixtures, to: data)
         let holding = try NestEggBinary.run(["build", "--data", data.path, "--output", work.appendingPathComponent("project").path])
         #expect(holding.status == 73)
-        #expect(holding.stderr.contains("holds the data folder"), "\(holding.stderr)")
+        #expect(holding.stderr.contains("holds the input folder"), "\(holding.stderr)")
         let current = try NestEggBinary.run(["build", "--data", "data", "--output", "."], in: work.appendingPathComponent("project"))
         #expect(current.status == 73)
         #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent("starling/accounts.json").path))

@@ -140,8 +140,39 @@ import Testing
         let foreign = try part(1, of: 2, data: other, name: "foreign")
         let three = try part(2, of: 3, data: fixtures, name: "three")
         let site = work.appendingPathComponent("site")
+        // Records that do not hold together: one cut short (a copy of the part interrupted), one
+        // with its files' lines lost, and two re-signed by hand (as nestegg signs them): another
+        // count of statements (which made the merge trap), and a statement's entry in two parts.
+        func edited(_ from: String, _ name: String, _ edit: (String) -> String) throws -> String {
+            let folder = work.appendingPathComponent(name)
+            try FileManager.default.copyItem(atPath: from, toPath: folder.path)
+            let record = folder.appendingPathComponent(PartRecord.fileName)
+            try edit(try String(contentsOf: record, encoding: .utf8)).write(to: record, atomically: true, encoding: .utf8)
+            return folder.path
+        }
+        func resigned(_ text: String, _ change: (String) -> String) -> String {
+            let body = change(String(text[...text.dropLast().lastIndex(of: "\n")!]))
+            return body + PartRecord.signature(of: body) + "\n"
+        }
+        let cut = try edited(p0, "cut", { String($0.dropLast(200)) })
+        let lost = try edited(p0, "lost", { text in
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            lines.remove(at: lines.firstIndex { $0.hasPrefix("file\t") }!)
+            return lines.joined(separator: "\n")
+        })
+        let recount = try edited(p0, "recount", { text in resigned(text) { body in
+            var lines = body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            lines[4] = String(Int(lines[4])! - 1)
+            return lines.joined(separator: "\n")
+        } })
+        let p1Entry = try String(contentsOfFile: p1 + "/" + PartRecord.fileName, encoding: .utf8)
+            .split(separator: "\n").first { $0.hasPrefix("entry\t") }.map(String.init)
+        let doubled = try edited(p0, "doubled", { text in resigned(text) { $0 + (p1Entry ?? "") + "\n" } })
+        #expect(p1Entry != nil, "share 1 has a statement")
         for (parts, expected) in [([p0], "share 1/2 is missing"), ([p0, p1, p1], "twice"), ([p0, foreign], "other data or templates"),
-                                  ([p0, p1, three], "another number of shares"), ([p0, work.path], "not a finished part")] {
+                                  ([p0, p1, three], "another number of shares"), ([p0, work.path], "not a finished part"),
+                                  ([cut, p1], "not a part record"), ([lost, p1], "not a part record"),
+                                  ([recount, p1], "does not agree"), ([doubled, p1], "in two parts' records")] {
             let result = try NestEggBinary.run(["merge"] + parts + ["--output", site.path])
             #expect(result.status == 65, "\(parts): \(result.stderr)")
             #expect(result.stderr.contains(expected), "\(result.stderr)")
@@ -156,7 +187,12 @@ import Testing
                 "Kubernetes first")
         #expect(try Shard.fromEnvironment(count: 4, ["SLURM_ARRAY_TASK_ID": "12", "SLURM_ARRAY_TASK_MIN": "10"]).get() == Shard(index: 2, count: 4))
         #expect(try Shard.fromEnvironment(count: 4, ["SLURM_ARRAY_TASK_ID": "2"]).get() == Shard(index: 2, count: 4))
-        for environment in [[:], ["JOB_COMPLETION_INDEX": "4"], ["AWS_BATCH_JOB_ARRAY_INDEX": "x"]] as [[String: String]] {
+        // (A task id less its minimum past Int's range was a trap; a minimum that is not a number was taken as 0.)
+        for environment in [[:], ["JOB_COMPLETION_INDEX": "4"], ["AWS_BATCH_JOB_ARRAY_INDEX": "x"],
+                            ["SLURM_ARRAY_TASK_ID": "\(Int.max)", "SLURM_ARRAY_TASK_MIN": "-1"],
+                            ["SLURM_ARRAY_TASK_ID": "\(Int.min)", "SLURM_ARRAY_TASK_MIN": "1"],
+                            ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": "abc"],
+                            ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": ""]] as [[String: String]] {
             #expect(throws: ShardError.self) { try Shard.fromEnvironment(count: 4, environment).get() }
         }
         // Every page has exactly one share, and the shares are not all one.
@@ -326,7 +362,16 @@ import Testing
         let read = try #require(PartRecord(text: record.text))
         #expect(read.fingerprint == "abc" && read.shard == record.shard && read.manifestHead == record.manifestHead)
         #expect(read.files == record.files && read.entries.map(\.0) == [2] && read.entries.map(\.1) == record.entries.map(\.1))
-        #expect(PartRecord(text: record.text.replacingOccurrences(of: "file\tindex.md", with: "file\t../index.md")) == nil, "no path out of the part")
+        // Signed: a record cut short, or short of a line, is not one.
+        let text = record.text
+        #expect(PartRecord(text: String(text.dropLast(10))) == nil && PartRecord(text: String(text.dropLast(1))) == nil)
+        #expect(PartRecord(text: text.replacingOccurrences(of: "file\ta/b.html\n", with: "")) == nil)
+        // Signed anew, as a hand-made record would be: no path out of the part, no count below zero.
+        let body = String(text[...text.dropLast().lastIndex(of: "\n")!])
+        let signed = { (body: String) in body + PartRecord.signature(of: body) + "\n" }
+        #expect(PartRecord(text: signed(body)) != nil)
+        #expect(PartRecord(text: signed(body.replacingOccurrences(of: "file\tindex.md", with: "file\t../index.md"))) == nil, "no path out of the part")
+        #expect(PartRecord(text: signed(body.replacingOccurrences(of: "\n3\n", with: "\n-1\n"))) == nil, "no count below zero")
     }
 
     /// A share with a census reads no other share's feed: with every other feed replaced by
@@ -393,6 +438,21 @@ import Testing
         let changed = try share(owner)
         #expect(changed.status == 65 && changed.stderr.contains("starling/feed/\(feed): error: changed since the census read it"), "\(changed.stderr)")
         try before.write(to: feedURL)
+
+        // An output that holds the census is refused, the census kept (it was replaced with the old output).
+        let out = work.appendingPathComponent("out")
+        #expect(try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", out.path]).status == 0)
+        let inner = out.appendingPathComponent("census")
+        try FileManager.default.copyItem(at: census, to: inner)
+        let holding = try NestEggBinary.run(["build", "-q", "--data", data.path, "--shard", "0/2", "--census", inner.path, "--output", out.path])
+        #expect(holding.status == 73 && holding.stderr.contains("holds the input folder"), "\(holding.stderr)")
+        #expect(FileManager.default.fileExists(atPath: inner.appendingPathComponent("0.census").path))
+        // A FIFO named like a census is refused, not waited on.
+        let fifo = census.appendingPathComponent("2.census")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let waiting = try share(0)
+        #expect(waiting.status == 65 && waiting.stderr.contains("2.census: error: cannot read it: it is not a regular file"), "\(waiting.stderr)")
+        try FileManager.default.removeItem(at: fifo)
 
         // Other data; a share's census missing, twice, cut short.
         let settings = data.appendingPathComponent("nestegg.json")
