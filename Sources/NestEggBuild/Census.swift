@@ -54,6 +54,9 @@ public struct Census {
         // What the feeds are read against: the settings, the accounts and their balances, the goals,
         // users and rules; no feed.
         let log = DiagnosticLog()
+        // What the listing could not read (a feed that is a FIFO or a link to nothing) is the
+        // build's error, so it is the census's: a census that took it for no feed would pass it on.
+        folder.listingProblems.filter { $0.severity == .error }.forEach(log.report)
         let settings = SettingsLoader.load(from: folder, log: log)
         let accounts = StarlingLoader.load(from: folder, settings: settings, log: log, kept: .noFeed)
             .filter { shard.owns(Page.entity(of: $0.account)) }

@@ -484,6 +484,14 @@ import Testing
         #expect(broken.status == 65 && broken.stderr.contains("starling/accounts.json:1:") && !broken.stderr.contains("census"), "\(broken.stderr)")
         try accountsBefore.write(to: accountsList)
 
+        // A feed that is a FIFO is the census's error, as it is the build's (it was taken for no feed).
+        try FileManager.default.moveItem(at: feedURL, to: work.appendingPathComponent("feed-aside"))
+        #expect(mkfifo(feedURL.path, 0o600) == 0)
+        let fifoFeed = try runCensus(0, of: 2, to: work.appendingPathComponent("fifo-census"))
+        #expect(fifoFeed.status == 65 && fifoFeed.stderr.contains("starling/feed/\(feed): error: not read: it is a FIFO"), "\(fifoFeed.stderr)")
+        try FileManager.default.removeItem(at: feedURL)
+        try FileManager.default.moveItem(at: work.appendingPathComponent("feed-aside"), to: feedURL)
+
         // Never into the data folder, never over a file that is not a census.
         let inside = try runCensus(0, of: 2, to: data)
         #expect(inside.status == 64 && inside.stderr.contains("inside the data folder"), "\(inside.stderr)")
