@@ -652,19 +652,18 @@ final class CensusLines {
     /// Why the file could not be read, if it could not.
     private(set) var failure: String?
 
-    /// Only a regular file is read, opened without blocking (a FIFO named `*.census` hung a share).
+    /// Only a regular file is read (``FileBytes/openRegular(_:)``: a FIFO named `*.census` hung a share).
     init(path: String) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        var status = stat()
-        if descriptor < 0 || fstat(descriptor, &status) != 0 {
-            failure = "cannot read it: \(systemReason(errno))"
-        } else if status.st_mode & S_IFMT != S_IFREG {
-            failure = "cannot read it: it is not a regular file"
-        } else {
+        switch FileBytes.openRegular(path) {
+        case .success(let (descriptor, _)):
             file = fdopen(descriptor, "rb")
-            if file == nil { failure = "cannot read it: \(systemReason(errno))" }
+            if file == nil {
+                failure = "cannot read it: \(systemReason(errno))"
+                close(descriptor)
+            }
+        case .failure(let reading):
+            failure = "cannot read it: \(reading.reason)"
         }
-        if file == nil, descriptor >= 0 { close(descriptor) }
         pending = raw()
     }
 

@@ -131,7 +131,7 @@ struct PartRecord: Sendable {
               let statements = Int(lines[4]), statements >= 0 else { return nil }
         self.init(fingerprint: lines[1], shard: shard, manifestHead: FieldLine.unescaped(lines[3][...]), statementCount: statements, files: [], entries: [])
         for line in lines.dropFirst(5) where !line.isEmpty {
-            let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            let fields = FieldLine.fields(line[...], maxSplits: 2).map(String.init)
             switch fields.first {
             case "file" where fields.count == 2:
                 let path = fields[1]

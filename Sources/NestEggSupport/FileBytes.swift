@@ -7,12 +7,12 @@ public enum FileBytes {
     /// A regular file's bytes. Opened without blocking (a FIFO put in a file's place after the
     /// listing must not hang the build) and checked to be a regular file before it is read.
     public static func read(_ path: String) -> Result<[UInt8], ReadFailure> {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { return .failure(ReadFailure(reason: systemReason(errno))) }
+        let descriptor: Int32, status: stat
+        switch openRegular(path) {
+        case .success(let opened): (descriptor, status) = opened
+        case .failure(let failure): return .failure(failure)
+        }
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return .failure(ReadFailure(reason: systemReason(errno))) }
-        guard status.st_mode & S_IFMT == S_IFREG else { return .failure(ReadFailure(reason: "not a regular file")) }
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
         var count = 0
         while true {
@@ -31,5 +31,24 @@ public enum FileBytes {
         }
         bytes.removeSubrange(count...)
         return .success(bytes)
+    }
+
+    /// A regular file opened to read, without blocking (a FIFO in a file's place must not hang
+    /// whoever reads it), with its status; the caller closes the descriptor. Anything but a
+    /// regular file is refused, its descriptor closed.
+    public static func openRegular(_ path: String) -> Result<(descriptor: Int32, status: stat), ReadFailure> {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return .failure(ReadFailure(reason: systemReason(errno))) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let reason = systemReason(errno)
+            close(descriptor)
+            return .failure(ReadFailure(reason: reason))
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            return .failure(ReadFailure(reason: "not a regular file"))
+        }
+        return .success((descriptor, status))
     }
 }

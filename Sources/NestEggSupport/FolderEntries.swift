@@ -15,15 +15,18 @@ public enum FolderEntries {
     }
 
     /// The entries of the folder at `path`, in the order `readdir` gives them; `nil` when it cannot
-    /// be opened (`errno` says why).
+    /// be opened or read to its end (`errno` says why): a listing cut short by an error is not a
+    /// folder with fewer files.
     public static func read(_ path: String) -> [Entry]? {
         guard let directory = opendir(path) else { return nil }
         defer { closedir(directory) }
         var entries: [Entry] = []
-        while let entry = readdir(directory) {
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else { break }
             entries.append(Entry(name: name(of: entry), type: type(of: entry)))
         }
-        return entries
+        return errno == 0 ? entries : nil
     }
 
     static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!

@@ -133,24 +133,19 @@ public final class SiteWriter: Sendable {
     /// from its retired copy (a swap interrupted between its two renames), and staging and
     /// retired folders that no running build owns are removed. Run before anything else looks
     /// at the output (the "up to date" check among them).
-    /// Only folders that are nestegg's are touched: named with a prefix and a process id, and
-    /// holding the output marker (both kinds get it first), or empty (a build killed before it
-    /// wrote it); a user's folder that merely shares the prefix is left alone.
+    /// Only names that are this output's leftovers are touched: its prefix and a process number,
+    /// nothing else. A folder that merely shares the prefix (`.nestegg-staging-site-notes`) is left
+    /// alone, and so are another output's (`site-2`'s leftovers begin with `site`'s prefix too).
     public static func recover(_ output: URL) {
         let output = output.standardizedFileURL
-        let parent = output.deletingLastPathComponent()
         let staging = stagingPrefix(of: output), retired = retiredPrefix(of: output)
-        func isOurs(_ name: String) -> Bool {
+        func isLeftover(_ name: String) -> Bool {
             guard let prefix = [staging, retired].first(where: name.hasPrefix) else { return false }
-            let pid = name.dropFirst(prefix.count)
-            guard !pid.isEmpty, pid.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return false }
-            let path = parent.path + "/" + name
-            var status = stat()
-            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return false }
-            if lstat(path + "/" + marker, &status) == 0 { return true }
-            return FolderEntries.read(path).map { $0.allSatisfy { $0.name == "." || $0.name == ".." } } ?? false
+            let number = name.utf8.dropFirst(prefix.utf8.count)
+            return !number.isEmpty && number.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
         }
-        Ownership.removeAbandoned(in: parent, where: isOurs, restores: { $0.hasPrefix(retired) ? output : nil })
+        Ownership.removeAbandoned(in: output.deletingLastPathComponent(), where: isLeftover,
+                                  restores: { $0.hasPrefix(retired) ? output : nil })
     }
 
     /// Writes one file into the staging folder. When the output already has the same bytes at

@@ -81,6 +81,20 @@ import Testing
         #expect(WorldGrid.columnLabel(11) == "150–180°E")
     }
 
+    /// Newest first by places in the list is the order the loans sorted themselves had, ties on
+    /// both the date and the id included (kept in their order, as Swift's stable sort kept them).
+    @Test func theLoansNewestFirstByPlaceAreTheSortedLoans() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<50 {
+            let loans = (0..<60).map { index in
+                Self.loan(Int.random(in: 1...6, using: &generator), "KE", "Kenya \(index)", amount: 100, funded: 0,
+                          posted: "2026-11-0\(Int.random(in: 1...3, using: &generator))T10:00:00Z")
+            }
+            let sorted = loans.sorted { ($0.postedDate, $0.id) > ($1.postedDate, $1.id) }
+            #expect(KivaSupport.newestFirstOrder(loans).map { loans[$0].location.country } == sorted.map(\.location.country))
+        }
+    }
+
     // MARK: Per country
 
     @Test func aggregatesLoansPerCountryMostLoansFirst() {

@@ -210,25 +210,21 @@ import Testing
         let output = work.appendingPathComponent("site")
         // A swap killed between its two renames: no output, the old site retired. The leftover
         // names carry this very process's number, which is alive: only the lock decides.
-        // Both kinds hold the output marker, as nestegg's always do.
         let retired = work.appendingPathComponent(".nestegg-old-site-\(getpid())")
         try write("old", to: retired.appendingPathComponent("index.md"))
         let staging = work.appendingPathComponent(".nestegg-staging-site-\(getpid())")
         try write("half", to: staging.appendingPathComponent("index.md"))
         let busy = work.appendingPathComponent(".nestegg-staging-site-1")
         try write("another build's", to: busy.appendingPathComponent("index.md"))
-        for folder in [retired, staging, busy] { try write("", to: folder.appendingPathComponent(SiteWriter.marker)) }
-        // A build killed before it wrote the marker leaves an empty folder, which goes too; a user's
-        // folders that merely share the prefix stay (they were deleted, notes and all).
-        let empty = work.appendingPathComponent(".nestegg-staging-site-2")
-        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-        let mine = [".nestegg-staging-site-notes", ".nestegg-staging-site-3"].map(work.appendingPathComponent)
+        // Folders that merely share the prefix stay: a user's (deleted, notes and all, before), and
+        // the leftover of another output, `site-2`, whose name begins with `site`'s prefix too.
+        let mine = [".nestegg-staging-site-notes", ".nestegg-staging-site-2-\(getpid())"].map(work.appendingPathComponent)
         for folder in mine { try write("my notes", to: folder.appendingPathComponent("notes.txt")) }
         let owner = try #require(Ownership(of: busy.path))
         SiteWriter.recover(output)
         #expect(try String(contentsOf: output.appendingPathComponent("index.md"), encoding: .utf8) == "old")
-        #expect(!FileManager.default.fileExists(atPath: staging.path) && !FileManager.default.fileExists(atPath: empty.path))
-        #expect(mine.allSatisfy { FileManager.default.fileExists(atPath: $0.appendingPathComponent("notes.txt").path) }, "a user's folders are left alone")
+        #expect(!FileManager.default.fileExists(atPath: staging.path))
+        #expect(mine.allSatisfy { FileManager.default.fileExists(atPath: $0.appendingPathComponent("notes.txt").path) }, "others' folders are left alone")
         #expect(FileManager.default.fileExists(atPath: busy.path), "a folder another build holds is left alone")
         owner.release()
         SiteWriter.recover(output)

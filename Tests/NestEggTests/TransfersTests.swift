@@ -144,6 +144,19 @@ import Testing
                  status: TransferStatus(code: status), time: Instant(secondsSinceEpoch: seconds))
     }
 
+    /// Newest first by places in the list is the order the transfers sorted themselves had, ties on
+    /// both the time and the id included (kept in their order, as Swift's stable sort kept them).
+    @Test func theTransfersNewestFirstByPlaceAreTheSortedTransfers() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<50 {
+            let transfers = (0..<60).map { index in
+                transfer("t\(Int.random(in: 1...5, using: &generator))", "a", "b", Int64(index), "000", Int64.random(in: 1...3, using: &generator))
+            }
+            let sorted = transfers.sorted { ($1.time, $0.tid) < ($0.time, $1.tid) }
+            #expect(TransfersReport.newestFirstOrder(transfers).map { transfers[$0].amount } == sorted.map(\.amount))
+        }
+    }
+
     var ledger: Dataset {
         var dataset = Dataset()
         dataset.transfers = TransfersData(
