@@ -231,6 +231,23 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: busy.path))
     }
 
+    /// The files beside the site (`--summary`, `--json`, `--single-file`) are recovered by name
+    /// too: a staged copy goes, a previous one comes back where its file is missing, and a file
+    /// that merely shares the prefix stays.
+    @Test func leftoversBesideTheSiteAreTakenByTheirNamesOnly() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let summary = work.appendingPathComponent("summary.md")
+        let staged = work.appendingPathComponent(".summary.md.nestegg-staged-\(getpid())")
+        let previous = work.appendingPathComponent(".summary.md.nestegg-previous-\(getpid())")
+        let notes = work.appendingPathComponent(".summary.md.nestegg-notes")
+        for (file, text) in [(staged, "half"), (previous, "old"), (notes, "my notes")] { try write(text, to: file) }
+        StagedFile.recover(beside: summary)
+        #expect(!FileManager.default.fileExists(atPath: staged.path) && !FileManager.default.fileExists(atPath: previous.path))
+        #expect(try String(contentsOf: summary, encoding: .utf8) == "old", "put back where its file was missing")
+        #expect(try String(contentsOf: notes, encoding: .utf8) == "my notes", "a file of yours is left alone")
+    }
+
     @Test func theUpToDateShortcutRepairsSameSizeDamageAndChecksItsOptions() throws {
         let (work, data, site, before) = try builtSite()
         defer { try? FileManager.default.removeItem(at: work) }
