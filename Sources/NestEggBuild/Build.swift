@@ -167,7 +167,8 @@ public struct Build {
                                                                           includingExecutable: false),
                                       shard: shard, manifestHead: StatementManifest.head(dataAsOf: site.dataAsOf), statementCount: site.statementCount,
                                       files: writer.stamps().keys.sorted(),
-                                      entries: zip(owned, entries).map { (site.statementPlaces[$0], StatementManifest.text(of: $1)) })
+                                      entries: zip(owned, entries).map { (site.statementPlaces[$0], StatementManifest.text(of: $1)) },
+                                      baseURL: site.settings.baseURL)
                 partText = part.text
             } else if !records.isEmpty {
                 let known = pages.map { KnownHashes(previous: previous?.hashes ?? [:], kept: $0.keptPaths) }
@@ -492,7 +493,8 @@ public struct Build {
         } catch {
             throw Self.renderFailure(error, page: SiteMeta.notFoundPath)
         }
-        let sitemap = SiteMeta.sitemap(for: renderer.site)
+        // A share lists its own pages only: the merge writes the site map from every part's files.
+        let sitemap = options.shard == nil ? SiteMeta.sitemap(for: renderer.site) : nil
         do {
             try writer.write(renderer.templates.stylesheet, to: "style.css")
             try writer.write(notFound.html, to: "404.html")

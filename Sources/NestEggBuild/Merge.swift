@@ -43,8 +43,9 @@ public struct Merge {
                     problems.append(Diagnostic(.error, file: part.path, message: "built from other data or templates than \(records[0].0.path)"))
                 } else if record.shard.count != first.shard.count {
                     problems.append(Diagnostic(.error, file: part.path, message: "share \(record.shard) of another number of shares than \(first.shard.count)"))
-                } else if record.statementCount != first.statementCount || record.manifestHead != first.manifestHead {
-                    problems.append(Diagnostic(.error, file: part.path, message: "its statements manifest does not agree with \(records[0].0.path)'s"))
+                } else if record.statementCount != first.statementCount || record.manifestHead != first.manifestHead
+                            || record.baseURL != first.baseURL {
+                    problems.append(Diagnostic(.error, file: part.path, message: "its statements manifest or the site's address does not agree with \(records[0].0.path)'s"))
                 } else if let other = seen[record.shard.index] {
                     problems.append(Diagnostic(.error, file: part.path, message: "share \(record.shard) twice: also \(other.path)"))
                 } else {
@@ -105,6 +106,12 @@ public struct Merge {
             if count > 0 {
                 try writer.write(StatementManifest.assemble(head: records[0].1.manifestHead, entries: (0..<count).map { entries[$0]! }),
                                  to: "statements/" + StatementManifest.fileName)
+            }
+            // The site map, of every part's pages (a share lists only its own): each `.html` file
+            // but the page for missing addresses, which is no page of the site.
+            if let baseURL = records[0].1.baseURL {
+                let pages = records.flatMap { $0.1.files }.filter { $0.hasSuffix(".html") && $0 != SiteMeta.notFoundPath + ".html" }
+                try writer.write(SiteMeta.sitemap(paths: pages.map { String($0.dropLast(".html".count)) }, baseURL: baseURL), to: "sitemap.xml")
             }
         } catch let error as SiteWriter.WriteError {
             writer.discard()

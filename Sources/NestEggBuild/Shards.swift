@@ -89,7 +89,7 @@ public struct ShardError: Error, CustomStringConvertible, Sendable {
 /// a line lost) is refused, not merged into a site without some of its pages or with a broken manifest.
 struct PartRecord: Sendable {
     static let fileName = ".nestegg-part"
-    static let format = "nestegg-part 2"
+    static let format = "nestegg-part 3"
 
     var fingerprint: String
     var shard: Shard
@@ -99,9 +99,12 @@ struct PartRecord: Sendable {
     var files: [String]
     /// (place in the manifest, the entry's JSON).
     var entries: [(Int, String)]
+    /// The site's address (`baseURL`), for the site map the merge writes; `nil` without one.
+    var baseURL: String?
 
     var text: String {
         var lines = [Self.format, fingerprint, "\(shard.index) \(shard.count)", FieldLine.escaped(manifestHead), String(statementCount)]
+        if let baseURL { lines.append("base\t" + FieldLine.escaped(baseURL)) }
         lines += files.map { "file\t" + $0 }
         lines += entries.map { "entry\t\($0.0)\t" + FieldLine.escaped($0.1) }
         let body = lines.joined(separator: "\n") + "\n"
@@ -111,13 +114,15 @@ struct PartRecord: Sendable {
     /// The last line: `end`, a tab and the SHA-256 of everything before it.
     static func signature(of body: some StringProtocol) -> String { "end\t" + Text.hex(SHA256.hash(data: Array(body.utf8))) }
 
-    init(fingerprint: String, shard: Shard, manifestHead: String, statementCount: Int, files: [String], entries: [(Int, String)]) {
+    init(fingerprint: String, shard: Shard, manifestHead: String, statementCount: Int, files: [String], entries: [(Int, String)],
+         baseURL: String? = nil) {
         self.fingerprint = fingerprint
         self.shard = shard
         self.manifestHead = manifestHead
         self.statementCount = statementCount
         self.files = files
         self.entries = entries
+        self.baseURL = baseURL
     }
 
     init?(text: String) {
@@ -133,6 +138,8 @@ struct PartRecord: Sendable {
         for line in lines.dropFirst(5) where !line.isEmpty {
             let fields = FieldLine.fields(line[...], maxSplits: 2).map(String.init)
             switch fields.first {
+            case "base" where fields.count == 2 && baseURL == nil && files.isEmpty:
+                baseURL = FieldLine.unescaped(fields[1][...])
             case "file" where fields.count == 2:
                 let path = fields[1]
                 // A part names only files inside itself.

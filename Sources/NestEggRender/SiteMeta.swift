@@ -11,14 +11,19 @@ public enum SiteMeta {
         site.settings.baseURL.map { $0 + path + ".html" }
     }
 
-    /// Every page's address as a sitemap, or `nil` without a base URL. Pages in site order, so
-    /// the same site gives the same bytes; no dates (pages hold no build time either).
+    /// Every page's address as a sitemap, or `nil` without a base URL (``sitemap(paths:baseURL:)``).
     public static func sitemap(for site: Site) -> String? {
-        guard site.settings.baseURL != nil else { return nil }
+        site.settings.baseURL.map { sitemap(paths: site.pages.map(\.path), baseURL: $0) }
+    }
+
+    /// The pages at `paths` (without extension) as a sitemap, in the order of their paths' bytes,
+    /// so that the same pages give the same bytes however they were listed: a sharded build's
+    /// merge writes it from its parts' lists of files, which hold no site order; no dates (pages
+    /// hold no build time either).
+    public static func sitemap(paths: [String], baseURL: String) -> String {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
-        for page in site.pages {
-            guard let url = canonicalURL(of: page.path, site: site) else { continue }
-            xml += "<url><loc>\(Escape.url(url))</loc></url>\n"  // percent-encoded, & as &amp;
+        for path in paths.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            xml += "<url><loc>\(Escape.url(baseURL + path + ".html"))</loc></url>\n"  // percent-encoded, & as &amp;
         }
         return xml + "</urlset>\n"
     }

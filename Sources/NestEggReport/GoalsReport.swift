@@ -210,10 +210,8 @@ public enum GoalsReport {
 
         var pages: [Page] = []
         for entry in entries.sorted(by: { $0.path < $1.path }) {
-            if let entity = entry.entity, entry.feedIsElsewhere {
-                pages.append(.renderedElsewhere(path: entry.path, entity: entity))
-                continue
-            }
+            // A goal whose feed another share keeps: its page is that share's, not listed here.
+            if entry.entity != nil, entry.feedIsElsewhere { continue }
             pages.append(Page(path: entry.path, title: entry.name, template: "goals-goal", section: section.id,
                               breadcrumbs: crumbs, entity: entry.entity, view: goalView(entry, names: names, asOf: asOf, context: context)))
         }

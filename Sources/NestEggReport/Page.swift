@@ -61,14 +61,6 @@ public struct Page: Sendable {
         self.makeView = view
     }
 
-    /// A page of an entity whose data this build did not keep (``AccountFigures``): another share
-    /// renders it. It is listed for the site's structure (its path, for the site map) and has
-    /// nothing to show here: rendering it is a programming error, not a page with wrong figures.
-    public static func renderedElsewhere(path: String, entity: String) -> Page {
-        Page(path: path, title: "", template: "", section: nil, entity: entity,
-             view: { () -> Never in preconditionFailure("\(path) is rendered by the share that keeps \(entity)'s data") }())
-    }
-
     /// `../../` for `a/b/page`: how a page reaches the site root with relative links.
     public var rootPrefix: String {
         // Counted in bytes: splitting the path into Characters cost more than the page's escaping.

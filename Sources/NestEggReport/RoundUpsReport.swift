@@ -111,7 +111,7 @@ public enum RoundUpsReport {
     }
 
     /// `elsewhere`: the figures of accounts whose feed was not kept, by UID (``AccountFigures``);
-    /// their week pages are listed (``Page/renderedElsewhere(path:entity:)``), for the site map.
+    /// their week pages are another share's, not listed here.
     public static func pages(for accounts: [StarlingAccountData], context: ReportContext,
                              elsewhere: [String: AccountFigures] = [:]) -> [Page] {
         guard !accounts.isEmpty else { return [] }
@@ -126,9 +126,7 @@ public enum RoundUpsReport {
             let weeks = self.weeks(of: data, context: context, elsewhere: elsewhere)
             let goal = self.goal(for: data, settings: context.settings).map { goalView($0, context: context) }
             let path = { (week: ISOWeek) in "roundups/\(slug)/\(week)" }
-            if elsewhere[account.uid] != nil {
-                pages += weeks.map { Page.renderedElsewhere(path: path($0.week), entity: Page.entity(of: account)) }
-            } else {
+            if elsewhere[account.uid] == nil {
                 pages += weekPages(weeks, account: account, goal: goal, context: context, path: path,
                                    section: section.id, breadcrumbs: indexCrumbs, sources: data.sources, entity: Page.entity(of: account))
             }

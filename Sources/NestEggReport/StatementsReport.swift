@@ -239,11 +239,9 @@ public enum StatementsReport {
         guard let (asOf, summaries) = computed else { return [] }
         let crumbs = [Link("Dashboard", "index")]
         let indexCrumbs = crumbs + [Link(section.title, section.path)]
-        var pages = summaries.flatMap { summary in
-            guard !summary.isElsewhere else {
-                let paths = Paths.site(slug: summary.slug)
-                return summary.statements.map { Page.renderedElsewhere(path: paths.statement($0.month), entity: Page.entity(of: summary.data.account)) }
-            }
+        var pages = summaries.flatMap { summary -> [Page] in
+            // Another share's account: its pages are that share's, not even listed here.
+            guard !summary.isElsewhere else { return [] }
             return statementPages(summary, asOf: asOf, context: context, paths: .site(slug: summary.slug), section: section.id,
                                   breadcrumbs: indexCrumbs)
         }

@@ -42,6 +42,11 @@ import Testing
         #expect(sitemap.contains("<url><loc>https://example.org/money/index.html</loc></url>\n"))
         #expect(sitemap.contains("<url><loc>https://example.org/money/insights/2026-11.html</loc></url>\n"))
         #expect(!sitemap.contains("404"))
+        // Every page once, in the order of the paths' bytes (what a sharded build's merge writes from its parts' lists).
+        let paths = sitemap.split(separator: "\n").filter { $0.hasPrefix("<url>") }
+            .map { String($0.dropFirst("<url><loc>https://example.org/money/".count).dropLast(".html</loc></url>".count)) }
+        #expect(Set(paths).count == paths.count && paths.count > 5)
+        #expect(paths == paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } && paths.contains("transactions/index"))
     }
 
     @Test func theNewSettingsAreValidated() throws {
