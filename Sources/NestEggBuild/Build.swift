@@ -247,8 +247,9 @@ public struct Build {
         return swap
     }
 
-    /// The folders the build reads, which the output may neither hold nor be inside: the data, the
-    /// templates and the census (a census folder inside an old output was deleted with it).
+    /// The folders the build reads, which neither the output nor the bundles folder may hold or lie
+    /// inside: the data, the templates and the census (a census folder inside an old output was
+    /// deleted with it).
     var inputFolders: [URL] { [options.data] + [options.templates, options.census].compactMap { $0 } }
 
     /// The output folder must be one nestegg may replace; checked first, with the other paths.

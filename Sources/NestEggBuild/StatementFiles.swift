@@ -92,16 +92,13 @@ extension Build {
                              diagnostics: [Diagnostic(.error, file: bundles.path, message: "--bundles: refusing to write here: \(reason)")])
         }
         try Self.writeError { () throws(SiteWriter.WriteError) in
-            try SiteWriter.checkOutputIsOurs(bundles, protecting: protectedFolders)
+            try SiteWriter.checkOutputIsOurs(bundles, protecting: inputFolders)
         }
     }
 
-    /// What neither the output nor the bundles folder may hold or lie inside: the input.
-    var protectedFolders: [URL] { inputFolders }
-
     func openBundlesWriter() throws(BuildError) -> SiteWriter {
         try Self.writeError { () throws(SiteWriter.WriteError) in
-            try SiteWriter(output: options.bundles!, protecting: protectedFolders)
+            try SiteWriter(output: options.bundles!, protecting: inputFolders)
         }
     }
 

@@ -8,7 +8,11 @@ public enum SiteMeta {
     /// A page's published address (`https://example.org/finance/roundups/index.html`), or `nil`
     /// without a base URL.
     public static func canonicalURL(of path: String, site: Site) -> String? {
-        site.settings.baseURL.map { $0 + path + ".html" }
+        site.settings.baseURL.map { canonicalURL(of: path, baseURL: $0) }
+    }
+
+    static func canonicalURL(of path: String, baseURL: String) -> String {
+        baseURL + path + ".html"
     }
 
     /// Every page's address as a sitemap, or `nil` without a base URL (``sitemap(paths:baseURL:)``).
@@ -23,7 +27,7 @@ public enum SiteMeta {
     public static func sitemap(paths: [String], baseURL: String) -> String {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
         for path in paths.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            xml += "<url><loc>\(Escape.url(baseURL + path + ".html"))</loc></url>\n"  // percent-encoded, & as &amp;
+            xml += "<url><loc>\(Escape.url(canonicalURL(of: path, baseURL: baseURL)))</loc></url>\n"  // percent-encoded, & as &amp;
         }
         return xml + "</urlset>\n"
     }

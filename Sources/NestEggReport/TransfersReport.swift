@@ -118,12 +118,8 @@ public enum TransfersReport {
 
     static func personPath(_ person: Person) -> String { "transfers/\(person.slug)" }
 
-    /// Newest first; ties in the order of their transaction ids.
-    static func newestFirst(_ transfers: [Transfer]) -> [Transfer] {
-        newestFirstOrder(transfers).map { transfers[$0] }
-    }
-
-    /// The places of ``newestFirst(_:)``'s transfers in `transfers` (transfers that tie keep their order).
+    /// The places of `transfers`, newest first; ties in the order of their transaction ids, then
+    /// in their own order.
     static func newestFirstOrder(_ transfers: [Transfer]) -> [Int] {
         transfers.indices.sorted { a, b in
             let (x, y) = (transfers[a], transfers[b])

@@ -51,6 +51,18 @@ public final class Ownership: Sendable {
         }
     }
 
+    /// Which of `prefixes` `name` is a leftover of: the prefix and a process number, nothing else
+    /// (`.nestegg-staging-site-123`); `nil` for any other name — a file of the user's that merely
+    /// shares the prefix, or another output's leftover whose prefix begins with this one (`site-2`'s
+    /// with `site`'s).
+    public static func leftover(_ name: String, of prefixes: [String]) -> String? {
+        prefixes.first { prefix in
+            guard name.hasPrefix(prefix) else { return false }
+            let number = name.utf8.dropFirst(prefix.utf8.count)
+            return !number.isEmpty && number.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        }
+    }
+
     /// Whether `path` is left over by a build that no longer runs: nobody holds its lock.
     /// (Asked by the build that would own it, the answer is `false`: a second lock by the same
     /// process on a new descriptor conflicts with its own.)

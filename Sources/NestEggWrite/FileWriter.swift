@@ -99,22 +99,11 @@ public final class StagedFile {
         ownership.forEach { $0.release() }
     }
 
-    /// Cleans up the temporary files that a killed build left beside `destination`: only names that
-    /// are such files' (`staged-` or `previous-` and a process number after the prefix), as the
-    /// site's leftovers are taken by name (``SiteWriter/recover(_:)``); a file of yours that merely
-    /// shares the prefix is left alone.
+    /// Cleans up the temporary files that a killed build left beside `destination`: only theirs, by
+    /// name (``Ownership/leftover(_:of:)``), a file of yours that merely shares the prefix left alone.
     public static func recover(beside destination: URL) {
-        let prefix = ".\(destination.lastPathComponent).nestegg-"
-        func role(_ name: String) -> String? {
-            guard name.hasPrefix(prefix) else { return nil }
-            let rest = name.dropFirst(prefix.count)
-            for role in ["staged-", "previous-"] where rest.hasPrefix(role) {
-                let number = rest.utf8.dropFirst(role.utf8.count)
-                if !number.isEmpty && number.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) { return role }
-            }
-            return nil
-        }
-        Ownership.removeAbandoned(in: destination.deletingLastPathComponent(), where: { role($0) != nil },
-                                  restores: { role($0) == "previous-" ? destination : nil })
+        let staged = ".\(destination.lastPathComponent).nestegg-staged-", previous = ".\(destination.lastPathComponent).nestegg-previous-"
+        Ownership.removeAbandoned(in: destination.deletingLastPathComponent(), where: { Ownership.leftover($0, of: [staged, previous]) != nil },
+                                  restores: { $0.hasPrefix(previous) ? destination : nil })
     }
 }

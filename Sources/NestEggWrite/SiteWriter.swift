@@ -133,18 +133,11 @@ public final class SiteWriter: Sendable {
     /// from its retired copy (a swap interrupted between its two renames), and staging and
     /// retired folders that no running build owns are removed. Run before anything else looks
     /// at the output (the "up to date" check among them).
-    /// Only names that are this output's leftovers are touched: its prefix and a process number,
-    /// nothing else. A folder that merely shares the prefix (`.nestegg-staging-site-notes`) is left
-    /// alone, and so are another output's (`site-2`'s leftovers begin with `site`'s prefix too).
+    /// Only this output's leftovers, by name (``Ownership/leftover(_:of:)``), are touched.
     public static func recover(_ output: URL) {
         let output = output.standardizedFileURL
         let staging = stagingPrefix(of: output), retired = retiredPrefix(of: output)
-        func isLeftover(_ name: String) -> Bool {
-            guard let prefix = [staging, retired].first(where: name.hasPrefix) else { return false }
-            let number = name.utf8.dropFirst(prefix.utf8.count)
-            return !number.isEmpty && number.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-        }
-        Ownership.removeAbandoned(in: output.deletingLastPathComponent(), where: isLeftover,
+        Ownership.removeAbandoned(in: output.deletingLastPathComponent(), where: { Ownership.leftover($0, of: [staging, retired]) != nil },
                                   restores: { $0.hasPrefix(retired) ? output : nil })
     }
 
