@@ -70,8 +70,9 @@ enum HeadlineReport {
         var byMonth: [CalendarMonth: MoneyTotals] = [:]
         var excluded: [String] = []
         for account in accounts {
-            guard account.statements.last?.closing != nil else { excluded.append(account.data.account.name); continue }
-            for statement in account.statements {
+            let statements = account.statements
+            guard statements.last?.closing != nil else { excluded.append(account.data.account.name); continue }
+            for statement in statements {
                 if let closing = statement.closing { byMonth[statement.month, default: MoneyTotals()].add(closing) }
             }
         }

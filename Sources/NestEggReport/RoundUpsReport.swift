@@ -123,17 +123,20 @@ public enum RoundUpsReport {
 
         for (data, slug) in zip(accounts, slugs) {
             let account = data.account
-            let weeks = self.weeks(of: data, context: context, elsewhere: elsewhere)
             let goal = self.goal(for: data, settings: context.settings).map { goalView($0, context: context) }
-            let path = { (week: ISOWeek) in "roundups/\(slug)/\(week)" }
-            if elsewhere[account.uid] == nil {
-                pages += weekPages(weeks, account: account, goal: goal, context: context, path: path,
-                                   section: section.id, breadcrumbs: indexCrumbs, sources: data.sources, entity: Page.entity(of: account))
+            if let figures = elsewhere[account.uid] {
+                // Another share's account: its weeks are decoded by the index page that lists them, if it is this share's.
+                summaries.append(AccountSummary(account: account, slug: slug, weeks: .figures(figures), goal: goal))
+                continue
             }
-            summaries.append(AccountSummary(account: account, slug: slug, weeks: weeks, goal: goal))
+            let weeks = RoundUpRule.weeks(of: data.keptFeed, currency: account.currency, clock: context.clock)
+            let path = { (week: ISOWeek) in "roundups/\(slug)/\(week)" }
+            pages += weekPages(weeks, account: account, goal: goal, context: context, path: path,
+                               section: section.id, breadcrumbs: indexCrumbs, sources: data.sources, entity: Page.entity(of: account))
+            summaries.append(AccountSummary(account: account, slug: slug, weeks: .kept(weeks), goal: goal))
         }
 
-        let pagination = Pagination(rows: summaries.map { $0.weeks.count + 1 })
+        let pagination = Pagination(rows: summaries.map { $0.weekCount + 1 })
         let all = summaries
         let indexPages = pagination.pages(base: section.path, title: "Weekly round-ups").map { page in
             Page(path: page.path, title: page.title, template: "roundups-index", section: section.id,
@@ -168,10 +171,34 @@ public enum RoundUpsReport {
 
     /// One account's weeks, as the index needs them.
     struct AccountSummary: Sendable {
+        /// Where the weeks are: worked out from the account's feed, or in another share's
+        /// account's figures (``AccountFigures``), decoded on each read.
+        enum Weeks: Sendable {
+            case kept([RoundUpRule.Week])
+            case figures(AccountFigures)
+        }
         let account: StarlingAccount
         let slug: String
-        let weeks: [RoundUpRule.Week]
+        private let held: Weeks
         let goal: GoalView?
+
+        init(account: StarlingAccount, slug: String, weeks: Weeks, goal: GoalView?) {
+            (self.account, self.slug, self.held, self.goal) = (account, slug, weeks, goal)
+        }
+
+        var weeks: [RoundUpRule.Week] {
+            switch held {
+            case .kept(let weeks): return weeks
+            case .figures(let figures): return figures.weeks
+            }
+        }
+
+        var weekCount: Int {
+            switch held {
+            case .kept(let weeks): return weeks.count
+            case .figures(let figures): return figures.weekCount
+            }
+        }
     }
 
     /// One account on the index: its weeks newest first, with totals.

@@ -33,12 +33,12 @@ public enum StatementBundles {
             let crumbs = [Link(title, "index")]
             let weeks = RoundUpRule.weeks(of: data.keptFeed, currency: account.currency, clock: context.clock)
             let goal = RoundUpsReport.goal(for: data, settings: context.settings).map { RoundUpsReport.goalView($0, context: context) }
-            let roundUps = RoundUpsReport.accountView(.init(account: account, slug: summary.slug, weeks: weeks, goal: goal),
+            let roundUps = RoundUpsReport.accountView(.init(account: account, slug: summary.slug, weeks: .kept(weeks), goal: goal),
                                                       context: context, path: paths.roundUpWeek)
             let index = IndexView(
                 head: StatementsReport.AccountHead(data, context: context), timeZone: context.clock.identifier, dataAsOf: context.date(asOf),
                 openedOn: summary.statements.first.map { context.date($0.period.first) } ?? "",
-                statementCount: context.counted(summary.statements.count, "statement"),
+                statementCount: context.counted(summary.statementCount, "statement"),
                 account: StatementsReport.indexAccount(summary, context: context, paths: paths), roundUps: roundUps)
             let pages = [Page(path: "index", title: title, template: "bundle-index", section: nil, view: index)]
                 + StatementsReport.statementPages(summary, asOf: asOf, context: context, paths: paths, section: nil, breadcrumbs: crumbs)

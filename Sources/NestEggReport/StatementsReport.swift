@@ -218,15 +218,20 @@ public enum StatementsReport {
         let all = dataset.starling, slugs = RoundUpsReport.accountSlugs(all)
         // A bank's thousand accounts are worked out on every core.
         let accounts = Concurrently.map(all.count) { index -> AccountStatements? in
-            let figures = elsewhere[all[index].account.uid]
-            let statements = figures?.statements(asOf: asOf) ?? StatementPeriods.statements(for: all[index], clock: context.clock, asOf: asOf)
+            if let figures = elsewhere[all[index].account.uid] {
+                // Another share's account: its statements are decoded where a page or a sum reads them.
+                let count = figures.statements(asOf: asOf).count
+                guard count > 0 else { return nil }
+                return AccountStatements(data: all[index], slug: slugs[index], held: .figures(figures, asOf: asOf, count: count),
+                                         noBalanceReason: noBalanceReason(all[index]), digests: [])
+            }
+            let statements = StatementPeriods.statements(for: all[index], clock: context.clock, asOf: asOf)
             guard !statements.isEmpty else { return nil }
-            return AccountStatements(data: all[index], slug: slugs[index], statements: statements, noBalanceReason: noBalanceReason(all[index]),
+            return AccountStatements(data: all[index], slug: slugs[index], held: .kept(statements), noBalanceReason: noBalanceReason(all[index]),
                                      digests: statements.map { statement in
-                                         if figures != nil { return "" }
-                                         return (statement.isProvisional ? nil : memo?.finalStatementDigest(account: all[index], month: statement.month))
+                                         (statement.isProvisional ? nil : memo?.finalStatementDigest(account: all[index], month: statement.month))
                                              ?? StatementDigest.digest(statement, data: all[index], timeZone: context.clock.identifier)
-                                     }, isElsewhere: figures != nil)
+                                     })
         }.compactMap { $0 }
         return accounts.isEmpty ? nil : (asOf, accounts)
     }
@@ -245,7 +250,7 @@ public enum StatementsReport {
             return statementPages(summary, asOf: asOf, context: context, paths: .site(slug: summary.slug), section: section.id,
                                   breadcrumbs: indexCrumbs)
         }
-        let pagination = Pagination(rows: summaries.map { $0.statements.count + 1 })
+        let pagination = Pagination(rows: summaries.map { $0.statementCount + 1 })
         let indexPages = pagination.pages(base: section.path, title: "Statements").map { page in
             Page(path: page.path, title: page.title, template: "statements-index", section: section.id,
                  breadcrumbs: page.number == 1 ? crumbs : indexCrumbs,
@@ -307,7 +312,7 @@ public enum StatementsReport {
         var count = 0
         for summary in summaries {
             starts.append(count)
-            count += summary.statements.count
+            count += summary.statementCount
         }
         let kept = summaries.indices.filter { !summaries[$0].isElsewhere }
         let perAccount = Concurrently.map(kept.count) { records(summaries[kept[$0]], context: context, paths: .site(slug: summaries[kept[$0]].slug)) }
@@ -317,15 +322,40 @@ public enum StatementsReport {
 
     /// One account's statements, as the index needs them.
     struct AccountStatements: Sendable {
+        /// Where the statements are: worked out from the account's feed, or, when the feed was
+        /// not kept, in its figures (``AccountFigures``), decoded on each read (trimmed: no lines).
+        enum Held: Sendable {
+            case kept([StatementPeriods.Statement])
+            case figures(AccountFigures, asOf: CivilDate, count: Int)
+        }
         let data: StarlingAccountData
         let slug: String
-        let statements: [StatementPeriods.Statement]
+        let held: Held
         let noBalanceReason: String?
-        /// ``StatementDigest`` of each statement, in the same order.
+        /// ``StatementDigest`` of each statement, in the same order; none for another share's account.
         let digests: [String]
-        /// The account's feed was not kept: its statements are figures only (``AccountFigures``),
-        /// without lines or digests, and its pages are another share's.
-        var isElsewhere = false
+
+        /// Read once where they are used: for another share's account each read decodes them anew.
+        var statements: [StatementPeriods.Statement] {
+            switch held {
+            case .kept(let statements): return statements
+            case .figures(let figures, let asOf, _): return figures.statements(asOf: asOf)
+            }
+        }
+
+        var statementCount: Int {
+            switch held {
+            case .kept(let statements): return statements.count
+            case .figures(_, _, let count): return count
+            }
+        }
+
+        /// The account's feed was not kept: its statements are figures only, without lines or
+        /// digests, and its pages are another share's.
+        var isElsewhere: Bool {
+            if case .figures = held { return true }
+            return false
+        }
     }
 
     /// One account on the index: its months newest first.

@@ -69,16 +69,22 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: merged.appendingPathComponent(".nestegg-output").path), "the output marker")
     }
 
-    @Test(arguments: [nil, 3] as [Int?])
-    func syntheticDataMergesToo(census: Int?) throws {
+    /// The one-machine build of ``synthetic``, made once for every N below.
+    static let syntheticSingle: (folder: URL, snapshot: [String: Data]) = {
+        let single = try! temporaryFolder().appendingPathComponent("single")
+        let result = try! NestEggBinary.run(["build", "-q", "--data", synthetic.path, "--output", single.path])
+        precondition(result.status == 0, "the one-machine build of the synthetic data: \(result.stderr)")
+        return (single, snapshot(single))
+    }()
+
+    @Test(arguments: [(1, nil), (2, 2), (3, nil), (7, 3)] as [(Int, Int?)])
+    func syntheticDataMergesToo(_ count: Int, census: Int?) throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         // Notes from every account's feed: the data notes page and every footer count them all.
-        let data = Self.synthetic
-        let single = work.appendingPathComponent("single")
-        #expect(try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", single.path]).status == 0)
-        let merged = try shardedBuild(data: data, count: 3, work: work, census: census)
-        let (expected, actual) = (snapshot(single), snapshot(merged))
+        let (single, expected) = Self.syntheticSingle
+        let merged = try shardedBuild(data: Self.synthetic, count: count, work: work, census: census)
+        let actual = snapshot(merged)
         #expect(expected.count > 1_000 && expected.keys.contains(DataNotesReport.path + ".html") && expected.keys.contains("sitemap.xml"))
         #expect(Set(actual.keys) == Set(expected.keys) && actual.keys.filter { actual[$0] != expected[$0] }.isEmpty)
         sameChangesPage(single, merged)
@@ -324,6 +330,9 @@ import Testing
             // A census writes the figures as records and a share reads them back: the same figures.
             let read = try #require(AccountFigures(records: figures.records, account: data.account))
             #expect(read.records == figures.records && read.spending == nil)
+            // Read back, they are held as lines and decoded on each read: the same weeks, counted without decoding.
+            #expect(read.weekCount == weeks.count && figures.weekCount == weeks.count)
+            #expect(read.weeks.map(\.week) == weeks.map(\.week) && read.weeks.map(\.roundUp) == weeks.map(\.roundUp))
             #expect(read.statements(asOf: asOf).map(\.lineCount) == figures.statements(asOf: asOf).map(\.lineCount))
             var monthMissing = figures.records
             monthMissing.remove(at: try #require(monthMissing.firstIndex { $0.first == "m" }))
