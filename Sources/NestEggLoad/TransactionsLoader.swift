@@ -20,14 +20,18 @@ public enum TransactionsLoader {
     public static func transactions(in document: JSONDocument, currency: Currency) -> [Transaction] {
         guard let list = document.value.array else { return [] }
         var seen: Set<String> = []
-        return list.compactMap { value in
-            guard let transaction = self.transaction(value, currency: currency) else { return nil }
+        // At most one a value, reserved at once: a list grown by doubling holds up to twice the room it needs.
+        var result: [Transaction] = []
+        result.reserveCapacity(list.count)
+        for value in list {
+            guard let transaction = self.transaction(value, currency: currency) else { continue }
             guard seen.insert(transaction.id).inserted else {
                 value.warning("duplicate transaction id \"\(transaction.id)\"; this one is left out")
-                return nil
+                continue
             }
-            return transaction
+            result.append(transaction)
         }
+        return result
     }
 
     /// One transaction; `currency` is the site's default for the source, used when the item names none.

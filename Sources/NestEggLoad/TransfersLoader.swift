@@ -59,6 +59,7 @@ public enum TransfersLoader {
         for user in users { byUid[user.uid] = user }
         var seen: Set<String> = []
         var result: [Transfer] = []
+        result.reserveCapacity(list.count)
         for value in list {
             guard let transfer = transfer(value, users: byUid, defaultCurrency: defaultCurrency) else { continue }
             guard seen.insert(transfer.tid).inserted else {
