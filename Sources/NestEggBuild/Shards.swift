@@ -103,16 +103,38 @@ struct PartRecord: Sendable {
     var baseURL: String?
 
     var text: String {
-        var lines = [Self.format, fingerprint, "\(shard.index) \(shard.count)", FieldLine.escaped(manifestHead), String(statementCount)]
-        if let baseURL { lines.append("base\t" + FieldLine.escaped(baseURL)) }
-        lines += files.map { "file\t" + $0 }
-        lines += entries.map { "entry\t\($0.0)\t" + FieldLine.escaped($0.1) }
-        let body = lines.joined(separator: "\n") + "\n"
-        return body + Self.signature(of: body) + "\n"
+        // Written into one string at its size: it is made at the end of a share, when the most is
+        // in memory (a list of its lines, their join and a copy to hash took four times its size).
+        var text = ""
+        text.reserveCapacity(files.reduce(0) { $0 + $1.utf8.count + 6 } + entries.reduce(0) { $0 + $1.1.utf8.count * 2 + 32 }
+                             + manifestHead.utf8.count * 2 + fingerprint.utf8.count + 256)
+        for line in [Self.format, fingerprint, "\(shard.index) \(shard.count)", FieldLine.escaped(manifestHead), String(statementCount)] {
+            text += line + "\n"
+        }
+        if let baseURL { text += "base\t" + FieldLine.escaped(baseURL) + "\n" }
+        for file in files {
+            text += "file\t"
+            text += file
+            text += "\n"
+        }
+        for (place, entry) in entries {
+            text += "entry\t\(place)\t"
+            text += FieldLine.escaped(entry)
+            text += "\n"
+        }
+        text += Self.signature(of: text[...]) + "\n"
+        return text
     }
 
     /// The last line: `end`, a tab and the SHA-256 of everything before it.
-    static func signature(of body: some StringProtocol) -> String { "end\t" + Text.hex(SHA256.hash(data: Array(body.utf8))) }
+    static func signature(of body: String) -> String { signature(of: body[...]) }
+
+    static func signature(of body: Substring) -> String {
+        var hasher = SHA256()
+        var body = body
+        body.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        return "end\t" + Text.hex(hasher.finalize())
+    }
 
     init(fingerprint: String, shard: Shard, manifestHead: String, statementCount: Int, files: [String], entries: [(Int, String)],
          baseURL: String? = nil) {
