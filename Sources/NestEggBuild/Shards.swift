@@ -106,8 +106,8 @@ struct PartRecord: Sendable {
         // Written into one string at its size: it is made at the end of a share, when the most is
         // in memory (a list of its lines, their join and a copy to hash took four times its size).
         var text = ""
-        text.reserveCapacity(files.reduce(0) { $0 + $1.utf8.count + 6 } + entries.reduce(0) { $0 + $1.1.utf8.count * 2 + 32 }
-                             + manifestHead.utf8.count * 2 + fingerprint.utf8.count + 256)
+        text.reserveCapacity(files.reduce(0) { $0 + $1.utf8.count + 6 } + entries.reduce(0) { $0 + FieldLine.escapedCount($1.1) + 32 }
+                             + FieldLine.escapedCount(manifestHead) + fingerprint.utf8.count + 256)
         for line in [Self.format, fingerprint, "\(shard.index) \(shard.count)", FieldLine.escaped(manifestHead), String(statementCount)] {
             text += line + "\n"
         }

@@ -125,7 +125,7 @@ public enum RoundUpsReport {
             let account = data.account
             let goal = self.goal(for: data, settings: context.settings).map { goalView($0, context: context) }
             if let figures = elsewhere[account.uid] {
-                // Another share's account: its weeks are decoded by the index page that lists them, if it is this share's.
+                // Another share's account: its weeks are decoded where they are read (the index page that lists them, the start page).
                 summaries.append(AccountSummary(account: account, slug: slug, weeks: .figures(figures), goal: goal))
                 continue
             }

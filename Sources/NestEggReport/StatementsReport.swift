@@ -211,7 +211,7 @@ public enum StatementsReport {
     typealias Computed = (asOf: CivilDate, accounts: [AccountStatements])
 
     /// `elsewhere`: the figures of accounts whose feed was not kept, by UID (``AccountFigures``):
-    /// their statements have no lines, and no digests (`""`), as no page of this build shows them.
+    /// their statements have no lines, and no digests (`[]`), as no page of this build shows them.
     static func accounts(_ dataset: Dataset, context: ReportContext, memo: (any DigestMemo)? = nil,
                          elsewhere: [String: AccountFigures] = [:]) -> Computed? {
         guard let asOf = asOf(dataset, context: context) else { return nil }

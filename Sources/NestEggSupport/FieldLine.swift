@@ -19,6 +19,13 @@ public enum FieldLine {
         line.utf8.split(separator: UInt8(ascii: "\t"), maxSplits: maxSplits, omittingEmptySubsequences: false).map { Substring($0) }
     }
 
+    /// How many bytes ``escaped(_:)`` makes of `field`: one more for each byte it escapes.
+    public static func escapedCount(_ field: String) -> Int {
+        field.utf8.reduce(0) { count, byte in
+            count + (byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") ? 2 : 1)
+        }
+    }
+
     public static func escaped(_ field: String) -> String {
         guard field.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) else {
             return field
