@@ -644,8 +644,9 @@ final class CensusLines {
     /// `getline`'s buffer, kept from line to line.
     private var buffer: UnsafeMutablePointer<CChar>?
     private var capacity = 0
-    /// The line read ahead: the last one is not part of the body.
-    private var pending: [UInt8]?
+    /// The line read ahead, without its break: the last one is not part of the body. `raw`: its
+    /// bytes as read, where they are not UTF-8 (the line is their repair, and they are what is hashed).
+    private var pending: (line: String, hasBreak: Bool, raw: [UInt8]?)?
     private var hasher = SHA256()
     private(set) var end: (accounts: Substring, goals: Substring, rows: Int, signature: String)?
     private(set) var digest = ""
@@ -664,12 +665,12 @@ final class CensusLines {
         case .failure(let reading):
             failure = "cannot read it: \(reading.reason)"
         }
-        pending = raw()
+        pending = read()
     }
 
     init(text: String) {
         self.text = text[...].utf8
-        pending = raw()
+        pending = read()
     }
 
     deinit {
@@ -678,28 +679,45 @@ final class CensusLines {
     }
 
     func next() -> Substring? {
-        guard let line = pending else { return nil }
-        guard let following = raw() else {
+        guard let (line, hasBreak, raw) = pending else { return nil }
+        guard let following = read() else {
             // The last line, which must end with its break, signs the lines before it.
             pending = nil
+            hashUnhashed()
             digest = Text.hex(hasher.finalize())
-            if line.last == UInt8(ascii: "\n") { end = CensusRecord.end(String(decoding: line.dropLast(), as: UTF8.self)[...]) }
+            if hasBreak { end = CensusRecord.end(line[...]) }
             return nil
         }
-        hasher.update(data: line)
+        // The bytes as read: the line's own where they were UTF-8 (one string a line, no copy of its bytes).
+        if let raw {
+            unhashed += raw
+        } else {
+            var bytes = line
+            bytes.withUTF8 { unhashed += $0 }
+            if hasBreak { unhashed.append(UInt8(ascii: "\n")) }
+        }
+        if unhashed.count >= 1 << 16 { hashUnhashed() }
         pending = following
-        return String(decoding: line.last == UInt8(ascii: "\n") ? line.dropLast() : line[...], as: UTF8.self)[...]
+        return line[...]
     }
 
-    /// The next line as read, with its break; `nil` at the end.
-    private func raw() -> [UInt8]? {
-        if var rest = text {
+    /// The body's bytes not hashed yet: hashed 64 KiB at a time, as a line at a time cost more
+    /// than the hashing itself (a census has millions of short lines).
+    private var unhashed: [UInt8] = []
+
+    private func hashUnhashed() {
+        hasher.update(data: unhashed)
+        unhashed.removeAll(keepingCapacity: true)
+    }
+
+    /// The next line as read, without its break; `nil` at the end.
+    private func read() -> (line: String, hasBreak: Bool, raw: [UInt8]?)? {
+        if let rest = text {
             guard !rest.isEmpty else { return nil }
-            let end = rest.firstIndex(of: UInt8(ascii: "\n")).map(rest.index(after:)) ?? rest.endIndex
-            let line = Array(rest[..<end])
-            rest = rest[end...]
-            text = rest
-            return line
+            let newline = rest.firstIndex(of: UInt8(ascii: "\n"))
+            let line = String(Substring(rest[..<(newline ?? rest.endIndex)]))
+            text = newline.map { rest[rest.index(after: $0)...] } ?? rest[rest.endIndex...]
+            return (line, newline != nil, nil)
         }
         guard failure == nil, let file else { return nil }
         let length = getline(&buffer, &capacity, file)
@@ -709,6 +727,10 @@ final class CensusLines {
             self.file = nil
             return nil
         }
-        return Array(UnsafeRawBufferPointer(start: buffer, count: length).bindMemory(to: UInt8.self))
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: length)
+        let hasBreak = bytes.last == UInt8(ascii: "\n")
+        let body = UnsafeBufferPointer(rebasing: bytes[..<(hasBreak ? length - 1 : length)])
+        if let line = String(validating: body, as: UTF8.self) { return (line, hasBreak, nil) }
+        return (String(decoding: body, as: UTF8.self), hasBreak, Array(bytes))
     }
 }

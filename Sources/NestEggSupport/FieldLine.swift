@@ -16,7 +16,30 @@ public enum FieldLine {
     /// working out where each Character ends: a census holds a million rows, and that took more
     /// time than the rest of reading them.
     public static func fields(_ line: Substring, maxSplits: Int = .max) -> [Substring] {
-        line.utf8.split(separator: UInt8(ascii: "\t"), maxSplits: maxSplits, omittingEmptySubsequences: false).map { Substring($0) }
+        // The tabs are found in the line's bytes in place (a share reads a million rows: the
+        // generic split of the UTF-8 view took a third of the time of merging them), then each
+        // field is cut at its offsets, which a native string's UTF-8 view reaches at once.
+        var copy = line
+        var ends: [Int] = []
+        copy.withUTF8 { bytes in
+            var offset = 0
+            while ends.count < maxSplits, offset < bytes.count {
+                if bytes[offset] == UInt8(ascii: "\t") { ends.append(offset) }
+                offset += 1
+            }
+        }
+        let utf8 = line.utf8
+        var fields: [Substring] = []
+        fields.reserveCapacity(ends.count + 1)
+        var start = utf8.startIndex, startOffset = 0
+        for end in ends {
+            let endIndex = utf8.index(start, offsetBy: end - startOffset)
+            fields.append(Substring(utf8[start..<endIndex]))
+            start = utf8.index(after: endIndex)
+            startOffset = end + 1
+        }
+        fields.append(Substring(utf8[start...]))
+        return fields
     }
 
     /// How many bytes ``escaped(_:)`` makes of `field`: one more for each byte it escapes.

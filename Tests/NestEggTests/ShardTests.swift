@@ -628,6 +628,33 @@ import Testing
         return CensusRecord.signed(body: change(String(text[...lastBreak])), accounts: Int(end[1])!, goals: Int(end[2])!, rows: rows ?? Int(end[3])!)
     }
 
+    /// A census file's lines are read one at a time and the body hashed as read, in chunks: the
+    /// digest is the SHA-256 of every byte before the last line (over many chunks, and where a
+    /// line is not UTF-8: its bytes, not their repair), and the lines come back without breaks.
+    @Test func censusLinesHashTheBytesAsRead() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var body: [UInt8] = []
+        var expected: [String] = []
+        for number in 0..<20_000 {
+            let line = number == 7 ? [UInt8(ascii: "r"), 0xFF, 0xC3, UInt8(ascii: "\t"), UInt8(ascii: "x")] : Array("r\t\(number)\té\t\(String(repeating: "y", count: number % 50))".utf8)
+            body += line + [UInt8(ascii: "\n")]
+            expected.append(String(decoding: line, as: UTF8.self))
+        }
+        let file = folder.appendingPathComponent("a.census")
+        try Data(body + Array("end\tlast line\n".utf8)).write(to: file)
+        let lines = CensusLines(path: file.path)
+        var read: [String] = []
+        while let line = lines.next() { read.append(String(line)) }
+        #expect(lines.failure == nil && read == expected)
+        #expect(read[7].unicodeScalars.contains("\u{FFFD}"))
+        #expect(lines.digest == StatementDigest.sha256(body))
+        // The same from a text, and a last line without its break is no end.
+        let text = CensusLines(text: String(decoding: body, as: UTF8.self) + "end")
+        while text.next() != nil {}
+        #expect(text.end == nil && text.digest == StatementDigest.sha256(Array(String(decoding: body, as: UTF8.self).utf8)))
+    }
+
     /// The census's run of rows fills the transactions lists as one machine's rows do; a row that
     /// is not one, rows out of order, a file changed between the share's two reads, or a run
     /// shorter than the totals count are refused, naming the file.
