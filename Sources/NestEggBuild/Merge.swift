@@ -7,7 +7,8 @@ import NestEggWrite
 /// together into one site, byte for byte what `nestegg build` writes from the same data (the
 /// "what changed" page aside, which depends on the build before). The parts must belong together —
 /// the same data and templates, the same N, every share once, each finished — or nothing is
-/// written (exit 65, naming the part). The site is staged and swapped in like a build's, its pages
+/// written (exit 65, naming the part); so is a part that lacks a file its record lists, or holds a
+/// link in its place. The site is staged and swapped in like a build's, its pages
 /// hard-linked from the parts (``NestEggWrite/SiteWriter/place(_:at:)``).
 public struct Merge {
     public let parts: [URL]
@@ -115,6 +116,12 @@ public struct Merge {
             }
         } catch let error as SiteWriter.WriteError {
             writer.discard()
+            // A file or folder the record lists that is missing from the part, or is not what nestegg
+            // wrote (a link), is the part's fault, not the output's: the part is not whole.
+            if let part = parts.first(where: { error.path.hasPrefix($0.path + "/") }) {
+                throw BuildError(step: .merge, exitCode: .dataError, diagnostics: [Diagnostic(.error, file: error.path,
+                    message: "listed in the record of the part \(part.path), but \(error.reason): the part is not whole; build its share again")])
+            }
             throw BuildError(writing: error)
         } catch let error as BuildError {
             throw error
