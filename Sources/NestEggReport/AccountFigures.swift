@@ -26,23 +26,26 @@ public struct AccountFigures: Sendable {
     public let weekCount: Int
 
     /// ``RoundUpRule/weeks(of:currency:clock:)``, each ``RoundUpRule/Week/trimmed()``.
-    var weeks: [RoundUpRule.Week] { decoded.weeks }
+    var weeks: [RoundUpRule.Week] { decoded(.weeks).weeks }
     /// What the account's statements are made of (``StatementPeriods/Basis``), trimmed: the
     /// figures do not depend on the data's as-of date, so a census can work them out before it is known.
-    var statementBasis: StatementPeriods.Basis? { decoded.basis }
+    var statementBasis: StatementPeriods.Basis? { decoded(.basis).basis }
     /// The account's rows of the spending list (``TransactionsRules/items(from:clock:elsewhere:)``),
     /// when the figures were worked out from its feed; `nil` when they were read from a census,
     /// which keeps the rows apart, in one sorted run a file (``SpendingLists``), and their totals
     /// as one sum of all its accounts' (``SpendingTotals``).
     public let spending: [SpendingItem]?
 
-    private var decoded: (weeks: [RoundUpRule.Week], basis: StatementPeriods.Basis?) {
+    /// Which of the figures a read decodes: the lines of the other are passed over.
+    private enum Part { case weeks, basis, both }
+
+    private func decoded(_ part: Part = .both) -> (weeks: [RoundUpRule.Week], basis: StatementPeriods.Basis?) {
         switch held {
         case .values(let weeks, let basis): return (weeks, basis)
         case .lines(let text, let currency):
             // ``init(lines:account:)`` read these very lines before keeping them.
             let lines = text.isEmpty ? [] : text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
-            guard let figures = Self.decode(lines, currency: currency) else {
+            guard let figures = Self.decode(lines, currency: currency, part: part) else {
                 preconditionFailure("an account's figures read once no longer read")
             }
             return figures
@@ -60,6 +63,9 @@ public struct AccountFigures: Sendable {
 
     /// ``StatementPeriods/statements(for:clock:asOf:)`` to the data's as-of date, each ``StatementPeriods/Statement/trimmed()``.
     public func statements(asOf: CivilDate?) -> [StatementPeriods.Statement] { StatementPeriods.statements(statementBasis, asOf: asOf) }
+
+    /// How many statements ``statements(asOf:)`` gives, without making them.
+    public func statementCount(asOf: CivilDate?) -> Int { StatementPeriods.statementCount(statementBasis, asOf: asOf) }
 }
 
 extension StarlingAccountData {
@@ -78,7 +84,7 @@ extension AccountFigures {
     /// currency; dates are days since 1970-01-01. The spending rows and their totals are not among
     /// them: a census keeps them for all its accounts at once (``SpendingItem/record(account:)``, ``SpendingTotals/records``).
     public var records: [[String]] {
-        let (weeks, statementBasis) = decoded
+        let (weeks, statementBasis) = decoded()
         var records: [[String]] = weeks.map { ["w", String($0.week.year), String($0.week.week), String($0.spent.minorUnits),
                                               String($0.roundUp.minorUnits), String($0.payments)] }
         if let basis = statementBasis {
@@ -112,7 +118,7 @@ extension AccountFigures {
 
     /// The weeks and the statements' basis of the lines ``records`` wrote, in `currency`; `nil`
     /// when they are not such records.
-    private static func decode(_ lines: [Substring], currency: Currency)
+    private static func decode(_ lines: [Substring], currency: Currency, part: Part = .both)
         -> (weeks: [RoundUpRule.Week], basis: StatementPeriods.Basis?)? {
         // Bounds that no figure of real data reaches and no sum of them overflows: an amount, a sum
         // of up to 2²⁴ of them, a count, a time of years 1 to 9999.
@@ -130,6 +136,11 @@ extension AccountFigures {
         var basis: StatementPeriods.Basis?
         var sums: [[Substring]] = []
         for line in lines {
+            // A line of the part not asked for is passed over by its tag (the whole was read once, at init).
+            switch (part, line.utf8.first) {
+            case (.basis, UInt8(ascii: "w")), (.weeks, UInt8(ascii: "b")), (.weeks, UInt8(ascii: "m")): continue
+            default: break
+            }
             let record = FieldLine.fields(line)
             switch (record.first, record.count) {
             case ("w", 6):

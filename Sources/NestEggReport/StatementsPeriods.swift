@@ -155,11 +155,8 @@ public enum StatementPeriods {
 
     /// The statements of ``statements(for:clock:asOf:)`` from their basis.
     public static func statements(_ basis: Basis?, asOf: CivilDate?) -> [Statement] {
-        guard var asOf, let basis else { return [] }
-        if let latest = basis.latest { asOf = max(asOf, latest) }
-        guard basis.opening <= asOf else { return [] }
+        guard let basis, let (asOf, monthCount) = span(basis, asOf: asOf) else { return [] }
         let firstMonth = CalendarMonth(basis.opening)
-        let monthCount = CalendarMonth(asOf).index - firstMonth.index + 1
         var statements = basis.months
         statements.reserveCapacity(monthCount)
         for index in statements.indices { statements[index].status = statements[index].period.status(asOf: asOf) }
@@ -179,6 +176,20 @@ public enum StatementPeriods {
             closing = opening
         }
         return statements
+    }
+
+    /// How many statements ``statements(_:asOf:)`` makes of `basis`, without making them.
+    public static func statementCount(_ basis: Basis?, asOf: CivilDate?) -> Int {
+        basis.flatMap { span($0, asOf: asOf)?.months } ?? 0
+    }
+
+    /// The date the statements run to (the as-of date, or the latest item's if later) and how
+    /// many months they cover; `nil`: none (no as-of date, or the account opened after it).
+    private static func span(_ basis: Basis, asOf: CivilDate?) -> (asOf: CivilDate, months: Int)? {
+        guard var asOf else { return nil }
+        if let latest = basis.latest { asOf = max(asOf, latest) }
+        guard basis.opening <= asOf else { return nil }
+        return (asOf, CalendarMonth(asOf).index - CalendarMonth(basis.opening).index + 1)
     }
 
     static func emptyMonth(_ month: CalendarMonth, opening: CivilDate, asOf: CivilDate, currency: Currency) -> Statement {

@@ -220,7 +220,7 @@ public enum StatementsReport {
         let accounts = Concurrently.map(all.count) { index -> AccountStatements? in
             if let figures = elsewhere[all[index].account.uid] {
                 // Another share's account: its statements are decoded where a page or a sum reads them.
-                let count = figures.statements(asOf: asOf).count
+                let count = figures.statementCount(asOf: asOf)
                 guard count > 0 else { return nil }
                 return AccountStatements(data: all[index], slug: slugs[index], held: .figures(figures, asOf: asOf, count: count),
                                          noBalanceReason: noBalanceReason(all[index]), digests: [])

@@ -343,6 +343,7 @@ import Testing
                 #expect(trimmed.map(\.roundUpTotal) == statements.map(\.roundUpTotal))
                 #expect(trimmed.allSatisfy { $0.lines.isEmpty && $0.apart.isEmpty && $0.roundUps.isEmpty })
                 #expect(statements.isEmpty == (date == nil), "an as-of date before the latest item counts as the latest item's")
+                #expect(figures.statementCount(asOf: date) == statements.count, "counted without making them")
             }
             // A census writes the figures as records and a share reads them back: the same figures.
             let read = try #require(AccountFigures(records: figures.records, account: data.account))
@@ -350,6 +351,11 @@ import Testing
             // Read back, they are held as lines and decoded on each read: the same weeks, counted without decoding.
             #expect(read.weekCount == weeks.count && figures.weekCount == weeks.count)
             #expect(read.weeks.map(\.week) == weeks.map(\.week) && read.weeks.map(\.roundUp) == weeks.map(\.roundUp))
+            for date in [asOf, asOf.adding(days: 400), asOf.adding(days: -20_000), nil] as [CivilDate?] {
+                let statements = StatementPeriods.statements(for: data, clock: context.clock, asOf: date)
+                #expect(read.statementCount(asOf: date) == statements.count)
+                #expect(read.statements(asOf: date).map(\.closing) == statements.map(\.closing))
+            }
             #expect(read.statements(asOf: asOf).map(\.lineCount) == figures.statements(asOf: asOf).map(\.lineCount))
             var monthMissing = figures.records
             monthMissing.remove(at: try #require(monthMissing.firstIndex { $0.first == "m" }))
