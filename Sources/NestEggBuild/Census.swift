@@ -688,7 +688,8 @@ final class CensusLines {
             if hasBreak { end = CensusRecord.end(line[...]) }
             return nil
         }
-        // The bytes as read: the line's own where they were UTF-8 (one string a line, no copy of its bytes).
+        // The bytes as read: the line's own where they were UTF-8 (one string a line; its bytes are
+        // copied once more, into the chunk to hash).
         if let raw {
             unhashed += raw
         } else {

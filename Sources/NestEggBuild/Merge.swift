@@ -83,14 +83,23 @@ public struct Merge {
                         guard folders.insert(folder).inserted else { break }
                         var status = stat()
                         guard lstat(part.path + "/" + folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
-                            throw SiteWriter.WriteError(path: part.path + "/" + folder, reason: "not a folder of the part")
+                            writer.discard()
+                            throw Self.notWhole(part, path: part.path + "/" + folder, "the folder of files its record lists is not a folder there")
                         }
                     }
                 }
                 if let failure = Concurrently.firstFailure(files.count, { index -> SiteWriter.WriteError? in
                     do throws(SiteWriter.WriteError) { try writer.place(part.path + "/" + files[index], at: files[index]) } catch { return error }
                     return nil
-                }) { throw failure }
+                }) {
+                    writer.discard()
+                    // A file the record lists that is missing from the part, or is not what nestegg
+                    // wrote (a link), is the part's fault, not the output's (which names paths in the site).
+                    if failure.path.hasPrefix(part.path + "/") {
+                        throw Self.notWhole(part, path: failure.path, "a file its record lists is \(failure.reason == "not a regular file" ? "not a regular file" : "not there (\(failure.reason))")")
+                    }
+                    throw BuildError(writing: failure)
+                }
                 for (place, text) in record.entries where entries.updateValue(text, forKey: place) != nil {
                     writer.discard()
                     throw BuildError(step: .merge, exitCode: .dataError, diagnostics: [
@@ -116,12 +125,6 @@ public struct Merge {
             }
         } catch let error as SiteWriter.WriteError {
             writer.discard()
-            // A file or folder the record lists that is missing from the part, or is not what nestegg
-            // wrote (a link), is the part's fault, not the output's: the part is not whole.
-            if let part = parts.first(where: { error.path.hasPrefix($0.path + "/") }) {
-                throw BuildError(step: .merge, exitCode: .dataError, diagnostics: [Diagnostic(.error, file: error.path,
-                    message: "listed in the record of the part \(part.path), but \(error.reason): the part is not whole; build its share again")])
-            }
             throw BuildError(writing: error)
         } catch let error as BuildError {
             throw error
@@ -137,5 +140,11 @@ public struct Merge {
         let summary = swap.finished()
         progress("merge: \(records.count) parts, \(summary.files) files, \(summary.changed) changed, \(summary.removed) removed")
         return BuildResult(pages: records.reduce(0) { $0 + $1.1.files.filter { $0.hasSuffix(".html") }.count }, write: summary, warnings: [])
+    }
+
+    /// A part that lacks what its record lists, or holds something else in its place: exit 65, naming it.
+    static func notWhole(_ part: URL, path: String, _ problem: String) -> BuildError {
+        BuildError(step: .merge, exitCode: .dataError, diagnostics: [Diagnostic(.error, file: path,
+            message: "\(problem): the part \(part.path) is not whole; build its share again")])
     }
 }

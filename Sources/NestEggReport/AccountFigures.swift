@@ -117,7 +117,9 @@ extension AccountFigures {
     }
 
     /// The weeks and the statements' basis of the lines ``records`` wrote, in `currency`; `nil`
-    /// when they are not such records.
+    /// when they are not such records. With `part` other than `.both`, the other part's lines are
+    /// passed over unread (and not checked): its weeks are empty, or its basis `nil`. Only lines
+    /// read whole once (``init(lines:account:)``) are read in part.
     private static func decode(_ lines: [Substring], currency: Currency, part: Part = .both)
         -> (weeks: [RoundUpRule.Week], basis: StatementPeriods.Basis?)? {
         // Bounds that no figure of real data reaches and no sum of them overflows: an amount, a sum
