@@ -96,7 +96,7 @@ public struct Merge {
                     // A file the record lists that is missing from the part, or is not what nestegg
                     // wrote (a link), is the part's fault, not the output's (which names paths in the site).
                     if failure.path.hasPrefix(part.path + "/") {
-                        throw Self.notWhole(part, path: failure.path, "a file its record lists is \(failure.reason == "not a regular file" ? "not a regular file" : "not there (\(failure.reason))")")
+                        throw Self.notWhole(part, path: failure.path, "a file its record lists is not there or not a regular file (\(failure.reason))")
                     }
                     throw BuildError(writing: failure)
                 }

@@ -80,8 +80,11 @@ enum KivaSupport {
     }
 
     /// The places of ``newestFirst(_:)``'s loans in `loans` (loans that tie keep their order).
-    static func newestFirstOrder(_ loans: [KivaLoan]) -> [Int] {
-        loans.indices.sorted { a, b in
+    static func newestFirstOrder(_ loans: [KivaLoan]) -> [Int] { newestFirstOrder(loans.indices, of: loans) }
+
+    /// `places` in `loans` (ascending), ordered as their loans are newest first; ties keep their order.
+    static func newestFirstOrder(_ places: some Collection<Int>, of loans: [KivaLoan]) -> [Int] {
+        places.sorted { a, b in
             let (x, y) = (loans[a], loans[b])
             if x.postedDate != y.postedDate { return x.postedDate > y.postedDate }
             if x.id != y.id { return x.id > y.id }

@@ -43,15 +43,16 @@ public enum FieldLine {
 
     /// How many bytes ``escaped(_:)`` makes of `field`: one more for each byte it escapes.
     public static func escapedCount(_ field: String) -> Int {
-        field.utf8.reduce(0) { count, byte in
-            count + (byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") ? 2 : 1)
-        }
+        field.utf8.reduce(0) { count, byte in count + (isEscaped(byte) ? 2 : 1) }
+    }
+
+    /// The bytes ``escaped(_:)`` writes as two: a backslash, a tab and the line breaks.
+    static func isEscaped(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
     }
 
     public static func escaped(_ field: String) -> String {
-        guard field.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) else {
-            return field
-        }
+        guard field.utf8.contains(where: isEscaped) else { return field }
         var out = ""
         for scalar in field.unicodeScalars {
             switch scalar {
