@@ -72,7 +72,7 @@ def seeds(target):
     if target == "census":
         # A census body for accounts a1 (GBP) and a2 (JPY): the reader signs and reads it.
         body = "\n".join([
-            "nestegg-census 2", "nestegg 0", "rest", "0 1",
+            "nestegg-census 3", "nestegg 0", "rest", "0 1",
             "account\ta1\t1795081088000\tdigest",
             "note\twarning\tstarling/feed/a1.json\t=3\t=7\t=$.feedItems[0]\t1\tfeed item x is in JPY",
             "w\t2026\t1\t20245\t255\t7", "w\t2026\t2\t61525\t1275\t23",

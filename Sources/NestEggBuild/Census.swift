@@ -143,13 +143,22 @@ public struct Census {
     }
 }
 
-/// One census file: which data it is of (the nestegg version, the digest of every file but the
-/// feeds), which share, and per feed of that share what ``KnownFeed`` holds, its digest, and an
-/// account's ``AccountFigures``; then the totals of its accounts' rows of the spending list, as one
-/// sum (``SpendingTotals``), and the rows in one run, newest first (``SpendingLists``). Lines of ``FieldLine`` fields; the last one says how many feeds and
-/// rows the file holds and signs the rest, so a file cut short is not taken for a finished one.
+/// One census file, lines of ``FieldLine`` fields in two parts, each signed by its last line so
+/// that a file cut short or changed is not taken for the one nestegg wrote:
+/// - the head: which data it is of (the nestegg version, the digest of every file but the feeds),
+///   which share, and per feed of that share what ``KnownFeed`` holds, its digest, and an account's
+///   ``AccountFigures``; then the totals of its accounts' rows of the spending list, as one sum
+///   (``SpendingTotals``); last the `head` line: how many feeds and rows the file holds, and the
+///   SHA-256 of the lines before it;
+/// - the run of rows, newest first (``SpendingLists``), and the `end` line: the SHA-256 of the
+///   `head` line and the rows, so that it signs the whole file.
+///
+/// A share reads every census file's head first, which is a few bytes an account, and stops at
+/// its `head` line; it reads the runs once, from there, when it fills its pages of the
+/// transactions lists (``CensusRun``). The rows are nineteen twentieths of the file: it used to
+/// read them twice, once only to check the file's signature.
 struct CensusRecord: Sendable {
-    static let format = "nestegg-census 2"
+    static let format = "nestegg-census 3"
 
     struct Account: Sendable {
         let account: StarlingAccount
@@ -171,9 +180,10 @@ struct CensusRecord: Sendable {
     let shard: Shard
     let accounts: [Account]
     let goals: [Goal]
-    /// How many rows its run holds, and the SHA-256 its last line gives (read from a file).
+    /// How many rows its run holds (read from a file).
     var rows = 0
-    var signature = ""
+    /// Its `head` line and where it starts, in bytes: where a share reads the run from (read from a file).
+    var head = (line: "", offset: Int64(0))
     /// The totals of its accounts' rows (read from a file; written from the figures).
     var totals = SpendingTotals()
 
@@ -212,21 +222,44 @@ struct CensusRecord: Sendable {
         lines.append("totals")
         lines += totals.records.map(FieldLine.join)
         let order = rows.indices.sorted { TransactionsRules.newestFirst(rows[$0].1, rows[$1].1) }
-        lines += order.map { FieldLine.join(rows[$0].1.record(account: rows[$0].0)) }
-        return Self.signed(body: lines.joined(separator: "\n") + "\n", accounts: accounts.count, goals: goals.count, rows: rows.count)
+        let run = order.map { FieldLine.join(rows[$0].1.record(account: rows[$0].0)) + "\n" }.joined()
+        return Self.signed(head: lines.joined(separator: "\n") + "\n", run: run, accounts: accounts.count, goals: goals.count, rows: rows.count)
     }
 
-    /// The body, then the last line: how many feeds and rows it holds and the SHA-256 of the body,
-    /// so that a file cut short or changed by a byte is not taken for the one nestegg wrote.
+    /// The head's lines and the run's (each line with its break), each part signed (``CensusRecord``).
+    static func signed(head: String, run: String, accounts: Int, goals: Int, rows: Int) -> String {
+        let headLine = FieldLine.join(["head", String(accounts), String(goals), String(rows), Text.hex(SHA256.hash(data: Array(head.utf8)))]) + "\n"
+        var signed = SHA256()
+        signed.update(data: Array(headLine.utf8))
+        signed.update(data: Array(run.utf8))
+        return head + headLine + run + FieldLine.join(["end", Text.hex(signed.finalize())]) + "\n"
+    }
+
+    /// ``signed(head:run:accounts:goals:rows:)`` of lines as a hand-made file could have them: the
+    /// head is every line before the first row (a line that starts `r` and a tab), the run the rest.
     static func signed(body: String, accounts: Int, goals: Int, rows: Int = 0) -> String {
-        body + FieldLine.join(["end", String(accounts), String(goals), String(rows), Text.hex(SHA256.hash(data: Array(body.utf8)))]) + "\n"
+        var lineStart = body.utf8.startIndex
+        while lineStart < body.utf8.endIndex, !body[lineStart...].isRowOfTheSpendingList {
+            guard let lineBreak = body.utf8[lineStart...].firstIndex(of: UInt8(ascii: "\n")) else { lineStart = body.utf8.endIndex; break }
+            lineStart = body.utf8.index(after: lineBreak)
+        }
+        return signed(head: String(body[..<lineStart]), run: String(body[lineStart...]), accounts: accounts, goals: goals, rows: rows)
     }
 
-    /// The fields of a census's last line (``signed(body:accounts:goals:rows:)``): the counts and the signature.
-    static func end(_ line: Substring) -> (accounts: Substring, goals: Substring, rows: Int, signature: String)? {
+    /// The fields of a census's `head` line: the counts and the SHA-256 of the lines before it.
+    static func head(_ line: Substring) -> (accounts: Substring, goals: Substring, rows: Int, signature: Substring)? {
         let fields = FieldLine.fields(line)
-        guard fields.count == 5, fields[0] == "end", let rows = Int(fields[3]), rows >= 0 else { return nil }
-        return (fields[1], fields[2], rows, String(fields[4]))
+        guard fields.count == 5, fields[0] == "head", let rows = Int(fields[3]), rows >= 0 else { return nil }
+        return (fields[1], fields[2], rows, fields[4])
+    }
+
+    /// Whether the line is a census's `head` line (``head(_:)``), by its tag.
+    static func isHead(_ line: Substring) -> Bool { line.utf8.starts(with: "head\t".utf8) }
+
+    /// The SHA-256 an `end` line gives of the `head` line and the rows; `nil` if it is not one.
+    static func end(_ line: Substring) -> Substring? {
+        let fields = FieldLine.fields(line)
+        return fields.count == 2 && fields[0] == "end" ? fields[1] : nil
     }
 
 
@@ -260,20 +293,25 @@ struct CensusRecord: Sendable {
     }
 
     /// ``read(_:accounts:figuresOf:)`` from a file's lines, read one at a time (``CensusLines``):
-    /// only the figures asked for are held, never the file.
+    /// its head only, to its `head` line, which must sign it; only the figures asked for are held.
     static func read(_ lines: CensusLines, accounts: [String: StarlingAccount],
                      figuresOf: (String) -> Bool = { _ in true }) -> Result<CensusRecord, ShardError> {
-        // The last line signs the rest (``signed(body:accounts:goals:rows:)``): a file that is not
-        // the one nestegg wrote is refused as such, whatever line gave out first.
-        func signatureProblem() -> String? {
-            while lines.next() != nil {}
+        // The `head` line signs the lines before it: a file that is not the one nestegg wrote is
+        // refused as such, whatever line gave out first.
+        func signatureProblem(at line: Substring?) -> String? {
+            var line = line
+            while let read = line, !isHead(read) { line = lines.next() }
             if let failure = lines.failure { return failure }
-            guard let end = lines.end else { return "cut short: its last line is missing" }
-            return end.signature == lines.digest ? nil : "changed since nestegg wrote it (its SHA-256 is not the one it was written with)"
+            guard let line, lines.hasBreak, let head = head(line) else { return "cut short: its head's last line is missing" }
+            return head.signature == lines.digest ? nil : "changed since nestegg wrote it (its SHA-256 is not the one it was written with)"
         }
-        func fail(_ reason: String) -> Result<CensusRecord, ShardError> { .failure(ShardError(signatureProblem() ?? reason)) }
-        let nextLine = lines.next
-        guard nextLine() == Substring(format) else { return fail("not a census this nestegg wrote") }
+        var line = lines.next()
+        func fail(_ reason: String) -> Result<CensusRecord, ShardError> { .failure(ShardError(signatureProblem(at: line) ?? reason)) }
+        func nextLine() -> Substring? {
+            line = lines.next()
+            return line.flatMap { isHead($0) ? nil : $0 }
+        }
+        guard line == Substring(format) else { return fail("not a census this nestegg wrote") }
         guard let version = nextLine(), version.hasPrefix("nestegg "), let rest = nextLine(),
               let numbers = nextLine()?.split(separator: " ").compactMap({ Int($0) }), numbers.count == 2,
               let shard = Shard(index: numbers[0], count: numbers[1]) else { return fail("its head is not a census's") }
@@ -302,17 +340,10 @@ struct CensusRecord: Sendable {
         }
         var number = 4
         let figureTags: Set<Substring> = ["w", "b", "m"]
-        var rows = 0
-        // After the feeds, the totals of the rows (`totals`, then their records), then the rows.
+        // After the feeds, the totals of the rows (`totals`, then their records), then the `head` line.
         var totals: SpendingTotals?
         while let line = nextLine() {
             number += 1
-            // The run of rows comes last; a share reads it as a run (``CensusRun``), not here.
-            if line.isRowOfTheSpendingList, totals != nil {
-                rows += 1
-                continue
-            }
-            guard rows == 0 else { return fail("line \(number): not a row of the spending list after its rows began") }
             if line == "totals", totals == nil {
                 if let problem = finish() { return fail(problem) }
                 totals = SpendingTotals()
@@ -354,20 +385,20 @@ struct CensusRecord: Sendable {
             }
         }
         if let problem = finish() { return fail(problem) }
-        guard totals != nil else { return fail("the totals of its spending list are missing") }
-        if let problem = signatureProblem() { return .failure(ShardError(problem)) }
-        guard let end = lines.end, end.accounts == String(starling.count), end.goals == String(goals.count), end.rows == rows else {
-            return fail("it does not hold what its last line says")
+        if let problem = signatureProblem(at: line) { return .failure(ShardError(problem)) }
+        guard let headLine = line, let head = head(headLine), head.accounts == String(starling.count), head.goals == String(goals.count) else {
+            return fail("it does not hold what its head's last line says")
         }
+        guard let totals else { return fail("the totals of its spending list are missing") }
         // Its totals count its rows: what a share lays out from them is the rows it will read.
-        guard let counted = totals!.checkedCount, counted == rows else {
-            return fail("its spending totals count \(totals!.checkedCount.map(String.init) ?? "more") rows where it holds \(rows)")
+        guard let counted = totals.checkedCount, counted == head.rows else {
+            return fail("its spending totals count \(totals.checkedCount.map(String.init) ?? "more") rows where it holds \(head.rows)")
         }
         var record = CensusRecord(version: String(version.dropFirst("nestegg ".count)), rest: String(rest), shard: shard,
                                   accounts: starling, goals: goals)
-        record.rows = rows
-        record.signature = end.signature
-        record.totals = totals!
+        record.rows = head.rows
+        record.head = (String(headLine), lines.offset)
+        record.totals = totals
         return .success(record)
     }
 }
@@ -381,8 +412,9 @@ struct CensusSet: Sendable {
     let feeds: [String: (known: KnownFeed, digest: String?)]
     /// Each account's figures, by UID.
     let figures: [String: AccountFigures]
-    /// Each file's run of rows: its path, its signature, how many rows it holds and their totals.
-    var runs: [(path: String, signature: String, rows: Int, totals: SpendingTotals)] = []
+    /// Each file's run of rows: its path, its `head` line and where that starts, how many rows it
+    /// holds and their totals.
+    var runs: [(path: String, head: (line: String, offset: Int64), rows: Int, totals: SpendingTotals)] = []
     /// The totals of every Starling account's rows of the spending list: the runs' totals.
     var totals = SpendingTotals()
     /// The accounts' names, by UID, for their rows.
@@ -459,7 +491,7 @@ struct CensusSet: Sendable {
             for entry in record.goals { feeds["qapital/feed/\(entry.id).json"] = (entry.known, entry.digest) }
         }
         var census = CensusSet(folder: folder, rest: read[0].1.rest, feeds: feeds, figures: figures)
-        census.runs = read.map { ($0.0, $0.1.signature, $0.1.rows, $0.1.totals) }
+        census.runs = read.map { ($0.0, $0.1.head, $0.1.rows, $0.1.totals) }
         for (_, record) in read { census.totals.add(record.totals) }
         census.accountNames = byUID.mapValues(\.name)
         return census
@@ -528,13 +560,13 @@ extension CensusSet {
 
 extension CensusSet {
     /// Fills the transactions lists' pages `keeps` names with their rows, from the census's runs
-    /// (one a file, read a row at a time) and the lists' own (the transactions app's): only the
-    /// kept pages' rows are held. A file must be the one read before, byte for byte (its SHA-256),
-    /// and its rows add up to its totals. All the files are open at once: the limit of open files
+    /// (one a file, read a row at a time from its `head` line) and the lists' own (the
+    /// transactions app's): only the kept pages' rows are held. A file's head must be the one read
+    /// before, its run signed by its last line, and its rows add up to its totals. All the files are open at once: the limit of open files
     /// is raised to what the system allows, which bounds how many census files a share can read.
     func fillRows(_ lists: SpendingLists, keeps: (String) -> Bool) throws(BuildError) {
         Self.allowOpenFiles(runs.count + 64)
-        let runs = runs.map { CensusRun(path: $0.path, signature: $0.signature, rows: $0.rows, totals: $0.totals, accountNames: accountNames) }
+        let runs = runs.map { CensusRun(path: $0.path, head: $0.head, rows: $0.rows, totals: $0.totals, accountNames: accountNames) }
         let mismatch = lists.fill(runs.map { $0 as any IteratorProtocol<SpendingItem> }, keeps: keeps)
         // After a mismatch the other runs are read to their end: a file changed since is named as such, first.
         if mismatch != nil { for run in runs { while run.next() != nil {} } }
@@ -557,19 +589,23 @@ extension CensusSet {
     }
 }
 
-/// A census file's run of rows, read a line at a time (``SpendingItem/init(record:accountName:category:)``):
-/// at its end, the file's SHA-256 must be the one the census was first read with, and the rows as
-/// many as it says and adding up to its totals. A problem ends the run and is kept in ``problem``.
+/// A census file's run of rows, read a line at a time (``SpendingItem/init(record:accountName:category:)``)
+/// from its `head` line, which must be the one the share read first: at its end, the `end` line
+/// must sign the `head` line and the rows, and the rows be as many as it says and add up to its
+/// totals. A problem ends the run and is kept in ``problem``.
 final class CensusRun: IteratorProtocol {
     let path: String
-    private let signature: String
+    private let head: (line: String, offset: Int64)
     private let expected: Int
     private let totals: SpendingTotals
     /// The rows' totals, added up as they are read.
     private var read = SpendingTotals()
     private let accountNames: [String: String]
     /// Opened at the first row asked for: a share that keeps no list page opens none.
-    private lazy var lines = CensusLines(path: path)
+    private lazy var lines = open()
+    private let open: () -> CensusLines
+    /// Whether the `head` line was read, and is the one the share read first.
+    private var atRows = false
     private var count = 0
     private var done = false
     private(set) var problem: String?
@@ -579,9 +615,12 @@ final class CensusRun: IteratorProtocol {
     /// The accounts' names by their UID's field as it stands in a row, likewise.
     private var names: [Substring: String] = [:]
 
-    init(path: String, signature: String, rows: Int, totals: SpendingTotals, accountNames: [String: String]) {
+    /// `text`: the file's text, to read instead of the file at `path` (for the fuzz target).
+    init(path: String, head: (line: String, offset: Int64), rows: Int, totals: SpendingTotals, accountNames: [String: String],
+         text: String? = nil) {
         self.path = path
-        self.signature = signature
+        self.head = head
+        open = { text.map { CensusLines(text: $0, from: head.offset) } ?? CensusLines(path: path, from: head.offset) }
         self.expected = rows
         self.totals = totals
         self.accountNames = accountNames
@@ -605,8 +644,16 @@ final class CensusRun: IteratorProtocol {
 
     func next() -> SpendingItem? {
         guard !done else { return nil }
-        while let line = lines.next() {
-            guard line.isRowOfTheSpendingList else { continue }
+        if !atRows {
+            guard lines.next() == head.line[...] else {
+                return stop(lines.failure.map { "cannot read it again: \($0)" } ?? "changed since the build first read it; run the census again")
+            }
+            atRows = true
+        }
+        guard let line = lines.next() else {
+            return stop(lines.failure.map { "cannot read it again: \($0)" } ?? "cut short: its last line is missing")
+        }
+        if line.isRowOfTheSpendingList {
             let record = FieldLine.fields(line)
             guard record.count > 1, let name = accountName(record[1]),
                   let item = SpendingItem(record: record, accountName: name, category: category) else {
@@ -616,11 +663,13 @@ final class CensusRun: IteratorProtocol {
             read.add(item)
             return item
         }
+        guard let signature = CensusRecord.end(line) else { return stop("row \(count + 1) of its spending list is not one") }
+        let signed = lines.hasBreak && signature == lines.digest
+        let last = lines.next() == nil
         if let failure = lines.failure { return stop("cannot read it again: \(failure)") }
-        if lines.end?.signature != signature || lines.digest != signature {
-            return stop("changed since the build first read it; run the census again")
-        }
-        if count != expected { return stop("holds \(count) rows of the spending list where its last line says \(expected)") }
+        guard signed else { return stop("changed since nestegg wrote it (its SHA-256 is not the one it was written with)") }
+        guard last else { return stop("changed since nestegg wrote it (a line after its last)") }
+        if count != expected { return stop("holds \(count) rows of the spending list where its head says \(expected)") }
         if read != totals { return stop("its rows of the spending list do not add up to its totals") }
         done = true
         return nil
@@ -633,44 +682,49 @@ final class CensusRun: IteratorProtocol {
     }
 }
 
-/// A census's lines, read one at a time from a file (or a text), the body hashed as it goes: a
-/// census of a thousand accounts has millions of lines, and a share reads every census file, so
-/// none is held whole. ``next()`` gives each line but the last, without its break; once it
-/// returns `nil`, ``end`` is the last line read as one (``CensusRecord/end(_:)``) and ``digest``
-/// the SHA-256 of the lines before it.
+/// A census's lines, read one at a time from a file (or a text) and hashed as they go: a census
+/// of a thousand accounts has millions of lines, and a share reads every census file, so none is
+/// held whole. ``next()`` gives each line without its break; ``digest`` is then the SHA-256 of
+/// the bytes of the lines before it (since the start of the reading), so a line that signs the
+/// lines before it (a census's `head` and `end` lines: ``CensusRecord``) is checked as it is read.
 final class CensusLines {
     private var file: UnsafeMutablePointer<FILE>?
     private var text: Substring.UTF8View?
     /// `getline`'s buffer, kept from line to line.
     private var buffer: UnsafeMutablePointer<CChar>?
     private var capacity = 0
-    /// The line read ahead, without its break: the last one is not part of the body. `raw`: its
-    /// bytes as read, where they are not UTF-8 (the line is their repair, and they are what is hashed).
-    private var pending: (line: String, hasBreak: Bool, raw: [UInt8]?)?
+    /// The line ``next()`` gave last, not hashed yet. `raw`: its bytes as read, where they are not
+    /// UTF-8 (the line is their repair, and they are what is hashed).
+    private var current: (line: String, hasBreak: Bool, raw: [UInt8]?)?
     private var hasher = SHA256()
-    private(set) var end: (accounts: Substring, goals: Substring, rows: Int, signature: String)?
-    private(set) var digest = ""
+    /// Where the line ``next()`` gave last starts, in bytes from the start of the file (or text).
+    private(set) var offset: Int64
+    /// Whether the line ``next()`` gave last ended with a line break (a file's last may not).
+    var hasBreak: Bool { current?.hasBreak ?? false }
     /// Why the file could not be read, if it could not.
     private(set) var failure: String?
 
-    /// Only a regular file is read (``FileBytes/openRegular(_:)``: a FIFO named `*.census` hung a share).
-    init(path: String) {
+    /// Only a regular file is read (``FileBytes/openRegular(_:)``: a FIFO named `*.census` hung a
+    /// share), from `offset` bytes in.
+    init(path: String, from offset: Int64 = 0) {
+        self.offset = offset
         switch FileBytes.openRegular(path) {
         case .success(let (descriptor, _)):
             file = fdopen(descriptor, "rb")
             if file == nil {
                 failure = "cannot read it: \(systemReason(errno))"
                 close(descriptor)
+            } else if offset > 0, fseeko(file, off_t(offset), SEEK_SET) != 0 {
+                failure = "cannot read it: \(systemReason(errno))"
             }
         case .failure(let reading):
             failure = "cannot read it: \(reading.reason)"
         }
-        pending = read()
     }
 
-    init(text: String) {
-        self.text = text[...].utf8
-        pending = read()
+    init(text: String, from offset: Int64 = 0) {
+        self.offset = offset
+        self.text = text.utf8.dropFirst(Int(offset))
     }
 
     deinit {
@@ -678,32 +732,33 @@ final class CensusLines {
         free(buffer)
     }
 
+    /// The next line, without its break; `nil` at the end (or at a ``failure``).
     func next() -> Substring? {
-        guard let (line, hasBreak, raw) = pending else { return nil }
-        guard let following = read() else {
-            // The last line, which must end with its break, signs the lines before it.
-            pending = nil
-            hashUnhashed()
-            digest = Text.hex(hasher.finalize())
-            if hasBreak { end = CensusRecord.end(line[...]) }
-            return nil
+        if let (line, hasBreak, raw) = current {
+            // The bytes as read: the line's own where they were UTF-8 (one string a line; its
+            // bytes are copied once more, into the chunk to hash).
+            if let raw {
+                unhashed += raw
+            } else {
+                var bytes = line
+                bytes.withUTF8 { unhashed += $0 }
+                if hasBreak { unhashed.append(UInt8(ascii: "\n")) }
+            }
+            offset += Int64(raw?.count ?? line.utf8.count + (hasBreak ? 1 : 0))
+            if unhashed.count >= 1 << 16 { hashUnhashed() }
         }
-        // The bytes as read: the line's own where they were UTF-8 (one string a line; its bytes are
-        // copied once more, into the chunk to hash).
-        if let raw {
-            unhashed += raw
-        } else {
-            var bytes = line
-            bytes.withUTF8 { unhashed += $0 }
-            if hasBreak { unhashed.append(UInt8(ascii: "\n")) }
-        }
-        if unhashed.count >= 1 << 16 { hashUnhashed() }
-        pending = following
-        return line[...]
+        current = read()
+        return current?.line[...]
     }
 
-    /// The body's bytes not hashed yet: hashed 64 KiB at a time, as a line at a time cost more
-    /// than the hashing itself (a census has millions of short lines).
+    /// The SHA-256 of the lines before the one ``next()`` gave last, in hexadecimal.
+    var digest: String {
+        hashUnhashed()
+        return Text.hex(hasher.finalize())
+    }
+
+    /// The bytes not hashed yet: hashed 64 KiB at a time, as a line at a time cost more than the
+    /// hashing itself (a census has millions of short lines).
     private var unhashed: [UInt8] = []
 
     private func hashUnhashed() {

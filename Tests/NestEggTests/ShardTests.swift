@@ -633,17 +633,20 @@ import Testing
         return (try! String(contentsOf: file, encoding: .utf8), Dictionary(uniqueKeysWithValues: dataset.starling.map { ($0.account.uid, $0.account) }))
     }()
 
-    /// The text with `change` made to its body, signed anew (with `rows` rows, when it changes how many).
+    /// The text with `change` made to its body (its lines but the `head` and `end` lines), signed
+    /// anew (with `rows` rows, when it changes how many).
     func resigned(rows: Int? = nil, _ change: (String) -> String) -> String {
-        let (text, _) = Self.whole
-        let lastBreak = text.dropLast().lastIndex(of: "\n")!
-        let end = FieldLine.split(text[text.index(after: lastBreak)...].dropLast())
-        return CensusRecord.signed(body: change(String(text[...lastBreak])), accounts: Int(end[1])!, goals: Int(end[2])!, rows: rows ?? Int(end[3])!)
+        let lines = Self.whole.0.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        let head = lines.firstIndex { $0.hasPrefix("head\t") }!
+        let counts = FieldLine.split(lines[head])
+        let body = (lines[..<head] + lines[(head + 1)...].dropLast()).map { $0 + "\n" }.joined()
+        return CensusRecord.signed(body: change(body), accounts: Int(counts[1])!, goals: Int(counts[2])!, rows: rows ?? Int(counts[3])!)
     }
 
-    /// A census file's lines are read one at a time and the body hashed as read, in chunks: the
-    /// digest is the SHA-256 of every byte before the last line (over many chunks, and where a
-    /// line is not UTF-8: its bytes, not their repair), and the lines come back without breaks.
+    /// A census file's lines are read one at a time and hashed as read, in chunks: with each line
+    /// read, the digest is the SHA-256 of every byte before it (over many chunks, and where a line
+    /// is not UTF-8: its bytes, not their repair), the lines come back without breaks, and a
+    /// reading from an offset starts there.
     @Test func censusLinesHashTheBytesAsRead() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -658,14 +661,24 @@ import Testing
         try Data(body + Array("end\tlast line\n".utf8)).write(to: file)
         let lines = CensusLines(path: file.path)
         var read: [String] = []
-        while let line = lines.next() { read.append(String(line)) }
-        #expect(lines.failure == nil && read == expected)
+        var offsets: [Int64] = []
+        while let line = lines.next(), line != "end\tlast line" {
+            read.append(String(line))
+            offsets.append(lines.offset)
+        }
+        #expect(lines.failure == nil && read == expected && lines.hasBreak && lines.next() == nil)
         #expect(read[7].unicodeScalars.contains("\u{FFFD}"))
-        #expect(lines.digest == StatementDigest.sha256(body))
-        // The same from a text, and a last line without its break is no end.
+        #expect(lines.digest == StatementDigest.sha256(body + Array("end\tlast line\n".utf8)))
+        // From an offset: the lines from there, hashed from there.
+        let middle = CensusLines(path: file.path, from: offsets[12_345])
+        #expect(middle.next().map(String.init) == expected[12_345] && middle.offset == offsets[12_345])
+        _ = middle.next()
+        #expect(middle.digest == StatementDigest.sha256(Array(body[Int(offsets[12_345])..<Int(offsets[12_346])])))
+        // The same from a text, whose last line has no break.
         let text = CensusLines(text: String(decoding: body, as: UTF8.self) + "end")
-        while text.next() != nil {}
-        #expect(text.end == nil && text.digest == StatementDigest.sha256(Array(String(decoding: body, as: UTF8.self).utf8)))
+        while let line = text.next(), line != "end" {}
+        #expect(!text.hasBreak && text.digest == StatementDigest.sha256(Array(String(decoding: body, as: UTF8.self).utf8)))
+        #expect(CensusLines(text: "ab\ncd\n", from: 3).next() == "cd")
     }
 
     /// The census's run of rows fills the transactions lists as one machine's rows do; a row that
@@ -710,8 +723,18 @@ import Testing
         amount[6] = String(Int(amount[6])! + 1)
         let other = try fill(resigned { $0.replacingOccurrences(of: rows[3] + "\n", with: FieldLine.join(amount) + "\n") }).1
         #expect(other == [file.path + ": its rows of the spending list do not add up to its totals"], "\(other)")
-        let changed = try fill(Self.whole.0, changing: Self.whole.0 + "x\n").1
+        // Read from its `head` line on: a head changed since the share read it, a run changed or
+        // cut short, a line after the last.
+        let otherHead = resigned { $0.replacingOccurrences(of: "\nw\t", with: "\nw\t1") }
+        let changed = try fill(Self.whole.0, changing: otherHead).1
         #expect(changed == [file.path + ": changed since the build first read it; run the census again"], "\(changed)")
+        let runChanged = try fill(Self.whole.0.replacingOccurrences(of: rows[3] + "\n", with: FieldLine.join(amount) + "\n")).1
+        #expect(runChanged == [file.path + ": changed since nestegg wrote it (its SHA-256 is not the one it was written with)"], "\(runChanged)")
+        let lastLine = Self.whole.0.dropLast().lastIndex(of: "\n")!
+        let cut = try fill(String(Self.whole.0[...lastLine])).1
+        #expect(cut == [file.path + ": cut short: its last line is missing"], "\(cut)")
+        let after = try fill(Self.whole.0 + "x\n").1
+        #expect(after == [file.path + ": changed since nestegg wrote it (a line after its last)"], "\(after)")
         let short = try fill(resigned(rows: rows.count - 1) { $0.replacingOccurrences(of: rows[5] + "\n", with: "") }).1
         #expect(short == [file.path + ": its spending totals count \(rows.count) rows where it holds \(rows.count - 1)"], "\(short)")
     }
@@ -726,15 +749,21 @@ import Testing
         let record = try CensusRecord.read(text, accounts: accounts).get()
         #expect(record.accounts.count == 10 && record.goals.count > 10 && record.shard == Shard(index: 0, count: 1))
         #expect(record.accounts.allSatisfy { $0.digest != nil && !$0.known.notes.isEmpty }, "every synthetic feed has notes")
-        // What is read writes the same file but the run of rows, which a share reads as a run (CensusRun).
+        // What is read writes the same head but the count of rows, which it does not hold: a share
+        // reads them as a run (CensusRun), from the `head` line, where the first read stopped.
         let rows = text.split(separator: "\n").filter { $0.hasPrefix("r\t") }
         #expect(record.rows == rows.count && rows.count > 1_000)
-        #expect(text.hasPrefix(record.text.split(separator: "\n").dropLast().joined(separator: "\n") + "\n" + rows[0] + "\n"))
+        let head = record.text.split(separator: "\n").dropLast(2).joined(separator: "\n") + "\n"
+        #expect(text.hasPrefix(head + "head\t") && Int(record.head.offset) == head.utf8.count)
+        #expect(record.head.line.hasPrefix("head\t") && text.utf8.dropFirst(head.utf8.count).starts(with: (record.head.line + "\n" + rows[0] + "\n").utf8))
     }
 
     @Test func aCensusCutShortOrChangedIsRefused() {
         let (text, _) = Self.whole
-        #expect(refusal(String(text.dropLast(200)))?.contains("cut short") == true)
+        // Its head is read, to its `head` line: cut short there, or changed, it is refused.
+        let headLine = text.range(of: "\nhead\t")!
+        #expect(refusal(String(text[...headLine.lowerBound]))?.contains("cut short") == true)
+        #expect(refusal(String(text[..<headLine.upperBound]))?.contains("cut short") == true)
         let digit = text.firstIndex(where: \.isNumber)!
         var changed = text
         changed.replaceSubrange(digit...digit, with: text[digit] == "1" ? "2" : "1")
