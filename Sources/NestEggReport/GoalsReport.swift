@@ -79,7 +79,7 @@ public enum GoalsReport {
                     inactiveStatus: state.flatMap { inactiveStarlingStates.contains($0) ? $0.lowercased() : nil }, created: nil))
             }
         }
-        return result.sorted { GoalsRules.inListOrder($0.sortKey, $1.sortKey) }
+        return GoalsRules.inListOrder(result, key: \.sortKey)
     }
 
     // MARK: View data (what the templates see)

@@ -81,13 +81,33 @@ public enum GoalsRules {
 
     /// Closest to its target first: goals that have reached it, then the rest by the share saved
     /// (highest first); then goals without a target. Ties by name (case-insensitive), then id.
-    public static func inListOrder(_ a: SortKey, _ b: SortKey) -> Bool {
-        let ca = closeness(saved: a.saved, target: a.target, reportedPercent: a.reportedPercent) ?? -1
-        let cb = closeness(saved: b.saved, target: b.target, reportedPercent: b.reportedPercent) ?? -1
-        if ca != cb { return ca > cb }
-        let na = a.name.lowercased(), nb = b.name.lowercased()
-        if na != nb { return na < nb }
-        return a.id < b.id
+    public static func inListOrder(_ a: SortKey, _ b: SortKey) -> Bool { ListPlace(a) < ListPlace(b) }
+
+    /// `items` in the list's order (``inListOrder(_:_:)``), each one's key worked out once: a sort
+    /// that compared the keys worked out the closeness and lower-cased both names at each
+    /// comparison, and moved the items themselves.
+    public static func inListOrder<Item>(_ items: [Item], key: (Item) -> SortKey) -> [Item] {
+        let places = items.map { ListPlace(key($0)) }
+        return places.indices.sorted { places[$0] < places[$1] }.map { items[$0] }
+    }
+
+    /// A goal's place in the list, as ``inListOrder(_:_:)`` compares it.
+    struct ListPlace: Comparable {
+        let closeness: Int128
+        let name: String
+        let id: String
+
+        init(_ key: SortKey) {
+            closeness = GoalsRules.closeness(saved: key.saved, target: key.target, reportedPercent: key.reportedPercent) ?? -1
+            name = key.name.lowercased()
+            id = key.id
+        }
+
+        static func < (a: ListPlace, b: ListPlace) -> Bool {
+            if a.closeness != b.closeness { return a.closeness > b.closeness }
+            if a.name != b.name { return a.name < b.name }
+            return a.id < b.id
+        }
     }
 
     // MARK: Weeks

@@ -42,6 +42,22 @@ private func render(_ page: Page, in site: Site) throws -> PageRenderer.Output {
 }
 
 @Suite struct QapitalGoalsReportTests {
+    /// The list's order with each key worked out once is the order of the rule compared pair by
+    /// pair, over generated goals whose keys tie often (closeness, names that differ in case only).
+    @Test func theListsOrderIsTheRulesOrder() {
+        var generator = SystemRandomNumberGenerator()
+        let names = ["Car", "car", "CAR", "Bike", "bike", "Émile", "émile", "Zoo"]
+        for _ in 0..<50 {
+            let keys = (0..<Int.random(in: 0...60, using: &generator)).map { index in
+                GoalsRules.SortKey(saved: usd(Int64.random(in: 0...4, using: &generator) * 500),
+                                   target: Bool.random(using: &generator) ? nil : usd(Int64.random(in: 1...3, using: &generator) * 1000),
+                                   reportedPercent: Bool.random(using: &generator) ? nil : Int.random(in: 0...100, using: &generator),
+                                   name: names.randomElement(using: &generator)!, id: "k\(index)")
+            }.shuffled(using: &generator)
+            #expect(GoalsRules.inListOrder(keys, key: { $0 }).map(\.id) == keys.sorted(by: GoalsRules.inListOrder).map(\.id))
+        }
+    }
+
     // MARK: Progress
 
     @Test func progressFollowsTheSeedsExamples() {
