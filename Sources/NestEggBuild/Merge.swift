@@ -7,8 +7,8 @@ import NestEggWrite
 /// together into one site, byte for byte what `nestegg build` writes from the same data (the
 /// "what changed" page aside, which depends on the build before). The parts must belong together —
 /// the same data and templates, the same N, every share once, each finished — or nothing is
-/// written (exit 65, naming the part); so is a part that lacks a file its record lists, or holds a
-/// link in its place. The site is staged and swapped in like a build's, its pages
+/// written (exit 65, naming the part); so is a part that lacks a file its record lists, holds a
+/// link in its place or cannot be read, and a file two parts list. The site is staged and swapped in like a build's, its pages
 /// hard-linked from the parts (``NestEggWrite/SiteWriter/place(_:at:)``).
 public struct Merge {
     public let parts: [URL]
@@ -62,6 +62,16 @@ public struct Merge {
                              diagnostics: problems.isEmpty ? [Diagnostic(.error, file: output.path, message: "no parts to merge")] : problems)
         }
         records.sort { $0.1.shard.index < $1.1.shard.index }
+        // Each file of the site from one part: a file two parts list is theirs to answer for, not the output's.
+        var lister: [String: URL] = [:]
+        for (part, record) in records {
+            for file in record.files where file != BuildCache.fileName && file != PartRecord.fileName {
+                if let other = lister.updateValue(part, forKey: file) {
+                    problems.append(Diagnostic(.error, file: part.path, message: "lists \(file), which \(other.path) lists too"))
+                }
+            }
+        }
+        if !problems.isEmpty { throw BuildError(step: .merge, exitCode: .dataError, diagnostics: Array(problems.prefix(20))) }
 
         SiteWriter.recover(output)
         let writer: SiteWriter
@@ -93,10 +103,10 @@ public struct Merge {
                     return nil
                 }) {
                     writer.discard()
-                    // A file the record lists that is missing from the part, or is not what nestegg
-                    // wrote (a link), is the part's fault, not the output's (which names paths in the site).
-                    if failure.path.hasPrefix(part.path + "/") {
-                        throw Self.notWhole(part, path: failure.path, "a file its record lists is not there or not a regular file (\(failure.reason))")
+                    // A file the record lists that is missing from the part, is not what nestegg
+                    // wrote (a link) or cannot be read is the part's fault, not the output's.
+                    if failure.ofSource {
+                        throw Self.notWhole(part, path: failure.path, "a file its record lists is not there, not a regular file or not readable (\(failure.reason))")
                     }
                     throw BuildError(writing: failure)
                 }

@@ -41,10 +41,14 @@ public final class SiteWriter: Sendable {
     public struct WriteError: Error, Sendable {
         public let path: String
         public let reason: String
+        /// Whether it is the fault of a file being placed (``place(_:at:)``: missing, not a regular
+        /// file, unreadable), named by ``path``, not of the output.
+        public let ofSource: Bool
 
-        public init(path: String, reason: String) {
+        public init(path: String, reason: String, ofSource: Bool = false) {
             self.path = path
             self.reason = reason
+            self.ofSource = ofSource
         }
     }
 
@@ -187,8 +191,8 @@ public final class SiteWriter: Sendable {
     /// only new files, so the two names cannot drift apart), or copied where the disk cannot link.
     public func place(_ source: String, at path: String) throws(WriteError) {
         var status = stat()
-        guard lstat(source, &status) == 0 else { throw WriteError(path: source, reason: systemReason(errno)) }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw WriteError(path: source, reason: "not a regular file") }
+        guard lstat(source, &status) == 0 else { throw WriteError(path: source, reason: systemReason(errno), ofSource: true) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw WriteError(path: source, reason: "not a regular file", ofSource: true) }
         try claim(path)
         try ensureFolder(of: path)
         let old = output.path + "/" + path, new = staging.path + "/" + path
@@ -196,7 +200,7 @@ public final class SiteWriter: Sendable {
         let sameSize = lstat(old, &oldStatus) == 0 && oldStatus.st_mode & S_IFMT == S_IFREG && oldStatus.st_size == status.st_size
         // The same file (a merge again from the same parts) needs no reading.
         let unchanged = sameSize && ((oldStatus.st_dev == status.st_dev && oldStatus.st_ino == status.st_ino) || Self.sameBytes(source, old))
-        let failure: String? = creating.withLock { _ in
+        let failure: WriteError? = creating.withLock { _ in
             if unchanged && keep(path) { return nil }
             if !unchanged && link(source, new) == 0 {
                 // What was linked is the file looked at (not a link put in its place meanwhile);
@@ -205,24 +209,29 @@ public final class SiteWriter: Sendable {
                 if lstat(new, &linked) == 0, linked.st_mode & S_IFMT == S_IFREG, linked.st_dev == status.st_dev, linked.st_ino == status.st_ino { return nil }
                 unlink(new)
             }
-            let failure = Self.copyRegularFile(unchanged ? old : source, to: new)
-            if failure == nil && unchanged { Self.copyModificationTime(from: old, to: new) }
-            return failure
+            let from = unchanged ? old : source
+            guard let failure = Self.copyRegularFile(from, to: new) else {
+                if unchanged { Self.copyModificationTime(from: old, to: new) }
+                return nil
+            }
+            // The source that cannot be read (gone since it was looked at, say) is the source's fault.
+            return failure.reading && !unchanged ? WriteError(path: source, reason: failure.reason, ofSource: true)
+                                                 : WriteError(path: path, reason: failure.reason)
         }
-        if let failure { throw WriteError(path: path, reason: failure) }
+        if let failure { throw failure }
         count(path, changed: !unchanged)
     }
 
     /// Copies the regular file at `source` (never through a link: `O_NOFOLLOW`) to a new file at
-    /// `destination`. - Returns: why it failed, or `nil`.
-    static func copyRegularFile(_ source: String, to destination: String) -> String? {
+    /// `destination`. - Returns: why it failed, and whether in reading `source`; or `nil`.
+    static func copyRegularFile(_ source: String, to destination: String) -> (reason: String, reading: Bool)? {
         let descriptor = open(source, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { return "cannot read \(source): \(systemReason(errno))" }
+        guard descriptor >= 0 else { return ("cannot read \(source): \(systemReason(errno))", true) }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return "\(source) is not a regular file" }
-        guard let data = try? handle.readToEnd() ?? Data() else { return "cannot read \(source)" }
-        return data.withUnsafeBytes { writeFile(atPath: destination, $0.bindMemory(to: UInt8.self)) }
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return ("\(source) is not a regular file", true) }
+        guard let data = try? handle.readToEnd() ?? Data() else { return ("cannot read \(source)", true) }
+        return data.withUnsafeBytes { writeFile(atPath: destination, $0.bindMemory(to: UInt8.self)) }.map { ($0, false) }
     }
 
     /// Whether the file at `old` holds the bytes of the file at `source` (``file(atPath:holds:)``).

@@ -191,11 +191,16 @@ import Testing
         let p1Entry = try String(contentsOfFile: p1 + "/" + PartRecord.fileName, encoding: .utf8)
             .split(separator: "\n").first { $0.hasPrefix("entry\t") }.map(String.init)
         let doubled = try edited(p0, "doubled", { text in resigned(text) { $0 + (p1Entry ?? "") + "\n" } })
+        // A page of share 1's listed by share 0's record too (it was the output's error, exit 73).
+        let p1Page = try #require(try String(contentsOfFile: p1 + "/" + PartRecord.fileName, encoding: .utf8)
+            .split(separator: "\n").first { $0.hasPrefix("file\t") && $0.hasSuffix(".html") })
+        let listsTwice = try edited(p0, "lists-twice", { text in resigned(text) { $0 + p1Page + "\n" } })
         #expect(p1Entry != nil, "share 1 has a statement")
         for (parts, expected) in [([p0], "share 1/2 is missing"), ([p0, p1, p1], "twice"), ([p0, foreign], "other data or templates"),
                                   ([p0, p1, three], "another number of shares"), ([p0, work.path], "not a finished part"),
                                   ([cut, p1], "not a part record"), ([lost, p1], "not a part record"),
-                                  ([recount, p1], "does not agree"), ([doubled, p1], "in two parts' records")] {
+                                  ([recount, p1], "does not agree"), ([doubled, p1], "in two parts' records"),
+                                  ([listsTwice, p1], "which \(listsTwice) lists too")] {
             let result = try NestEggBinary.run(["merge"] + parts + ["--output", site.path])
             #expect(result.status == 65, "\(parts): \(result.stderr)")
             #expect(result.stderr.contains(expected), "\(result.stderr)")
