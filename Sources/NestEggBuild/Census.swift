@@ -311,7 +311,13 @@ struct CensusRecord: Sendable {
             line = lines.next()
             return line.flatMap { isHead($0) ? nil : $0 }
         }
-        guard line == Substring(format) else { return fail("not a census this nestegg wrote") }
+        guard line == Substring(format) else {
+            // Another format's census is not read further: its signature is another format's too.
+            if let line, line.hasPrefix("nestegg-census ") {
+                return .failure(ShardError("a census of another format (\(line), where this nestegg reads \(format)); run nestegg census again"))
+            }
+            return fail("not a census this nestegg wrote")
+        }
         guard let version = nextLine(), version.hasPrefix("nestegg "), let rest = nextLine(),
               let numbers = nextLine()?.split(separator: " ").compactMap({ Int($0) }), numbers.count == 2,
               let shard = Shard(index: numbers[0], count: numbers[1]) else { return fail("its head is not a census's") }

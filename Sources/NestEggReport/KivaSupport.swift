@@ -30,8 +30,6 @@ enum KivaSupport {
         let funded: Money
 
         var count: Int { indices.count }
-        /// The country's loans, from the list that was grouped.
-        func loans(of all: [KivaLoan]) -> [KivaLoan] { indices.map { all[$0] } }
     }
 
     /// Loans grouped by country: most loans first, then the larger amount requested, then the code.

@@ -769,12 +769,15 @@ import Testing
         let headLine = text.range(of: "\nhead\t")!
         #expect(refusal(String(text[...headLine.lowerBound]))?.contains("cut short") == true)
         #expect(refusal(String(text[..<headLine.upperBound]))?.contains("cut short") == true)
-        let digit = text.firstIndex(where: \.isNumber)!
+        let digit = text[text.firstIndex(of: "\n")!...].firstIndex(where: \.isNumber)!
         var changed = text
         changed.replaceSubrange(digit...digit, with: text[digit] == "1" ? "2" : "1")
         #expect(refusal(changed)?.contains("changed since nestegg wrote it") == true)
         #expect(refusal(String(decoding: Array(text.utf8.dropFirst(4)), as: UTF8.self)) != nil)
         #expect(refusal(resigned { $0 }) == nil, "signed anew, unchanged, it reads")
+        // A census of an earlier format is named as such, not as a file cut short.
+        #expect(refusal("nestegg-census 2" + text.drop { $0 != "\n" })
+                == "a census of another format (nestegg-census 2, where this nestegg reads nestegg-census 3); run nestegg census again")
     }
 
     /// Signed anew (as a hand-made file could be): values no data has are refused, naming the
