@@ -148,15 +148,17 @@ public struct Census {
 /// - the head: which data it is of (the nestegg version, the digest of every file but the feeds),
 ///   which share, and per feed of that share what ``KnownFeed`` holds, its digest, and an account's
 ///   ``AccountFigures``; then the totals of its accounts' rows of the spending list, as one sum
-///   (``SpendingTotals``); last the `head` line: how many feeds and rows the file holds, and the
-///   SHA-256 of the lines before it;
+///   (``SpendingTotals``); last the `head` line: how many feeds and rows the file holds, how many
+///   bytes follow the line, and the SHA-256 of the lines before it;
 /// - the run of rows, newest first (``SpendingLists``), and the `end` line: the SHA-256 of the
 ///   `head` line and the rows, so that it signs the whole file.
 ///
-/// A share reads every census file's head first, which is a few bytes an account, and stops at
-/// its `head` line; it reads the runs once, from there, when it fills its pages of the
-/// transactions lists (``CensusRun``). The rows are nineteen twentieths of the file: it used to
-/// read them twice, once only to check the file's signature.
+/// A share reads every census file's head first, which is a few KB an account, and stops at its
+/// `head` line, having checked the file's size against it; it reads the runs once, from there,
+/// when it fills its pages of the transactions lists (``CensusRun``). The rows are nineteen
+/// twentieths of the file: it used to read them twice, once only to check the file's signature.
+/// (A share that renders no list page reads no run: a run changed but not cut short is found by
+/// the shares that read it, and the pages of one that does not depend on its head alone.)
 struct CensusRecord: Sendable {
     static let format = "nestegg-census 3"
 
@@ -182,8 +184,14 @@ struct CensusRecord: Sendable {
     let goals: [Goal]
     /// How many rows its run holds (read from a file).
     var rows = 0
-    /// Its `head` line and where it starts, in bytes: where a share reads the run from (read from a file).
-    var head = (line: "", offset: Int64(0))
+    /// Its `head` line and where it starts: where a share reads the run from (read from a file).
+    var head = Head(line: "", offset: 0)
+
+    /// A census file's `head` line and where it starts, in bytes from the start of the file.
+    struct Head: Sendable {
+        let line: String
+        let offset: Int64
+    }
     /// The totals of its accounts' rows (read from a file; written from the figures).
     var totals = SpendingTotals()
 
@@ -228,7 +236,9 @@ struct CensusRecord: Sendable {
 
     /// The head's lines and the run's (each line with its break), each part signed (``CensusRecord``).
     static func signed(head: String, run: String, accounts: Int, goals: Int, rows: Int) -> String {
-        let headLine = FieldLine.join(["head", String(accounts), String(goals), String(rows), Text.hex(SHA256.hash(data: Array(head.utf8)))]) + "\n"
+        let following = run.utf8.count + endLineLength
+        let headLine = FieldLine.join(["head", String(accounts), String(goals), String(rows), String(following),
+                                       Text.hex(SHA256.hash(data: Array(head.utf8)))]) + "\n"
         var signed = SHA256()
         signed.update(data: Array(headLine.utf8))
         signed.update(data: Array(run.utf8))
@@ -246,12 +256,17 @@ struct CensusRecord: Sendable {
         return signed(head: String(body[..<lineStart]), run: String(body[lineStart...]), accounts: accounts, goals: goals, rows: rows)
     }
 
-    /// The fields of a census's `head` line: the counts and the SHA-256 of the lines before it.
-    static func head(_ line: Substring) -> (accounts: Substring, goals: Substring, rows: Int, signature: Substring)? {
+    /// The fields of a census's `head` line: the counts, how many bytes follow it (the rows and the
+    /// `end` line) and the SHA-256 of the lines before it.
+    static func head(_ line: Substring) -> (accounts: Substring, goals: Substring, rows: Int, following: Int64, signature: Substring)? {
         let fields = FieldLine.fields(line)
-        guard fields.count == 5, fields[0] == "head", let rows = Int(fields[3]), rows >= 0 else { return nil }
-        return (fields[1], fields[2], rows, fields[4])
+        guard fields.count == 6, fields[0] == "head", let rows = Int(fields[3]), rows >= 0,
+              let following = Int64(fields[4]), following >= endLineLength else { return nil }
+        return (fields[1], fields[2], rows, following, fields[5])
     }
+
+    /// The `end` line's length, its break included: its tag and a SHA-256 in hexadecimal.
+    static let endLineLength = "end\t".utf8.count + 64 + 1
 
     /// Whether the line is a census's `head` line (``head(_:)``), by its tag.
     static func isHead(_ line: Substring) -> Bool { line.utf8.starts(with: "head\t".utf8) }
@@ -312,8 +327,10 @@ struct CensusRecord: Sendable {
             return line.flatMap { isHead($0) ? nil : $0 }
         }
         guard line == Substring(format) else {
-            // Another format's census is not read further: its signature is another format's too.
-            if let line, line.hasPrefix("nestegg-census ") {
+            // Another format's census (a whole first line, its number another) is not read
+            // further: its signature is another format's too.
+            if let line, lines.hasBreak, line.hasPrefix("nestegg-census "), case let number = line.dropFirst("nestegg-census ".count),
+               (1...9).contains(number.count), number.allSatisfy({ $0.isASCII && $0.isNumber }) {
                 return .failure(ShardError("a census of another format (\(line), where this nestegg reads \(format)); run nestegg census again"))
             }
             return fail("not a census this nestegg wrote")
@@ -395,6 +412,13 @@ struct CensusRecord: Sendable {
         guard let headLine = line, let head = head(headLine), head.accounts == String(starling.count), head.goals == String(goals.count) else {
             return fail("it does not hold what its head's last line says")
         }
+        // The run is read later, and only by a share that renders list pages: a file cut short
+        // (or added to) is found now, by its size.
+        let size = lines.offset + Int64(headLine.utf8.count + 1) + head.following
+        if let actual = lines.size, actual != size {
+            return .failure(ShardError(actual < size ? "cut short: \(actual) bytes where its head says \(size)"
+                                                     : "changed since nestegg wrote it: \(actual) bytes where its head says \(size)"))
+        }
         guard let totals else { return fail("the totals of its spending list are missing") }
         // Its totals count its rows: what a share lays out from them is the rows it will read.
         guard let counted = totals.checkedCount, counted == head.rows else {
@@ -403,7 +427,7 @@ struct CensusRecord: Sendable {
         var record = CensusRecord(version: String(version.dropFirst("nestegg ".count)), rest: String(rest), shard: shard,
                                   accounts: starling, goals: goals)
         record.rows = head.rows
-        record.head = (String(headLine), lines.offset)
+        record.head = Head(line: String(headLine), offset: lines.offset)
         record.totals = totals
         return .success(record)
     }
@@ -420,7 +444,7 @@ struct CensusSet: Sendable {
     let figures: [String: AccountFigures]
     /// Each file's run of rows: its path, its `head` line and where that starts, how many rows it
     /// holds and their totals.
-    var runs: [(path: String, head: (line: String, offset: Int64), rows: Int, totals: SpendingTotals)] = []
+    var runs: [(path: String, head: CensusRecord.Head, rows: Int, totals: SpendingTotals)] = []
     /// The totals of every Starling account's rows of the spending list: the runs' totals.
     var totals = SpendingTotals()
     /// The accounts' names, by UID, for their rows.
@@ -601,7 +625,7 @@ extension CensusSet {
 /// totals. A problem ends the run and is kept in ``problem``.
 final class CensusRun: IteratorProtocol {
     let path: String
-    private let head: (line: String, offset: Int64)
+    private let head: CensusRecord.Head
     private let expected: Int
     private let totals: SpendingTotals
     /// The rows' totals, added up as they are read.
@@ -622,7 +646,7 @@ final class CensusRun: IteratorProtocol {
     private var names: [Substring: String] = [:]
 
     /// `text`: the file's text, to read instead of the file at `path` (for the fuzz target).
-    init(path: String, head: (line: String, offset: Int64), rows: Int, totals: SpendingTotals, accountNames: [String: String],
+    init(path: String, head: CensusRecord.Head, rows: Int, totals: SpendingTotals, accountNames: [String: String],
          text: String? = nil) {
         self.path = path
         self.head = head
@@ -663,21 +687,29 @@ final class CensusRun: IteratorProtocol {
             let record = FieldLine.fields(line)
             guard record.count > 1, let name = accountName(record[1]),
                   let item = SpendingItem(record: record, accountName: name, category: category) else {
-                return stop("row \(count + 1) of its spending list is not one")
+                return stop(signatureProblem(from: line) ?? "row \(count + 1) of its spending list is not one")
             }
             count += 1
             read.add(item)
             return item
         }
-        guard let signature = CensusRecord.end(line) else { return stop("row \(count + 1) of its spending list is not one") }
-        let signed = lines.hasBreak && signature == lines.digest
-        let last = lines.next() == nil
-        if let failure = lines.failure { return stop("cannot read it again: \(failure)") }
-        guard signed else { return stop("changed since nestegg wrote it (its SHA-256 is not the one it was written with)") }
-        guard last else { return stop("changed since nestegg wrote it (a line after its last)") }
+        if let problem = signatureProblem(from: line) { return stop(problem) }
+        guard CensusRecord.end(line) != nil else { return stop("row \(count + 1) of its spending list is not one") }
         if count != expected { return stop("holds \(count) rows of the spending list where its head says \(expected)") }
         if read != totals { return stop("its rows of the spending list do not add up to its totals") }
         done = true
+        return nil
+    }
+
+    /// Why the run is not the one nestegg wrote, read on from `line` to its `end` line: a run
+    /// damaged (cut short, changed) is named as such, before any row of it that does not read.
+    private func signatureProblem(from line: Substring) -> String? {
+        var line: Substring? = line
+        while let read = line, CensusRecord.end(read) == nil { line = lines.next() }
+        if let failure = lines.failure { return "cannot read it again: \(failure)" }
+        guard let line, let signature = CensusRecord.end(line) else { return "cut short: its last line is missing" }
+        guard lines.hasBreak, signature == lines.digest else { return "changed since nestegg wrote it (its SHA-256 is not the one it was written with)" }
+        guard lines.next() == nil else { return lines.failure.map { "cannot read it again: \($0)" } ?? "changed since nestegg wrote it (a line after its last)" }
         return nil
     }
 
@@ -709,13 +741,16 @@ final class CensusLines {
     var hasBreak: Bool { current?.hasBreak ?? false }
     /// Why the file could not be read, if it could not.
     private(set) var failure: String?
+    /// How many bytes the file (or text) holds, from its start; `nil` if that cannot be told.
+    private(set) var size: Int64?
 
     /// Only a regular file is read (``FileBytes/openRegular(_:)``: a FIFO named `*.census` hung a
     /// share), from `offset` bytes in.
     init(path: String, from offset: Int64 = 0) {
         self.offset = offset
         switch FileBytes.openRegular(path) {
-        case .success(let (descriptor, _)):
+        case .success(let (descriptor, status)):
+            size = Int64(status.st_size)
             file = fdopen(descriptor, "rb")
             if file == nil {
                 failure = "cannot read it: \(systemReason(errno))"
@@ -731,6 +766,7 @@ final class CensusLines {
     init(text: String, from offset: Int64 = 0) {
         self.offset = offset
         self.text = text.utf8.dropFirst(Int(offset))
+        size = Int64(text.utf8.count)
     }
 
     deinit {

@@ -62,13 +62,15 @@ public struct Merge {
                              diagnostics: problems.isEmpty ? [Diagnostic(.error, file: output.path, message: "no parts to merge")] : problems)
         }
         records.sort { $0.1.shard.index < $1.1.shard.index }
-        // Each file of the site from one part: a file two parts list is theirs to answer for, not the output's.
-        var lister: [String: URL] = [:]
+        // Each file of the site from one part, and none the merge writes itself: a file listed
+        // twice is the parts' to answer for, not the output's.
+        let own = ["statements/" + StatementManifest.fileName, "sitemap.xml"]
+        var lister: [String: URL?] = Dictionary(uniqueKeysWithValues: own.map { ($0, nil) })
         for (part, record) in records {
             for file in record.files where file != BuildCache.fileName && file != PartRecord.fileName {
-                if let other = lister.updateValue(part, forKey: file) {
-                    problems.append(Diagnostic(.error, file: part.path, message: "lists \(file), which \(other.path) lists too"))
-                }
+                guard let other = lister.updateValue(part, forKey: file) else { continue }
+                problems.append(Diagnostic(.error, file: part.path, message: "lists \(file), which " + (other.map {
+                    $0 == part ? "it lists twice" : "\($0.path) lists too" } ?? "the merge writes")))
             }
         }
         if !problems.isEmpty { throw BuildError(step: .merge, exitCode: .dataError, diagnostics: Array(problems.prefix(20))) }

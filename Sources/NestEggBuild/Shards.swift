@@ -165,7 +165,8 @@ struct PartRecord: Sendable {
             case "file" where fields.count == 2:
                 let path = fields[1]
                 // A part names only files inside itself.
-                guard !path.hasPrefix("/"), !path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0.isEmpty }) else { return nil }
+                // (Nor one by two spellings: no `.` in a path.)
+                guard !path.hasPrefix("/"), !path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }) else { return nil }
                 files.append(path)
             case "entry" where fields.count == 3:
                 guard let place = Int(fields[1]), place >= 0, place < statements else { return nil }

@@ -195,12 +195,17 @@ import Testing
         let p1Page = try #require(try String(contentsOfFile: p1 + "/" + PartRecord.fileName, encoding: .utf8)
             .split(separator: "\n").first { $0.hasPrefix("file\t") && $0.hasSuffix(".html") })
         let listsTwice = try edited(p0, "lists-twice", { text in resigned(text) { $0 + p1Page + "\n" } })
+        let p0Page = try #require(try String(contentsOfFile: p0 + "/" + PartRecord.fileName, encoding: .utf8)
+            .split(separator: "\n").first { $0.hasPrefix("file\t") && $0.hasSuffix(".html") })
+        let ownTwice = try edited(p0, "own-twice", { text in resigned(text) { $0 + p0Page + "\n" } })
+        let sitemap = try edited(p0, "sitemap", { text in resigned(text) { $0 + "file\tsitemap.xml\n" } })
         #expect(p1Entry != nil, "share 1 has a statement")
         for (parts, expected) in [([p0], "share 1/2 is missing"), ([p0, p1, p1], "twice"), ([p0, foreign], "other data or templates"),
                                   ([p0, p1, three], "another number of shares"), ([p0, work.path], "not a finished part"),
                                   ([cut, p1], "not a part record"), ([lost, p1], "not a part record"),
                                   ([recount, p1], "does not agree"), ([doubled, p1], "in two parts' records"),
-                                  ([listsTwice, p1], "which \(listsTwice) lists too")] {
+                                  ([listsTwice, p1], "which \(listsTwice) lists too"), ([ownTwice, p1], "which it lists twice"),
+                                  ([sitemap, p1], "sitemap.xml, which the merge writes")] {
             let result = try NestEggBinary.run(["merge"] + parts + ["--output", site.path])
             #expect(result.status == 65, "\(parts): \(result.stderr)")
             #expect(result.stderr.contains(expected), "\(result.stderr)")
@@ -408,6 +413,7 @@ import Testing
         let signed = { (body: String) in body + PartRecord.signature(of: body) + "\n" }
         #expect(PartRecord(text: signed(body)) != nil)
         #expect(PartRecord(text: signed(body.replacingOccurrences(of: "file\tindex.md", with: "file\t../index.md"))) == nil, "no path out of the part")
+        #expect(PartRecord(text: signed(body.replacingOccurrences(of: "file\tindex.md", with: "file\t./index.md"))) == nil, "one spelling a path")
         #expect(PartRecord(text: signed(body.replacingOccurrences(of: "\n3\n", with: "\n-1\n"))) == nil, "no count below zero")
     }
 
@@ -728,18 +734,29 @@ import Testing
         amount[6] = String(Int(amount[6])! + 1)
         let other = try fill(resigned { $0.replacingOccurrences(of: rows[3] + "\n", with: FieldLine.join(amount) + "\n") }).1
         #expect(other == [file.path + ": its rows of the spending list do not add up to its totals"], "\(other)")
-        // Read from its `head` line on: a head changed since the share read it, a run changed or
-        // cut short, a line after the last.
+        // Read from its `head` line on: a head changed since the share read it; a run changed
+        // (a digit of an amount, the file's size the same), cut short (at its last line, or in
+        // a row that then does not read: the damage is named, not the row), a line after the last.
         let otherHead = resigned { $0.replacingOccurrences(of: "\nw\t", with: "\nw\t1") }
         let changed = try fill(Self.whole.0, changing: otherHead).1
         #expect(changed == [file.path + ": changed since the build first read it; run the census again"], "\(changed)")
-        let runChanged = try fill(Self.whole.0.replacingOccurrences(of: rows[3] + "\n", with: FieldLine.join(amount) + "\n")).1
+        var digit = FieldLine.split(rows[3])
+        digit[6] = String(digit[6].dropLast()) + (digit[6].last == "9" ? "8" : "9")
+        let runChanged = try fill(Self.whole.0.replacingOccurrences(of: rows[3] + "\n", with: FieldLine.join(digit) + "\n")).1
         #expect(runChanged == [file.path + ": changed since nestegg wrote it (its SHA-256 is not the one it was written with)"], "\(runChanged)")
         let lastLine = Self.whole.0.dropLast().lastIndex(of: "\n")!
-        let cut = try fill(String(Self.whole.0[...lastLine])).1
-        #expect(cut == [file.path + ": cut short: its last line is missing"], "\(cut)")
-        let after = try fill(Self.whole.0 + "x\n").1
+        for damaged in [String(Self.whole.0[...lastLine]), String(Self.whole.0.dropLast(200)), String(Self.whole.0[..<Self.whole.0.range(of: rows[9])!.upperBound].dropLast(3))] {
+            let cut = try fill(Self.whole.0, changing: damaged).1
+            #expect(cut == [file.path + ": cut short: its last line is missing"], "\(cut)")
+        }
+        let after = try fill(Self.whole.0, changing: Self.whole.0 + "x\n").1
         #expect(after == [file.path + ": changed since nestegg wrote it (a line after its last)"], "\(after)")
+        // Cut short or added to before the share read it: its size is not its head's, found at once.
+        let size = Self.whole.0.utf8.count
+        let cutBefore = try fill(String(Self.whole.0[...lastLine])).1
+        #expect(cutBefore == [file.path + ": cut short: \(Self.whole.0[...lastLine].utf8.count) bytes where its head says \(size)"], "\(cutBefore)")
+        let addedBefore = try fill(Self.whole.0 + "x\n").1
+        #expect(addedBefore == [file.path + ": changed since nestegg wrote it: \(size + 2) bytes where its head says \(size)"], "\(addedBefore)")
         let short = try fill(resigned(rows: rows.count - 1) { $0.replacingOccurrences(of: rows[5] + "\n", with: "") }).1
         #expect(short == [file.path + ": its spending totals count \(rows.count) rows where it holds \(rows.count - 1)"], "\(short)")
     }
@@ -775,6 +792,11 @@ import Testing
         #expect(refusal(changed)?.contains("changed since nestegg wrote it") == true)
         #expect(refusal(String(decoding: Array(text.utf8.dropFirst(4)), as: UTF8.self)) != nil)
         #expect(refusal(resigned { $0 }) == nil, "signed anew, unchanged, it reads")
+        // Cut short in its run: its size tells, though its run is not read.
+        #expect(refusal(String(text.dropLast(200)))?.hasPrefix("cut short: ") == true)
+        // A first line of this format damaged (a line break made CRLF), or cut: not another format.
+        #expect(refusal(text.replacingOccurrences(of: "\n", with: "\r\n"))?.contains("another format") == false)
+        #expect(refusal("nestegg-census ") == "cut short: its head's last line is missing")
         // A census of an earlier format is named as such, not as a file cut short.
         #expect(refusal("nestegg-census 2" + text.drop { $0 != "\n" })
                 == "a census of another format (nestegg-census 2, where this nestegg reads nestegg-census 3); run nestegg census again")

@@ -198,7 +198,8 @@ enum FuzzTargets {
         // so the rows read go back after what it writes, signed anew.
         let written = record.text
         // Its head's lines: those before its `head` line (a record writes no row).
-        let writtenBody = written[..<written.range(of: "\nhead\t", options: .backwards)!.upperBound].dropLast("head\t".count)
+        guard let headLine = written.range(of: "\nhead\t", options: .backwards) else { fatalError("a census written has no head line") }
+        let writtenBody = written[...headLine.lowerBound]
         let again = CensusRecord.signed(body: writtenBody + rows.map { $0 + "\n" }.joined(), accounts: record.accounts.count,
                                         goals: record.goals.count, rows: rows.count)
         guard case .success(let reread) = CensusRecord.read(again, accounts: byUID), reread.text == written else {
