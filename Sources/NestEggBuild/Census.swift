@@ -261,7 +261,7 @@ struct CensusRecord: Sendable {
     static func head(_ line: Substring) -> (accounts: Substring, goals: Substring, rows: Int, following: Int64, signature: Substring)? {
         let fields = FieldLine.fields(line)
         guard fields.count == 6, fields[0] == "head", let rows = Int(fields[3]), rows >= 0,
-              let following = Int64(fields[4]), following >= endLineLength else { return nil }
+              let following = Int64(fields[4]), (Int64(endLineLength)...Int64(1) << 56).contains(following) else { return nil }
         return (fields[1], fields[2], rows, following, fields[5])
     }
 
@@ -317,7 +317,8 @@ struct CensusRecord: Sendable {
             var line = line
             while let read = line, !isHead(read) { line = lines.next() }
             if let failure = lines.failure { return failure }
-            guard let line, lines.hasBreak, let head = head(line) else { return "cut short: its head's last line is missing" }
+            guard let line, lines.hasBreak else { return "cut short: its head's last line is missing" }
+            guard let head = head(line) else { return "its head's last line is not a census's" }
             return head.signature == lines.digest ? nil : "changed since nestegg wrote it (its SHA-256 is not the one it was written with)"
         }
         var line = lines.next()

@@ -792,6 +792,12 @@ import Testing
         #expect(refusal(changed)?.contains("changed since nestegg wrote it") == true)
         #expect(refusal(String(decoding: Array(text.utf8.dropFirst(4)), as: UTF8.self)) != nil)
         #expect(refusal(resigned { $0 }) == nil, "signed anew, unchanged, it reads")
+        // A head line that says a size no file has (re-signed by hand) is no head line, not a trap.
+        let headFields = FieldLine.split(text[text.range(of: "\nhead\t")!.upperBound...].prefix { $0 != "\n" })
+        for following in [String(Int64.max), "-1", "68"] {
+            let huge = text.replacingOccurrences(of: "\t" + headFields[2] + "\t" + headFields[3] + "\t", with: "\t" + headFields[2] + "\t" + following + "\t")
+            #expect(huge != text && refusal(huge) == "its head's last line is not a census's", "\(following): \(refusal(huge) ?? "read")")
+        }
         // Cut short in its run: its size tells, though its run is not read.
         #expect(refusal(String(text.dropLast(200)))?.hasPrefix("cut short: ") == true)
         // A first line of this format damaged (a line break made CRLF), or cut: not another format.
