@@ -260,10 +260,17 @@ struct CensusRecord: Sendable {
     /// `end` line) and the SHA-256 of the lines before it.
     static func head(_ line: Substring) -> (accounts: Substring, goals: Substring, rows: Int, following: Int64, signature: Substring)? {
         let fields = FieldLine.fields(line)
+        // As many rows as the bytes that follow can hold, each a line of eleven fields: a count no
+        // file bears out is refused here, before the lists are laid out for it.
         guard fields.count == 6, fields[0] == "head", let rows = Int(fields[3]), rows >= 0,
-              let following = Int64(fields[4]), (Int64(endLineLength)...Int64(1) << 56).contains(following) else { return nil }
+              let following = Int64(fields[4]), (Int64(endLineLength)...Int64(1) << 56).contains(following),
+              Int64(rows) <= (following - Int64(endLineLength)) / Int64(shortestRow) else { return nil }
         return (fields[1], fields[2], rows, following, fields[5])
     }
+
+    /// The shortest a row's line can be, its break included: its tag, ten tabs, an amount, a
+    /// currency, a date and the pending flag of a character or three each (``SpendingItem/record(account:)``).
+    static let shortestRow = "r".utf8.count + 10 + 1 + 3 + 1 + 1 + 1
 
     /// The `end` line's length, its break included: its tag and a SHA-256 in hexadecimal.
     static let endLineLength = "end\t".utf8.count + 64 + 1
@@ -326,6 +333,10 @@ struct CensusRecord: Sendable {
         func nextLine() -> Substring? {
             line = lines.next()
             return line.flatMap { isHead($0) ? nil : $0 }
+        }
+        // A file that is no census at all (empty, or another file named like one) is named so.
+        guard let first = line, first.hasPrefix("nestegg-census") else {
+            return .failure(ShardError(lines.failure ?? (line == nil ? "empty: not a census" : "not a census: its first line is not a census's")))
         }
         guard line == Substring(format) else {
             // Another format's census (a whole first line, its number another) is not read

@@ -53,7 +53,8 @@ public struct Merge {
                     seen[record.shard.index] = part
                 }
             }
-            for index in 0..<first.shard.count where seen[index] == nil && problems.isEmpty {
+            // (No further than one past the parts given: a count re-signed by hand can be any number.)
+            for index in 0..<min(first.shard.count, records.count + 1) where seen[index] == nil && problems.isEmpty {
                 problems.append(Diagnostic(.error, file: output.path, message: "share \(index)/\(first.shard.count) is missing"))
             }
         }
@@ -71,6 +72,18 @@ public struct Merge {
                 guard let other = lister.updateValue(part, forKey: file) else { continue }
                 problems.append(Diagnostic(.error, file: part.path, message: "lists \(file), which " + (other.map {
                     $0 == part ? "it lists twice" : "\($0.path) lists too" } ?? "the merge writes")))
+            }
+        }
+        // Nor a file where another's folder is (`404.html` and `404.html/x`).
+        for file in lister.keys.sorted() where problems.count < 20 {
+            let part = lister[file] ?? nil
+            var folder = file[...]
+            while let slash = folder.lastIndex(of: "/") {
+                folder = folder[..<slash]
+                guard let other = lister[String(folder)] else { continue }
+                problems.append(Diagnostic(.error, file: (part ?? other)?.path ?? output.path,
+                                           message: "lists \(file), inside \(folder), which " + (other.map { "\($0.path) lists as a file" } ?? "the merge writes")))
+                break
             }
         }
         if !problems.isEmpty { throw BuildError(step: .merge, exitCode: .dataError, diagnostics: Array(problems.prefix(20))) }

@@ -199,13 +199,19 @@ import Testing
             .split(separator: "\n").first { $0.hasPrefix("file\t") && $0.hasSuffix(".html") })
         let ownTwice = try edited(p0, "own-twice", { text in resigned(text) { $0 + p0Page + "\n" } })
         let sitemap = try edited(p0, "sitemap", { text in resigned(text) { $0 + "file\tsitemap.xml\n" } })
+        // A file inside a folder that is another part's file; a number of shares no engine runs
+        // (the merge looked for every missing share up to it: a hang).
+        let inside = try edited(p1, "inside", { text in resigned(text) { $0 + "file\t404.html/x\n" } })
+        let hugeN = try edited(p0, "huge-n", { text in resigned(text) { $0.replacingOccurrences(of: "\n0 2\n", with: "\n0 9223372036854775807\n") } })
         #expect(p1Entry != nil, "share 1 has a statement")
         for (parts, expected) in [([p0], "share 1/2 is missing"), ([p0, p1, p1], "twice"), ([p0, foreign], "other data or templates"),
                                   ([p0, p1, three], "another number of shares"), ([p0, work.path], "not a finished part"),
                                   ([cut, p1], "not a part record"), ([lost, p1], "not a part record"),
                                   ([recount, p1], "does not agree"), ([doubled, p1], "in two parts' records"),
                                   ([listsTwice, p1], "which \(listsTwice) lists too"), ([ownTwice, p1], "which it lists twice"),
-                                  ([sitemap, p1], "sitemap.xml, which the merge writes")] {
+                                  ([sitemap, p1], "sitemap.xml, which the merge writes"),
+                                  ([p0, inside], "lists 404.html/x, inside 404.html, which \(p0) lists as a file"),
+                                  ([hugeN], "share 1/9223372036854775807 is missing")] {
             let result = try NestEggBinary.run(["merge"] + parts + ["--output", site.path])
             #expect(result.status == 65, "\(parts): \(result.stderr)")
             #expect(result.stderr.contains(expected), "\(result.stderr)")
@@ -798,6 +804,11 @@ import Testing
             let huge = text.replacingOccurrences(of: "\t" + headFields[2] + "\t" + headFields[3] + "\t", with: "\t" + headFields[2] + "\t" + following + "\t")
             #expect(huge != text && refusal(huge) == "its head's last line is not a census's", "\(following): \(refusal(huge) ?? "read")")
         }
+        // More rows than the bytes after the head line can hold (the lists were laid out for them
+        // before a row was read: gigabytes, or a trap).
+        let manyRows = text.replacingOccurrences(of: "\t" + headFields[2] + "\t" + headFields[3] + "\t", with: "\t1099511627776\t" + headFields[3] + "\t")
+        #expect(manyRows != text && refusal(manyRows) == "its head's last line is not a census's")
+        #expect(refusal("") == "empty: not a census" && refusal("my notes\n") == "not a census: its first line is not a census's")
         // Cut short in its run: its size tells, though its run is not read.
         #expect(refusal(String(text.dropLast(200)))?.hasPrefix("cut short: ") == true)
         // A first line of this format damaged (a line break made CRLF), or cut: not another format.
