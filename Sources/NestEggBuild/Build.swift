@@ -140,15 +140,24 @@ public struct Build {
         // A share compares with nothing: its part is rebuilt whole, without a build cache.
         let site = SiteReport.build(dataset, notes: notes, previous: options.shard == nil ? previous?.changes : nil, memo: memo,
                                     elsewhere: elsewhere, rows: census.map { .runs($0.totals) } ?? .inMemory)
-        // With a census, the transactions lists' rows are its runs, merged: the share keeps its own pages' rows only.
-        if let census, let lists = site.spendingLists {
-            let shard = options.shard
+        progress("report: \(site.pages.count) pages in \(site.sections.count) section\(site.sections.count == 1 ? "" : "s")")
+        // With a census, the transactions lists' rows are its runs, merged: the share keeps its own
+        // pages' rows only. The merge is one core's work, done beside the rendering of the pages that
+        // show no row (``render(_:into:reuse:rows:)``); first, where a single file shows every page.
+        let shard = options.shard
+        let fillRows = { @Sendable (census: CensusSet, lists: SpendingLists) throws(BuildError) in
             try census.fillRows(lists, keeps: { path in shard?.owns(path) ?? true })
         }
-        progress("report: \(site.pages.count) pages in \(site.sections.count) section\(site.sections.count == 1 ? "" : "s")")
+        if options.singleFile != nil, let census, let lists = site.spendingLists { try fillRows(census, lists) }
         let renderer = PageRenderer(templates: templates, site: site)
         let artifacts = try renderArtifacts(renderer, warnings: warnings)
         let writer = try openWriter()
+        let rows = options.singleFile != nil ? nil : census.flatMap { census in site.spendingLists.map { lists in
+            Beside { () -> BuildError? in
+                do throws(BuildError) { try fillRows(census, lists) } catch { return error }
+                return nil
+            }
+        } }
         var staged: [StagedFile] = []
         var bundles: SiteWriter?
         var partText: String?
@@ -156,7 +165,7 @@ public struct Build {
         do {
             // A plain site keeps the pages whose fingerprint the last build recorded unchanged.
             let pages = plainSite ? PageReuse(previous: previous, keys: keys) : nil
-            try render(renderer, into: writer, reuse: pages)
+            try render(renderer, into: writer, reuse: pages, rows: rows)
             if let printer { try printPDFs(site, with: printer, into: writer) }
             let records = site.statements
             if let shard = options.shard {
@@ -193,6 +202,8 @@ public struct Build {
             // A share's record goes in last: the part is finished when it is there.
             if let partText { try Self.writeError { () throws(SiteWriter.WriteError) in try writer.write(partText, to: PartRecord.fileName) } }
         } catch {
+            // The rows' thread is done before the build ends.
+            _ = rows?.value
             writer.discard()
             bundles?.discard()
             staged.forEach { $0.discard() }
@@ -477,16 +488,26 @@ public struct Build {
     /// just rendered before taking the next, so memory holds a page per core, never the site.
     /// After a failure the workers skip the pages after it, but not those before it, so the
     /// error reported is always the first page's in site order, whichever worker met it first.
-    func render(_ renderer: PageRenderer, into writer: SiteWriter, reuse: PageReuse? = nil) throws(BuildError) {
+    /// `rows`: the transactions lists' rows being filled (``SpendingLists/fill(_:keeps:)``), whose
+    /// pages wait for them; the others are rendered meanwhile. Its failure comes first: a census
+    /// that does not fill the lists explains what else failed.
+    func render(_ renderer: PageRenderer, into writer: SiteWriter, reuse: PageReuse? = nil, rows: Beside<BuildError?>? = nil) throws(BuildError) {
         // A share renders its own pages; share 0 also the site's files that are not pages.
         let pages = options.shard.map { shard in renderer.site.pages.filter(shard.owns) } ?? renderer.site.pages
-        if let shard = options.shard { progress("render: share \(shard): \(pages.count) of \(renderer.site.pages.count) pages") }
-        if let shard = options.shard, shard.index != 0 {
-            if let error = Concurrently.firstFailure(pages.count, { Self.renderAndWrite(pages[$0], renderer, writer, reuse: reuse) }) { throw error }
-            return
+        let count = pages.count
+        if let shard = options.shard { progress("render: share \(shard): \(count) of \(renderer.site.pages.count) pages") }
+        func renderAll(_ pages: [Page]) -> BuildError? {
+            Concurrently.firstFailure(pages.count) { Self.renderAndWrite(pages[$0], renderer, writer, reuse: reuse) }
         }
-        if let error = Concurrently.firstFailure(pages.count, { Self.renderAndWrite(pages[$0], renderer, writer, reuse: reuse) }) { throw error }
-        if let reuse, reuse.kept > 0 { progress("render: \(reuse.kept) of \(pages.count) pages unchanged since the last build, kept") }
+        if let rows {
+            let listPaths = Set(renderer.site.spendingLists?.paths ?? [])
+            let failure = renderAll(pages.filter { !listPaths.contains($0.path) })
+            if let error = rows.value ?? failure ?? renderAll(pages.filter { listPaths.contains($0.path) }) { throw error }
+        } else if let error = renderAll(pages) {
+            throw error
+        }
+        if let shard = options.shard, shard.index != 0 { return }
+        if let reuse, reuse.kept > 0 { progress("render: \(reuse.kept) of \(count) pages unchanged since the last build, kept") }
         // The page for addresses that have none: HTML only (a static host serves it; nothing links to it).
         let notFound: PageRenderer.Output
         do {
@@ -503,7 +524,7 @@ public struct Build {
         } catch {
             throw BuildError(writing: error)
         }
-        progress("render: \(pages.count * 2 + 2 + (sitemap == nil ? 0 : 1)) files")
+        progress("render: \(count * 2 + 2 + (sitemap == nil ? 0 : 1)) files")
     }
 
     /// One page's Markdown and HTML, rendered and written. - Returns: what went wrong, or `nil`.

@@ -38,6 +38,29 @@ public enum Concurrently {
     }
 }
 
+/// Work on a thread of its own, beside what the caller goes on with: one core's worth of work
+/// that would otherwise leave the other cores waiting. ``value`` waits for it.
+public final class Beside<Value: Sendable>: Sendable {
+    private let result = Mutex<Value?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    public init(_ work: @escaping @Sendable () -> Value) {
+        let thread = Thread { [self] in
+            let value = work()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// The work's value, once it is done; asked again, the same.
+    public var value: Value {
+        done.wait()
+        done.signal()
+        return result.withLock { $0! }
+    }
+}
+
 /// Slots that concurrent workers fill by index, each once; read when all are done.
 ///
 /// `@unchecked`: the values need not be `Sendable` (a worker's diagnostic log is handed over

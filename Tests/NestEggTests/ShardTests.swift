@@ -524,6 +524,40 @@ import Testing
         let short = try share(0)
         #expect(short.status == 65 && short.stderr.contains("1.census: error:"), "\(short.stderr)")
         #expect(!FileManager.default.fileExists(atPath: part.path), "nothing written")
+        try text.write(to: first)
+
+        // Rows out of order, the file signed anew (its head reads): found while the rows are merged,
+        // beside the other pages' rendering; the share that merges them stops (exit 65) and its
+        // previous part is as it was.
+        let runs = try (0..<2).map { index -> (URL, [String]) in
+            let file = census.appendingPathComponent("\(index).census")
+            return (file, try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init))
+        }
+        let (runFile, lines) = try #require(runs.max { $0.1.filter { $0.hasPrefix("r\t") }.count < $1.1.filter { $0.hasPrefix("r\t") }.count })
+        let headIndex = try #require(lines.firstIndex { $0.hasPrefix("head\t") })
+        let counts = FieldLine.split(lines[headIndex][...])
+        var body = Array(lines[..<headIndex] + lines[(headIndex + 1)...].dropLast())
+        let firstRow = try #require(body.firstIndex { $0.hasPrefix("r\t") })
+        try #require(body.count > firstRow + 1 && body[firstRow + 1].hasPrefix("r\t"), "a census file with two rows")
+        body.swapAt(firstRow, firstRow + 1)
+        let original = try Data(contentsOf: runFile)
+        var refused = 0
+        for index in 0..<2 {
+            let kept = work.appendingPathComponent("kept-\(index)")
+            let build = { try NestEggBinary.run(["build", "-q", "--data", data.path, "--shard", "\(index)/2", "--census", census.path, "--output", kept.path]) }
+            try original.write(to: runFile)
+            #expect(try build().status == 0)
+            let previous = snapshot(kept)
+            try CensusRecord.signed(body: body.map { $0 + "\n" }.joined(), accounts: Int(counts[1])!, goals: Int(counts[2])!, rows: Int(counts[3])!)
+                .write(to: runFile, atomically: true, encoding: .utf8)
+            let unordered = try build()
+            guard unordered.status != 0 else { continue }
+            refused += 1
+            #expect(unordered.status == 65 && unordered.stderr.contains("not newest first"), "\(unordered.stderr)")
+            #expect(snapshot(kept) == previous, "the previous part as it was")
+        }
+        #expect(refused > 0, "a share that renders list pages merges the rows")
+        try original.write(to: runFile)
 
         // A broken accounts list is reported by the load, in its words, not as a census that does not fit.
         let accountsList = data.appendingPathComponent("starling/accounts.json")
