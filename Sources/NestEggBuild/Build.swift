@@ -108,6 +108,12 @@ public struct Build {
         destinations.urls.forEach(StagedFile.recover(beside:))
         let printer = try locatePrinter()
         let folder = try openDataFolder()
+        // Input reached through a link may not lie in what the build replaces.
+        let replaced = [("--output", options.output, true)] + (options.bundles.map { [("--bundles", $0, true)] } ?? [])
+            + destinations.entries.map { ($0.option, $0.url, false) }
+        if let error = Destinations.checkLinks(folder.links.map { ("\($0) in the data folder", folder.root.path + "/" + $0) }, replaced: replaced) {
+            throw error
+        }
         // A plain build whose input is unchanged has nothing to do (see BuildCache).
         if options.shard != nil, !destinations.entries.isEmpty || options.pdf || options.bundles != nil {
             throw BuildError(step: .load, exitCode: .usage, diagnostics: [Diagnostic(.error, file: options.output.path,
@@ -409,6 +415,14 @@ public struct Build {
     /// With `--census`: the census, read for the data's accounts (`starling/accounts.json`).
     func readCensus(_ folder: DataFolder) throws(BuildError) -> CensusSet? {
         guard let url = options.census else { return nil }
+        // A census file that is a link may not lead into the output, which the swap replaces.
+        let links = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted().filter { name in
+            var status = stat()
+            return name.hasSuffix("." + Census.fileExtension) && lstat(url.path + "/" + name, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
+        }
+        if let error = Destinations.checkLinks(links.map { ("\($0) in the census folder", url.path + "/" + $0) }, replaced: [("--output", options.output, true)]) {
+            throw error
+        }
         let scratch = DiagnosticLog()
         let accounts = folder.contains("starling/accounts.json")
             ? folder.document("starling/accounts.json", log: scratch).map(StarlingLoader.accounts(in:)) ?? [] : []

@@ -59,6 +59,25 @@ struct Destinations {
         return BuildError(step: .write, exitCode: exitCode, diagnostics: diagnostics)
     }
 
+    /// Refuses input reached through a symbolic link (`links`: how each is named, and its path)
+    /// that leads into what a run replaces (`replaced`: its folders and files, by option): the
+    /// swap would delete it, or the write overwrite it (exit 73, as for an output that holds the
+    /// data folder). `nil` when there is none.
+    static func checkLinks(_ links: [(shown: String, path: String)], replaced: [(option: String, url: URL, isFolder: Bool)]) -> BuildError? {
+        let targets = replaced.map { ($0.option, $0.url, $0.isFolder ? resolvedFolder($0.url) : resolved($0.url)) }
+        var diagnostics: [Diagnostic] = []
+        for link in links {
+            guard let real = realpath(link.path, nil) else { continue }
+            let target = String(cString: real)
+            free(real)
+            for (option, url, path) in targets where Self.path(target, isWithin: path) {
+                diagnostics.append(Diagnostic(.error, file: url.path, message:
+                    "\(option): refusing to replace this: it holds \(target), which \(link.shown), a symbolic link, leads to: that input would be lost"))
+            }
+        }
+        return diagnostics.isEmpty ? nil : BuildError(step: .write, exitCode: .cannotCreate, diagnostics: diagnostics)
+    }
+
     /// What stands at `path` if it is not a regular file (`nil`: a regular file, or nothing).
     static func nonFileKind(_ path: String) -> String? {
         var status = stat()

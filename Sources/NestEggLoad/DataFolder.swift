@@ -21,6 +21,9 @@ public final class DataFolder: Sendable {
     public let files: [String]
     /// What the walk found wrong, in path order: reported by the load stage.
     public let listingProblems: [Diagnostic]
+    /// The entries that are symbolic links it followed (to a file or a folder), in path order:
+    /// what they lead to is input too, wherever it is.
+    public let links: [String]
     /// The same paths, to look one up (a loader asks for thousands).
     private let known: Set<String>
     private let claimed = Mutex<Set<String>>([])
@@ -42,17 +45,19 @@ public final class DataFolder: Sendable {
         guard let directory = opendir(path) else { throw .unreadable(path, reason: systemReason(errno)) }
         closedir(directory)
         self.root = root.standardizedFileURL
-        let (files, problems) = Self.walk(self.root.path)
+        let (files, problems, links) = Self.walk(self.root.path)
         self.files = files
         self.listingProblems = problems
+        self.links = links
         self.known = Set(files)
     }
 
     /// Lists the regular files under `root` (hidden entries skipped), without recursion, and
     /// every entry that could not be listed or is not a regular file.
-    private static func walk(_ root: String) -> ([String], [Diagnostic]) {
+    private static func walk(_ root: String) -> ([String], [Diagnostic], links: [String]) {
         var files: [String] = []
         var problems: [Diagnostic] = []
+        var links: [String] = []
         var visited: Set<FolderIdentity> = []
         var rootStatus = stat()
         if stat(root, &rootStatus) == 0 { visited.insert(FolderIdentity(rootStatus)) }
@@ -85,6 +90,7 @@ public final class DataFolder: Sendable {
                     }
                     kind = status.st_mode & S_IFMT
                 }
+                if linked && (kind == S_IFREG || kind == S_IFDIR) { links.append(path) }
                 switch kind {
                 case S_IFREG:
                     files.append(path)
@@ -105,7 +111,8 @@ public final class DataFolder: Sendable {
         }
         files.sort()
         problems.sort { $0.file < $1.file }
-        return (files, problems)
+        links.sort()
+        return (files, problems, links)
     }
 
     /// A folder, once: its device and inode.

@@ -181,6 +181,39 @@ struct NestEggBinary {
         #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent("starling/accounts.json").path))
     }
 
+    /// Input reached through a symbolic link in the data folder is input wherever it lies: a link
+    /// into the output (which the swap replaces) or to a file a build writes beside it is refused
+    /// (exit 73), and the file it leads to is kept. (It was deleted with the old output.)
+    @Test func aLinkInTheDataIntoWhatTheBuildReplacesIsRefused() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data"), output = work.appendingPathComponent("site")
+        try FileManager.default.copyItem(at: fixtures, to: data)
+        #expect(try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", output.path]).status == 0)
+        let kept = output.appendingPathComponent("kept-users.json")
+        try FileManager.default.moveItem(at: data.appendingPathComponent("transfers/users.json"), to: kept)
+        try FileManager.default.createSymbolicLink(at: data.appendingPathComponent("transfers/users.json"), withDestinationURL: kept)
+        let before = snapshot(output)
+        let result = try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", output.path])
+        #expect(result.status == 73 && result.stderr.contains("transfers/users.json in the data folder, a symbolic link, leads to"), "\(result.stderr)")
+        #expect(snapshot(output) == before && FileManager.default.fileExists(atPath: kept.path))
+        // A link to a file a build writes beside the site (--json), and a linked folder inside the output.
+        let totals = work.appendingPathComponent("totals.json")
+        try FileManager.default.moveItem(at: kept, to: totals)
+        try FileManager.default.removeItem(at: data.appendingPathComponent("transfers/users.json"))
+        try FileManager.default.createSymbolicLink(at: data.appendingPathComponent("transfers/users.json"), withDestinationURL: totals)
+        let beside = try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", output.path, "--json", totals.path])
+        #expect(beside.status == 73 && beside.stderr.contains("--json: refusing"), "\(beside.stderr)")
+        #expect(try Data(contentsOf: totals).starts(with: Data("[".utf8)), "the users list, not totals")
+        try FileManager.default.removeItem(at: data.appendingPathComponent("transfers/users.json"))
+        try FileManager.default.moveItem(at: totals, to: data.appendingPathComponent("transfers/users.json"))
+        try FileManager.default.moveItem(at: data.appendingPathComponent("kiva"), to: output.appendingPathComponent("kiva-data"))
+        try FileManager.default.createSymbolicLink(at: data.appendingPathComponent("kiva"), withDestinationURL: output.appendingPathComponent("kiva-data"))
+        let folder = try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", output.path])
+        #expect(folder.status == 73 && folder.stderr.contains("kiva in the data folder"), "\(folder.stderr)")
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("kiva-data").path))
+    }
+
     @Test func aFailedArtifactLeavesTheSiteAsItWas() throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }

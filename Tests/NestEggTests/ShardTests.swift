@@ -559,6 +559,17 @@ import Testing
         #expect(refused > 0, "a share that renders list pages merges the rows")
         try original.write(to: runFile)
 
+        // A census file that is a link into the share's own part (which the swap replaces) is refused, and kept.
+        let keptPart = work.appendingPathComponent("kept-0"), moved = keptPart.appendingPathComponent("0.census")
+        let censusFile = census.appendingPathComponent("0.census")
+        try FileManager.default.moveItem(at: censusFile, to: moved)
+        try FileManager.default.createSymbolicLink(at: censusFile, withDestinationURL: moved)
+        let linked = try NestEggBinary.run(["build", "-q", "--data", data.path, "--shard", "0/2", "--census", census.path, "--output", keptPart.path])
+        #expect(linked.status == 73 && linked.stderr.contains("0.census in the census folder, a symbolic link, leads to"), "\(linked.stderr)")
+        #expect(FileManager.default.fileExists(atPath: moved.path))
+        try FileManager.default.removeItem(at: censusFile)
+        try FileManager.default.moveItem(at: moved, to: censusFile)
+
         // A broken accounts list is reported by the load, in its words, not as a census that does not fit.
         let accountsList = data.appendingPathComponent("starling/accounts.json")
         let accountsBefore = try Data(contentsOf: accountsList)
