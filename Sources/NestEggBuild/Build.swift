@@ -154,6 +154,8 @@ public struct Build {
         let fillRows = { @Sendable (census: CensusSet, lists: SpendingLists) throws(BuildError) in
             try census.fillRows(lists, keeps: { path in shard?.owns(path) ?? true })
         }
+        // (The command refuses --shard, which --census goes with, beside --single-file; a caller of
+        // the library may not, and a single file renders every page.)
         if options.singleFile != nil, let census, let lists = site.spendingLists { try fillRows(census, lists) }
         let renderer = PageRenderer(templates: templates, site: site)
         let artifacts = try renderArtifacts(renderer, warnings: warnings)
@@ -418,7 +420,8 @@ public struct Build {
         // A census file that is a link may not lead into the output, which the swap replaces.
         let links = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted().filter { name in
             var status = stat()
-            return name.hasSuffix("." + Census.fileExtension) && lstat(url.path + "/" + name, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
+            return !name.hasPrefix(".") && name.hasSuffix("." + Census.fileExtension) && lstat(url.path + "/" + name, &status) == 0
+                && status.st_mode & S_IFMT == S_IFLNK
         }
         if let error = Destinations.checkLinks(links.map { ("\($0) in the census folder", url.path + "/" + $0) }, replaced: [("--output", options.output, true)]) {
             throw error
@@ -501,7 +504,8 @@ public struct Build {
     /// Steps 3 and 4: pages are rendered on every core, and each worker writes the page it has
     /// just rendered before taking the next, so memory holds a page per core, never the site.
     /// After a failure the workers skip the pages after it, but not those before it, so the
-    /// error reported is always the first page's in site order, whichever worker met it first.
+    /// error reported is always the first page's in site order, whichever worker met it first
+    /// (with `rows`: the first of the pages that show no row, then the first list page's).
     /// `rows`: the transactions lists' rows being filled (``SpendingLists/fill(_:keeps:)``), whose
     /// pages wait for them; the others are rendered meanwhile. Its failure comes first: a census
     /// that does not fill the lists explains what else failed.

@@ -611,7 +611,8 @@ extension CensusSet {
     /// before, its run signed by its last line, and its rows add up to its totals. All the files are open at once: the limit of open files
     /// is raised to what the system allows, which bounds how many census files a share can read.
     func fillRows(_ lists: SpendingLists, keeps: (String) -> Bool) throws(BuildError) {
-        Self.allowOpenFiles(runs.count + 64)
+        // The runs stay open while every core renders and writes pages beside them.
+        Self.allowOpenFiles(runs.count + 64 + 8 * ProcessInfo.processInfo.activeProcessorCount)
         let runs = runs.map { CensusRun(path: $0.path, head: $0.head, rows: $0.rows, totals: $0.totals, accountNames: accountNames) }
         let mismatch = lists.fill(runs.map { $0 as any IteratorProtocol<SpendingItem> }, keeps: keeps)
         // After a mismatch the other runs are read to their end: a file changed since is named as such, first.

@@ -61,8 +61,9 @@ struct Destinations {
 
     /// Refuses input reached through a symbolic link (`links`: how each is named, and its path)
     /// that leads into what a run replaces (`replaced`: its folders and files, by option): the
-    /// swap would delete it, or the write overwrite it (exit 73, as for an output that holds the
-    /// data folder). `nil` when there is none.
+    /// swap would delete it, or the write overwrite it; or to a folder that holds it, which the
+    /// walk of the data would read (exit 73, as for an output that holds the data folder or lies
+    /// inside it). `nil` when there is none.
     static func checkLinks(_ links: [(shown: String, path: String)], replaced: [(option: String, url: URL, isFolder: Bool)]) -> BuildError? {
         let targets = replaced.map { ($0.option, $0.url, $0.isFolder ? resolvedFolder($0.url) : resolved($0.url)) }
         var diagnostics: [Diagnostic] = []
@@ -70,9 +71,14 @@ struct Destinations {
             guard let real = realpath(link.path, nil) else { continue }
             let target = String(cString: real)
             free(real)
-            for (option, url, path) in targets where Self.path(target, isWithin: path) {
-                diagnostics.append(Diagnostic(.error, file: url.path, message:
-                    "\(option): refusing to replace this: it holds \(target), which \(link.shown), a symbolic link, leads to: that input would be lost"))
+            for (option, url, path) in targets {
+                if Self.path(target, isWithin: path) {
+                    diagnostics.append(Diagnostic(.error, file: url.path, message:
+                        "\(option): refusing to replace this: it holds \(target), which \(link.shown), a symbolic link, leads to: that input would be lost"))
+                } else if Self.path(path, isWithin: target) {
+                    diagnostics.append(Diagnostic(.error, file: url.path, message:
+                        "\(option): refusing to replace this: it lies inside \(target), which \(link.shown), a symbolic link, leads to: it would be read as input"))
+                }
             }
         }
         return diagnostics.isEmpty ? nil : BuildError(step: .write, exitCode: .cannotCreate, diagnostics: diagnostics)

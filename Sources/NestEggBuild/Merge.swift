@@ -81,8 +81,11 @@ public struct Merge {
             while let slash = folder.lastIndex(of: "/") {
                 folder = folder[..<slash]
                 guard let other = lister[String(folder)] else { continue }
-                problems.append(Diagnostic(.error, file: (part ?? other)?.path ?? output.path,
-                                           message: "lists \(file), inside \(folder), which " + (other.map { "\($0.path) lists as a file" } ?? "the merge writes")))
+                // (`part` is nil for a file the merge writes itself: then the part that lists the folder is named.)
+                let lister = part ?? other
+                problems.append(Diagnostic(.error, file: lister?.path ?? output.path, message: part == nil
+                    ? "lists \(folder) as a file, where the merge writes \(file)"
+                    : "lists \(file), inside \(folder), which " + (other.map { "\($0.path) lists as a file" } ?? "the merge writes")))
                 break
             }
         }

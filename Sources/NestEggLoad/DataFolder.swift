@@ -52,8 +52,8 @@ public final class DataFolder: Sendable {
         self.known = Set(files)
     }
 
-    /// Lists the regular files under `root` (hidden entries skipped), without recursion, and
-    /// every entry that could not be listed or is not a regular file.
+    /// Lists the regular files under `root` (hidden entries skipped), without recursion, every
+    /// entry that could not be listed or is not a regular file, and the links it followed.
     private static func walk(_ root: String) -> ([String], [Diagnostic], links: [String]) {
         var files: [String] = []
         var problems: [Diagnostic] = []

@@ -212,6 +212,12 @@ struct NestEggBinary {
         let folder = try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", output.path])
         #expect(folder.status == 73 && folder.stderr.contains("kiva in the data folder"), "\(folder.stderr)")
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("kiva-data").path))
+        // A link to a folder that holds the output: the walk would read the old output as input.
+        try FileManager.default.removeItem(at: data.appendingPathComponent("kiva"))
+        try FileManager.default.moveItem(at: output.appendingPathComponent("kiva-data"), to: data.appendingPathComponent("kiva"))
+        try FileManager.default.createSymbolicLink(at: data.appendingPathComponent("up"), withDestinationURL: work)
+        let above = try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", output.path])
+        #expect(above.status == 73 && above.stderr.contains("it lies inside") && above.stderr.contains("up in the data folder"), "\(above.stderr)")
     }
 
     @Test func aFailedArtifactLeavesTheSiteAsItWas() throws {
