@@ -218,6 +218,15 @@ struct NestEggBinary {
         try FileManager.default.createSymbolicLink(at: data.appendingPathComponent("up"), withDestinationURL: work)
         let above = try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", output.path])
         #expect(above.status == 73 && above.stderr.contains("it lies inside") && above.stderr.contains("up in the data folder"), "\(above.stderr)")
+        // A template that is a link into the output, likewise.
+        try FileManager.default.removeItem(at: data.appendingPathComponent("up"))
+        let templates = work.appendingPathComponent("templates"), template = output.appendingPathComponent("style.css.mustache")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        try "body { color: black; }".write(to: template, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(at: templates.appendingPathComponent("style.css.mustache"), withDestinationURL: template)
+        let linkedTemplate = try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", output.path, "--templates", templates.path])
+        #expect(linkedTemplate.status == 73 && linkedTemplate.stderr.contains("style.css.mustache in the templates folder"), "\(linkedTemplate.stderr)")
+        #expect(FileManager.default.fileExists(atPath: template.path))
     }
 
     @Test func aFailedArtifactLeavesTheSiteAsItWas() throws {
