@@ -111,12 +111,8 @@ public struct Build {
         // Input reached through a link may not lie in what the build replaces.
         let replaced = [("--output", options.output, true)] + (options.bundles.map { [("--bundles", $0, true)] } ?? [])
             + destinations.entries.map { ($0.option, $0.url, false) }
-        let templateLinks = options.templates.map { templates in
-            Self.links(in: templates).map { ("\($0) in the templates folder", templates.path + "/" + $0) } } ?? []
-        if let error = Destinations.checkLinks(folder.links.map { ("\($0) in the data folder", folder.root.path + "/" + $0) } + templateLinks,
-                                               replaced: replaced) {
-            throw error
-        }
+        let links = [Destinations.InputLinks(data: folder)] + [options.templates].compactMap { $0 }.map { Destinations.InputLinks(flat: $0, what: "templates") }
+        if let error = Destinations.checkLinks(links, replaced: replaced) { throw error }
         // A plain build whose input is unchanged has nothing to do (see BuildCache).
         if options.shard != nil, !destinations.entries.isEmpty || options.pdf || options.bundles != nil {
             throw BuildError(step: .load, exitCode: .usage, diagnostics: [Diagnostic(.error, file: options.output.path,
@@ -421,10 +417,8 @@ public struct Build {
     func readCensus(_ folder: DataFolder) throws(BuildError) -> CensusSet? {
         guard let url = options.census else { return nil }
         // A census file that is a link may not lead into the output, which the swap replaces.
-        let links = Self.links(in: url).filter { $0.hasSuffix("." + Census.fileExtension) }
-        if let error = Destinations.checkLinks(links.map { ("\($0) in the census folder", url.path + "/" + $0) }, replaced: [("--output", options.output, true)]) {
-            throw error
-        }
+        if let error = Destinations.checkLinks([.init(flat: url, what: "census", suffix: "." + Census.fileExtension)],
+                                               replaced: [("--output", options.output, true)]) { throw error }
         let scratch = DiagnosticLog()
         let accounts = folder.contains("starling/accounts.json")
             ? folder.document("starling/accounts.json", log: scratch).map(StarlingLoader.accounts(in:)) ?? [] : []
@@ -465,15 +459,6 @@ public struct Build {
             throw BuildError(step: .load, exitCode: .dataError, diagnostics: placed(log.diagnostics.filter { $0.severity == .error }, folder: folder))
         }
         return Dictionary(uniqueKeysWithValues: zip(others.map(\.account.uid), figures))
-    }
-
-    /// The names in `folder` (not hidden, sorted) that are symbolic links: a folder of input that
-    /// is read flat (the templates, the census), whose links are checked as the data's are.
-    static func links(in folder: URL) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted().filter { name in
-            var status = stat()
-            return !name.hasPrefix(".") && lstat(folder.path + "/" + name, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
-        }
     }
 
     func loadTemplates() throws(BuildError) -> TemplateLibrary {

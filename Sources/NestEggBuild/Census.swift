@@ -46,10 +46,7 @@ public struct Census {
         buildOptions.dataLabel = options.dataLabel
         let build = Build(options: buildOptions)
         let folder = try build.openDataFolder()
-        if let error = Destinations.checkLinks(folder.links.map { ("\($0) in the data folder", folder.root.path + "/" + $0) },
-                                               replaced: [("--output", options.output, false)]) {
-            throw error
-        }
+        if let error = Destinations.checkLinks([.init(data: folder)], replaced: [("--output", options.output, false)]) { throw error }
         let shard = options.shard
         // The files but the feeds, hashed before and after: the figures come from them too (the
         // balances, the settings), so they must be what the digest says.

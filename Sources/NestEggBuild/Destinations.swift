@@ -64,10 +64,10 @@ struct Destinations {
     /// swap would delete it, or the write overwrite it; or to a folder that holds it, which the
     /// walk of the data would read (exit 73, as for an output that holds the data folder or lies
     /// inside it). `nil` when there is none.
-    static func checkLinks(_ links: [(shown: String, path: String)], replaced: [(option: String, url: URL, isFolder: Bool)]) -> BuildError? {
+    static func checkLinks(_ links: [InputLinks], replaced: [(option: String, url: URL, isFolder: Bool)]) -> BuildError? {
         let targets = replaced.map { ($0.option, $0.url, $0.isFolder ? resolvedFolder($0.url) : resolved($0.url)) }
         var diagnostics: [Diagnostic] = []
-        for link in links {
+        for link in links.flatMap({ group in group.names.map { (shown: "\($0) in the \(group.what) folder", path: group.folder + "/" + $0) } }) {
             guard let real = realpath(link.path, nil) else { continue }
             let target = String(cString: real)
             free(real)
@@ -82,6 +82,27 @@ struct Destinations {
             }
         }
         return diagnostics.isEmpty ? nil : BuildError(step: .write, exitCode: .cannotCreate, diagnostics: diagnostics)
+    }
+
+    /// The symbolic links among an input folder's entries: their paths in `folder`, the folder
+    /// named as `what` (`data`, `templates`, `census`).
+    struct InputLinks {
+        let folder: String
+        let what: String
+        let names: [String]
+
+        /// The data folder's links, as its walk followed them.
+        init(data: DataFolder) { (folder, what, names) = (data.root.path, "data", data.links) }
+
+        /// The links among the names in a folder read flat (not hidden; ending in `suffix`).
+        init(flat folder: URL, what: String, suffix: String = "") {
+            (self.folder, self.what) = (folder.path, what)
+            names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted().filter { name in
+                var status = stat()
+                return !name.hasPrefix(".") && name.hasSuffix(suffix) && lstat(folder.path + "/" + name, &status) == 0
+                    && status.st_mode & S_IFMT == S_IFLNK
+            }
+        }
     }
 
     /// What stands at `path` if it is not a regular file (`nil`: a regular file, or nothing).
