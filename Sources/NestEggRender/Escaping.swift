@@ -95,12 +95,22 @@ public enum Escape {
         var text = text
         return text.withUTF8 { (bytes) -> String? in
             if let normal = Text.normalisedBytes(bytes) {
-                return normal.withUnsafeBufferPointer { escapedMarkdown($0, rules, from: 0) }
+                return normal.withUnsafeBufferPointer { isolated(escapedMarkdown($0, rules, from: 0), from: $0) }
             }
             // The short way: most values have nothing to escape and are returned as they are.
-            guard let first = firstMarkdownChange(bytes, rules) else { return nil }
-            return escapedMarkdown(bytes, rules, from: first)
+            guard let first = firstMarkdownChange(bytes, rules) else {
+                return Text.isolatedIfRightToLeft(String(decoding: bytes, as: UTF8.self), from: bytes)
+            }
+            return isolated(escapedMarkdown(bytes, rules, from: first), from: bytes)
         } ?? text
+    }
+
+    /// `escaped`, made from the normal text `normal`, inside a directional isolate when it holds
+    /// right-to-left text (``Text/isolatedIfRightToLeft(_:from:)``): a name in Hebrew or Arabic
+    /// keeps its own order without reordering the balance or the date written after it. Text
+    /// placements only: a URL's bytes are percent-encoded and never shown as text.
+    static func isolated(_ escaped: String, from normal: UnsafeBufferPointer<UInt8>) -> String {
+        Text.isolatedIfRightToLeft(escaped, from: normal) ?? escaped
     }
 
     /// Text that is normal already, but for a space at either end (a piece of a longer text, as
@@ -119,6 +129,7 @@ public enum Escape {
         var text = text
         return text.withUTF8 { bytes in
             if Text.needsNormalising(bytes) { return false }
+            if placement != .url, Text.isolatedIfRightToLeft("", from: bytes) != nil { return false }
             switch placement {
             case .paragraph, .tableCell, .linkText: return firstMarkdownChange(bytes, .inline) == nil
             case .lineStart, .listItem: return firstMarkdownChange(bytes, .lineStart) == nil
@@ -135,11 +146,11 @@ public enum Escape {
         return normal.withUnsafeMutableBufferPointer { buffer in
             let bytes = UnsafeBufferPointer(buffer)
             switch placement {
-            case .paragraph, .tableCell, .linkText: return escapedMarkdown(bytes, .inline, from: 0)
-            case .lineStart, .listItem: return escapedMarkdown(bytes, .lineStart, from: 0)
-            case .heading: return escapedMarkdown(bytes, .heading, from: 0)
+            case .paragraph, .tableCell, .linkText: return isolated(escapedMarkdown(bytes, .inline, from: 0), from: bytes)
+            case .lineStart, .listItem: return isolated(escapedMarkdown(bytes, .lineStart, from: 0), from: bytes)
+            case .heading: return isolated(escapedMarkdown(bytes, .heading, from: 0), from: bytes)
             case .url: return escapedURL(bytes)
-            case .htmlText, .htmlAttribute: return escapedHTML(bytes)
+            case .htmlText, .htmlAttribute: return isolated(escapedHTML(bytes), from: bytes)
             }
         }
     }
@@ -286,9 +297,10 @@ public enum Escape {
     public static func html(_ text: String) -> String {
         var text = text
         return text.withUTF8 { (bytes) -> String? in
-            if let normal = Text.normalisedBytes(bytes) { return normal.withUnsafeBufferPointer(escapedHTML) }
+            if let normal = Text.normalisedBytes(bytes) { return normal.withUnsafeBufferPointer { isolated(escapedHTML($0), from: $0) } }
             let special = htmlSpecial
-            return bytes.contains(where: { special[Int($0)] }) ? escapedHTML(bytes) : nil
+            if bytes.contains(where: { special[Int($0)] }) { return isolated(escapedHTML(bytes), from: bytes) }
+            return Text.isolatedIfRightToLeft(String(decoding: bytes, as: UTF8.self), from: bytes)
         } ?? text
     }
 

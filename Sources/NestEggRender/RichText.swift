@@ -13,7 +13,12 @@ public enum RichText {
     public static func markdown(_ text: SanitizedText) -> String {
         switch text.content {
         case .plain(let plain): return Escape.value(plain, at: .lineStart)
-        case .styled(let atoms): return render(atoms)
+        case .styled(let atoms):
+            // Right-to-left text keeps its own order without moving what follows it: inside `<bdi>`
+            // (an isolate written as HTML, since the isolate characters beside `**` would change
+            // which emphasis markers CommonMark reads as such).
+            let isRightToLeft = atoms.contains { if case .character(let scalar, _) = $0 { Text.isRightToLeft(scalar) } else { false } }
+            return isRightToLeft ? "<bdi>" + render(atoms) + "</bdi>" : render(atoms)
         }
     }
 

@@ -55,8 +55,8 @@ public enum Text {
 
 
     /// Whether `bytes` hold anything normalisation changes, found without decoding most of them:
-    /// a control byte, a C1 control or U+2028/U+2029 (two- and three-byte forms), or white space
-    /// at either end.
+    /// a control byte, a C1 control, U+2028/U+2029 or a bidirectional control (two- and three-byte
+    /// forms), or white space at either end.
     public static func needsNormalising(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first, let last = bytes.last else { return false }
         if first == 0x20 || last == 0x20 { return true }
@@ -64,9 +64,15 @@ public enum Text {
             let byte = bytes[index]
             if byte < 0x20 || byte == 0x7F { return true }
             if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] < 0xA0 { return true }
-            if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 {
-                return true
+            if byte == 0xE2, index + 2 < bytes.count {
+                // U+2028, U+2029 and the bidirectional controls U+200E, U+200F, U+202A–U+202E, U+2066–U+2069.
+                let second = bytes[index + 1], third = bytes[index + 2]
+                if second == 0x80 && (third == 0xA8 || third == 0xA9 || third == 0x8E || third == 0x8F || (0xAA...0xAE).contains(third)) {
+                    return true
+                }
+                if second == 0x81 && (0xA6...0xA9).contains(third) { return true }
             }
+            if byte == 0xD8, index + 1 < bytes.count, bytes[index + 1] == 0x9C { return true }  // U+061C
         }
         // A multi-byte scalar at an end may be white space (U+00A0, U+2003, U+3000…).
         if first >= 0x80 || last >= 0x80 {
@@ -97,10 +103,52 @@ public enum Text {
         return String(String.UnicodeScalarView(scalars))
     }
 
-    /// A control character: C0 (U+0000–U+001F), DEL or C1 (U+0080–U+009F). What the escapers
-    /// remove from data and diagnostics show as `\u{…}`.
+    /// A control character: C0 (U+0000–U+001F), DEL, C1 (U+0080–U+009F) or a bidirectional
+    /// formatting character (``isBidiControl(_:)``). What the escapers remove from data and
+    /// diagnostics show as `\u{…}`.
     public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || isBidiControl(scalar)
+    }
+
+    /// The characters that change the order in which text around them is shown: the embeddings and
+    /// overrides (U+202A–U+202E), the isolates (U+2066–U+2069), the marks (U+200E, U+200F, U+061C).
+    /// Kept in data, one of them turns "£5,636.20" into ".20.635,5£" on the screen: a spoofing
+    /// tool on a statement (the "Trojan source" class), so data never keeps one.
+    public static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
+    /// Whether `scalar` is written right to left (Hebrew, Arabic, Syriac, Thaana, N'Ko and the
+    /// other scripts of Unicode's right-to-left blocks, with their presentation forms). A value
+    /// holding one is shown inside an isolate (``isolatedIfRightToLeft(_:)``), so that it cannot
+    /// move the figures and punctuation beside it.
+    public static func isRightToLeft(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF: return true
+        default: return false
+        }
+    }
+
+    /// First strong isolate (U+2068) and pop directional isolate (U+2069): text between them is
+    /// laid out on its own, its direction taken from its first strong character, and the text
+    /// around it is laid out as if the isolate were one neutral character. Only nestegg writes
+    /// them (data's own are removed), always as a pair.
+    public static let firstStrongIsolate: Unicode.Scalar = "\u{2068}"
+    public static let popDirectionalIsolate: Unicode.Scalar = "\u{2069}"
+
+    /// `text` (escaped already) inside an isolate when `normal`, the value it was made from, holds a
+    /// right-to-left character; otherwise `nil` (most values: Latin text needs none, and stays as it is).
+    public static func isolatedIfRightToLeft(_ text: String, from normal: UnsafeBufferPointer<UInt8>) -> String? {
+        // Right-to-left scalars are written with a lead byte of 0xD6 or more; most values have none.
+        guard normal.contains(where: { $0 >= 0xD6 }) else { return nil }
+        guard String(decoding: normal, as: UTF8.self).unicodeScalars.contains(where: isRightToLeft) else { return nil }
+        var isolated = String(firstStrongIsolate)
+        isolated += text
+        isolated.unicodeScalars.append(popDirectionalIsolate)
+        return isolated
     }
 
     /// An API code in sentence case: `PRIMARY` → `Primary`, `FIXED_TERM_DEPOSIT` → `Fixed term deposit`,

@@ -43,6 +43,27 @@ import Testing
         #expect(wrong.isEmpty, "\(wrong.prefix(12).map { Self.strings[$0].debugDescription })")
     }
 
+    /// No bidirectional control from data survives any text placement, and a value that holds
+    /// right-to-left text is isolated whole: the isolate opens at its first byte and closes at its
+    /// last, once, so nothing in it can reorder the figures written around it.
+    @Test func noValueCanReorderTheTextAroundIt() {
+        var failures: [String] = []
+        for value in Self.strings {
+            for placement in Placement.allCases where placement != .url {
+                let scalars = Array(Escape.value(value, at: placement).unicodeScalars)
+                let controls = scalars.indices.filter { Oracle.isBidiControl(scalars[$0]) }
+                let rightToLeft = Oracle.normalised(value).unicodeScalars.contains(where: Oracle.isRightToLeft)
+                let expected = rightToLeft ? [0, scalars.count - 1] : []
+                if controls != expected || (rightToLeft && (scalars.first != "\u{2068}" || scalars.last != "\u{2069}")) {
+                    failures.append("\(value.debugDescription) at \(placement) → \(String(String.UnicodeScalarView(scalars)).debugDescription)")
+                }
+            }
+            if failures.count >= 12 { break }
+        }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+        #expect(Self.strings.contains { $0.unicodeScalars.contains(where: Oracle.isRightToLeft) })
+    }
+
     @Test(arguments: Harness.all)
     func everyValueIsTextInItsPlace(_ harness: Harness) throws {
         let template = try Template(harness.template, kind: harness.kind)
@@ -264,8 +285,9 @@ struct Expected: Sendable {
     let texts: [[UInt8]]
 
     init(normals: [String]) {
-        self.normals = normals.map { Array($0.utf8) }
-        texts = normals.map { Array(Oracle.cmarkText($0).utf8) }
+        let shown = normals.map(Oracle.shown)
+        self.normals = shown.map { Array($0.utf8) }
+        texts = shown.map { Array(Oracle.cmarkText($0).utf8) }
     }
 }
 
@@ -291,7 +313,7 @@ enum Oracle {
                 runBreaks = true
             case 0x20:
                 run.append(scalar)
-            case 0x00...0x1F, 0x7F...0x9F:
+            case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
                 continue
             default:
                 if !run.isEmpty {
@@ -304,6 +326,24 @@ enum Oracle {
         }
         // The run at the end goes with the trimming; so does one at the start, and any Unicode space.
         return Text.trimmed(String(out))
+    }
+
+    /// README, "Safety": the bidirectional controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F,
+    /// U+061C) are removed from data.
+    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        [0x061C, 0x200E, 0x200F].contains(scalar.value) || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    }
+
+    /// Right-to-left scripts' blocks (Hebrew to Arabic Extended-A, their presentation forms, and
+    /// the supplementary planes' right-to-left ranges).
+    static func isRightToLeft(_ scalar: Unicode.Scalar) -> Bool {
+        [0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF].contains { $0.contains(scalar.value) }
+    }
+
+    /// README, "Safety": a value that holds right-to-left text is shown between U+2068 (first strong
+    /// isolate) and U+2069 (pop directional isolate), so that it cannot reorder what is around it.
+    static func shown(_ normal: String) -> String {
+        normal.unicodeScalars.contains(where: isRightToLeft) ? "\u{2068}" + normal + "\u{2069}" : normal
     }
 
     /// Text as cmark-gfm writes it in HTML.
@@ -438,6 +478,9 @@ enum PropertyStrings {
         "！", "＠", "＃", "＊", "＿", "［", "］", "＜", "＞", "€", "£", "¥", "é", "ß", "日本", "🙂", "👩‍👩‍👧", "e\u{301}", "\u{A0}", "\u{2000}",
         "\u{2003}", "\u{200A}", "\u{2028}", "\u{2029}", "\u{202F}", "\u{205F}", "\u{3000}", "\u{1680}", "\u{200B}", "\u{FEFF}",
         "\u{200E}", "\u{202E}", "\u{85}", "\u{FFFD}",
+        // Right-to-left text and every bidirectional control: none of them may reorder a figure.
+        "שלום", "مرحبا", "ܐܒ", "ދ", "ߊ", "\u{FB1D}", "ﺍ", "𐤀", "\u{1E900}", "\u{200F}", "\u{061C}", "\u{202A}", "\u{202B}",
+        "\u{202C}", "\u{202D}", "\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}",
     ]
 
     /// Control characters and white space.
@@ -499,7 +542,10 @@ extension SplitMix64 {
 
     /// Text without a tag or an entity takes a short way; it must come out as the long way has it.
     @Test func theShortWayAgreesWithTheLongWay() {
-        let plain = DataIsTextPropertyTests.strings.filter { !$0.contains("<") && !$0.contains("&") }.prefix(15_000)
+        // (Right-to-left text is isolated differently by the two: U+2068…U+2069 and `<bdi>`.)
+        let plain = DataIsTextPropertyTests.strings.filter {
+            !$0.contains("<") && !$0.contains("&") && !$0.unicodeScalars.contains(where: Oracle.isRightToLeft)
+        }.prefix(15_000)
         let differ = plain.filter { RichText.markdown(fromHTML: $0) != RichText.render(SanitizedText.styledText(fromHTML: $0)) }
         #expect(plain.count > 10_000)
         #expect(differ.isEmpty, "\(differ.prefix(12).map(\.debugDescription))")
@@ -531,7 +577,8 @@ extension SplitMix64 {
         }
         var failures: [String] = []
         for (item, text) in zip(items, shown) {
-            guard let content = Oracle.textContent(item, allowing: ["strong", "em", "br"]), content == text else {
+            guard let content = Oracle.textContent(item, allowing: ["strong", "em", "br", "bdi"]),
+                  content.replacingOccurrences(of: "\u{2068}", with: "").replacingOccurrences(of: "\u{2069}", with: "") == text else {
                 let index = expected.firstIndex(of: text) ?? 0
                 failures.append("\(Self.inputs[index].debugDescription) → \(outputs[index].debugDescription) → \(item.debugDescription), not \(text.debugDescription)")
                 if failures.count >= 12 { break }
@@ -590,7 +637,7 @@ extension Oracle {
         for scalar in text.unicodeScalars {
             if scalar == " " || (0x09...0x0D).contains(scalar.value) || [0x85, 0x2028, 0x2029].contains(scalar.value) {
                 pending = true
-            } else if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+            } else if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || Oracle.isBidiControl(scalar) {
                 continue
             } else if scalar == "\u{E000}" {
                 if !out.isEmpty { out += "\n" }
