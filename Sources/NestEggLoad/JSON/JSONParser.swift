@@ -94,12 +94,19 @@ public struct JSONParser {
             index += 1
             return JSONNode(kind: .object(members), offset: start)
         }
+        // Names seen so far, once the object has too many to compare each new one with all of them.
+        var names: Set<String>?
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw SyntaxError(offset: index, message: "expected a quoted member name, found \(describeCurrent())")
             }
+            let keyOffset = index
             let key = try parseString()
+            if Self.isDuplicate(key, in: members, names: &names) {
+                throw SyntaxError(offset: keyOffset, message: "the member name \"\(key.count > 80 ? key.prefix(80) + "…" : key)\" appears twice in one object; "
+                                  + "readers disagree on which value counts (each name may appear once)")
+            }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw SyntaxError(offset: index, message: "expected ':' after member name \"\(key)\", found \(describeCurrent())")
@@ -116,6 +123,19 @@ public struct JSONParser {
             throw SyntaxError(offset: index, message: "expected ',' or '}' in object, found \(describeCurrent())")
         }
         return JSONNode(kind: .object(members), offset: start)
+    }
+
+    /// Whether an object whose members so far are `members` already has the name `key`. (RFC 8259
+    /// leaves a repeated name to the reader, and readers differ: one takes the first value, another
+    /// the last. A file that reads two ways is refused.) Names compare as Swift strings compare,
+    /// so two spellings of one name (`é` composed or not) are the same name. Small objects are
+    /// searched; from 16 members on, a set keeps the cost linear.
+    private static func isDuplicate(_ key: String, in members: [JSONMember], names: inout Set<String>?) -> Bool {
+        if names == nil {
+            if members.count < 16 { return members.contains { $0.key == key } }
+            names = Set(members.map(\.key))
+        }
+        return !names!.insert(key).inserted
     }
 
     private mutating func parseArray() throws(SyntaxError) -> JSONNode {
