@@ -186,7 +186,7 @@ public enum QapitalLoader {
                 value.error("expected a date as [year, month, day] or \"YYYY-MM-DD\", in the years 2 to 9998")
                 return nil
             }
-            return date
+            return value.withinHorizon(date, "\"\(date)\"")
         }
         guard let parts = value.array else { return nil }
         let numbers = parts.compactMap(\.int)
@@ -196,7 +196,7 @@ public enum QapitalLoader {
             value.error("expected a date as [year, month, day] in the years 2 to 9998, found [\(numbers.map(String.init).joined(separator: ", "))]")
             return nil
         }
-        return date
+        return value.withinHorizon(date, "[\(numbers.map(String.init).joined(separator: ", "))]")
     }
 
     // MARK: Feeds

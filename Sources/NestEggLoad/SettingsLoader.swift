@@ -22,7 +22,7 @@ public enum SettingsLoader {
             switch key {
             case "title":
                 if let title = value.trimmedString {
-                    if title.isEmpty { value.error("the title may not be empty") } else { settings.title = title }
+                    if Text.normalised(title).isEmpty { value.error("the title may not be empty") } else { settings.title = title }
                 }
             case "locale":
                 if let identifier = value.string {
@@ -35,7 +35,12 @@ public enum SettingsLoader {
             case "timeZone":
                 if let identifier = value.string {
                     if let clock = LocalClock(identifier: identifier) {
-                        settings.clock = clock
+                        // A fixed offset beyond any zone's (`GMT+18:00`) would move dates off the calendar's edge.
+                        if clock.timeZone.secondsFromGMT() .magnitude > UInt(Instant.largestOffsetMinutes * 60) {
+                            value.error("time zone \"\(identifier)\" is more than 14 hours from UTC, as no place is; use an IANA name such as \"Europe/London\"")
+                        } else {
+                            settings.clock = clock
+                        }
                     } else {
                         value.error("unknown time zone \"\(identifier)\"; use an IANA name such as \"Europe/London\"")
                     }

@@ -57,16 +57,17 @@ public enum TransactionsLoader {
     /// `2026-11-16T08:30:00Z` (an instant) or `2026-11-16` (that date on the site's clock).
     static func date(_ value: JSONValue) -> Transaction.When? {
         guard let text = value.trimmedString else { return nil }
-        if let instant = Instant(iso8601: text) { return .instant(instant) }
-        if let day = CivilDate(iso8601: text) { return .day(day) }
+        if let instant = Instant(iso8601: text) { return value.withinHorizon(instant, "\"\(text)\"").map { .instant($0) } }
+        if let day = CivilDate(iso8601: text) { return value.withinHorizon(day, "\"\(text)\"").map { .day($0) } }
         value.error("expected an ISO 8601 date-time with a zone such as 2026-11-16T08:30:00Z or a date such as 2026-11-16, in the years 2 to 9998, found \"\(text)\"")
         return nil
     }
 
-    /// A trimmed string that is not empty.
+    /// A trimmed string that shows something on a page (not empty once normalised: `"\u001f"` is
+    /// as empty as `""`).
     static func nonEmpty(_ value: JSONValue?, _ what: String) -> String? {
         guard let value, let text = value.trimmedString else { return nil }
-        if text.isEmpty { value.error("expected \(what), found an empty string"); return nil }
+        if Text.normalised(text).isEmpty { value.error("expected \(what), found \(text.isEmpty ? "an empty string" : "a string with nothing to show")"); return nil }
         return text
     }
 }

@@ -57,7 +57,8 @@ public struct Instant: Hashable, Comparable, Sendable {
             guard let offsetHours = number(index + 1, 2) else { return nil }
             var next = index + 3
             if next < b.count, b[next] == UInt8(ascii: ":") { next += 1 }
-            guard let offsetMinutes = number(next, 2) else { return nil }
+            guard let offsetMinutes = number(next, 2), offsetMinutes < 60,
+                  offsetHours * 60 + offsetMinutes <= Self.largestOffsetMinutes else { return nil }
             offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
             index = next + 2
         default:
@@ -67,6 +68,10 @@ public struct Instant: Hashable, Comparable, Sendable {
         let seconds = Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetSeconds)
         self.millisecondsSinceEpoch = seconds * 1000 + Int64(millis)
     }
+
+    /// The largest offset from UTC a zone has (Kiribati's +14:00; the westernmost is −12:00): an
+    /// offset beyond it (`+99:99`) is no zone's, and is refused rather than moving the day.
+    public static let largestOffsetMinutes = 14 * 60
 
     public var secondsSinceEpoch: Int64 {
         let (quotient, remainder) = millisecondsSinceEpoch.quotientAndRemainder(dividingBy: 1000)
@@ -110,11 +115,20 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         self.day = d
     }
 
-    /// Parses `YYYY-MM-DD`.
+    /// Parses `YYYY-MM-DD` exactly: four digits, a hyphen, two digits, a hyphen, two digits (no
+    /// sign, no other width: `+202-06-02` and `2026-+6-+2` are no dates).
     public init?(iso8601 text: String) {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let y = Int(parts[0]), CivilDate.supportedYears.contains(y), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+        let b = Array(text.utf8)
+        func digits(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for i in range {
+                guard b[i] >= 0x30 && b[i] <= 0x39 else { return nil }
+                value = value * 10 + Int(b[i] - 0x30)
+            }
+            return value
+        }
+        guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
+              let y = digits(0..<4), CivilDate.supportedYears.contains(y), let m = digits(5..<7), let d = digits(8..<10) else { return nil }
         self.init(year: y, month: m, day: d)
     }
 

@@ -120,16 +120,17 @@ public struct JSONValue {
             error("expected Unix seconds between 1970 and 9998, found \(seconds)")
             return nil
         }
-        return Instant(secondsSinceEpoch: Int64(seconds))
+        return withinHorizon(Instant(secondsSinceEpoch: Int64(seconds)), "Unix seconds \(seconds)")
     }
 
     public var instant: Instant? {
         guard let text = string else { return nil }
         guard let instant = Instant(iso8601: text) else {
-            error("expected an ISO 8601 date-time with a zone such as 2026-11-16T08:30:00Z, in the years 2 to 9998, found \"\(text)\"")
+            error("expected an ISO 8601 date-time with a zone such as 2026-11-16T08:30:00Z (four-digit year, two-digit fields, "
+                  + "an offset within ±14:00), in the years 2 to 9998, found \"\(text)\"")
             return nil
         }
-        return instant
+        return withinHorizon(instant, "\"\(text)\"")
     }
 
     /// A decimal amount (`12.50`, `3`, or `"12.50"`) read exactly into minor units of `currency`.
