@@ -110,9 +110,28 @@ public final class DataFolder: Sendable {
             }
         }
         files.sort()
+        problems += spellingTwins(files)
         problems.sort { $0.file < $1.file }
         links.sort()
         return (files, problems, links)
+    }
+
+    /// Files whose paths are one name spelled two ways (`café` with `é` composed, and with `e` and a
+    /// combining accent): the file system keeps both, but a path names one file by what it says,
+    /// so which of them a loader reads would be a matter of chance. Each is an error naming the other.
+    static func spellingTwins(_ files: [String]) -> [Diagnostic] {
+        var first: [String: String] = [:]  // (Swift compares strings by canonical equivalence)
+        var problems: [Diagnostic] = []
+        for path in files {
+            if let other = first[path] {
+                let message = "this file's name and \(Diagnostic.printable(other))'s are the same name in two Unicode spellings "
+                    + "(composed and decomposed accents), so which of them is read would be chance: rename one"
+                problems.append(Diagnostic(.error, file: path, message: message))
+            } else {
+                first[path] = path
+            }
+        }
+        return problems
     }
 
     /// A folder, once: its device and inode.

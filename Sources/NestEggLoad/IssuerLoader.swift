@@ -34,10 +34,10 @@ public enum IssuerLoader {
         return StatementIssuer(name: name, address: address, footer: footer, logo: logo)
     }
 
-    /// A string that is not empty once trimmed and written on one line.
+    /// A string written on one line that shows something on a page (not empty once normalised).
     static func nonEmpty(_ value: JSONValue, _ what: String) -> String? {
         guard let text = value.string.map(Text.singleLine) else { return nil }
-        if text.isEmpty { value.error("\(what) may not be empty"); return nil }
+        if Text.normalised(text).isEmpty { value.error("\(what) may not be empty"); return nil }
         return text
     }
 

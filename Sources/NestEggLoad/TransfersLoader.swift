@@ -47,7 +47,7 @@ public enum TransfersLoader {
         let name = value.required("name", "the user's name")?.trimmedString
         let currency = value["currency"]?.currency
         guard let uid, let name else { return nil }
-        if uid.isEmpty { value["uid"]?.error("expected a non-empty uid"); return nil }
+        if Text.normalised(uid).isEmpty { value["uid"]?.error("expected a non-empty uid"); return nil }
         return TransferUser(uid: uid, name: name.isEmpty ? uid : name, currency: currency)
     }
 
@@ -107,7 +107,7 @@ public enum TransfersLoader {
         let status = value.required("tstatus", "a status code such as \"001\"").flatMap(statusCode)
         let time = value.required("ttime", "Unix seconds, as a string or number")?.unixSeconds
         guard let tid, let status, let time else { return nil }
-        if tid.isEmpty { value["tid"]?.error("expected a non-empty transaction id"); return nil }
+        if Text.normalised(tid).isEmpty { value["tid"]?.error("expected a non-empty transaction id"); return nil }
         return TransferResponse(tid: tid, status: TransferStatus(code: status), time: time)
     }
 
