@@ -3,6 +3,7 @@ import Foundation
 import NestEggLoad
 import NestEggModel
 import NestEggReport
+import NestEggRender
 import NestEggSupport
 import NestEggWrite
 
@@ -29,7 +30,7 @@ extension BuildCache {
         if let templates {
             for name in ((try? FileManager.default.contentsOfDirectory(atPath: templates.path)) ?? []).sorted() {
                 hash.add(name)
-                switch FileBytes.read(templates.path + "/" + name) {
+                switch FileBytes.read(templates.path + "/" + name, limit: TemplateLibrary.largestTemplate) {
                 case .success(let bytes): hash.add(bytes)
                 case .failure(let failure): hash.add("unreadable: " + failure.reason)
                 }
@@ -68,15 +69,15 @@ struct DataDigests: Sendable {
 
     /// One file's digest: the SHA-256 of its bytes in hex, as a loader gives it for the bytes it
     /// parsed (``JSONDocument/contentDigest``); or, when they cannot be read, a digest of why.
+    /// Read in pieces: a file no loader reads (`backup.tar`) is hashed in constant memory.
     static func digest(ofFile path: String) -> String {
-        switch FileBytes.read(path) {
-        case .success(let bytes):
-            return Text.hex(SHA256.hash(data: bytes))
-        case .failure(let failure):
+        var sha = SHA256()
+        if let failure = FileBytes.forEachPiece(path, { sha.update(bufferPointer: $0) }) {
             var hash = InputHash()
             hash.add("unreadable: " + failure.reason)
             return hash.hex
         }
+        return Text.hex(sha.finalize())
     }
 
     /// SHA-256 over every file that is not in `excluded`, and the listing's problems (``InputKeys``).
