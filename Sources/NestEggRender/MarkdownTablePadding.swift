@@ -6,7 +6,8 @@
 /// | 3 Nov 2026  | Tesco         |   £4.35 |
 /// ```
 ///
-/// A column is as wide as its widest cell in display columns (``displayWidth(_:)``); left-aligned
+/// A column is as wide as its widest cell in display columns (``displayWidth(_:)``), up to
+/// ``widestPaddedColumn`` (a wider cell is left as it is); left-aligned
 /// and unaligned cells are padded on the right, right-aligned ones on the left, centred ones on
 /// both sides; the delimiter row keeps its colons. Cells are split on `|` that no backslash
 /// escapes, as GFM splits them. Only a header row, a delimiter row with as many cells, and the rows
@@ -76,13 +77,20 @@ public enum MarkdownTablePadding {
         return ranges
     }
 
+    /// The widest a column is padded to, in display columns. A cell wider than this stands as it is
+    /// and the column is padded to its widest cell within the limit, so that one long value (a
+    /// counterparty name of a megabyte) does not pad every other row of its table to its width:
+    /// the padded file stays within a constant of the unpadded one.
+    static let widestPaddedColumn = 80
+
     /// The rows (header first) and the delimiter row, padded, as lines of bytes.
     static func layout(_ rows: [[ArraySlice<UInt8>]], alignments: [Alignment]) -> [[UInt8]] {
         var widths = alignments.map { _ in 3 }
         let cellWidths = rows.map { row in row.map(displayWidth) }
         for row in cellWidths {
             for (column, width) in row.enumerated() {
-                if column < widths.count { widths[column] = max(widths[column], width) } else { widths.append(max(3, width)) }
+                let padded = min(width, widestPaddedColumn)
+                if column < widths.count { widths[column] = max(widths[column], padded) } else { widths.append(max(3, padded)) }
             }
         }
         func line(_ number: Int) -> [UInt8] {

@@ -23,6 +23,21 @@ import Testing
             """)
     }
 
+    /// A megabyte-long cell does not pad the other rows to its width: padding adds at most the
+    /// limit's worth of spaces to a cell, so the padded page grows as the data does.
+    @Test func oneHugeCellDoesNotPadEveryRow() {
+        let huge = String(repeating: "x", count: 1_000_000)
+        let rows = (0..<200).map { "| \($0) | \($0 == 7 ? huge : "Tesco") | £4.35 |" }.joined(separator: "\n")
+        let table = "| N | Counterparty | Amount |\n|:--|:--|--:|\n" + rows
+        let padded = MarkdownTablePadding.pad(table)
+        #expect(padded.utf8.count < table.utf8.count + 200 * (MarkdownTablePadding.widestPaddedColumn + 20))
+        let lines = padded.split(separator: "\n")
+        #expect(lines[2 + 8].contains("| Tesco" + String(repeating: " ", count: 75) + " |"))
+        #expect(lines[2 + 7].contains(huge + " |"))
+        #expect(CMark.render(padded, rewriteLink: { $0 }, headingOffset: 0, unlinkingUnsafe: true).html
+                == CMark.render(table, rewriteLink: { $0 }, headingOffset: 0, unlinkingUnsafe: true).html)
+    }
+
     @Test func displayWidthCountsColumnsNotCharacters() {
         #expect(MarkdownTablePadding.displayWidth("abc") == 3)
         #expect(MarkdownTablePadding.displayWidth("東京") == 4)
