@@ -50,7 +50,7 @@ public struct TemplateLibrary: Sendable {
                     continue
                 }
                 let text: String
-                switch FileBytes.read(path) {
+                switch FileBytes.read(path, limit: Self.largestTemplate) {
                 case .success(let bytes):
                     guard let decoded = String(validating: bytes, as: UTF8.self) else {
                         diagnostics.append(Diagnostic(.error, file: path, message: "cannot read the template: it is not UTF-8 text"))
@@ -83,7 +83,7 @@ public struct TemplateLibrary: Sendable {
             }
         }
         diagnostics += Self.checkPartials(templates, sources: sources)
-        if diagnostics.isEmpty { diagnostics += Self.checkDepth(templates, sources: sources) }
+        if diagnostics.isEmpty { diagnostics += Self.checkDepth(templates, sources: sources) + Self.checkExpansion(templates, sources: sources) }
         if !diagnostics.isEmpty { throw LoadError(diagnostics: diagnostics) }
     }
 
@@ -120,6 +120,29 @@ public struct TemplateLibrary: Sendable {
                        + "with the partials it includes (at most \(Template.maximumDepth))")
         }
     }
+
+    /// Each template, with the partials it includes, is at most ``Template/largestExpansion`` bytes
+    /// before any data (checked once partials are known to form no loop, each template measured
+    /// after those it includes): templates that include a partial twice at each level would
+    /// otherwise double a page's size at every level.
+    static func checkExpansion(_ templates: [String: Template], sources: [String: String]) -> [Diagnostic] {
+        var sizes: [String: Int] = [:]
+        var remaining = templates.keys.sorted()
+        while !remaining.isEmpty {
+            let ready = remaining.filter { key in templates[key]!.partialNames.allSatisfy { sizes[$0] != nil } }
+            guard !ready.isEmpty else { break }
+            for key in ready { sizes[key] = templates[key]!.expandedSize(with: sizes) }
+            remaining.removeAll { sizes[$0] != nil }
+        }
+        return sizes.filter { $0.value > Template.largestExpansion }.keys.sorted().map { key in
+            let size = sizes[key]! == Int.max ? "more bytes than can be counted" : "\(sizes[key]!) bytes"
+            return Diagnostic(.error, file: sources[key] ?? key, message: "template error: with the partials it includes, one render goes through "
+                              + "\(size) of template text before any data (at most \(Template.largestExpansion)): a partial included many times, level after level")
+        }
+    }
+
+    /// The most bytes a template file may hold (a page's template is a few kilobytes).
+    public static let largestTemplate = 1 << 24
 
     /// A chain of partials from `name` that leads back to `back`, if there is one.
     private static func cycle(from name: String, back: String, path: [String], in templates: [String: Template]) -> [String]? {

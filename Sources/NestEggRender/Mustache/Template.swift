@@ -70,6 +70,32 @@ public struct Template: Sendable {
         return deepest
     }
 
+    /// How many bytes of template text a render goes through, with every partial included at each
+    /// point where it is named, once each (a section's repeats come from data, and grow with it):
+    /// `sizes` holds those of the partials already measured. Saturates at `Int.max`.
+    func expandedSize(with sizes: [String: Int]) -> Int {
+        var total = source.utf8.count
+        var pending: [[Node]] = [nodes]
+        while let nodes = pending.popLast() {
+            for node in nodes {
+                switch node {
+                case .section(_, _, let body): pending.append(body)
+                case .partial(let name, _):
+                    let (sum, overflow) = total.addingReportingOverflow(sizes[name] ?? 0)
+                    total = overflow ? Int.max : sum
+                case .text, .variable: break
+                }
+            }
+        }
+        return total
+    }
+
+    /// The most template text one render may go through before any data repeats it
+    /// (``expandedSize(with:)``): 1 MiB, far above what any page's templates hold together, and far
+    /// below what templates that include a partial twice at each of twenty levels come to (a
+    /// million times the partial: half an hour and 64 GB of output for one page).
+    public static let largestExpansion = 1 << 20
+
     /// The names of the partials this template includes (for checking them when templates load).
     var partialNames: [String] {
         var names: [String] = []
