@@ -1474,6 +1474,19 @@ svg.chart-map { max-width: 52rem; }
 {{/hasWarnings}}
 
 """#,
+        "transactions-categories.md.mustache": #"""
+# {{title}}
+
+Every category of the transactions list, with how many transactions it holds. The filter at the top of each list
+names the {{shown}} largest.
+
+| Category | Transactions |
+|:--|--:|
+{{#categories}}
+| [{{name}}]({{root}}{{href}}) | {{count}} |
+{{/categories}}
+
+"""#,
         "transactions-list.md.mustache": #"""
 # {{title}}
 

@@ -145,16 +145,23 @@ public enum TransactionsReport {
         let counts = totals.countsByCategory()
 
         var pages: [Page] = []
+        let inBar = categoriesInFilterBar(categories, counts: counts)
         for list in lists.lists {
             let current = list.category
             let summary = ListSummary(totals, category: current?.key, preferred: preferred, context: context)
-            let filters = [FilterView(name: "All", href: ReportContext.href(pathOf(nil)), count: context.count(totals.count()),
+            let shown = categories.filter { inBar.contains($0.key) || $0.key == current?.key }
+            var bar = [FilterView(name: "All", href: ReportContext.href(pathOf(nil)), count: context.count(totals.count()),
                                       current: current == nil, first: true)]
-                + categories.map { category in
+                + shown.map { category in
                     FilterView(name: category.name, href: ReportContext.href(pathOf(category)),
                                count: context.count(counts[category.key] ?? 0),
                                current: category.key == current?.key, first: false)
                 }
+            if shown.count < categories.count {
+                bar.append(FilterView(name: "More categories", href: ReportContext.href(categoriesPath),
+                                      count: context.count(categories.count - shown.count), current: false, first: false))
+            }
+            let filters = bar
             let title = current.map { "Transactions: \($0.name)" } ?? "All transactions"
             let pagination = list.pagination
             for page in pagination.pages(base: list.base, title: title) {
@@ -165,6 +172,47 @@ public enum TransactionsReport {
                                                  pathOf: pathOf, context: context)))
             }
         }
+        if inBar.count < categories.count {
+            let rows = categories.map { category in
+                CategoryView(name: category.name, href: ReportContext.href(pathOf(category)), count: context.count(counts[category.key] ?? 0))
+            }
+            pages.append(Page(path: categoriesPath, title: "Transactions: every category", template: "transactions-categories",
+                              section: section.id, breadcrumbs: crumbs + [Link(section.title, section.path)],
+                              view: CategoriesView(shown: context.count(filterBarLimit), categories: rows)))
+        }
         return pages
+    }
+
+    /// The most categories the filter bar at the top of each list names. With more, it names the
+    /// largest (by transactions, then in list order) and the page's own, and links to one page of
+    /// every category (`transactions/categories`): a bar naming every category on every category's
+    /// pages would make the site grow as the square of the categories (20,000 one-item categories:
+    /// 400 million links).
+    static let filterBarLimit = 12
+
+    /// The page that lists every category when the filter bar cannot.
+    static let categoriesPath = "transactions/categories"
+
+    /// The keys of the categories the filter bar names on every page: all of them, or the
+    /// ``filterBarLimit`` with the most transactions.
+    static func categoriesInFilterBar(_ categories: [SpendingCategory], counts: [String: Int]) -> Set<String> {
+        guard categories.count > filterBarLimit else { return Set(categories.map(\.key)) }
+        let largest = categories.indices.sorted { a, b in
+            let (countA, countB) = (counts[categories[a].key] ?? 0, counts[categories[b].key] ?? 0)
+            return countA != countB ? countA > countB : a < b
+        }.prefix(filterBarLimit)
+        return Set(largest.map { categories[$0].key })
+    }
+
+    struct CategoriesView: Sendable, Encodable {
+        /// How many the filter bar names.
+        let shown: String
+        let categories: [CategoryView]
+    }
+
+    struct CategoryView: Sendable, Encodable {
+        let name: String
+        let href: String
+        let count: String
     }
 }
