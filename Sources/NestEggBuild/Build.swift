@@ -32,6 +32,9 @@ public struct BuildOptions: Sendable {
     /// `--census DIR`: with `shard`, what `nestegg census` found in the feeds the share does not
     /// read (every `*.census` file in DIR); without it, the share reads every feed.
     public var census: URL?
+    /// `--signing-key FILE`: the issuer's private key, which signs every statements manifest the
+    /// build writes (``ManifestSignature``); without it no signature is written.
+    public var signingKey: ManifestSignature.SigningKey?
 
     public init(data: URL, output: URL, templates: URL? = nil, pdf: Bool = false, chromium: String? = nil) {
         self.data = data

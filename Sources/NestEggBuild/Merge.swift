@@ -1,4 +1,5 @@
 import Foundation
+import NestEggLoad
 import NestEggRender
 import NestEggSupport
 import NestEggWrite
@@ -14,6 +15,8 @@ public struct Merge {
     public let parts: [URL]
     public let output: URL
     public var progress: (String) -> Void = { _ in }
+    /// The issuer's private key: the merged statements manifest is signed with it (``ManifestSignature``).
+    public var signingKey: ManifestSignature.SigningKey?
 
     public init(parts: [URL], output: URL) {
         self.parts = parts
@@ -142,8 +145,19 @@ public struct Merge {
                                  diagnostics: [Diagnostic(.error, file: output.path, message: "the parts do not hold every statement's manifest entry")])
             }
             if count > 0 {
-                try writer.write(StatementManifest.assemble(head: records[0].1.manifestHead, entries: (0..<count).map { entries[$0]! }),
-                                 to: "statements/" + StatementManifest.fileName)
+                // The statements' paths, for the files the manifest lists besides them.
+                let folder = "statements/"
+                let texts = (0..<count).map { entries[$0]! }
+                var listed: Set<String> = []
+                for text in texts { listed.formUnion(Self.paths(inEntry: text)) }
+                do throws(BuildError) {
+                    let others = try Build.otherFiles(in: writer, folder: folder, listed: listed)
+                    try Build.writeManifest(StatementManifest.assemble(head: records[0].1.manifestHead, entries: texts, otherFiles: others),
+                                            folder: folder, signingKey: signingKey, into: writer)
+                } catch {
+                    writer.discard()
+                    throw error
+                }
             }
             // The site map, of every part's pages (a share lists only its own): each `.html` file
             // but the page for missing addresses, which is no page of the site.
@@ -168,6 +182,13 @@ public struct Merge {
         let summary = swap.finished()
         progress("merge: \(records.count) parts, \(summary.files) files, \(summary.changed) changed, \(summary.removed) removed")
         return BuildResult(pages: records.reduce(0) { $0 + $1.1.files.filter { $0.hasSuffix(".html") }.count }, write: summary, warnings: [])
+    }
+
+    /// The paths of the files one statement's manifest entry (its JSON text) lists.
+    static func paths(inEntry text: String) -> [String] {
+        let log = DiagnosticLog()
+        guard let entry = JSONDocument.parse(Array(text.utf8), file: PartRecord.fileName, log: log)?.value else { return [] }
+        return (entry["files"]?.array ?? []).compactMap { $0["path"]?.string }
     }
 
     /// A part that lacks what its record lists, or holds something else in its place: exit 65, naming it.

@@ -18,14 +18,45 @@ extension Build {
     func writeManifest(_ records: [StatementRecord], folder: String, pdf: Bool, dataAsOf: CivilDate?,
                        into writer: SiteWriter, known: KnownHashes? = nil) throws(BuildError) -> [String: String] {
         let entries = try manifestEntries(records, folder: folder, pdf: pdf, into: writer, known: known)
-        try Self.writeError { () throws(SiteWriter.WriteError) in
-            try writer.write(StatementManifest.render(entries, dataAsOf: dataAsOf), to: folder + StatementManifest.fileName)
-        }
+        let others = try Self.otherFiles(in: writer, folder: folder, listed: Set(entries.flatMap { $0.files.map(\.path) }))
+        try Self.writeManifest(StatementManifest.render(entries, dataAsOf: dataAsOf, otherFiles: others), folder: folder,
+                               signingKey: options.signingKey, into: writer)
         var hashes: [String: String] = [:]
         for entry in entries {
             for file in entry.files { hashes[folder + file.path] = file.sha256 }
         }
         return hashes
+    }
+
+    /// The manifest's `text` at `<folder>manifest.json`, and with `signingKey` its signature
+    /// beside it (``ManifestSignature``), over the very bytes written.
+    static func writeManifest(_ text: String, folder: String, signingKey: ManifestSignature.SigningKey?,
+                              into writer: SiteWriter) throws(BuildError) {
+        try writeError { () throws(SiteWriter.WriteError) in try writer.write(text, to: folder + StatementManifest.fileName) }
+        guard let signingKey else { return }
+        let signature: String
+        do { signature = try signingKey.signatureText(for: Array(text.utf8)) } catch {
+            throw BuildError(step: .write, exitCode: .software,
+                             diagnostics: [Diagnostic(.error, file: folder + StatementManifest.fileName, message: "cannot sign the manifest: \(error)")])
+        }
+        try writeError { () throws(SiteWriter.WriteError) in try writer.write(signature, to: folder + ManifestSignature.fileName) }
+    }
+
+    /// Every file staged under `folder` but those in `listed` (the statements' files, relative to
+    /// `folder`) and the manifest and its signature, with its SHA-256, in path order: what the
+    /// manifest lists as `otherFiles`, so that the folder holds nothing it does not list.
+    static func otherFiles(in writer: SiteWriter, folder: String, listed: Set<String>) throws(BuildError) -> [StatementManifest.File] {
+        let own: Set<String> = [StatementManifest.fileName, ManifestSignature.fileName]
+        var files: [StatementManifest.File] = []
+        for path in SiteWriter.listFiles(under: writer.stagedURL(folder)).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        where !listed.contains(path) && !own.contains(path) {
+            guard case .success(let bytes) = FileBytes.read(writer.stagedURL(folder + path).path) else {
+                throw BuildError(step: .write, exitCode: .software,
+                                 diagnostics: [Diagnostic(.error, file: folder + path, message: "cannot read the file back to hash it for the manifest")])
+            }
+            files.append(.init(path: path, sha256: StatementDigest.sha256(bytes)))
+        }
+        return files
     }
 
     /// The hashes a rebuild need not work out again: those the last build recorded for files of

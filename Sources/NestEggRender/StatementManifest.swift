@@ -4,8 +4,11 @@ import NestEggSupport
 /// `manifest.json`: every statement in a folder — whose, which period, final or provisional, its
 /// opening and closing balance, its digest (``StatementDigest``) — and the SHA-256 of each file
 /// written for it, by its path relative to the manifest's folder. `nestegg verify FOLDER` checks
-/// the files against it. The schema is `docs/statements-manifest.schema.json` (version 1); keys are
-/// written in a fixed order, money as `{"amount": "1.58", "currency": "GBP"}`, as `--json` writes it.
+/// the files against it. Every other file in the folder is listed too (`otherFiles`: the index
+/// pages, a bundle's round-ups and stylesheet, the manifests of the folders below), so that a
+/// file the manifest does not list is one nestegg did not write there. The schema is
+/// `docs/statements-manifest.schema.json` (version 1); keys are written in a fixed order, money as
+/// `{"amount": "1.58", "currency": "GBP"}`, as `--json` writes it.
 public enum StatementManifest {
     public static let schemaVersion = 1
     public static let fileName = "manifest.json"
@@ -31,8 +34,8 @@ public enum StatementManifest {
         }
     }
 
-    public static func render(_ entries: [Entry], dataAsOf: CivilDate?) -> String {
-        assemble(head: head(dataAsOf: dataAsOf), entries: entries.map(text(of:)))
+    public static func render(_ entries: [Entry], dataAsOf: CivilDate?, otherFiles: [File]) -> String {
+        assemble(head: head(dataAsOf: dataAsOf), entries: entries.map(text(of:)), otherFiles: otherFiles)
     }
 
     /// The manifest's opening, up to its list of statements.
@@ -72,14 +75,21 @@ public enum StatementManifest {
         return out + "    }"
     }
 
-    /// The manifest from its head and its statements' objects, in order.
-    public static func assemble(head: String, entries: [String]) -> String {
+    /// The manifest from its head, its statements' objects, in order, and the folder's other files
+    /// (in path order).
+    public static func assemble(head: String, entries: [String], otherFiles: [File]) -> String {
         var out = head + "  \"statements\": ["
         for (index, entry) in entries.enumerated() {
             out += index == 0 ? "\n" : ",\n"
             out += entry
         }
-        out += entries.isEmpty ? "]\n" : "\n  ]\n"
+        out += entries.isEmpty ? "],\n" : "\n  ],\n"
+        out += "  \"otherFiles\": ["
+        for (index, file) in otherFiles.enumerated() {
+            out += index == 0 ? "\n" : ",\n"
+            out += "    {\"path\": \(JSONText.quote(file.path)), \"sha256\": \(JSONText.quote(file.sha256))}"
+        }
+        out += otherFiles.isEmpty ? "]\n" : "\n  ]\n"
         return out + "}\n"
     }
 }

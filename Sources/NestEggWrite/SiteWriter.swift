@@ -443,7 +443,7 @@ public final class SiteWriter: Sendable {
     /// The regular files under `root`, as paths relative to it (symbolic links are not followed).
     /// Read with `readdir`, whose entries say their type: the old site has tens of thousands of
     /// files, and asking for each one's resource values cost more than the rest of a small rebuild.
-    static func listFiles(under root: URL) -> [String] {
+    package static func listFiles(under root: URL) -> [String] {
         var result: [String] = []
         func walk(_ folder: String, relative: String) {
             for entry in FolderEntries.read(folder) ?? [] {

@@ -50,6 +50,15 @@ struct Console {
         return ExitCode(error.exitCode)
     }
 
+    /// The key `load` reads; if it cannot, the reason and its exit code (77 for a private key open
+    /// to others, 66 for a file that cannot be read, 65 for one that holds no key, 73 for keygen).
+    func key<Key>(_ load: () throws(ManifestSignature.KeyError) -> Key) throws(ExitCode) -> Key {
+        do { return try load() } catch {
+            emit("nestegg: " + error.message)
+            throw ExitCode(error.exitCode.rawValue)
+        }
+    }
+
     /// `1 error`, `3 warnings`.
     static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 

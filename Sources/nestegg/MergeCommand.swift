@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NestEggBuild
+import NestEggSupport
 
 struct MergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,6 +24,10 @@ struct MergeCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Where the site is written (replaced as a whole).", valueName: "dir"))
     var output: String
 
+    @Option(name: .customLong("signing-key"), help: ArgumentHelp(
+        "The issuer's private key (nestegg keygen; readable by its owner only): sign the statements manifest.", valueName: "file"))
+    var signingKey: String?
+
     @Flag(name: .shortAndLong, help: "Print only warnings and errors.")
     var quiet = false
 
@@ -35,6 +40,7 @@ struct MergeCommand: ParsableCommand {
         let console = Console(quiet: quiet)
         var merge = Merge(parts: parts.map { URL(fileURLWithPath: $0) }, output: URL(fileURLWithPath: output))
         merge.progress = { console.progress($0) }
+        merge.signingKey = try signingKey.map { file in try console.key { () throws(ManifestSignature.KeyError) in try ManifestSignature.signingKey(file: file) } }
         do {
             let result = try merge.run()
             console.progress("Merged \(parts.count) parts (\(result.write.files) files, \(result.write.changed) changed) into \(output)")

@@ -20,7 +20,7 @@ struct NestEgg: AsyncParsableCommand {
             77 a token missing or refused (fetch), 78 bad template.
             """,
         version: NestEggVersion.current,
-        subcommands: [BuildCommand.self, CheckCommand.self, VerifyCommand.self, FetchCommand.self, ServeCommand.self, CensusCommand.self, MergeCommand.self, FixturesCommand.self],
+        subcommands: [BuildCommand.self, CheckCommand.self, VerifyCommand.self, KeygenCommand.self, FetchCommand.self, ServeCommand.self, CensusCommand.self, MergeCommand.self, FixturesCommand.self],
         defaultSubcommand: BuildCommand.self
     )
 }
@@ -74,6 +74,11 @@ struct BuildCommand: ParsableCommand {
         valueName: "dir"))
     var bundles: String?
 
+    @Option(name: .customLong("signing-key"), help: ArgumentHelp(
+        "The issuer's private key (nestegg keygen; readable by its owner only): sign each statements manifest (manifest.json.sig).",
+        valueName: "file"))
+    var signingKey: String?
+
     @Flag(name: .long, help: "Also write each statement as a PDF beside its HTML, printed with headless Chromium.")
     var pdf = false
 
@@ -94,7 +99,8 @@ struct BuildCommand: ParsableCommand {
         if try sharing.share() == nil, census != nil { throw ValidationError("--census goes with --shard or --shards") }
         if chromium != nil && !pdf { throw ValidationError("--chromium is used only with --pdf") }
         for (option, value) in [("--output", output), ("--templates", templates), ("--single-file", singleFile),
-                                ("--summary", summary), ("--json", json), ("--bundles", bundles), ("--census", census)] where value?.isEmpty == true {
+                                ("--summary", summary), ("--json", json), ("--bundles", bundles), ("--census", census),
+                                ("--signing-key", signingKey)] where value?.isEmpty == true {
             throw ValidationError("\(option) needs a path (an empty one names nothing)")
         }
     }
@@ -114,6 +120,7 @@ struct BuildCommand: ParsableCommand {
         options.bundles = bundles.map { URL(fileURLWithPath: $0) }
         options.shard = try sharing.share()
         options.census = census.map { URL(fileURLWithPath: $0) }
+        options.signingKey = try signingKey.map { file in try console.key { () throws(ManifestSignature.KeyError) in try ManifestSignature.signingKey(file: file) } }
         var build = Build(options: options)
         build.progress = { console.progress($0) }
         do {
@@ -172,27 +179,70 @@ struct VerifyCommand: ParsableCommand {
         abstract: "Check a folder's statements against its manifest.json.",
         discussion: """
             FOLDER holds a manifest.json that nestegg build wrote (statements/ in a site, a bundle \
-            folder, or the --bundles folder itself). Every file it lists is hashed again (SHA-256) \
-            and compared. Exits 0 when all match, 65 naming each file that differs or is missing \
-            (or when the manifest is malformed), 66 when there is no manifest.
+            folder, or the --bundles folder itself). With --public-key, the manifest's signature \
+            (manifest.json.sig) is checked first. Every file it lists is hashed again (SHA-256) and \
+            compared, every file it does not list is named, nothing but a regular file is read (a \
+            symbolic link is an error, never followed), and the figures it gives for each statement \
+            must be those the statement shows. Without --public-key this guards against accidents, \
+            not forgery. Exits 0 when all match, 65 naming each problem (a missing or bad signature, \
+            a file that differs, is missing or is not listed, a figure, a malformed manifest), 66 when \
+            there is no manifest or the key cannot be read.
             """
     )
 
     @Argument(help: ArgumentHelp("The folder that holds manifest.json.", valueName: "folder"))
     var folder: String
 
+    @Option(name: .customLong("public-key"), help: ArgumentHelp(
+        "The issuer's public key (nestegg keygen wrote it beside the private key): check the manifest's signature.", valueName: "file"))
+    var publicKey: String?
+
     func run() throws {
         let console = Console(quiet: false)
-        let outcome = ManifestVerifier.verify(folder: URL(fileURLWithPath: folder), label: folder)
+        let key = try publicKey.map { file in try console.key { () throws(ManifestSignature.KeyError) in try ManifestSignature.publicKey(file: file) } }
+        let outcome = ManifestVerifier.verify(folder: URL(fileURLWithPath: folder), label: folder, publicKey: key)
         outcome.problems.forEach(console.report)
         let failed = DiagnosticLog.tally(outcome.problems).errors
-        let files = Console.counted(outcome.files, "file") + " of " + Console.counted(outcome.statements, "statement")
+        var files = Console.counted(outcome.files, "file") + " of " + Console.counted(outcome.statements, "statement")
+        if outcome.otherFiles > 0 { files += " and " + Console.counted(outcome.otherFiles, "other file") }
         if outcome.exitCode == .success {
-            console.progress("\(folder): \(files) match the manifest")
+            if let publicKey {
+                console.progress("\(folder): \(files) match the manifest, signed with the key in \(publicKey)")
+            } else {
+                console.progress("\(folder): \(files) match the manifest; integrity only, against accidents, not authenticity: "
+                                 + (outcome.hasSignature ? "the manifest is signed; check it with --public-key FILE"
+                                                         : "the manifest is not signed, and anyone could have written it"))
+            }
         } else {
             console.progress("nestegg: \(folder): " + Console.counted(failed, "problem") + " in \(files)")
             throw ExitCode(outcome.exitCode.rawValue)
         }
+    }
+}
+
+struct KeygenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keygen",
+        abstract: "Write a new Ed25519 key pair to sign statements manifests.",
+        discussion: """
+            Writes the private key to FILE, readable by you alone (give it to build --signing-key; \
+            keep it secret), and the public key to FILE.pub (publish it; give it to verify \
+            --public-key), and prints the public key. Never replaces an existing file (exit 73).
+            """
+    )
+
+    @Option(help: ArgumentHelp("Where the private key is written (the public key goes to FILE.pub).", valueName: "file"))
+    var out: String
+
+    func validate() throws {
+        if out.isEmpty { throw ValidationError("--out needs a path (an empty one names nothing)") }
+    }
+
+    func run() throws {
+        let console = Console(quiet: false)
+        let (publicFile, publicKey) = try console.key { () throws(ManifestSignature.KeyError) in try ManifestSignature.writeNewKeyPair(to: out) }
+        console.progress("wrote the private key to \(out) (mode 600: keep it secret) and the public key to \(publicFile)")
+        print(publicKey, terminator: "")
     }
 }
 

@@ -272,6 +272,26 @@ struct NestEggBinary {
                 "\(result.stderr)")
     }
 
+    /// A user template that puts a value where the browser would run it as markup or script is
+    /// refused as it loads: nothing is built.
+    @Test func aTemplateThatPlacesAValueInCodeExitsWith78() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let templates = work.appendingPathComponent("templates")
+        try write("# {{siteTitle}}\n\n<iframe srcdoc=\"{{siteTitle}}\"></iframe>\n", to: templates.appendingPathComponent("index.md.mustache"))
+        let output = work.appendingPathComponent("o")
+        let result = try NestEggBinary.run(["build", "--data", fixtures.path, "--output", output.path, "--templates", templates.path])
+        #expect(result.status == 78, "\(result.stderr)")
+        #expect(result.stderr.contains("index.md.mustache:3:17: error: template error: a value inside the srcdoc attribute is code, not text"),
+                "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+        try write("<object data=\"{{siteTitle}}\"></object>\n<meta http-equiv=\"refresh\" content=\"0; url={{siteTitle}}\">\n",
+                  to: templates.appendingPathComponent("index.md.mustache"))
+        let meta = try NestEggBinary.run(["build", "--data", fixtures.path, "--output", output.path, "--templates", templates.path])
+        #expect(meta.status == 78 && meta.stderr.contains("index.md.mustache:2:44: error: template error: a value in the content of a <meta http-equiv>"),
+                "\(meta.stderr)")
+    }
+
     @Test func templatesCanBeOverriddenByName() throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }

@@ -62,6 +62,56 @@ import Testing
         #expect(error("{{#x}}\n<div>\n{{/x}}\n{{a}}\n") == "4:1: a value here may land in htmlText or in lineStart text depending on sections; give it a line of one kind")
     }
 
+    /// Attributes that hold markup or script refuse a value from data at load; URL attributes take
+    /// the URL placement, whatever element they are on.
+    @Test func attributesThatHoldCodeRefuseAValue() {
+        let refused = [
+            ("<iframe srcdoc=\"{{a}}\"></iframe>\n", "srcdoc attribute is code"),
+            ("<iframe title=\"t\" srcdoc='<p>{{a}}</p>'></iframe>\n", "srcdoc attribute is code"),
+            ("<a onclick=\"go('{{a}}')\">x</a>\n", "onclick attribute is code"),
+            ("<img onerror=\"{{a}}\" src=\"x.png\">\n", "onerror attribute is code"),
+            ("<body ONLOAD=\"{{a}}\">\n", "onload attribute is code"),
+            ("<p style=\"color: {{a}}\">x</p>\n", "style attribute is code"),
+            ("<button formaction=\"{{a}}\">x</button>\n", "formaction attribute is code"),
+            ("<meta http-equiv=\"{{a}}\" content=\"0\">\n", "http-equiv attribute is code"),
+            ("<meta http-equiv=\"refresh\" content=\"0; url={{a}}\">\n", "<meta http-equiv>"),
+            ("<meta content=\"0; url={{a}}\" http-equiv=\"refresh\">\n", "<meta http-equiv>"),
+            ("<script src=\"{{a}}\"></script>\n", "<script> could load or set code"),
+            ("<base href=\"{{a}}\">\n", "<base> could load or set code"),
+            ("<svg><a href=\"#\"><set attributeName=\"href\" to=\"{{a}}\"/></a></svg>\n", "<set> could load or set code"),
+            ("<object codebase=\"{{a}}\"></object>\n", "codebase attribute of <object>"),
+            ("<style>p::after { content: \"{{a}}\" }</style>\n", "<style> is code"),
+            ("<script>let a = 1;</script><p>{{a}}</p><script>x = '{{b}}'</script>\n", "<script> is code"),
+            ("<img src={{a}}>\n", "quoted attribute"),
+            ("<img {{a}}>\n", "quoted attribute"),
+        ]
+        for (template, message) in refused {
+            for kind in [Template.Kind.html, .markdown] {
+                let found = error(template, kind)
+                #expect(found?.contains(message) == true, "\(kind) \(template): \(found ?? "no error")")
+            }
+        }
+        // Only in one section's text, the attribute is still seen.
+        #expect(error("<a {{#x}}on{{/x}}click=\"{{a}}\">x</a>\n", .html)?.contains("onclick attribute is code") == true)
+        // The error names the line and column of the tag.
+        #expect(error("<p>ok</p>\n<iframe srcdoc=\"{{a}}\"></iframe>\n", .html) == "2:17: a value inside the srcdoc attribute is code, not text")
+    }
+
+    @Test func urlAttributesTakeTheURLPlacement() throws {
+        for attribute in ["href", "src", "action", "poster", "ping", "cite", "background", "srcset", "longdesc", "xlink:href"] {
+            #expect(try placements("<img \(attribute)=\"{{a}}\">\n", .html) == [.url], "\(attribute)")
+        }
+        #expect(try placements("<object data=\"{{a}}\" title=\"{{b}}\"></object>\n", .html) == [.url, .htmlAttribute])
+        #expect(try placements("<img srcset=\"{{a}} 1x, {{b}} 2x\">\n", .html) == [.url, .url])
+        #expect(try placements("<a href=\"x\" ping=\"{{a}}\">x</a>\n") == [.url])
+        // Outside <object>, `data` is no URL attribute; a <meta> without http-equiv holds text.
+        #expect(try placements("<div data=\"{{a}}\"></div>\n<meta name=\"description\" content=\"{{b}}\">\n", .html)
+                == [.htmlAttribute, .htmlAttribute])
+        // What the URL placement makes of a script URL: a relative path, no scheme.
+        #expect(Escape.value("javascript:alert(1)", at: .url) == "javascript%3Aalert%281%29")
+        #expect(Escape.value("x.png 1x, javascript:alert(1) 2x", at: .url) == "x.png%201x,%20javascript%3Aalert%281%29%202x")
+    }
+
     /// The built-in templates: every value has a place, and a sample of them is where it should be.
     @Test func theBuiltInTemplatesPlaceEveryValue() throws {
         let library = try TemplateLibrary()

@@ -104,12 +104,12 @@ import Testing
             return []
         }
         let parsed = try JSONSerialization.jsonObject(with: Data(manifest.utf8))
-        #expect(keys(parsed).count == 22)
+        #expect(keys(parsed).count == 23)
         for key in keys(parsed) { #expect(schema.contains("\"\(key)\""), "\(key)") }
 
         let clean = try NestEggBinary.run(["verify", statements.path])
         #expect(clean.status == 0, "\(clean.stderr)")
-        #expect(clean.stderr.contains("34 files of 17 statements match the manifest"), "\(clean.stderr)")
+        #expect(clean.stderr.contains("34 files of 17 statements and 2 other files match the manifest"), "\(clean.stderr)")
 
         // Same size, one figure changed; and a file gone.
         let october = statements.appendingPathComponent("personal/2026-10.md")

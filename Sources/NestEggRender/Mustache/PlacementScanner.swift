@@ -8,16 +8,18 @@ import NestEggSupport
 /// line for blocks (HTML blocks, fenced code, block quotes and list items, headings, table rows),
 /// then along the tag's line for inline context (link text and destinations, code spans, raw HTML
 /// tags and their attributes). An HTML template, and an HTML block in a Markdown one, is read as
-/// HTML: element content, a quoted attribute (a URL in `href` and `src`), or something a value has
-/// no business in.
+/// HTML: element content, a quoted attribute (a URL in `href`, `src` and the other URL attributes),
+/// or something a value has no business in.
 ///
 /// Sections make a line's text vary, so each tag is judged twice — with the text of every section
 /// before it (`{{#html}}…{{/html}}` included, unless the tag is in `{{^html}}`), and with only what
 /// surely precedes it (the text of the sections it is in, no other value) — and the two readings
 /// must agree, up to the more careful of two Markdown text placements (`listItem` over `paragraph`
 /// when a value may or may not begin its item). A tag that lands in a code span, fenced code, a
-/// `<script>`, an unquoted or `style`/`on…` attribute, or in Markdown in one reading and HTML in the
-/// other, is a template error: no escaper could keep a value there text.
+/// `<script>` or `<style>`, an unquoted attribute, an attribute that holds markup or script
+/// (`srcdoc`, `style`, `on…`, ``AttributeRule``), or in Markdown in one reading and HTML in the
+/// other, is a template error: no escaper could keep a value there text. A URL attribute (`href`,
+/// `src`, `<object data>`, `srcset`, `ping`…) takes the URL placement.
 ///
 /// A partial is read as starting a line (as a standalone `{{> name}}` does).
 struct PlacementScanner {
@@ -69,6 +71,18 @@ struct PlacementScanner {
         }
         flatten(nodes, sections: [])
 
+        // The text after token `index` up to the first `>` (where an HTML tag the token is in ends),
+        // values as `x`; every section's text counted, so an attribute any of them writes is seen.
+        func tagRest(after index: Int) -> String {
+            var rest = ""
+            for token in tokens[(index + 1)...] {
+                guard case .text(let text) = token.piece else { rest += "x"; continue }
+                if let end = text.firstIndex(of: ">") { return rest + text[..<end] }
+                rest += text
+            }
+            return rest
+        }
+
         var placements: [Placement] = []
         for (index, token) in tokens.enumerated() {
             guard case .here = token.piece else { continue }
@@ -94,7 +108,9 @@ struct PlacementScanner {
             if kind == .markdown, index + 1 < tokens.count, case .text(let after) = tokens[index + 1].piece, after.hasPrefix("[") {
                 throw Problem(tag: tag, message: "a value right before `[` could make it an image (`![`); put a space between")
             }
-            let readings = (Reading(before: every, kind: kind).placement, Reading(before: sure, kind: kind).placement)
+            let rest = tagRest(after: index)
+            let readings = (Reading(before: every, kind: kind, tagRest: rest).placement,
+                            Reading(before: sure, kind: kind, tagRest: rest).placement)
             switch readings {
             case (.cannot(let problem), _), (_, .cannot(let problem)):
                 throw Problem(tag: tag, message: problem)
@@ -119,7 +135,7 @@ struct PlacementScanner {
 }
 
 /// A placement, or why there can be none.
-private enum Outcome {
+enum Outcome {
     case placed(Placement)
     case cannot(String)
 }
@@ -128,11 +144,12 @@ private enum Outcome {
 private struct Reading {
     let placement: Outcome
 
-    init(before text: String, kind: Template.Kind) {
+    /// `tagRest` is the text after the tag, to the end of the HTML tag it may be in (``HTMLScan``).
+    init(before text: String, kind: Template.Kind, tagRest: String = "") {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Substring($0) }
         switch kind {
-        case .html: placement = HTMLScan(text[...]).placement
-        case .markdown: placement = Self.markdown(lines)
+        case .html: placement = HTMLScan(text[...], tagRest: tagRest).placement
+        case .markdown: placement = Self.markdown(lines, tagRest: tagRest)
         }
     }
 
@@ -147,7 +164,7 @@ private struct Reading {
         case marker(String)
     }
 
-    private static func markdown(_ lines: [Substring]) -> Outcome {
+    private static func markdown(_ lines: [Substring], tagRest: String) -> Outcome {
         var block = Block.markdown(paragraph: false)
         for (number, line) in lines.dropLast().enumerated() {
             switch block {
@@ -183,10 +200,10 @@ private struct Reading {
         case .fence:
             return .cannot("a value inside fenced code would show escapes as they are")
         case .html(_, let from):
-            return HTMLScan(lines[from...].joined(separator: "\n")[...]).placement
+            return HTMLScan(lines[from...].joined(separator: "\n")[...], tagRest: tagRest).placement
         case .markdown(let paragraph):
             let (rest, listItem) = containers(line)
-            if htmlStart(rest, paragraph: paragraph, wholeLine: false) != nil { return HTMLScan(rest).placement }
+            if htmlStart(rest, paragraph: paragraph, wholeLine: false) != nil { return HTMLScan(rest, tagRest: tagRest).placement }
             if fence(rest) != nil { return .cannot("a value on a code fence's line would show escapes as they are") }
             if !rest.isEmpty && rest.allSatisfy({ "#=-".contains($0) || ($0.isASCII && $0.isNumber) }) {
                 return .cannot("a value right after the marks that begin a line could complete a block marker with them "
@@ -202,7 +219,7 @@ private struct Reading {
             } else if rest.hasPrefix("|") {
                 base = .tableCell
             }
-            return inlinePlacement(inline, base: base)
+            return inlinePlacement(inline, base: base, tagRest: tagRest)
         }
     }
 
@@ -293,7 +310,7 @@ private struct Reading {
     }
 
     /// Inline context along a line: link text, a link destination, a code span, a raw HTML tag.
-    private static func inlinePlacement(_ text: Substring, base: Placement) -> Outcome {
+    private static func inlinePlacement(_ text: Substring, base: Placement, tagRest: String) -> Outcome {
         var brackets = 0
         var index = text.startIndex
         while index < text.endIndex {
@@ -332,7 +349,7 @@ private struct Reading {
                     continue
                 }
                 if let next = rest.dropFirst().first, next.isLetter || (next == "/" && rest.dropFirst(2).first?.isLetter == true) {
-                    let scan = HTMLScan(rest, oneTag: true)
+                    let scan = HTMLScan(rest, oneTag: true, tagRest: tagRest)
                     guard let end = scan.tagEnd else { return scan.placement }
                     index = end
                     continue
@@ -385,13 +402,50 @@ private struct Reading {
     }
 }
 
+/// What a value from data may be in each HTML attribute: text, a URL, or nothing at all.
+enum AttributeRule {
+    /// Attributes whose value is markup, script or style the browser runs, or that change how the
+    /// page or a form is loaded: no escaping keeps a value text there.
+    static let code: Set<String> = ["srcdoc", "style", "formaction", "http-equiv", "xml:base", "xmlns"]
+
+    /// Attributes whose value is a URL (or a list of them): they take the URL placement, which keeps
+    /// a value to the site's pages and http(s) (``Escape/url(_:)``). In `srcset` and `ping` a value
+    /// has no white space once escaped, so it is one URL, never a list of its own.
+    static let url: Set<String> = ["href", "src", "action", "poster", "ping", "cite", "background", "xlink:href",
+                                   "srcset", "longdesc", "usemap", "manifest", "icon", "lowsrc", "dynsrc"]
+
+    /// Elements every attribute of which loads or sets code (`<script src>`, `<base href>`, SVG's
+    /// `<animate>` and `<set>`, which can set an `href` to `javascript:`), or plug-ins.
+    static let codeElements: Set<String> = ["script", "base", "animate", "set", "animatemotion", "animatetransform", "applet", "param"]
+
+    /// The placement of a value in `attribute` of `element`, whose whole tag (as far as the
+    /// template shows it) is `tag`.
+    static func placement(element: String, attribute: String, tag: some StringProtocol) -> Outcome {
+        if attribute.hasPrefix("on") || code.contains(attribute) {
+            return .cannot("a value inside the \(attribute) attribute is code, not text")
+        }
+        if codeElements.contains(element) {
+            return .cannot("a value in an attribute of <\(element)> could load or set code; no value from data may go there")
+        }
+        if element == "meta" && attribute == "content" && tag.lowercased().contains("http-equiv") {
+            return .cannot("a value in the content of a <meta http-equiv> could redirect the page or set its policy")
+        }
+        if element == "object" && ["data", "codebase", "classid", "archive"].contains(attribute) {
+            return attribute == "data" ? .placed(.url) : .cannot("a value in the \(attribute) attribute of <object> could load code")
+        }
+        return .placed(url.contains(attribute) ? .url : .htmlAttribute)
+    }
+}
+
 /// Reads HTML: where the text ends (element content, a quoted attribute, or elsewhere).
 private struct HTMLScan {
     var placement: Outcome = .placed(.htmlText)
     /// With `oneTag`, where the first tag ended (nil if the text ends inside it).
     var tagEnd: String.Index?
 
-    init(_ text: Substring, oneTag: Bool = false) {
+    /// `tagRest` is the template's text after the tag being placed, up to the end of its HTML tag
+    /// (values in it as `x`): what an attribute after the value says about it (`http-equiv`).
+    init(_ text: Substring, oneTag: Bool = false, tagRest: String = "") {
         var index = text.startIndex
         var rawText: String? = nil  // inside <script> or <style>: only its end tag counts
         func rest() -> Substring { text[index...] }
@@ -446,13 +500,8 @@ private struct HTMLScan {
                 let quote = text[cursor]
                 let valueStart = text.index(after: cursor)
                 guard let close = text[valueStart...].firstIndex(of: quote) else {
-                    if attribute == "style" || attribute.hasPrefix("on") {
-                        placement = .cannot("a value inside the \(attribute) attribute is code, not text")
-                    } else if ["href", "src", "action", "formaction", "poster", "cite", "background", "xlink:href"].contains(attribute) {
-                        placement = .placed(.url)
-                    } else {
-                        placement = .placed(.htmlAttribute)
-                    }
+                    placement = AttributeRule.placement(element: name, attribute: attribute,
+                                                        tag: text[index..<cursor] + tagRest)
                     return
                 }
                 cursor = text.index(after: close)
