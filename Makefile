@@ -108,7 +108,7 @@ bench-shards: deps
 	$(SWIFT) build -c release --product nestegg
 	python3 scripts/bench-shards.py
 
-## templates: embed Templates/ into the binary (Sources/NestEggRender/DefaultTemplates.swift).
+## templates: embed Templates/ into the binary (Sources/NestEggRender/DefaultTemplates+Generated.swift).
 templates:
 	@python3 scripts/embed-templates.py
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/NestEggRender/DefaultTemplates.swift from Templates/.
+"""Writes Sources/NestEggRender/DefaultTemplates+Generated.swift from Templates/.
 
 The built-in templates live in the binary so that an installed `nestegg` works from any
 folder; Templates/ stays the one place to edit them. A test fails when the two differ.
@@ -9,7 +9,7 @@ import sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 templates = os.path.join(root, "Templates")
-target = os.path.join(root, "Sources", "NestEggRender", "DefaultTemplates.swift")
+target = os.path.join(root, "Sources", "NestEggRender", "DefaultTemplates+Generated.swift")
 
 def literal(text: str) -> str:
     hashes = "#"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/NestEggRender/LandOutline.swift: the world's land as one SVG path for the loan map.
+"""Writes Sources/NestEggRender/LandOutline+Generated.swift: the world's land as one SVG path for the loan map.
 
 Source: Natural Earth's 1:110m countries (public domain, naturalearthdata.com), as the
 `naturalearth_lowres` data set that geopandas 0.14 ships; this script takes it from that wheel on
@@ -18,7 +18,7 @@ import zipfile
 SCALE = 2.0
 TOLERANCE = 0.6
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TARGET = os.path.join(ROOT, "Sources", "NestEggRender", "LandOutline.swift")
+TARGET = os.path.join(ROOT, "Sources", "NestEggRender", "LandOutline+Generated.swift")
 
 
 def shapefile_bytes():
