@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+@testable import NestEggLoad
+@testable import NestEggSupport
+
+/// Hostile input at the edges of the file system and the network, through the binary: a preview
+/// reached by another name or from another page, `fixtures` pointed at real data, two runs of one
+/// output at once, builds killed or failing half-way, paths that are not UTF-8, a data link to `/`.
+@Suite(.serialized) struct HostileIOTests {
+    let fixtures = repositoryRoot.appendingPathComponent("Fixtures")
+
+    /// Runs `/bin/sh -c script` with `arguments` as `$0`, `$1`, …: for what `Process` cannot give
+    /// (bytes that are not UTF-8, a limit, a signal ignored).
+    static func shell(_ script: String, _ arguments: [String]) throws -> NestEggBinary.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script] + arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return NestEggBinary.Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                                    stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    // MARK: serve
+
+    /// A port nothing listens on now (the system's pick, given back).
+    static func freePort() -> UInt16 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    /// Sends `request` as it is (headers forged at will) to 127.0.0.1:`port`; the status and the
+    /// whole answer (up to the end of the headers for a WebSocket's 101).
+    static func exchange(port: UInt16, _ request: String) -> (status: Int, text: String) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return (0, "") }
+        let bytes = Array(request.utf8)
+        guard send(descriptor, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { return (0, "") }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            answer += buffer[..<count]
+            // Whole: the headers of a 101, or as many bytes after the headers as they announce.
+            let text = String(decoding: answer, as: UTF8.self)
+            guard let end = text.range(of: "\r\n\r\n") else { continue }
+            if text.hasPrefix("HTTP/1.1 101") { break }
+            let length = text[..<end.lowerBound].split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
+            if let length, text.utf8.count - text[..<end.upperBound].utf8.count >= length { break }
+        }
+        let text = String(decoding: answer, as: UTF8.self)
+        let status = text.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
+        return (status, text)
+    }
+
+    static func get(_ path: String, host: String?, port: UInt16, extra: String = "Connection: close\r\n") -> (status: Int, text: String) {
+        exchange(port: port, "GET \(path) HTTP/1.1\r\n" + (host.map { "Host: \($0)\r\n" } ?? "") + extra + "\r\n")
+    }
+
+    static func upgrade(origin: String?, port: UInt16) -> Int {
+        get("/__nestegg/reload", host: "127.0.0.1:\(port)", port: port, extra: (origin.map { "Origin: \($0)\r\n" } ?? "")
+            + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n").status
+    }
+
+    /// `serve` answers its own names only (a page elsewhere that rebinds its name to 127.0.0.1 gets
+    /// 421 and nothing of the site), takes the reload WebSocket from its own pages only, and answers
+    /// a path that does not decode to a name with the site's 404 page, never the start page.
+    @Test func serveAnswersItsOwnNamesAndOriginsOnly() throws {
+        let port = Self.freePort()
+        let process = Process()
+        process.executableURL = try #require(NestEggBinary.url)
+        process.arguments = ["serve", "--data", fixtures.path, "--port", "\(port)"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        #expect(ServeTests.eventually(20) { Self.get("/", host: "127.0.0.1:\(port)", port: port).status == 200 }, "it serves")
+
+        for host in ["127.0.0.1:\(port)", "localhost:\(port)", "LOCALHOST:\(port)", "[::1]:\(port)"] {
+            let page = Self.get("/", host: host, port: port)
+            #expect(page.status == 200 && page.text.contains("<title>NestEgg sample</title>"), "\(host)")
+        }
+        for host in ["evil.example:\(port)", "evil.example", "127.0.0.1", "127.0.0.1:\(port + 1)", "127.0.0.1.evil.example:\(port)", "", nil] as [String?] {
+            let page = Self.get("/", host: host, port: port)
+            #expect(page.status == 421, "\(host ?? "no Host")")
+            #expect(!page.text.contains("NestEgg sample") && !page.text.contains("<html"), "\(host ?? "no Host"): nothing of the site")
+        }
+        #expect(Self.get("/goals/index.html", host: "attacker.test:\(port)", port: port).status == 421)
+
+        #expect(Self.upgrade(origin: "http://127.0.0.1:\(port)", port: port) == 101, "its own page")
+        #expect(Self.upgrade(origin: "http://localhost:\(port)", port: port) == 101)
+        for origin in ["http://evil.example:\(port)", "http://evil.example", "null", "https://127.0.0.1:\(port)", "http://127.0.0.1:\(port + 1)", nil] as [String?] {
+            #expect(Self.upgrade(origin: origin, port: port) == 403, "\(origin ?? "no Origin")")
+        }
+
+        let notFound = Self.get("/no-such-page.html", host: "127.0.0.1:\(port)", port: port)
+        #expect(notFound.status == 404)
+        let notFoundPage = notFound.text.components(separatedBy: "\r\n\r\n").dropFirst().joined()
+        for path in ["/%ff", "/x%c0", "/%3f", "/index.html%3f", "/%", "/%zz", "/goals/%ff/"] {
+            let answer = Self.get(path, host: "127.0.0.1:\(port)", port: port)
+            #expect(answer.status == 404, "\(path)")
+            #expect(answer.text.components(separatedBy: "\r\n\r\n").dropFirst().joined() == notFoundPage, "\(path): the site's 404 page")
+        }
+        #expect(Self.get("/index.html?x=1", host: "127.0.0.1:\(port)", port: port).status == 200, "a real query is still a query")
+    }
+}
