@@ -126,4 +126,36 @@ import Testing
         }
         #expect(Self.get("/index.html?x=1", host: "127.0.0.1:\(port)", port: port).status == 200, "a real query is still a query")
     }
+
+    // MARK: fixtures
+
+    /// `fixtures --out` refuses (exit 73) a folder that holds files it did not write, leaving them
+    /// as they were; it writes into a new or empty folder, and into its own again.
+    @Test func fixturesRefuseAFolderTheyDidNotMake() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let real = work.appendingPathComponent("real")
+        try FileManager.default.copyItem(at: fixtures, to: real)
+        let before = try Data(contentsOf: real.appendingPathComponent("starling/accounts.json"))
+        let refused = try NestEggBinary.run(["fixtures", "--out", real.path])
+        #expect(refused.status == 73)
+        #expect(refused.stderr.contains("refusing to write here") && refused.stderr.contains(real.path), "\(refused.stderr)")
+        #expect(try Data(contentsOf: real.appendingPathComponent("starling/accounts.json")) == before)
+        #expect(!FileManager.default.fileExists(atPath: real.appendingPathComponent(".nestegg-fixtures").path))
+
+        let file = work.appendingPathComponent("a-file")
+        try Data("x".utf8).write(to: file)
+        #expect(try NestEggBinary.run(["fixtures", "--out", file.path]).status == 73)
+
+        // An empty folder, then the same folder again (it made it).
+        let empty = work.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        for _ in 0..<2 {
+            let result = try NestEggBinary.run(["fixtures", "--out", empty.path])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        #expect(FileManager.default.fileExists(atPath: empty.appendingPathComponent("starling/accounts.json").path))
+        // The marker is hidden: the data folder's walk does not list it (no "not read" warning).
+        #expect(try !DataFolder(root: empty).files.contains { $0.contains(".nestegg-fixtures") })
+    }
 }
