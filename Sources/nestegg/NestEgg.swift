@@ -23,6 +23,21 @@ struct NestEgg: AsyncParsableCommand {
         subcommands: [BuildCommand.self, CheckCommand.self, VerifyCommand.self, FetchCommand.self, ServeCommand.self, CensusCommand.self, MergeCommand.self, FixturesCommand.self],
         defaultSubcommand: BuildCommand.self
     )
+
+    /// ArgumentParser's own `main`, after the raw command line is checked (``RawArguments``).
+    static func main() async {
+        RawArguments.refuseNonUTF8()
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// Options every command that reads data shares.

@@ -158,4 +158,27 @@ import Testing
         // The marker is hidden: the data folder's walk does not list it (no "not read" warning).
         #expect(try !DataFolder(root: empty).files.contains { $0.contains(".nestegg-fixtures") })
     }
+
+    // MARK: paths that are not UTF-8
+
+    /// An argument that is not UTF-8 is refused (exit 64) before anything is read or written:
+    /// never built into, or written over, the path with U+FFFD in its place.
+    @Test func pathsThatAreNotUTF8AreRefused() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let binary = try #require(NestEggBinary.url)
+        let replaced = work.appendingPathComponent("notes-\u{FFFD}.json")
+        try Data("the user's notes".utf8).write(to: replaced)
+        for arguments in [["--output", "site-\\377"], ["--output", "site", "--json", "notes-\\377.json"], ["--data", "data-\\300"]] {
+            let script = "cd \"$1\" && exec \"$0\" build -q --data \"$2\" " + arguments.map { $0.hasPrefix("--") ? $0 : "\"$(printf '\($0)')\"" }.joined(separator: " ")
+            let result = try Self.shell(script, [binary.path, work.path, fixtures.path])
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("is not valid UTF-8") && result.stderr.contains("\\x"), "\(result.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path) == [replaced.lastPathComponent])
+        #expect(try Data(contentsOf: replaced) == Data("the user's notes".utf8))
+        // Text that is UTF-8 is taken as it is.
+        let accented = work.appendingPathComponent("sité")
+        #expect(try NestEggBinary.run(["build", "-q", "--data", fixtures.path, "--output", accented.path]).status == 0)
+    }
 }
