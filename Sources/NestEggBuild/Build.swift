@@ -107,7 +107,7 @@ public struct Build {
         options.bundles.map(SiteWriter.recover)
         destinations.urls.forEach(StagedFile.recover(beside:))
         let printer = try locatePrinter()
-        let folder = try openDataFolder()
+        let folder = try openDataFolder(avoiding: [options.output] + [options.bundles].compactMap { $0 })
         // Input reached through a link may not lie in what the build replaces.
         let replaced = [("--output", options.output, true)] + (options.bundles.map { [("--bundles", $0, true)] } ?? [])
             + destinations.entries.map { ($0.option, $0.url, false) }
@@ -340,9 +340,11 @@ public struct Build {
         return (dataset, warnings)
     }
 
-    func openDataFolder() throws(BuildError) -> DataFolder {
+    /// The data folder, listed. `avoiding`: folders the run replaces, into which (or into a folder
+    /// holding which) a link of the data is listed but not walked, for ``Destinations/checkLinks(_:replaced:)`` to refuse.
+    func openDataFolder(avoiding: [URL] = []) throws(BuildError) -> DataFolder {
         do {
-            return try DataFolder(root: options.data)
+            return try DataFolder(root: options.data, avoiding: avoiding)
         } catch {
             let message: String
             switch error {

@@ -181,4 +181,36 @@ import Testing
         let accented = work.appendingPathComponent("sité")
         #expect(try NestEggBinary.run(["build", "-q", "--data", fixtures.path, "--output", accented.path]).status == 0)
     }
+
+    // MARK: a data link to /
+
+    /// A link in the data folder to `/` (or to a folder holding the data folder) is refused at the
+    /// link, once, without walking through it (`/proc` and all).
+    @Test func aDataLinkToTheRootIsRefusedAtTheLink() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data")
+        try FileManager.default.copyItem(at: fixtures, to: data)
+        try FileManager.default.createSymbolicLink(atPath: data.appendingPathComponent("everything").path, withDestinationPath: "/")
+        // (Stopped after 60 s: a walk of the whole file system can take far longer.)
+        let binary = try #require(NestEggBinary.url)
+        let started = Date()
+        let build = try Self.shell("exec timeout 60 \"$0\" build --data \"$1\" --output \"$2\"", [binary.path, data.path, work.appendingPathComponent("site").path])
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(build.status == 73, "\(build.stderr.prefix(2_000))")
+        #expect(build.stderr.contains("everything in the data folder, a symbolic link"), "\(build.stderr)")
+        #expect(!build.stderr.contains("/proc"), "\(build.stderr.prefix(2_000))")
+        #expect(build.stderr.split(separator: "\n").filter { $0.contains(": error: ") }.count == 1, "\(build.stderr.prefix(2_000))")
+
+        let check = try Self.shell("exec timeout 60 \"$0\" check --data \"$1\"", [binary.path, data.path])
+        #expect(check.status == 65, "\(check.stderr.prefix(2_000))")
+        #expect(check.stderr.contains("everything") && check.stderr.contains("holds the data folder itself"), "\(check.stderr.prefix(2_000))")
+        #expect(!check.stderr.contains("/proc"))
+
+        // A link to the data folder's own parent: the same, at the link.
+        try FileManager.default.removeItem(at: data.appendingPathComponent("everything"))
+        try FileManager.default.createSymbolicLink(atPath: data.appendingPathComponent("up").path, withDestinationPath: "..")
+        let up = try NestEggBinary.run(["check", "--data", data.path])
+        #expect(up.status == 65 && up.stderr.contains("holds the data folder itself"), "\(up.stderr.prefix(2_000))")
+    }
 }
