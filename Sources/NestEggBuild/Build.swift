@@ -166,6 +166,8 @@ public struct Build {
             }
         } }
         var staged: [StagedFile] = []
+        var beside: BesideList?
+        defer { beside?.end() }
         var bundles: SiteWriter?
         var partText: String?
         var hashes: [String: String] = [:]
@@ -205,7 +207,12 @@ public struct Build {
                 cache.statementDigests = memo?.entries(for: site.statements, accounts: dataset.starling) ?? [:]
                 try Self.writeError { () throws(SiteWriter.WriteError) in try writer.write(cache.text, to: BuildCache.fileName) }
             }
-            for (url, text) in artifacts { staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try StagedFile.stage(text, at: url) }) }
+            // Listed beside the output first, so that a build killed from here on leaves nothing
+            // the next build of the output does not clean, whatever its options.
+            if !artifacts.isEmpty { beside = try Self.writeError { () throws(SiteWriter.WriteError) in try BesideList(for: options.output) } }
+            for (url, text) in artifacts {
+                staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try beside!.stage(text, at: url) })
+            }
             // A share's record goes in last: the part is finished when it is there.
             if let partText { try Self.writeError { () throws(SiteWriter.WriteError) in try writer.write(partText, to: PartRecord.fileName) } }
         } catch {

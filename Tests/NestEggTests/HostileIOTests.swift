@@ -159,6 +159,135 @@ import Testing
         #expect(try !DataFolder(root: empty).files.contains { $0.contains(".nestegg-fixtures") })
     }
 
+    // MARK: two runs of one output
+
+    /// Two merges of one output at once, and a merge beside a build of it, each run 20 times:
+    /// every run succeeds (neither takes the other's new staging folder for a leftover), and
+    /// nothing of theirs is left beside the output.
+    @Test func concurrentMergesAndBuildsOfOneOutputBothSucceed() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        var parts: [String] = []
+        for index in 0..<2 {
+            let part = work.appendingPathComponent("part-\(index)")
+            let result = try NestEggBinary.run(["build", "-q", "--data", fixtures.path, "--output", part.path, "--shard", "\(index)/2"])
+            try #require(result.status == 0, "\(result.stderr)")
+            parts.append(part.path)
+        }
+        let site = work.appendingPathComponent("site")
+        let merge = ["merge", "-q"] + parts + ["--output", site.path]
+        let build = ["build", "-q", "--data", fixtures.path, "--output", site.path]
+        for round in 0..<20 {
+            let second = round % 2 == 0 ? merge : build
+            let results = try Self.together([merge, second])
+            for (index, result) in results.enumerated() {
+                #expect(result.status == 0, "round \(round), \(index == 0 ? "merge" : second[0]): \(result.stderr)")
+            }
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasPrefix(".") }
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    /// Runs the binary with each argument list at once; their results in order.
+    static func together(_ runs: [[String]]) throws -> [NestEggBinary.Result] {
+        let binary = try #require(NestEggBinary.url)
+        let processes = try runs.map { arguments -> (Process, Pipe) in
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = arguments
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            return (process, errors)
+        }
+        return processes.map { process, errors in
+            let text = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return NestEggBinary.Result(status: process.terminationStatus, stdout: "", stderr: String(decoding: text, as: UTF8.self))
+        }
+    }
+
+    // MARK: leftovers
+
+    /// What a build killed while it staged `--json` leaves (the list of files beside the output,
+    /// the staged file, a staging folder, none of their owners running) is cleaned by the next
+    /// build of that output, without `--json`; a file of the user's that shares a prefix stays.
+    @Test func theNextBuildCleansWhatAKilledBuildLeftBesideTheOutput() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let site = work.appendingPathComponent("site"), totals = work.appendingPathComponent("totals.json")
+        let first = try NestEggBinary.run(["build", "-q", "--data", fixtures.path, "--output", site.path, "--json", totals.path])
+        try #require(first.status == 0, "\(first.stderr)")
+        let token = "otherbox.0123456789abcdef"
+        try Data((totals.path + "\n").utf8).write(to: work.appendingPathComponent(".nestegg-beside-site-" + token))
+        try Data("{}".utf8).write(to: work.appendingPathComponent(".totals.json.nestegg-staged-" + token))
+        try Data("{}".utf8).write(to: work.appendingPathComponent(".totals.json.nestegg-previous-" + token))
+        try FileManager.default.createDirectory(at: work.appendingPathComponent(".nestegg-staging-site-" + token + "/goals"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: work.appendingPathComponent(".nestegg-old-site-4242"), withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: work.appendingPathComponent(".totals.json.nestegg-staged-notes"))
+        let next = try NestEggBinary.run(["build", "-q", "--data", fixtures.path, "--output", site.path])
+        #expect(next.status == 0, "\(next.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: work.path).sorted()
+        #expect(left == [".totals.json.nestegg-staged-notes", "site", "totals.json"], "\(left)")
+    }
+
+    /// Builds with `--json` killed at moments spread over their run, then one plain build: nothing
+    /// is left beside the output but the site and the JSON file (no staging folder, no staged or
+    /// previous file, no Foundation `.dat.nosync…` temporary).
+    @Test func buildsKilledAtAnyMomentLeaveNothingTheNextBuildDoesNotClean() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        try FileManager.default.removeItem(at: data)
+        try FileManager.default.copyItem(at: fixtures, to: data)
+        let site = work.appendingPathComponent("site"), totals = work.appendingPathComponent("totals.json")
+        let binary = try #require(NestEggBinary.url)
+        let started = Date()
+        let first = try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", site.path, "--json", totals.path])
+        try #require(first.status == 0, "\(first.stderr)")
+        let duration = Date().timeIntervalSince(started)
+        for round in 0..<12 {
+            // Another title each time: every page changes, so there is a whole site to stage.
+            try #"{"title": "Round \#(round)"}"#.write(to: data.appendingPathComponent("nestegg.json"), atomically: false, encoding: .utf8)
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["build", "-q", "--data", data.path, "--output", site.path, "--json", totals.path]
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: duration * Double(round + 1) / 13)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        let next = try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", site.path])
+        #expect(next.status == 0, "\(next.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: work.path).sorted()
+        #expect(left == ["site", "totals.json"], "\(left)")
+    }
+
+    /// A write that fails says the system's reason: a `--json` name too long for the file system
+    /// to hold its temporary; a file-size limit reached while the pages are written (as a full
+    /// disk would be). Neither leaves a staging folder or a temporary beside the output.
+    @Test func aFailedWriteNamesTheSystemsReasonAndLeavesNothing() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let site = work.appendingPathComponent("site")
+        let long = work.appendingPathComponent(String(repeating: "t", count: 240) + ".json")
+        let tooLong = try NestEggBinary.run(["build", "-q", "--data", fixtures.path, "--output", site.path, "--json", long.path])
+        #expect(tooLong.status == 73)
+        #expect(tooLong.stderr.contains(systemReason(ENAMETOOLONG)), "\(tooLong.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).isEmpty)
+
+        // (SIGXFSZ ignored, a write past the limit fails with EFBIG instead of ending the process.)
+        let binary = try #require(NestEggBinary.url)
+        let limited = try Self.shell("trap '' XFSZ; ulimit -f 16; exec \"$0\" build -q --data \"$1\" --output \"$2\"",
+                                     [binary.path, fixtures.path, site.path])
+        #expect(limited.status == 73, "\(limited.stderr)")
+        #expect(limited.stderr.contains(systemReason(EFBIG)), "\(limited.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).isEmpty)
+    }
+
     // MARK: paths that are not UTF-8
 
     /// An argument that is not UTF-8 is refused (exit 64) before anything is read or written:
