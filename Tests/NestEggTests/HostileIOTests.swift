@@ -288,6 +288,32 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).isEmpty)
     }
 
+    /// An old site whose permissions were taken away (every folder and file read-only) is still
+    /// replaced, and its copy moved aside is removed, not left beside the output for every later
+    /// build to fail on. Run as another user than root (root ignores permissions): only where the
+    /// tests run as root, with `setpriv`, to become `nobody`.
+    @Test func aReadOnlyOldSiteIsReplacedAndLeavesNothing() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return }
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data"), out = work.appendingPathComponent("out")
+        try FileManager.default.copyItem(at: fixtures, to: data)
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        for path in [work.path, data.path] { chmod(path, 0o755) }
+        chown(out.path, 65_534, 65_534)
+        let binary = try #require(NestEggBinary.url)
+        let asNobody = "exec setpriv --reuid=65534 --regid=65534 --clear-groups \"$0\" build -q --data \"$1\" --output \"$2/site\" --json \"$2/totals.json\""
+        let first = try Self.shell(asNobody, [binary.path, data.path, out.path])
+        try #require(first.status == 0, "\(first.stderr)")
+        #expect(try Self.shell("chmod -R a-w \"$0/site\"", [out.path]).status == 0)
+        try #"{"title": "Read-only, replaced"}"#.write(to: data.appendingPathComponent("nestegg.json"), atomically: false, encoding: .utf8)
+        let second = try Self.shell(asNobody, [binary.path, data.path, out.path])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(try String(contentsOf: out.appendingPathComponent("site/index.md"), encoding: .utf8).contains("Read-only, replaced"))
+        let left = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(left == ["site", "totals.json"], "\(left)")
+    }
+
     // MARK: paths that are not UTF-8
 
     /// An argument that is not UTF-8 is refused (exit 64) before anything is read or written:
