@@ -52,7 +52,7 @@ public final class StagedFile {
         case .success(let made):
             (temporary, ownership) = made
         }
-        if let failure = text.withUTF8({ SiteWriter.writeFile(atPath: temporary.path, $0, into: true) }) {
+        if let failure = text.withUTF8({ SiteWriter.writeFile(atPath: temporary.path, $0, appending: true) }) {
             unlink(temporary.path)
             ownership.release()
             throw SiteWriter.WriteError(path: destination.path, reason: "cannot write a file in \(folder.path): \(failure)")
@@ -131,7 +131,6 @@ public final class StagedFile {
 public final class BesideList {
     let path: URL
     private let ownership: Ownership
-    private var destinations: [URL] = []
 
     static func prefix(of output: URL) -> String { ".nestegg-beside-\(output.lastPathComponent)-" }
 
@@ -152,11 +151,11 @@ public final class BesideList {
         }
     }
 
-    /// Lists `destination`, then stages `text` for it (``StagedFile/stage(_:at:)``).
+    /// Lists `destination`, then stages `text` for it (``StagedFile/stage(_:at:)``). The list is
+    /// only ever appended to: a build killed while it adds a line loses no line written before.
     public func stage(_ text: String, at destination: URL) throws(SiteWriter.WriteError) -> StagedFile {
-        destinations.append(destination.standardizedFileURL)
-        var lines = destinations.map { Self.escape($0.path) + "\n" }.joined()
-        if let failure = lines.withUTF8({ SiteWriter.writeFile(atPath: path.path, $0, into: true) }) {
+        var line = Self.escape(destination.standardizedFileURL.path) + "\n"
+        if let failure = line.withUTF8({ SiteWriter.writeFile(atPath: path.path, $0, appending: true) }) {
             throw SiteWriter.WriteError(path: path.path, reason: failure)
         }
         return try StagedFile.stage(text, at: destination)

@@ -329,14 +329,14 @@ public final class SiteWriter: Sendable {
     }
 
     /// Writes `bytes` to a new file at `path` (never into an existing one: in the staging folder
-    /// that would be a linked file of the old output), or with `into`, over the bytes of the file
+    /// that would be a linked file of the old output), or with `appending`, at the end of the file
     /// at `path`, which this build made (never through a link). - Returns: why it failed (the
     /// system's reason), or `nil`.
-    static func writeFile(atPath path: String, _ bytes: UnsafeBufferPointer<UInt8>, into: Bool = false) -> String? {
-        let descriptor = into ? open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW)
-                              : open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+    static func writeFile(atPath path: String, _ bytes: UnsafeBufferPointer<UInt8>, appending: Bool = false) -> String? {
+        let descriptor = appending ? open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
+                                   : open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else {
-            return errno == EEXIST && !into ? "another file of this build has the same name (a disk that ignores case?)"
+            return errno == EEXIST && !appending ? "another file of this build has the same name (a disk that ignores case?)"
                 : String(cString: strerror(errno))
         }
         var offset = 0
