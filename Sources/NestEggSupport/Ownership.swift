@@ -86,8 +86,8 @@ public final class Ownership: Sendable {
     }
 
     /// Removes the file or folder at `path` whole, a folder that is not writable too (an output
-    /// folder whose permissions were taken away is still nestegg's to replace): each folder the
-    /// removal cannot empty is made writable by its owner, once, and the removal tried again.
+    /// folder whose permissions were taken away is still nestegg's to replace): if the removal
+    /// fails, every folder in it that its owner may not write is made writable, and it is tried once more.
     /// - Returns: whether nothing is left.
     @discardableResult
     public static func removeTree(_ path: String) -> Bool {
