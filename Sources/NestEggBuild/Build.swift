@@ -110,7 +110,7 @@ public struct Build {
         options.bundles.map(SiteWriter.recover)
         destinations.urls.forEach(StagedFile.recover(beside:))
         let printer = try locatePrinter()
-        let folder = try openDataFolder()
+        let folder = try openDataFolder(avoiding: [options.output] + [options.bundles].compactMap { $0 })
         // Input reached through a link may not lie in what the build replaces.
         let replaced = [("--output", options.output, true)] + (options.bundles.map { [("--bundles", $0, true)] } ?? [])
             + destinations.entries.map { ($0.option, $0.url, false) }
@@ -169,6 +169,8 @@ public struct Build {
             }
         } }
         var staged: [StagedFile] = []
+        var beside: BesideList?
+        defer { beside?.end() }
         var bundles: SiteWriter?
         var partText: String?
         var hashes: [String: String] = [:]
@@ -208,7 +210,12 @@ public struct Build {
                 cache.statementDigests = memo?.entries(for: site.statements, accounts: dataset.starling) ?? [:]
                 try Self.writeError { () throws(SiteWriter.WriteError) in try writer.write(cache.text, to: BuildCache.fileName) }
             }
-            for (url, text) in artifacts { staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try StagedFile.stage(text, at: url) }) }
+            // Listed beside the output first, so that a build killed from here on leaves nothing
+            // the next build of the output does not clean, whatever its options.
+            if !artifacts.isEmpty { beside = try Self.writeError { () throws(SiteWriter.WriteError) in try BesideList(for: options.output) } }
+            for (url, text) in artifacts {
+                staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try beside!.stage(text, at: url) })
+            }
             // A share's record goes in last: the part is finished when it is there.
             if let partText { try Self.writeError { () throws(SiteWriter.WriteError) in try writer.write(partText, to: PartRecord.fileName) } }
         } catch {
@@ -343,9 +350,11 @@ public struct Build {
         return (dataset, warnings)
     }
 
-    func openDataFolder() throws(BuildError) -> DataFolder {
+    /// The data folder, listed. `avoiding`: folders the run replaces, into which (or into a folder
+    /// holding which) a link of the data is listed but not walked, for ``Destinations/checkLinks(_:replaced:)`` to refuse.
+    func openDataFolder(avoiding: [URL] = []) throws(BuildError) -> DataFolder {
         do {
-            return try DataFolder(root: options.data)
+            return try DataFolder(root: options.data, avoiding: avoiding)
         } catch {
             let message: String
             switch error {

@@ -23,6 +23,21 @@ struct NestEgg: AsyncParsableCommand {
         subcommands: [BuildCommand.self, CheckCommand.self, VerifyCommand.self, KeygenCommand.self, FetchCommand.self, ServeCommand.self, CensusCommand.self, MergeCommand.self, FixturesCommand.self],
         defaultSubcommand: BuildCommand.self
     )
+
+    /// ArgumentParser's own `main`, after the raw command line is checked (``RawArguments``).
+    static func main() async {
+        RawArguments.refuseNonUTF8()
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// Options every command that reads data shares.
@@ -263,7 +278,7 @@ struct FixturesCommand: ParsableCommand {
     @Option(help: "The random seed.")
     var seed: UInt64 = 1
 
-    @Option(help: ArgumentHelp("The folder to write (created; existing files with the same names are replaced).", valueName: "dir"))
+    @Option(help: ArgumentHelp("The folder to write: a new or empty one, or one an earlier run made (its files are replaced).", valueName: "dir"))
     var out: String
 
     func validate() throws {
@@ -272,7 +287,13 @@ struct FixturesCommand: ParsableCommand {
 
     func run() throws {
         let started = DispatchTime.now()
-        let summary = try SyntheticData(scale: scale, seed: seed).write(to: URL(fileURLWithPath: out))
+        let summary: SyntheticData.Summary
+        do {
+            summary = try SyntheticData(scale: scale, seed: seed).write(to: URL(fileURLWithPath: out))
+        } catch let refused as SyntheticData.FolderRefused {
+            FileHandle.standardError.write(Data("nestegg: fixtures: \(refused)\n".utf8))
+            throw ExitCode(ExitStatus.cannotCreate.rawValue)
+        }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         FileHandle.standardError.write(Data(String(format: "Wrote %d files (%.1f MB, %d bank transactions) into %@ in %.2f s\n",
                                                    summary.files, Double(summary.bytes) / 1e6, summary.starlingTransactions, out, seconds).utf8))
