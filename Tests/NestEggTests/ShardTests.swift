@@ -17,7 +17,7 @@ import Testing
         switch index % 3 {
         case 0: return ["JOB_COMPLETION_INDEX": "\(index)"]
         case 1: return ["AWS_BATCH_JOB_ARRAY_INDEX": "\(index)"]
-        default: return ["SLURM_ARRAY_TASK_ID": "\(index + 10)", "SLURM_ARRAY_TASK_MIN": "10"]
+        default: return ["SLURM_ARRAY_TASK_ID": "\(index)", "SLURM_ARRAY_TASK_MIN": "0"]
         }
     }
 
@@ -224,20 +224,79 @@ import Testing
         #expect(Shard("5/5") == nil && Shard("-1/2") == nil && Shard("1") == nil && Shard("a/b") == nil)
         #expect(try Shard.fromEnvironment(count: 4, ["JOB_COMPLETION_INDEX": "3", "AWS_BATCH_JOB_ARRAY_INDEX": "1"]).get() == Shard(index: 3, count: 4),
                 "Kubernetes first")
-        #expect(try Shard.fromEnvironment(count: 4, ["SLURM_ARRAY_TASK_ID": "12", "SLURM_ARRAY_TASK_MIN": "10"]).get() == Shard(index: 2, count: 4))
         #expect(try Shard.fromEnvironment(count: 4, ["SLURM_ARRAY_TASK_ID": "2"]).get() == Shard(index: 2, count: 4))
-        // (A task id less its minimum past Int's range was a trap; a minimum that is not a number was taken as 0.)
-        for environment in [[:], ["JOB_COMPLETION_INDEX": "4"], ["AWS_BATCH_JOB_ARRAY_INDEX": "x"],
-                            ["SLURM_ARRAY_TASK_ID": "\(Int.max)", "SLURM_ARRAY_TASK_MIN": "-1"],
-                            ["SLURM_ARRAY_TASK_ID": "\(Int.min)", "SLURM_ARRAY_TASK_MIN": "1"],
-                            ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": "abc"],
-                            ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": ""]] as [[String: String]] {
+        for environment in [[:], ["JOB_COMPLETION_INDEX": "4"], ["AWS_BATCH_JOB_ARRAY_INDEX": "x"], ["SLURM_ARRAY_TASK_ID": "\(Int.max)"],
+                            ["SLURM_ARRAY_TASK_ID": "-1"], ["SLURM_ARRAY_TASK_ID": ""]] as [[String: String]] {
             #expect(throws: ShardError.self) { try Shard.fromEnvironment(count: 4, environment).get() }
         }
+        // Every page has exactly one share, and the shares are not all one.
         // Every page has exactly one share, and the shares are not all one.
         let paths = (0..<1_000).map { "statements/account-\($0)/2026-11" }
         let counts = (0..<7).map { index in paths.filter { Shard(index: index, count: 7)!.owns($0) }.count }
         #expect(counts.reduce(0, +) == paths.count && counts.allSatisfy { $0 > 100 })
+    }
+
+    /// A Slurm task's id is its share, whatever the array's first task: the re-run of one task
+    /// (`sbatch --array=2`, which Slurm gives `SLURM_ARRAY_TASK_MIN=2` and a count of 1) builds
+    /// share 2, and so does a list of re-runs. What could build another share than the one meant
+    /// is refused, saying what to submit: an array reaching past N, more tasks than N, a step.
+    @Test func aSlurmTaskIdIsItsShare() throws {
+        func slurm(_ id: Int, min: Int, max: Int, count: Int, step: Int? = 1) -> [String: String] {
+            var environment = ["SLURM_ARRAY_TASK_ID": "\(id)", "SLURM_ARRAY_TASK_MIN": "\(min)", "SLURM_ARRAY_TASK_MAX": "\(max)",
+                               "SLURM_ARRAY_TASK_COUNT": "\(count)", "SLURM_ARRAY_JOB_ID": "41"]
+            environment["SLURM_ARRAY_TASK_STEP"] = step.map(String.init)
+            return environment
+        }
+        let built: [([String: String], Int)] = [
+            (slurm(0, min: 0, max: 3, count: 4), 0), (slurm(3, min: 0, max: 3, count: 4), 3),
+            (slurm(2, min: 2, max: 2, count: 1), 2),                      // sbatch --array=2
+            (slurm(3, min: 1, max: 3, count: 2, step: nil), 3),           // sbatch --array=1,3
+            (slurm(1, min: 1, max: 3, count: 3), 1),                      // sbatch --array=1-3
+            (["SLURM_ARRAY_TASK_ID": "2"], 2)]                            // the array's other variables unset
+        for (environment, share) in built {
+            #expect(try Shard.fromEnvironment(count: 4, environment).get() == Shard(index: share, count: 4), "\(environment)")
+        }
+        let refused: [([String: String], String)] = [
+            (slurm(4, min: 0, max: 4, count: 5), "not one of the shares 0…3"),
+            (slurm(0, min: 0, max: 7, count: 8), "reaches task 7 (SLURM_ARRAY_TASK_MAX) but --shards 4"),
+            (slurm(2, min: 0, max: 6, count: 4, step: 2), "steps by 2"),  // sbatch --array=0-6:2
+            (slurm(0, min: 0, max: 3, count: 5), "has 5 tasks (SLURM_ARRAY_TASK_COUNT) but --shards 4"),
+            (slurm(1, min: 0, max: 3, count: 4).merging(["SLURM_ARRAY_TASK_MAX": "x"]) { $1 }, "SLURM_ARRAY_TASK_MAX=x is not a number"),
+            (slurm(1, min: 0, max: 3, count: 4).merging(["SLURM_ARRAY_TASK_COUNT": ""]) { $1 }, "SLURM_ARRAY_TASK_COUNT= is not a number")]
+        for (environment, expected) in refused {
+            let result = Shard.fromEnvironment(count: 4, environment)
+            guard case .failure(let error) = result else { Issue.record("\(environment) gave \(result)"); continue }
+            #expect(error.description.contains(expected), "\(error)")
+            if !expected.contains("not a number") { #expect(error.description.contains("--array=0-3"), "says what to submit: \(error)") }
+        }
+    }
+
+    /// A Kubernetes worker's index is its share, and the Job's completions, which the manifests
+    /// give the pods, must be N.
+    @Test func aKubernetesIndexIsItsShareOfTheJobsCompletions() throws {
+        #expect(try Shard.fromEnvironment(count: 4, ["JOB_COMPLETION_INDEX": "3", Shard.completionsVariable: "4"]).get() == Shard(index: 3, count: 4))
+        #expect(try Shard.fromEnvironment(count: 4, ["JOB_COMPLETION_INDEX": "3"]).get() == Shard(index: 3, count: 4))
+        for completions in ["8", "2", "", "four"] {
+            let result = Shard.fromEnvironment(count: 4, ["JOB_COMPLETION_INDEX": "1", Shard.completionsVariable: completions])
+            guard case .failure(let error) = result else { Issue.record("completions \(completions) gave \(result)"); continue }
+            #expect(error.description.contains("completions but --shards 4"), "\(error)")
+        }
+    }
+
+    /// Through the binary: a refused share is a usage error (64) at the share, saying why, and
+    /// nothing is written.
+    @Test func aShareTheEngineCannotVouchForIsAUsageError() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let part = work.appendingPathComponent("part-2")
+        for (command, environment) in [("build", ["SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_MAX": "6", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_STEP": "2"]),
+                                       ("census", ["JOB_COMPLETION_INDEX": "2", Shard.completionsVariable: "8"])] {
+            let output = command == "build" ? part.path : work.appendingPathComponent("2.census").path
+            let result = try NestEggBinary.run([command, "-q", "--data", fixtures.path, "--output", output, "--shards", "4"], environment: environment)
+            #expect(result.status == 64, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains(command == "build" ? "steps by 2" : "completions but --shards 4"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: output))
+        }
     }
 
     /// Synthetic data (ten accounts), once for the tests that load it in process.
