@@ -23,6 +23,22 @@ struct NestEgg: AsyncParsableCommand {
         subcommands: [BuildCommand.self, CheckCommand.self, VerifyCommand.self, FetchCommand.self, ServeCommand.self, CensusCommand.self, MergeCommand.self, FixturesCommand.self],
         defaultSubcommand: BuildCommand.self
     )
+
+    /// Parses and runs the command as ArgumentParser does, with SIGTERM and SIGINT handled first
+    /// (``Termination``): nestegg stops cleanly on them whatever its process id, PID 1 included.
+    static func main() async {
+        Termination.install()
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// Options every command that reads data shares.
