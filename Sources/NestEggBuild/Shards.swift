@@ -51,17 +51,14 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     ///   tasks). A smaller array is a re-run of some shares (`--array=2`, `--array=1,5`), and is
     ///   built; the shares it leaves out are the merge's to find missing.
     ///
-    /// - Returns: the share, or why there is none, saying what to do.
+    /// What the engine says of the whole run is checked first, so that every worker of a run that
+    /// does not fit N says the same. - Returns: the share, or why there is none, saying what to do.
     public static func fromEnvironment(count: Int, _ environment: [String: String]) -> Result<Shard, ShardError> {
         guard let name = engineVariables.first(where: { environment[$0] != nil }), let value = environment[name] else {
             return .failure(ShardError("--shards \(count): none of \(engineVariables.joined(separator: ", ")) is set; give the share with --shard K/N"))
         }
         guard let index = number(value) else {
             return .failure(ShardError("\(name)=\(value) is not a share number"))
-        }
-        guard let shard = Shard(index: index, count: count) else {
-            return .failure(ShardError("\(name)=\(value) is not one of the shares 0…\(count - 1) of --shards \(count)"
-                                       + (name == "SLURM_ARRAY_TASK_ID" ? "; submit the array as --array=0-\(count - 1)" : "")))
         }
         switch name {
         case "JOB_COMPLETION_INDEX":
@@ -89,6 +86,10 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
             }
         default:
             break
+        }
+        guard let shard = Shard(index: index, count: count) else {
+            return .failure(ShardError("\(name)=\(value) is not one of the shares 0…\(count - 1) of --shards \(count)"
+                                       + (name == "SLURM_ARRAY_TASK_ID" ? "; submit the array as --array=0-\(count - 1)" : "")))
         }
         return .success(shard)
     }
