@@ -124,6 +124,17 @@ public enum Termination {
     }
 }
 
+extension Termination {
+    /// For another signal handler that replaces nestegg's for a while (one that first kills child
+    /// processes): stops nestegg as its own handler would. Async-signal-safe (one `write(2)`).
+    /// - Returns: whether ``install()`` was called; if not, the caller must stop the process itself.
+    public static func stopFromSignalHandler(_ signal: Int32) -> Bool {
+        guard stopPipe >= 0 else { return false }
+        onStopSignal(signal)
+        return true
+    }
+}
+
 /// The write end of the pipe the handler writes into; set once, before the handlers are installed.
 nonisolated(unsafe) private var stopPipe: Int32 = -1
 
