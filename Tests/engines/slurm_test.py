@@ -175,7 +175,7 @@ PartitionName=test Nodes={NODE} Default=YES MaxTime=INFINITE State=UP
             states[name] = fields.get("JobState", "?")
         return states
 
-    def wait_jobs(self, jobs, seconds=300):
+    def wait_jobs(self, jobs, seconds=600):
         """Waits for every job (and every task of each array) to end. - Returns: their states."""
         ended = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE", "PREEMPTED"}
         states = {}
@@ -306,7 +306,7 @@ def main():
         before = tree(part)
         jobs = cluster.run([os.path.join(SLURM, "submit.sh"), env_file], cwd=folder).stdout.split()
         task = f"{jobs[1]}_{cancelled_share}"
-        cluster.wait_for(lambda: cluster.states(task).get(task) in {"RUNNING", "COMPLETED", "FAILED"}, f"{task} to run", 120)
+        cluster.wait_for(lambda: cluster.states(task).get(task) in {"RUNNING", "COMPLETED", "FAILED"}, f"{task} to run", 300)
         # Running: let it get into its pages, then cancel it (SIGTERM to nestegg, which exec'd).
         time.sleep(0.5)
         cluster.run(["scancel", task])
