@@ -162,6 +162,9 @@ public struct Build {
         let renderer = PageRenderer(templates: templates, site: site)
         let artifacts = try renderArtifacts(renderer, warnings: warnings)
         let writer = try openWriter()
+        // Stopped by a signal before the swap, nestegg removes the staging folders (Termination).
+        var stagedWork = [Termination.removeOnStop(Self.stagingFolder(of: writer))]
+        defer { stagedWork.forEach { $0.end() } }
         let rows = options.singleFile != nil ? nil : census.flatMap { census in site.spendingLists.map { lists in
             Beside { () -> BuildError? in
                 do throws(BuildError) { try fillRows(census, lists) } catch { return error }
@@ -198,6 +201,7 @@ public struct Build {
             }
             if options.bundles != nil {
                 bundles = try openBundlesWriter()
+                stagedWork.append(Termination.removeOnStop(Self.stagingFolder(of: bundles!)))
                 try writeBundles(StatementBundles.bundles(for: dataset), templates: templates, printer: printer, into: bundles!)
             }
             // The extra files are staged beside their destinations before the site is swapped in,
@@ -226,10 +230,20 @@ public struct Build {
             staged.forEach { $0.discard() }
             throw error
         }
-        let swap = try commit(writer, bundles: bundles, with: staged)
+        // The swap is not cut in two by a stop: one that comes meanwhile waits for it, and then
+        // has nothing of this build's to remove.
+        let swap = try Termination.holding { () throws(BuildError) -> SiteWriter.Swap in
+            defer { stagedWork.forEach { $0.end() } }
+            return try commit(writer, bundles: bundles, with: staged)
+        }
         progress("write: \(swap.summary.files) files, \(swap.summary.changed) changed, \(swap.summary.removed) removed")
         for file in staged { progress("write: \(file.destination.path)") }
         return BuildResult(pages: site.pages.count, write: swap.summary, warnings: warnings)
+    }
+
+    /// The folder `writer` stages into.
+    static func stagingFolder(of writer: SiteWriter) -> String {
+        writer.stagedURL(SiteWriter.marker).deletingLastPathComponent().path
     }
 
     /// Commits the site, the bundles (`--bundles`) and the files beside them as one: the site is

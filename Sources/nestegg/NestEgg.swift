@@ -24,13 +24,16 @@ struct NestEgg: AsyncParsableCommand {
         defaultSubcommand: BuildCommand.self
     )
 
-    /// ArgumentParser's own `main`, after the raw command line is checked (``RawArguments``).
+    /// Parses and runs the command as ArgumentParser does, after the raw command line is checked
+    /// (``RawArguments``: a path that is not UTF-8 is refused, never rewritten) and with SIGTERM and
+    /// SIGINT handled (``Termination``): nestegg stops cleanly on them whatever its process id, PID 1 included.
     static func main() async {
         RawArguments.refuseNonUTF8()
+        Termination.install()
         do {
             var command = try parseAsRoot()
-            if var asyncCommand = command as? AsyncParsableCommand {
-                try await asyncCommand.run()
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
             } else {
                 try command.run()
             }
