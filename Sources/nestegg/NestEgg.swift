@@ -92,6 +92,11 @@ struct BuildCommand: ParsableCommand {
         valueName: "dir"))
     var bundles: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Where the build keeps its cache, which lets a rebuild render only what changed (default: beside the output, .<output>.nestegg-cache; never inside it).",
+        valueName: "file"))
+    var cache: String?
+
     @Option(name: .customLong("signing-key"), help: ArgumentHelp(
         "The issuer's private key (nestegg keygen; readable by its owner only): sign each statements manifest (manifest.json.sig).",
         valueName: "file"))
@@ -118,7 +123,7 @@ struct BuildCommand: ParsableCommand {
         if chromium != nil && !pdf { throw ValidationError("--chromium is used only with --pdf") }
         for (option, value) in [("--output", output), ("--templates", templates), ("--single-file", singleFile),
                                 ("--summary", summary), ("--json", json), ("--bundles", bundles), ("--census", census),
-                                ("--signing-key", signingKey)] where value?.isEmpty == true {
+                                ("--signing-key", signingKey), ("--cache", cache)] where value?.isEmpty == true {
             throw ValidationError("\(option) needs a path (an empty one names nothing)")
         }
     }
@@ -135,6 +140,7 @@ struct BuildCommand: ParsableCommand {
         options.singleFile = singleFile.map { URL(fileURLWithPath: $0) }
         options.summary = summary.map { URL(fileURLWithPath: $0) }
         options.json = json.map { URL(fileURLWithPath: $0) }
+        options.cache = cache.map { URL(fileURLWithPath: $0) }
         options.bundles = bundles.map { URL(fileURLWithPath: $0) }
         options.shard = try sharing.share()
         options.census = census.map { URL(fileURLWithPath: $0) }
