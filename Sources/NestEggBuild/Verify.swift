@@ -187,8 +187,16 @@ struct FolderTree {
         }
         for entry in entries where entry.name != "." && entry.name != ".." {
             let path = folder + "/" + entry.name, child = relative.isEmpty ? entry.name : relative + "/" + entry.name
+            guard entry.isText else {
+                // No manifest can list it (its paths are text): it is named, never passed over.
+                irregular[child] = "a name that is not UTF-8 text"
+                continue
+            }
             var status = stat()
-            guard lstat(path, &status) == 0 else { continue }
+            guard lstat(path, &status) == 0 else {
+                irregular[child] = "an entry that cannot be read: \(systemReason(errno))"
+                continue
+            }
             switch status.st_mode & S_IFMT {
             case S_IFDIR: walk(path, relative: child)
             case S_IFREG: regular.insert(child)

@@ -72,8 +72,14 @@ public final class DataFolder: Sendable {
                 problems.append(Diagnostic(.error, file: relative, message: "cannot read this folder: \(systemReason(errno))"))
                 continue
             }
-            for name in entries.lazy.map(\.name) where !name.hasPrefix(".") {
+            for entry in entries where !entry.name.hasPrefix(".") {
+                let name = entry.name
                 let path = relative.isEmpty ? name : relative + "/" + name
+                guard entry.isText else {
+                    problems.append(Diagnostic(name.hasSuffix(".json") ? .error : .warning, file: path,
+                                               message: "not read: its name is not UTF-8 text (shown with \\x for its bytes); rename it"))
+                    continue
+                }
                 let full = root + "/" + path
                 let expectsFile = name.hasSuffix(".json")
                 var status = stat()

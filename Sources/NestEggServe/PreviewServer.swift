@@ -213,6 +213,8 @@ public final class PreviewServer: Sendable {
         guard requestPath.hasPrefix("/"), let path = decode(requestPath) else { return .missing }
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         if parts.contains(where: { $0 == ".." || $0 == "." || $0.contains("\\") || $0.contains("\0") }) { return .outside }
+        // Hidden files (the ownership marker) are nestegg's, not pages of the site.
+        if parts.contains(where: { $0.hasPrefix(".") }) { return .missing }
         var url = root
         for part in parts { url.appendPathComponent(String(part)) }
         var isFolder: ObjCBool = false

@@ -12,6 +12,8 @@ public enum FolderEntries {
     public struct Entry: Sendable {
         public let name: String
         public let type: UInt8
+        /// Whether the name is UTF-8 text; if not, ``name`` shows its bytes (`\xFF`) and names no file.
+        public let isText: Bool
     }
 
     /// The entries of the folder at `path`, in the order `readdir` gives them; `nil` when it cannot
@@ -24,7 +26,8 @@ public enum FolderEntries {
         while true {
             errno = 0
             guard let entry = readdir(directory) else { break }
-            entries.append(Entry(name: name(of: entry), type: type(of: entry)))
+            let (name, isText) = name(of: entry)
+            entries.append(Entry(name: name, type: type(of: entry), isText: isText))
         }
         return errno == 0 ? entries : nil
     }
@@ -32,11 +35,13 @@ public enum FolderEntries {
     static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
     static let typeOffset = MemoryLayout<dirent>.offset(of: \dirent.d_type)!
 
-    /// The record's name, up to its terminating zero, as UTF-8 (invalid bytes replaced).
-    static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
+    /// The record's name, up to its terminating zero, and whether it is UTF-8 text; a name that is
+    /// not is shown with `\xNN` for each byte outside ASCII's printable range.
+    static func name(of entry: UnsafeMutablePointer<dirent>) -> (String, Bool) {
         let start = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: UInt8.self)
-        return String(decoding: UnsafeBufferPointer(start: start, count: strlen(UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self))),
-                      as: UTF8.self)
+        let bytes = UnsafeBufferPointer(start: start, count: strlen(UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self)))
+        if let text = String(validating: bytes, as: UTF8.self) { return (text, true) }
+        return (bytes.map { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true) }.joined(), false)
     }
 
     static func type(of entry: UnsafeMutablePointer<dirent>) -> UInt8 {

@@ -139,16 +139,24 @@ public enum Text {
     public static let firstStrongIsolate: Unicode.Scalar = "\u{2068}"
     public static let popDirectionalIsolate: Unicode.Scalar = "\u{2069}"
 
-    /// `text` (escaped already) inside an isolate when `normal`, the value it was made from, holds a
-    /// right-to-left character; otherwise `nil` (most values: Latin text needs none, and stays as it is).
+    /// `text` (escaped already) with its right-to-left part isolated — from its first right-to-left
+    /// character to its last — when `normal`, the value it was made from, holds one; otherwise `nil`
+    /// (most values: Latin text needs none, and stays as it is). Only that span: a title such as
+    /// "Statement for חשבון, 1–31 Oct 2026" keeps its period in order after the name, and nothing
+    /// in the span can reorder the text before or after it. (Escaping adds only ASCII, and never
+    /// right before a right-to-left character, so the span is the same in the escaped text.)
     public static func isolatedIfRightToLeft(_ text: String, from normal: UnsafeBufferPointer<UInt8>) -> String? {
         // Right-to-left scalars are written with a lead byte of 0xD6 or more; most values have none.
         guard normal.contains(where: { $0 >= 0xD6 }) else { return nil }
-        guard String(decoding: normal, as: UTF8.self).unicodeScalars.contains(where: isRightToLeft) else { return nil }
-        var isolated = String(firstStrongIsolate)
-        isolated += text
-        isolated.unicodeScalars.append(popDirectionalIsolate)
-        return isolated
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: isRightToLeft), let last = scalars.lastIndex(where: isRightToLeft) else { return nil }
+        var isolated = String.UnicodeScalarView()
+        isolated.append(contentsOf: scalars[..<first])
+        isolated.append(firstStrongIsolate)
+        isolated.append(contentsOf: scalars[first...last])
+        isolated.append(popDirectionalIsolate)
+        isolated.append(contentsOf: scalars[scalars.index(after: last)...])
+        return String(isolated)
     }
 
     /// An API code in sentence case: `PRIMARY` → `Primary`, `FIXED_TERM_DEPOSIT` → `Fixed term deposit`,

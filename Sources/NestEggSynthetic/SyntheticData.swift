@@ -295,13 +295,26 @@ public struct SyntheticData {
         let root: URL
         var summary = Summary()
 
+        /// Writes `text` at `path`, never through a symbolic link: a link in the file's place, or in
+        /// place of a folder on its way, is replaced, not followed (it could lead out of the folder).
         mutating func file(_ path: String, _ text: String) throws {
             let url = root.appendingPathComponent(path)
+            var folder = root
+            for part in path.split(separator: "/").dropLast() {
+                folder.appendPathComponent(String(part))
+                Self.removeLink(folder)
+            }
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            Self.removeLink(url)
             let data = Data(text.utf8)
             try data.write(to: url)
             summary.files += 1
             summary.bytes += data.count
+        }
+
+        static func removeLink(_ url: URL) {
+            var status = stat()
+            if lstat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK { unlink(url.path) }
         }
     }
 }

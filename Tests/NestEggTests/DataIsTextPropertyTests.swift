@@ -44,8 +44,8 @@ import Testing
     }
 
     /// No bidirectional control from data survives any text placement, and a value that holds
-    /// right-to-left text is isolated whole: the isolate opens at its first byte and closes at its
-    /// last, once, so nothing in it can reorder the figures written around it.
+    /// right-to-left text has it isolated: one isolate, opened right before its first right-to-left
+    /// character and closed right after its last, so nothing in it can reorder the text around it.
     @Test func noValueCanReorderTheTextAroundIt() {
         var failures: [String] = []
         for value in Self.strings {
@@ -53,8 +53,9 @@ import Testing
                 let scalars = Array(Escape.value(value, at: placement).unicodeScalars)
                 let controls = scalars.indices.filter { Oracle.isBidiControl(scalars[$0]) }
                 let rightToLeft = Oracle.normalised(value).unicodeScalars.contains(where: Oracle.isRightToLeft)
-                let expected = rightToLeft ? [0, scalars.count - 1] : []
-                if controls != expected || (rightToLeft && (scalars.first != "\u{2068}" || scalars.last != "\u{2069}")) {
+                let first = scalars.firstIndex(where: Oracle.isRightToLeft), last = scalars.lastIndex(where: Oracle.isRightToLeft)
+                let expected = rightToLeft ? [first! - 1, last! + 1] : []
+                if controls != expected || (rightToLeft && (scalars[first! - 1] != "\u{2068}" || scalars[last! + 1] != "\u{2069}")) {
                     failures.append("\(value.debugDescription) at \(placement) → \(String(String.UnicodeScalarView(scalars)).debugDescription)")
                 }
             }
@@ -340,10 +341,13 @@ enum Oracle {
         [0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF].contains { $0.contains(scalar.value) }
     }
 
-    /// README, "Safety": a value that holds right-to-left text is shown between U+2068 (first strong
-    /// isolate) and U+2069 (pop directional isolate), so that it cannot reorder what is around it.
+    /// README, "Safety": the part of a value from its first right-to-left character to its last is
+    /// shown between U+2068 (first strong isolate) and U+2069 (pop directional isolate), so that it
+    /// cannot reorder what is around it.
     static func shown(_ normal: String) -> String {
-        normal.unicodeScalars.contains(where: isRightToLeft) ? "\u{2068}" + normal + "\u{2069}" : normal
+        let scalars = normal.unicodeScalars
+        guard let first = scalars.firstIndex(where: isRightToLeft), let last = scalars.lastIndex(where: isRightToLeft) else { return normal }
+        return String(scalars[..<first]) + "\u{2068}" + String(scalars[first...last]) + "\u{2069}" + String(scalars[scalars.index(after: last)...])
     }
 
     /// Text as cmark-gfm writes it in HTML.

@@ -3,6 +3,7 @@ import Testing
 @testable import NestEggLoad
 @testable import NestEggModel
 @testable import NestEggRender
+@testable import NestEggServe
 @testable import NestEggSupport
 
 /// Issue 30's cases that need more than a data folder and an exit status (those are in
@@ -52,10 +53,19 @@ import Testing
             #expect(controls.allSatisfy { $0 == Text.firstStrongIsolate || $0 == Text.popDirectionalIsolate }, "\(path): \(controls.map { String($0.value, radix: 16) })")
             let text = String(scalars)
             #expect(text.components(separatedBy: "\u{2068}").count == text.components(separatedBy: "\u{2069}").count, "\(path)")
-            isolated += text.components(separatedBy: "\u{2068}שלום Shop\u{2069}").count - 1
+            isolated += text.components(separatedBy: "\u{2068}שלום\u{2069} Shop").count - 1
             #expect(!text.contains("\u{202E}"))
         }
         #expect(isolated > 0, "the Hebrew counterparty is isolated on some page")
+    }
+
+    /// A right-to-left account name inside a title: only the name is isolated, so the period after
+    /// it keeps its order ("Statement for חשבון, 1–31 Oct 2026", not "…31–1 ,חשבון Oct 2026").
+    @Test func aRightToLeftNameInATitleIsolatesTheNameOnly() {
+        let title = "Statement for חשבון, 1–31 Oct 2026"
+        for placement in [Placement.heading, .htmlText, .htmlAttribute, .paragraph] {
+            #expect(Escape.value(title, at: placement) == "Statement for \u{2068}חשבון\u{2069}, 1–31 Oct 2026", "\(placement)")
+        }
     }
 
     // MARK: One bad value that costs hours or gigabytes
@@ -219,6 +229,90 @@ import Testing
         let problems = DataFolder.spellingTwins(["starling/feed/caf\u{E9}-1.json", "starling/feed/cafe\u{301}-1.json", "starling/feed/b.json"])
         #expect(problems.count == 1)
         #expect(problems.first?.severity == .error)
+    }
+}
+
+/// The second hunt's findings (by someone who had not seen the first list), each through the binary
+/// or the template loader.
+@Suite(.serialized) struct HostileHuntTwoTests {
+    static let fixtures = repositoryRoot.appendingPathComponent("Fixtures")
+
+    /// A value inside an `<svg>` of a Markdown template is HTML (the renderer lifts each SVG past
+    /// cmark-gfm as it is), so it is escaped for HTML, and a `<style>` there is refused.
+    @Test func aValueInAnSVGIsEscapedForHTML() throws {
+        let template = try Template("# Of {{name}}\n\n<svg><text>{{name}}</text></svg>\n", kind: .markdown)
+        #expect(template.placements.map(\.placement) == [.heading, .htmlText])
+        let page = try template.render(.object(["name": .text("Q<img src=x onerror=alert(1)>")]))
+        #expect(page.contains("<svg><text>Q&lt;img src=x onerror=alert(1)&gt;</text></svg>"), "\(page)")
+        #expect(throws: Template.ParseError.self) { try Template("<svg><style>{{name}}</style></svg>\n", kind: .markdown) }
+        #expect(throws: Template.ParseError.self) { try Template("{{#html}}<svg><desc>x</desc><style>{{name}}</style></svg>{{/html}}\n", kind: .markdown) }
+    }
+
+    /// A scheme the template writes before a value in a URL (`javascript:{{x}}`) is refused: the
+    /// browser undoes the value's percent-encoding and runs it.
+    @Test func aValueAfterATemplatesSchemeIsRefused() throws {
+        for text in [#"<a href="javascript:{{v}}">z</a>"#, #"<a HREF='JavaScript:void({{v}})'>z</a>"#, #"<object data="data:text/html,{{v}}"></object>"#,
+                     #"<img srcset="a.png 1x, javascript:{{v}} 2x">"#, #"<a href="&#106;avascript:{{v}}">z</a>"#] {
+            #expect(throws: Template.ParseError.self, "\(text)") { try Template(text + "\n", kind: .markdown) }
+            #expect(throws: Template.ParseError.self, "\(text)") { try Template(text + "\n", kind: .html) }
+        }
+        #expect(throws: Template.ParseError.self) { try Template("[x](javascript:{{v}})\n", kind: .markdown) }
+        for text in [#"<a href="{{root}}{{v}}">z</a>"#, #"<a href="https://example.org/{{v}}">z</a>"#, #"<a href="mailto:{{v}}">z</a>"#,
+                     "[x]({{root}}{{v}})", #"<a href="/x?y=a:b&z={{v}}">z</a>"#] {
+            #expect(try Template(text + "\n", kind: .markdown).placements.last?.placement == .url, "\(text)")
+        }
+    }
+
+    /// A file whose name is not UTF-8 text, added to a signed statements folder, is named by
+    /// `verify` (exit 65), never passed over.
+    @Test func verifyNamesAFileWhoseNameIsNotText() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let site = work.appendingPathComponent("site")
+        #expect(try NestEggBinary.run(["build", "-q", "--data", Self.fixtures.path, "--output", site.path]).status == 0)
+        let statements = site.appendingPathComponent("statements")
+        #expect(try NestEggBinary.run(["verify", statements.path]).status == 0)
+        // A raw byte 0xFF in the name (not the replacement character): written with the C library.
+        var raw = Array((statements.path + "/personal/2026-10").utf8) + [0xFF] + Array(".html".utf8) + [0]
+        let descriptor = raw.withUnsafeMutableBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644) }
+        #expect(descriptor >= 0)
+        close(descriptor)
+        let forged = try NestEggBinary.run(["verify", statements.path])
+        #expect(forged.status == 65, "\(forged.stderr)")
+        #expect(forged.stderr.contains("\\xFF") && forged.stderr.contains("not UTF-8"), "\(forged.stderr)")
+    }
+
+    /// `fixtures --out` into its own folder replaces a symbolic link put in a file's or a folder's
+    /// place; it never writes through it.
+    @Test func fixturesNeverWriteThroughALink() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let out = work.appendingPathComponent("fx"), victim = work.appendingPathComponent("victim.txt"), victims = work.appendingPathComponent("victims")
+        #expect(try NestEggBinary.run(["fixtures", "--scale", "1", "--out", out.path]).status == 0)
+        try write("precious", to: victim)
+        try FileManager.default.createDirectory(at: victims, withIntermediateDirectories: true)
+        let transactions = out.appendingPathComponent("transactions/transactions.json")
+        try FileManager.default.removeItem(at: transactions)
+        try FileManager.default.createSymbolicLink(at: transactions, withDestinationURL: victim)
+        try FileManager.default.removeItem(at: out.appendingPathComponent("transfers"))
+        try FileManager.default.createSymbolicLink(at: out.appendingPathComponent("transfers"), withDestinationURL: victims)
+        let again = try NestEggBinary.run(["fixtures", "--scale", "1", "--out", out.path])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try String(contentsOf: victim, encoding: .utf8) == "precious")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: victims.path).isEmpty)
+        var status = stat()
+        #expect(lstat(transactions.path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG, "the link was replaced by a file")
+    }
+
+    /// `serve` does not serve nestegg's hidden files (the ownership marker): they are no page.
+    @Test func serveAnswersNoHiddenFile() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try write("x", to: root.appendingPathComponent(".nestegg-output"))
+        try write("<p>x</p>", to: root.appendingPathComponent("index.html"))
+        #expect(PreviewServer.resolve("/.nestegg-output", in: root) == .missing)
+        #expect(PreviewServer.resolve("/%2Enestegg-output", in: root) == .missing)
+        #expect(PreviewServer.resolve("/index.html", in: root) == .file(root.appendingPathComponent("index.html")))
     }
 }
 

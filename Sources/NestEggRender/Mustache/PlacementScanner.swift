@@ -109,8 +109,7 @@ struct PlacementScanner {
                 throw Problem(tag: tag, message: "a value right before `[` could make it an image (`![`); put a space between")
             }
             let rest = tagRest(after: index)
-            let readings = (Reading(before: every, kind: kind, tagRest: rest).placement,
-                            Reading(before: sure, kind: kind, tagRest: rest).placement)
+            let readings = (reading(every, kind: kind, tagRest: rest), reading(sure, kind: kind, tagRest: rest))
             switch readings {
             case (.cannot(let problem), _), (_, .cannot(let problem)):
                 throw Problem(tag: tag, message: problem)
@@ -123,6 +122,48 @@ struct PlacementScanner {
             }
         }
         return placements
+    }
+
+    /// Where a value after `before` lands. In a Markdown template, text inside `<svg …>…</svg>` is
+    /// HTML whatever the line around it: the renderer lifts each SVG out of the Markdown before
+    /// cmark-gfm and puts it back as it was (``SVGIslands``), so it is read as an HTML template
+    /// from the `<svg` on. A URL may not follow a scheme the template writes (``schemeProblem(_:)``).
+    static func reading(_ before: String, kind: Template.Kind, tagRest: String) -> Outcome {
+        var outcome = Reading(before: before, kind: kind, tagRest: tagRest).placement
+        if kind == .markdown, let island = openIsland(before) {
+            outcome = Reading(before: String(island), kind: .html, tagRest: tagRest).placement
+        }
+        if case .placed(.url) = outcome, let problem = schemeProblem(urlPrefix(before)) { return .cannot(problem) }
+        return outcome
+    }
+
+    /// The text from an `<svg` that `before` leaves open (no `</svg>` after it), if any.
+    static func openIsland(_ before: String) -> Substring? {
+        guard let open = before.range(of: "<svg", options: [.backwards, .caseInsensitive]) else { return nil }
+        if let close = before.range(of: "</svg>", options: [.backwards, .caseInsensitive]), close.lowerBound > open.lowerBound { return nil }
+        return before[open.lowerBound...]
+    }
+
+    /// What the template writes of a URL before the value: the text after the last quote or `](`
+    /// (where an attribute's value or a link's destination begins).
+    static func urlPrefix(_ before: String) -> Substring {
+        let quote = before.lastIndex(where: { $0 == "\"" || $0 == "'" }).map { before.index(after: $0) }
+        let link = before.range(of: "](", options: .backwards)?.upperBound
+        guard let start = [quote, link].compactMap({ $0 }).max() else { return before[...] }
+        return before[start...]
+    }
+
+    /// Why a value may not follow `prefix` in a URL: the template writes a scheme other than
+    /// http(s) or mailto before it (`javascript:{{x}}`, `data:text/html,{{x}}`, or one spelled with
+    /// an entity), where the value would be the code a browser runs once it undoes the escaping.
+    static func schemeProblem(_ prefix: Substring) -> String? {
+        let lower = prefix.lowercased()
+        guard let colon = lower.firstIndex(of: ":") else { return nil }
+        let scheme = lower[..<colon]
+        // (A scheme spelled with a character reference, `&#106;avascript:`, is one too.)
+        if !scheme.contains("&"), scheme.contains(where: { "/?#".contains($0) }) || ["http", "https", "mailto"].contains(String(scheme)) { return nil }
+        return "a value after \"\(scheme):\", a scheme the template writes, would be run or loaded as it says, whatever its escaping; "
+            + "let the value begin the URL, or write an http(s) address before it"
     }
 
     /// One placement both readings allow: the same, or the more careful of two Markdown text placements.
