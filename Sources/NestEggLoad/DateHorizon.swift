@@ -63,3 +63,22 @@ extension JSONValue {
         return nil
     }
 }
+
+extension JSONValue {
+    /// The first day an account's statements may start: 1 January 1970. An account's statements run
+    /// from its opening (or first transaction) to the data's latest date, one for every month, so
+    /// one `createdAt` in the year 2 would make an account of 24,000 statements (48,813 files from
+    /// a 508 KB data folder); before 1970 a bank account's date here is a mistake.
+    static let firstStatementInstant = Instant(secondsSinceEpoch: 0)
+
+    /// `instant`, or `nil` with an error at this value when it is before 1970 (``firstStatementInstant``).
+    func statementDate(_ instant: Instant?) -> Instant? {
+        guard let instant else { return nil }
+        guard instant >= Self.firstStatementInstant else {
+            error("\(string.map { "\"\($0)\"" } ?? "this date") is before 1970, the earliest a bank account's statements may start "
+                  + "(one statement a month from it to the latest date in the data): a mistake in the data")
+            return nil
+        }
+        return instant
+    }
+}

@@ -115,7 +115,7 @@ public enum StarlingLoader {
         let type = value["accountType"]?.string ?? "PRIMARY"
         let currency = value.required("currency", "an ISO 4217 code such as \"GBP\"")?.currency
         let name = value["name"]?.trimmedString
-        let createdAt = value["createdAt"]?.instant
+        let createdAt = value["createdAt"].flatMap { $0.statementDate($0.instant) }
         guard let uid, let currency else { return nil }
         return StarlingAccount(uid: uid, type: type, currency: currency, name: name ?? uid, createdAt: createdAt)
     }
@@ -140,7 +140,7 @@ public enum StarlingLoader {
         let uid = value.required("feedItemUid", "the feed item's UID")?.identifier
         let amount = value.required("amount", "an amount {currency, minorUnits}")?.currencyAndAmount
         let direction = value.required("direction", "\"IN\" or \"OUT\"")?.oneOf(FeedItem.Direction.self)
-        let time = value.required("transactionTime", "an ISO 8601 date-time")?.instant
+        let time = value.required("transactionTime", "an ISO 8601 date-time").flatMap { $0.statementDate($0.instant) }
         let status = value.required("status", "a status such as \"SETTLED\"")?.string
         let source = value["source"]?.string ?? ""
         let counterParty = value["counterPartyName"]?.trimmedString ?? ""
