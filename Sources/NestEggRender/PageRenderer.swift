@@ -93,7 +93,8 @@ public struct PageRenderer: Sendable {
 
     /// The fields every page's template has, looked up before the page's own view.
     func commonValue(for page: Page, html: Bool) -> TemplateValue {
-        .object(["root": .text(page.rootPrefix), "siteTitle": .text(site.title), "title": .text(page.title), "html": .flag(html)])
+        .object(["root": .text(page.rootPrefix), "siteTitle": .text(site.title), "title": .text(page.title), "html": .flag(html),
+                 "statementPDFs": .flag(site.statementPDFs)])
     }
 
     /// Collapses runs of blank lines that template sections leave behind and ends with one newline.
