@@ -4,7 +4,8 @@ The Fixtures are built with `--pdf` (the nestegg binary as in test_camt.py; skip
 Chromium). Every PDF the manifest lists must have a structure tree (`/StructTreeRoot`, marked
 content) with a heading, tables with header cells and data cells; the document's language
 (`/Lang`); its title in the metadata, shown as the window title (`/DisplayDocTitle`); an outline
-of its headings; and, by `pdftotext`, the text of the statement: its digest and its title.
+of its headings; and, by `pdftotext`, the text of the statement: its digest and its title. The
+statement's page links its PDF beside its CSV and camt.053.
 """
 import json
 import shutil
@@ -69,5 +70,9 @@ def test_every_statement_pdf_is_tagged_titled_and_in_its_language(statements):
         text = subprocess.run(["pdftotext", str(path), "-"], check=True, capture_output=True, text=True).stdout
         assert statement["digest"] in text.replace("\n", "")
         assert title.split(" · ")[0].split(",")[0] in text
+        # The page links its PDF first, then the other formats.
+        page = (statements / pdfs[0][: -len(".pdf")]).with_suffix(".md").read_text(encoding="utf-8")
+        month = Path(pdfs[0]).stem
+        assert f"Download: [PDF]({month}.pdf) · [CSV]({month}.csv) · [camt.053]({month}.camt053.xml)" in page
         checked += 1
     assert checked == 17
