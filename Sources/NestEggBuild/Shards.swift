@@ -33,33 +33,69 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(index)/\(count)" }
 
     /// The batch engines' variables for a worker's index, in this order: a Kubernetes Indexed Job,
-    /// an AWS Batch array job, a Slurm job array (less `SLURM_ARRAY_TASK_MIN`, 0 when unset).
+    /// an AWS Batch array job, a Slurm job array. Each is the share itself: a Slurm task's id is
+    /// its share whatever else the array holds, so `sbatch --array=2` re-runs share 2.
     public static let engineVariables = ["JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX", "SLURM_ARRAY_TASK_ID"]
 
-    /// Share K of `count`, K from the first engine variable that is set. - Returns: the share,
-    /// or why there is none (no variable set, not a number, K ≥ N).
+    /// The Job's `completions`, which the Kubernetes manifests in `deploy/kubernetes/` set for the
+    /// pods (Kubernetes does not give it them).
+    public static let completionsVariable = "NESTEGG_JOB_COMPLETIONS"
+
+    /// Share K of `count`, K from the first engine variable that is set, checked against what the
+    /// engine says of the whole run, so that no worker builds a share other than the one meant:
+    ///
+    /// - Kubernetes: the Job's completions (``completionsVariable``, when set) are N.
+    /// - Slurm: the array reaches no task id of N or more (`SLURM_ARRAY_TASK_MAX`), holds no more
+    ///   tasks than N (`SLURM_ARRAY_TASK_COUNT`) and has no step (`SLURM_ARRAY_TASK_STEP` 1 or
+    ///   unset: `--array=0-6:2` is refused, as its ids skip shares by a rule that reads like N
+    ///   tasks). A smaller array is a re-run of some shares (`--array=2`, `--array=1,5`), and is
+    ///   built; the shares it leaves out are the merge's to find missing.
+    ///
+    /// What the engine says of the whole run is checked first, so that every worker of a run that
+    /// does not fit N says the same. - Returns: the share, or why there is none, saying what to do.
     public static func fromEnvironment(count: Int, _ environment: [String: String]) -> Result<Shard, ShardError> {
         guard let name = engineVariables.first(where: { environment[$0] != nil }), let value = environment[name] else {
             return .failure(ShardError("--shards \(count): none of \(engineVariables.joined(separator: ", ")) is set; give the share with --shard K/N"))
         }
-        guard var index = Int(value.trimmingCharacters(in: .whitespaces)) else {
+        guard let index = number(value) else {
             return .failure(ShardError("\(name)=\(value) is not a share number"))
         }
-        if name == "SLURM_ARRAY_TASK_ID", let text = environment["SLURM_ARRAY_TASK_MIN"] {
-            guard let minimum = Int(text.trimmingCharacters(in: .whitespaces)) else {
-                return .failure(ShardError("SLURM_ARRAY_TASK_MIN=\(text) is not a number"))
+        switch name {
+        case "JOB_COMPLETION_INDEX":
+            if let text = environment[completionsVariable] {
+                guard let completions = number(text), completions == count else {
+                    return .failure(ShardError("the Job has \(completionsVariable)=\(text) completions but --shards \(count); set N in one place (deploy/kubernetes/)"))
+                }
             }
-            let (difference, overflow) = index.subtractingReportingOverflow(minimum)
-            guard !overflow else {
-                return .failure(ShardError("SLURM_ARRAY_TASK_ID=\(value) less SLURM_ARRAY_TASK_MIN=\(text) is not a share of \(count)"))
+        case "SLURM_ARRAY_TASK_ID":
+            var array: [String: Int] = [:]
+            for key in ["SLURM_ARRAY_TASK_MAX", "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_STEP"] {
+                guard let text = environment[key] else { continue }
+                guard let value = number(text) else { return .failure(ShardError("\(key)=\(text) is not a number")) }
+                array[key] = value
             }
-            index = difference
+            let submit = "the task ids are the shares: submit --array=0-\(count - 1) for all of them, --array=K (or K,L,…) to re-run some"
+            if let step = array["SLURM_ARRAY_TASK_STEP"], step != 1 {
+                return .failure(ShardError("the job array steps by \(step) (SLURM_ARRAY_TASK_STEP); \(submit)"))
+            }
+            if let maximum = array["SLURM_ARRAY_TASK_MAX"], maximum >= count {
+                return .failure(ShardError("the job array reaches task \(maximum) (SLURM_ARRAY_TASK_MAX) but --shards \(count); \(submit)"))
+            }
+            if let tasks = array["SLURM_ARRAY_TASK_COUNT"], tasks > count {
+                return .failure(ShardError("the job array has \(tasks) tasks (SLURM_ARRAY_TASK_COUNT) but --shards \(count); \(submit)"))
+            }
+        default:
+            break
         }
         guard let shard = Shard(index: index, count: count) else {
-            return .failure(ShardError("\(name) gives share \(index), not one of 0…\(count - 1) (--shards \(count))"))
+            return .failure(ShardError("\(name)=\(value) is not one of the shares 0…\(count - 1) of --shards \(count)"
+                                       + (name == "SLURM_ARRAY_TASK_ID" ? "; submit the array as --array=0-\(count - 1)" : "")))
         }
         return .success(shard)
     }
+
+    /// A whole number, spaces around it allowed; `nil` for anything else.
+    private static func number(_ text: String) -> Int? { Int(text.trimmingCharacters(in: .whitespaces)) }
 
     /// Whether `key` (a page's path without extension, or the entity it shows) is this share's.
     public func owns(_ key: String) -> Bool { Self.share(of: key, count: count) == index }

@@ -14,7 +14,10 @@ import Synchronization
 /// FIFO, a socket, a device, a link that leads nowhere or in a loop, a folder named like a JSON
 /// file) are reported with the system's reason — as errors where a loader would have read them
 /// (`*.json`, or any folder the walk cannot enter), as warnings for other entries. A link counts
-/// as what it points to, folders included (a loop is reported, not followed).
+/// as what it points to, folders included (a loop is reported, not followed). A link to a folder
+/// that holds the data folder (`/`, `..`) is an error at the link, and a link to a folder that
+/// holds or lies in one of the folders the run replaces (`avoiding`) is listed but not entered:
+/// either would have the walk read far more than the data, the whole file system for `/`.
 public final class DataFolder: Sendable {
     public let root: URL
     /// Paths relative to `root`, with `/` separators, sorted: the regular files.
@@ -34,7 +37,7 @@ public final class DataFolder: Sendable {
         case unreadable(String, reason: String)
     }
 
-    public init(root: URL) throws(OpenError) {
+    public init(root: URL, avoiding: [URL] = []) throws(OpenError) {
         let path = root.path
         var status = stat()
         guard stat(path, &status) == 0 else {
@@ -45,7 +48,7 @@ public final class DataFolder: Sendable {
         guard let directory = opendir(path) else { throw .unreadable(path, reason: systemReason(errno)) }
         closedir(directory)
         self.root = root.standardizedFileURL
-        let (files, problems, links) = Self.walk(self.root.path)
+        let (files, problems, links) = Self.walk(self.root.path, avoiding: avoiding.map { Self.realPath($0.standardizedFileURL.path) ?? $0.standardizedFileURL.path })
         self.files = files
         self.listingProblems = problems
         self.links = links
@@ -54,7 +57,8 @@ public final class DataFolder: Sendable {
 
     /// Lists the regular files under `root` (hidden entries skipped), without recursion, every
     /// entry that could not be listed or is not a regular file, and the links it followed.
-    private static func walk(_ root: String) -> ([String], [Diagnostic], links: [String]) {
+    private static func walk(_ root: String, avoiding: [String]) -> ([String], [Diagnostic], links: [String]) {
+        let realRoot = realPath(root) ?? root
         var files: [String] = []
         var problems: [Diagnostic] = []
         var links: [String] = []
@@ -91,6 +95,15 @@ public final class DataFolder: Sendable {
                     kind = status.st_mode & S_IFMT
                 }
                 if linked && (kind == S_IFREG || kind == S_IFDIR) { links.append(path) }
+                if linked && kind == S_IFDIR, let target = realPath(full) {
+                    if within(realRoot, target) {
+                        problems.append(Diagnostic(.error, file: path, message:
+                            "not read: a symbolic link to \(target), a folder that holds the data folder itself"))
+                        continue
+                    }
+                    // Listed among the links, which the run then refuses, but never walked.
+                    if avoiding.contains(where: { within($0, target) || within(target, $0) }) { continue }
+                }
                 switch kind {
                 case S_IFREG:
                     files.append(path)
@@ -132,6 +145,18 @@ public final class DataFolder: Sendable {
             }
         }
         return problems
+    }
+
+    /// `path` with every symbolic link resolved, or `nil` if it cannot be.
+    static func realPath(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    /// Whether `path` is `folder` or lies inside it (both resolved).
+    static func within(_ path: String, _ folder: String) -> Bool {
+        path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
     }
 
     /// A folder, once: its device and inode.

@@ -82,8 +82,12 @@ final class ChildProcess: Sendable {
             _ = Glibc.signal(signal) { number in
                 let slots = ChildProcess.running.slots
                 for index in 0..<64 where slots[index] > 0 { kill(-slots[index], SIGKILL) }
-                _ = Glibc.signal(number, SIG_DFL)
-                raise(number)
+                // Then nestegg stops as its own handler stops it (staged work removed, also as
+                // PID 1, where a signal's default action does nothing); failing that, by default.
+                if !Termination.stopFromSignalHandler(number) {
+                    _ = Glibc.signal(number, SIG_DFL)
+                    raise(number)
+                }
             }
         }
     }()

@@ -739,14 +739,14 @@ There is no page at this address. It may have been a week, a month or a goal tha
 longer has: every page is made from the data as given, and pages it no longer makes are removed.
 
 {{#hasSections}}
-Go to the [start page]({{root}}index.md), or to a section:
+Go to the [start page]({{startHref}}), or to a section:
 
 {{#sections}}
-- [{{title}}]({{root}}{{href}})
+- [{{title}}]({{href}})
 {{/sections}}
 {{/hasSections}}
 {{^hasSections}}
-Go to the [start page]({{root}}index.md).
+Go to the [start page]({{startHref}}).
 {{/hasSections}}
 
 """#,

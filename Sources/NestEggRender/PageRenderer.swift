@@ -40,7 +40,7 @@ public struct PageRenderer: Sendable {
 
     /// What `layout.html` shows around a page's HTML `content`.
     func layoutValue(for page: Page, content: String) -> TemplateValue {
-        let root = page.rootPrefix
+        let root = self.root(of: page)
         let nav: [TemplateValue] = site.sections.map {
             .object(["title": .text($0.title), "href": .text(root + $0.path + ".html"), "current": .flag($0.id == page.section)])
         }
@@ -93,9 +93,15 @@ public struct PageRenderer: Sendable {
         return (Self.tidy(both.off), Self.tidy(both.on))
     }
 
+    /// How `page` links to the site's root: relative (`../../`), but for the page for missing
+    /// addresses, which a host serves at any depth (``SiteMeta/notFoundRoot(site:)``).
+    func root(of page: Page) -> String {
+        page.path == SiteMeta.notFoundPath ? SiteMeta.notFoundRoot(site: site) : page.rootPrefix
+    }
+
     /// The fields every page's template has, looked up before the page's own view.
     func commonValue(for page: Page, html: Bool, inSingleFile: Bool = false) -> TemplateValue {
-        .object(["root": .text(page.rootPrefix), "siteTitle": .text(site.title), "title": .text(page.title), "html": .flag(html),
+        .object(["root": .text(root(of: page)), "siteTitle": .text(site.title), "title": .text(page.title), "html": .flag(html),
                  "besideFiles": .flag(!inSingleFile), "statementPDFs": .flag(site.statementPDFs)])
     }
 

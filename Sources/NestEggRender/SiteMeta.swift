@@ -49,9 +49,20 @@ public enum SiteMeta {
     public static let notFoundPath = "404"
 
     public static func notFoundPage(site: Site) -> Page {
-        let sections = site.sections.map { NotFoundView.SectionLink(title: $0.title, href: ReportContext.href($0.path)) }
+        let root = notFoundRoot(site: site)
+        let sections = site.sections.map { NotFoundView.SectionLink(title: $0.title, href: root + $0.path + ".html") }
         return Page(path: notFoundPath, title: "Page not found", template: "not-found", section: nil,
-                    view: NotFoundView(sections: sections, hasSections: !sections.isEmpty))
+                    view: NotFoundView(startHref: root + "index.html", sections: sections, hasSections: !sections.isEmpty))
+    }
+
+    /// How the page for missing addresses reaches the site's root: from the host's root, since a
+    /// host serves it at whatever address was missing (`statements/personal/2027-01.html`), where
+    /// relative links would lead to more missing pages and leave it unstyled. That is the base
+    /// URL's path (`/family/` for `https://example.org/family/`), or `/` without a base URL.
+    public static func notFoundRoot(site: Site) -> String {
+        guard let baseURL = site.settings.baseURL else { return "/" }
+        let afterScheme = baseURL.range(of: "://").map { baseURL[$0.upperBound...] } ?? baseURL[...]
+        return afterScheme.firstIndex(of: "/").map { String(afterScheme[$0...]) } ?? "/"
     }
 
     struct NotFoundView: Sendable, Encodable {
@@ -59,6 +70,7 @@ public enum SiteMeta {
             let title: String
             let href: String
         }
+        let startHref: String
         let sections: [SectionLink]
         let hasSections: Bool
     }

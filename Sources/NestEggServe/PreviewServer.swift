@@ -137,15 +137,35 @@ public final class PreviewServer: Sendable {
     public func run() async throws {
         rebuild(reason: "first build")
         let address = try sockaddr_in.inet(ip4: options.host, port: options.port)
-        let server = HTTPServer(address: address, logger: .disabled)
-        await server.appendRoute("GET /__nestegg/reload", to: WebSocketHTTPHandler(handler: MessageFrameWSHandler(handler: ReloadSocket(server: self))))
-        await server.appendRoute("GET *") { [self] request in respond(to: request.path) }
-        await server.appendRoute("HEAD *") { [self] request in respond(to: request.path) }
+        let server = HTTPServer(address: address, logger: .disabled, handler: Gate(server: self))
         log("Serving http://\(options.host):\(options.port)/ — watching \(options.data.path)"
             + (options.templates.map { " and \($0.path)" } ?? "") + " (Ctrl-C stops)")
         let watcher = Task { await watch() }
         defer { watcher.cancel() }
         try await server.run()
+    }
+
+    /// The `Host` values this server answers: `127.0.0.1`, `localhost`, `[::1]` and the `--host`
+    /// given, each with the port (and without it on port 80, where browsers leave it out), in
+    /// lower case. Any other name is a page elsewhere that has pointed its own name at this
+    /// machine (DNS rebinding): the browser would take the preview for that page's origin.
+    static func allowedHosts(host: String, port: UInt16) -> Set<String> {
+        let given = host.contains(":") && !host.hasPrefix("[") ? "[" + host + "]" : host
+        let names = ["127.0.0.1", "localhost", "[::1]", given].map { $0.lowercased() }
+        return Set(names.map { "\($0):\(port)" } + (port == 80 ? names : []))
+    }
+
+    /// Whether a request's `Host` header names this server (``allowedHosts(host:port:)``).
+    func accepts(host: String?) -> Bool {
+        guard let host else { return false }
+        return Self.allowedHosts(host: options.host, port: options.port).contains(host.lowercased())
+    }
+
+    /// Whether a WebSocket's `Origin` is one of this server's own pages: `http://` and an allowed
+    /// host. A browser always sends it; a page from anywhere else is refused.
+    func accepts(origin: String?) -> Bool {
+        guard let origin, origin.lowercased().hasPrefix("http://") else { return false }
+        return accepts(host: String(origin.dropFirst("http://".count)))
     }
 
     /// The response for a request's path: the built file (HTML with the reload script and, after
@@ -185,10 +205,12 @@ public final class PreviewServer: Sendable {
         case outside
     }
 
-    /// Where a request's path leads in `root`: never outside it — not by `..`, an encoded one, a
-    /// backslash or a symbolic link.
+    /// Where a request's path (as sent, percent-encoded, without the query) leads in `root`: never
+    /// outside it — not by `..`, an encoded one, a backslash or a symbolic link. A path that does
+    /// not decode to UTF-8 text (`/%ff`, `/x%c0`, a stray `%`) names no file: `missing`. An encoded
+    /// `?` (`%3f`) is a character of a name, not the start of a query.
     static func resolve(_ requestPath: String, in root: URL) -> Resolved {
-        let path = (requestPath.removingPercentEncoding ?? requestPath).split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
+        guard requestPath.hasPrefix("/"), let path = decode(requestPath) else { return .missing }
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         if parts.contains(where: { $0 == ".." || $0 == "." || $0.contains("\\") || $0.contains("\0") }) { return .outside }
         var url = root
@@ -201,6 +223,28 @@ public final class PreviewServer: Sendable {
         guard real == base || real.hasPrefix(base + "/") else { return .outside }
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { return .missing }
         return .file(url)
+    }
+
+    /// A percent-encoded path decoded exactly: `nil` for a `%` not followed by two hex digits or
+    /// bytes that are not UTF-8 (never a replacement character, which could name another file).
+    static func decode(_ encoded: String) -> String? {
+        var bytes: [UInt8] = []
+        var input = encoded.utf8.makeIterator()
+        while let byte = input.next() {
+            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
+            guard let high = input.next().flatMap(hexValue), let low = input.next().flatMap(hexValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     static func contentType(of path: String) -> String {
@@ -264,6 +308,36 @@ public final class PreviewServer: Sendable {
 
     /// The builds this far (for tests).
     var version: Int { state.withLock { $0.version } }
+}
+
+/// Every request, before anything of the site: a `Host` that is not this server's gets 421 and
+/// no content; the reload WebSocket only from one of its own pages (`Origin`), else 403; then
+/// `GET` and `HEAD` of the site's files by the path as sent (FlyingFox's decoded `path` turns
+/// bytes that are not UTF-8 into nothing, and `%3f` into a query).
+struct Gate: HTTPHandler {
+    let server: PreviewServer
+    static let reloadPath = "/__nestegg/reload"
+
+    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard server.accepts(host: request.headers[.host]) else {
+            return Self.refusal(.misdirectedRequest, "this preview answers only http://127.0.0.1, localhost or [::1] with its port\n")
+        }
+        let path = request.target.path(percentEncoded: true)
+        if path == Self.reloadPath {
+            guard server.accepts(origin: request.headers[HTTPHeader("Origin")]) else {
+                return Self.refusal(.forbidden, "only the preview's own pages may listen for builds\n")
+            }
+            return try await WebSocketHTTPHandler(handler: MessageFrameWSHandler(handler: ReloadSocket(server: server))).handleRequest(request)
+        }
+        guard request.method == .GET || request.method == .HEAD else {
+            return Self.refusal(.methodNotAllowed, "the preview only reads\n")
+        }
+        return server.respond(to: path)
+    }
+
+    static func refusal(_ status: HTTPStatusCode, _ text: String) -> HTTPResponse {
+        HTTPResponse(statusCode: status, headers: [.contentType: "text/plain; charset=utf-8", .init("Cache-Control"): "no-store"], body: Data(text.utf8))
+    }
 }
 
 /// Tells an open page's WebSocket of every finished build.

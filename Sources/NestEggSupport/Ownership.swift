@@ -22,6 +22,90 @@ public final class Ownership: Sendable {
         self.descriptor = Mutex(descriptor)
     }
 
+    /// Whether the lock is on what is at `path` now (not on an entry removed, or replaced, since
+    /// it was opened).
+    func holds(_ path: String) -> Bool {
+        descriptor.withLock { descriptor in
+            var held = stat(), there = stat()
+            return descriptor >= 0 && fstat(descriptor, &held) == 0 && lstat(path, &there) == 0
+                && held.st_dev == there.st_dev && held.st_ino == there.st_ino
+        }
+    }
+
+    /// A name part that no other build picks at the same time: this machine's name (builds in
+    /// containers sharing a volume each have their own process 1) and 64 random bits,
+    /// `<host>.<16 hex digits>`, the host name kept to letters and digits (`_` for the rest).
+    public static func uniqueToken() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let host = gethostname(&buffer, buffer.count - 1) == 0 ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        let kept = String(host.unicodeScalars.prefix(40).map { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) ? Character($0) : "_" })
+        let random = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        return (kept.isEmpty ? "host" : kept) + "." + String(repeating: "0", count: 16 - random.count) + random
+    }
+
+    /// Whether `rest` is a ``uniqueToken()`` (or the process number older nestegg used).
+    static func isToken(_ rest: Substring.UTF8View) -> Bool {
+        let digit = UInt8(ascii: "0")...UInt8(ascii: "9"), lower = UInt8(ascii: "a")...UInt8(ascii: "f")
+        if !rest.isEmpty && rest.allSatisfy(digit.contains) { return true }
+        let parts = rest.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].count == 16, parts[1].allSatisfy({ digit.contains($0) || lower.contains($0) }) else { return false }
+        return parts[0].allSatisfy { byte in
+            digit.contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "_")
+        }
+    }
+
+    /// A system error: its number, and its text as `description`.
+    public struct SystemError: Error, CustomStringConvertible {
+        public let code: Int32
+        public var description: String { systemReason(code) }
+    }
+
+    /// Makes a new entry in `folder` under `name(token)` (a fresh ``uniqueToken()`` each try) with
+    /// `make` (which returns `errno` on failure, `nil` on success) and locks it, as one step for
+    /// every other build: another build's recovery (``removeAbandoned(in:where:restores:)``) may
+    /// take the new entry for a leftover in the moment before it is locked, and removes it while
+    /// it holds the lock; then the lock here fails, or holds a removed entry, and a new name is
+    /// tried. - Returns: the entry's path and its lock, or why it could not be made.
+    public static func create(in folder: URL, named name: (String) -> String,
+                              by make: (String) -> Int32?) -> Result<(path: URL, ownership: Ownership), SystemError> {
+        var code = EAGAIN
+        for _ in 0..<16 {
+            let path = folder.appendingPathComponent(name(uniqueToken()))
+            if let failure = make(path.path) {
+                if failure == EEXIST { continue }
+                return .failure(SystemError(code: failure))
+            }
+            if let ownership = Ownership(of: path.path) {
+                if ownership.holds(path.path) { return .success((path, ownership)) }
+                ownership.release()
+            } else {
+                code = errno
+            }
+        }
+        return .failure(SystemError(code: code == 0 ? EAGAIN : code))
+    }
+
+    /// Removes the file or folder at `path` whole, a folder that is not writable too (an output
+    /// folder whose permissions were taken away is still nestegg's to replace): if the removal
+    /// fails, every folder in it that its owner may not write is made writable, and it is tried once more.
+    /// - Returns: whether nothing is left.
+    @discardableResult
+    public static func removeTree(_ path: String) -> Bool {
+        if (try? FileManager.default.removeItem(atPath: path)) != nil { return true }
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return errno == ENOENT }
+        func unlock(_ folder: String) {
+            var status = stat()
+            guard lstat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return }
+            if status.st_mode & S_IRWXU != S_IRWXU { chmod(folder, status.st_mode & 0o7777 | S_IRWXU) }
+            for entry in FolderEntries.read(folder) ?? [] where entry.name != "." && entry.name != ".." {
+                unlock(folder + "/" + entry.name)
+            }
+        }
+        unlock(path)
+        return (try? FileManager.default.removeItem(atPath: path)) != nil
+    }
+
     /// Gives the lock up (also done when the process ends).
     public func release() {
         descriptor.withLock { descriptor in
@@ -35,31 +119,35 @@ public final class Ownership: Sendable {
 
     /// Cleans up the entries of `folder` whose names `matches` and that no running build owns:
     /// each is removed, unless `restores` names where it goes back to (a path that is missing,
-    /// which a build killed half-way through a swap left empty).
+    /// which a build killed half-way through a swap left empty). `cleaning` is called on each
+    /// first (a list of files beside the output, say, whose own leftovers go with it). The
+    /// leftover's lock is held until it is gone, so that a build that made it a moment ago and
+    /// has not locked it yet sees it is gone and makes another (``create(in:named:by:)``).
     public static func removeAbandoned(in folder: URL, where matches: (String) -> Bool,
-                                       restores: (String) -> URL? = { _ in nil }) {
+                                       restores: (String) -> URL? = { _ in nil }, cleaning: (URL) -> Void = { _ in }) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for name in names.sorted() where matches(name) {
             let leftover = folder.appendingPathComponent(name)
-            guard isAbandoned(leftover.path) else { continue }
+            guard let probe = Ownership(of: leftover.path) else { continue }
+            defer { probe.release() }
+            cleaning(leftover)
             var status = stat()
             if let original = restores(name), lstat(original.path, &status) != 0, errno == ENOENT,
                rename(leftover.path, original.path) == 0 {
                 continue
             }
-            try? FileManager.default.removeItem(at: leftover)
+            removeTree(leftover.path)
         }
     }
 
-    /// Which of `prefixes` `name` is a leftover of: the prefix and a process number, nothing else
-    /// (`.nestegg-staging-site-123`); `nil` for any other name — a file of the user's that merely
-    /// shares the prefix, or another output's leftover whose prefix begins with this one (`site-2`'s
-    /// with `site`'s).
+    /// Which of `prefixes` `name` is a leftover of: the prefix and a ``uniqueToken()`` (or the
+    /// process number older nestegg used), nothing else (`.nestegg-staging-site-box.0123456789abcdef`);
+    /// `nil` for any other name — a file of the user's that merely shares the prefix, or another
+    /// output's leftover whose prefix begins with this one (`site-2`'s with `site`'s: a token has
+    /// no `-`).
     public static func leftover(_ name: String, of prefixes: [String]) -> String? {
         prefixes.first { prefix in
-            guard name.hasPrefix(prefix) else { return false }
-            let number = name.utf8.dropFirst(prefix.utf8.count)
-            return !number.isEmpty && number.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+            name.hasPrefix(prefix) && isToken(name.utf8.dropFirst(prefix.utf8.count))
         }
     }
 

@@ -26,7 +26,46 @@ public struct SyntheticData {
     static let end = Instant(iso8601: "2026-11-20T18:00:00Z")!
     static let year: Int64 = 365 * 86_400
 
+    /// The file that marks a folder as one `nestegg fixtures` made, which it may write into again.
+    /// (Hidden, so the data folder's walk does not list it.)
+    public static let marker = ".nestegg-fixtures"
+
+    /// A folder that `fixtures` will not write into: it holds files and nestegg did not make it.
+    public struct FolderRefused: Error, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    /// Creates `folder` (or takes an empty one, or one it made before) and marks it as made by
+    /// `fixtures`. Refuses anything else: synthetic files written into a real data folder would
+    /// replace its accounts, transactions and settings.
+    public static func claim(_ folder: URL) throws(FolderRefused) {
+        let path = folder.path
+        var status = stat()
+        if stat(path, &status) == 0 {
+            guard status.st_mode & S_IFMT == S_IFDIR else { throw FolderRefused(path: path, reason: "exists and is not a folder") }
+            let names: [String]
+            do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
+                throw FolderRefused(path: path, reason: "cannot read the folder (\(error.localizedDescription))")
+            }
+            if !names.isEmpty && !names.contains(marker) {
+                throw FolderRefused(path: path, reason: "refusing to write here: it is not empty and nestegg fixtures did not make it "
+                                    + "(it has no \(marker)); remove it or choose another --out")
+            }
+        }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("This folder holds synthetic data written by nestegg fixtures; the next run may write into it again.\n".utf8)
+                .write(to: folder.appendingPathComponent(marker))
+        } catch {
+            throw FolderRefused(path: path, reason: "cannot create the folder (\(error.localizedDescription))")
+        }
+    }
+
+    /// Writes every file into `folder`, which must be one ``claim(_:)`` accepts.
     public func write(to folder: URL) throws -> Summary {
+        try Self.claim(folder)
         var writer = Writer(root: folder)
         var random = SplitMix64(seed: seed)
         try writeStarling(&writer, &random)

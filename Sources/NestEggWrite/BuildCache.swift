@@ -4,7 +4,8 @@ import Foundation
 /// Lets a rebuild whose input has not changed skip the work, as `make` would; and a rebuild
 /// whose input changed a little skip the pages it did not change (each page's fingerprint).
 ///
-/// A build records, in `<output>/.nestegg-cache` (not part of the site; git-ignored), a
+/// A build records, in a file beside the output folder (``defaultFile(for:)``, or `--cache FILE`;
+/// never inside the published folder, which holds the site alone), a
 /// fingerprint of everything its output depends on — every data file's bytes, the template
 /// overrides, and the `nestegg` executable itself — with the size and modification time (to the
 /// nanosecond) of each file it wrote, and its warnings. The next build computes the fingerprint
@@ -42,10 +43,18 @@ public struct BuildCache: Sendable {
         self.pages = pages
     }
 
-    /// The cache recorded in an output folder, if any.
-    public static func read(from output: URL) -> BuildCache? {
-        guard case .success(let bytes) = FileBytes.read(output.appendingPathComponent(fileName).path) else { return nil }
+    /// The cache recorded in `file`, if any.
+    public static func read(at file: URL) -> BuildCache? {
+        guard case .success(let bytes) = FileBytes.read(file.path) else { return nil }
         return parse(bytes)
+    }
+
+    /// Where a build of `output` keeps its cache by default: beside it, hidden, named after it
+    /// (`Output` → `.Output.nestegg-cache`), so that it is never uploaded with the site, goes with the
+    /// folder that holds the output, and a second output in the same folder has its own.
+    public static func defaultFile(for output: URL) -> URL {
+        let folder = output.standardizedFileURL
+        return folder.deletingLastPathComponent().appendingPathComponent("." + folder.lastPathComponent + ".nestegg-cache")
     }
 
     /// A cache's text, read line by line on its bytes (a large site's cache has hundreds of

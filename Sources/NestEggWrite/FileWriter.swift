@@ -7,9 +7,11 @@ import Foundation
 /// second name so that ``rollBack()`` can put it back. A file whose content is already what would
 /// be written is left alone, so it keeps its modification time.
 ///
-/// The temporary names are `.<name>.nestegg-staged-<pid>` and `.<name>.nestegg-previous-<pid>`;
-/// each is locked while its build runs, and ``recover(beside:)`` removes (or, for a previous file
-/// whose destination is gone, restores) those that no running build owns.
+/// The temporary names are `.<name>.nestegg-staged-<token>` and `.<name>.nestegg-previous-<token>`
+/// (``Ownership/uniqueToken()``); each is made and locked as one step while its build runs, and
+/// ``recover(beside:)`` removes (or, for a previous file whose destination is gone, restores)
+/// those that no running build owns. The bytes are written by nestegg itself, never by
+/// Foundation's atomic write, whose own temporary (`.dat.nosync…`) a killed build would leave.
 public final class StagedFile {
     public let destination: URL
     let temporary: URL?
@@ -23,29 +25,39 @@ public final class StagedFile {
         self.ownership = ownership.map { [$0] } ?? []
     }
 
-    static func temporaryName(_ destination: URL, _ role: String) -> URL {
-        destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).nestegg-\(role)-\(getpid())")
+    static func prefix(_ destination: URL, _ role: String) -> String {
+        ".\(destination.lastPathComponent).nestegg-\(role)-"
     }
 
     public static func stage(_ text: String, at destination: URL) throws(SiteWriter.WriteError) -> StagedFile {
-        let data = Data(text.utf8)
-        if FileManager.default.contents(atPath: destination.path) == data {
-            return StagedFile(destination: destination, temporary: nil, ownership: nil)
-        }
-        let temporary = temporaryName(destination, "staged")
+        var text = text
+        let unchanged = text.withUTF8 { SiteWriter.file(atPath: destination.path, holds: $0) }
+        if unchanged { return StagedFile(destination: destination, temporary: nil, ownership: nil) }
+        let folder = destination.deletingLastPathComponent()
         do {
-            try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try? FileManager.default.removeItem(at: temporary)
-            guard FileManager.default.createFile(atPath: temporary.path, contents: data) else {
-                throw SiteWriter.WriteError(path: destination.path, reason: "cannot create a file in \(destination.deletingLastPathComponent().path)")
-            }
-        } catch let error as SiteWriter.WriteError {
-            throw error
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw SiteWriter.WriteError(path: destination.path, reason: SiteWriter.reason(error))
+            throw SiteWriter.WriteError(path: destination.path, reason: "cannot create its folder: \(SiteWriter.reason(error))")
         }
-        return StagedFile(destination: destination, temporary: temporary, ownership: Ownership(of: temporary.path))
+        let made = Ownership.create(in: folder, named: { prefix(destination, "staged") + $0 }, by: { path in
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
+            guard descriptor >= 0 else { return errno }
+            close(descriptor)
+            return nil
+        })
+        let temporary: URL, ownership: Ownership
+        switch made {
+        case .failure(let error):
+            throw SiteWriter.WriteError(path: destination.path, reason: "cannot create a file in \(folder.path): \(error)")
+        case .success(let made):
+            (temporary, ownership) = made
+        }
+        if let failure = text.withUTF8({ SiteWriter.writeFile(atPath: temporary.path, $0, appending: true) }) {
+            unlink(temporary.path)
+            ownership.release()
+            throw SiteWriter.WriteError(path: destination.path, reason: "cannot write a file in \(folder.path): \(failure)")
+        }
+        return StagedFile(destination: destination, temporary: temporary, ownership: ownership)
     }
 
     /// Moves the staged bytes into place, keeping the previous file aside. - Returns: whether the file changed.
@@ -54,13 +66,15 @@ public final class StagedFile {
         guard let temporary else { return false }
         var status = stat()
         if lstat(destination.path, &status) == 0 {
-            let kept = Self.temporaryName(destination, "previous")
-            unlink(kept.path)
-            guard link(destination.path, kept.path) == 0 else {
-                throw SiteWriter.WriteError(path: destination.path, reason: "cannot keep the previous file aside: \(systemReason(errno))")
+            let made = Ownership.create(in: destination.deletingLastPathComponent(), named: { Self.prefix(destination, "previous") + $0 },
+                                        by: { link(destination.path, $0) == 0 ? nil : errno })
+            switch made {
+            case .failure(let error):
+                throw SiteWriter.WriteError(path: destination.path, reason: "cannot keep the previous file aside: \(error)")
+            case .success(let (kept, lock)):
+                previous = kept
+                ownership.append(lock)
             }
-            previous = kept
-            if let lock = Ownership(of: kept.path) { ownership.append(lock) }
         }
         guard rename(temporary.path, destination.path) == 0 else {
             let reason = systemReason(errno)
@@ -102,8 +116,75 @@ public final class StagedFile {
     /// Cleans up the temporary files that a killed build left beside `destination`: only theirs, by
     /// name (``Ownership/leftover(_:of:)``), a file of yours that merely shares the prefix left alone.
     public static func recover(beside destination: URL) {
-        let staged = ".\(destination.lastPathComponent).nestegg-staged-", previous = ".\(destination.lastPathComponent).nestegg-previous-"
+        let staged = prefix(destination, "staged"), previous = prefix(destination, "previous")
         Ownership.removeAbandoned(in: destination.deletingLastPathComponent(), where: { Ownership.leftover($0, of: [staged, previous]) != nil },
                                   restores: { $0.hasPrefix(previous) ? destination : nil })
+    }
+}
+
+/// The files a build stages beside its output (``StagedFile``: `--json`, `--summary`,
+/// `--single-file`), listed in `.nestegg-beside-<output>-<token>` beside the output folder, made
+/// and locked as the build's staging folder is, and removed when the build ends. A build killed
+/// before then leaves the list, and the next build of that output — with or without those options
+/// — cleans up each listed file's temporaries through it (``recover(_:)``, from
+/// ``SiteWriter/recover(_:)``), then removes the list.
+public final class BesideList {
+    let path: URL
+    private let ownership: Ownership
+
+    static func prefix(of output: URL) -> String { ".nestegg-beside-\(output.lastPathComponent)-" }
+
+    /// Makes the list beside `output`.
+    public init(for output: URL) throws(SiteWriter.WriteError) {
+        let output = output.standardizedFileURL
+        let made = Ownership.create(in: output.deletingLastPathComponent(), named: { Self.prefix(of: output) + $0 }, by: { path in
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
+            guard descriptor >= 0 else { return errno }
+            close(descriptor)
+            return nil
+        })
+        switch made {
+        case .failure(let error):
+            throw SiteWriter.WriteError(path: output.deletingLastPathComponent().path, reason: "cannot create a file here: \(error)")
+        case .success(let (path, ownership)):
+            (self.path, self.ownership) = (path, ownership)
+        }
+    }
+
+    /// Lists `destination`, then stages `text` for it (``StagedFile/stage(_:at:)``). The list is
+    /// only ever appended to: a build killed while it adds a line loses no line written before.
+    public func stage(_ text: String, at destination: URL) throws(SiteWriter.WriteError) -> StagedFile {
+        var line = Self.escape(destination.standardizedFileURL.path) + "\n"
+        if let failure = line.withUTF8({ SiteWriter.writeFile(atPath: path.path, $0, appending: true) }) {
+            throw SiteWriter.WriteError(path: path.path, reason: failure)
+        }
+        return try StagedFile.stage(text, at: destination)
+    }
+
+    /// The build is over (its files committed, rolled back or discarded): the list goes.
+    public func end() {
+        unlink(path.path)
+        ownership.release()
+    }
+
+    /// Cleans up after the builds of `output` that were killed: the temporaries beside each file
+    /// their lists name (``StagedFile/recover(beside:)``), then the lists.
+    static func recover(_ output: URL) {
+        let prefix = prefix(of: output)
+        Ownership.removeAbandoned(in: output.deletingLastPathComponent(), where: { Ownership.leftover($0, of: [prefix]) != nil }, cleaning: { list in
+            guard case .success(let bytes) = FileBytes.read(list.path) else { return }
+            for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("/") {
+                StagedFile.recover(beside: URL(fileURLWithPath: unescape(line)))
+            }
+        })
+    }
+
+    /// A path on one line: `%` and a line break written as `%25` and `%0A`.
+    static func escape(_ path: String) -> String {
+        path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    static func unescape(_ line: Substring) -> String {
+        line.replacingOccurrences(of: "%0A", with: "\n").replacingOccurrences(of: "%25", with: "%")
     }
 }

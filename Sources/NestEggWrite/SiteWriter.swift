@@ -77,25 +77,27 @@ public final class SiteWriter: Sendable {
         let output = output.standardizedFileURL
         self.output = output
         let parent = output.deletingLastPathComponent()
-        let staging = parent.appendingPathComponent(Self.stagingPrefix(of: output) + "\(getpid())")
-        self.staging = staging
         try Self.checkOutputIsOurs(output, protecting: protecting)
         Self.recover(output)
         do {
-            try? FileManager.default.removeItem(at: staging)
-            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
-            try Data("This folder is a site written by nestegg build; the next build replaces it whole.\n".utf8)
-                .write(to: staging.appendingPathComponent(Self.marker))
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
             throw WriteError(path: parent.path, reason: "cannot create a folder here (\(Self.reason(error)))")
         }
-        // Held until the staging folder is swapped in or discarded: while it is, no other build
-        // takes the folder for a leftover.
-        guard let ownership = Ownership(of: staging.path) else {
-            try? FileManager.default.removeItem(at: staging)
-            throw WriteError(path: staging.path, reason: "cannot lock the staging folder")
+        // Made and locked as one step for other builds, the lock held until the staging folder is
+        // swapped in or discarded: while it is, no other build takes the folder for a leftover.
+        switch Ownership.create(in: parent, named: { Self.stagingPrefix(of: output) + $0 }, by: { mkdir($0, 0o777) == 0 ? nil : errno }) {
+        case .failure(let error):
+            throw WriteError(path: parent.path, reason: "cannot create a staging folder here: \(error)")
+        case .success(let (staging, ownership)):
+            self.staging = staging
+            stagingOwnership = ownership
         }
-        stagingOwnership = ownership
+        var text = "This folder is a site written by nestegg build; the next build replaces it whole.\n"
+        if let failure = text.withUTF8({ Self.writeFile(atPath: staging.path + "/" + Self.marker, $0) }) {
+            discard()
+            throw WriteError(path: parent.path, reason: "cannot write in a staging folder here: \(failure)")
+        }
     }
 
     static func stagingPrefix(of output: URL) -> String { ".nestegg-staging-\(output.lastPathComponent)-" }
@@ -140,6 +142,7 @@ public final class SiteWriter: Sendable {
     /// Only this output's leftovers, by name (``Ownership/leftover(_:of:)``), are touched.
     public static func recover(_ output: URL) {
         let output = output.standardizedFileURL
+        BesideList.recover(output)
         let staging = stagingPrefix(of: output), retired = retiredPrefix(of: output)
         Ownership.removeAbandoned(in: output.deletingLastPathComponent(), where: { Ownership.leftover($0, of: [staging, retired]) != nil },
                                   restores: { $0.hasPrefix(retired) ? output : nil })
@@ -326,11 +329,14 @@ public final class SiteWriter: Sendable {
     }
 
     /// Writes `bytes` to a new file at `path` (never into an existing one: in the staging folder
-    /// that would be a linked file of the old output). - Returns: why it failed, or `nil`.
-    static func writeFile(atPath path: String, _ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+    /// that would be a linked file of the old output), or with `appending`, at the end of the file
+    /// at `path`, which this build made (never through a link). - Returns: why it failed (the
+    /// system's reason), or `nil`.
+    static func writeFile(atPath path: String, _ bytes: UnsafeBufferPointer<UInt8>, appending: Bool = false) -> String? {
+        let descriptor = appending ? open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
+                                   : open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else {
-            return errno == EEXIST ? "another file of this build has the same name (a disk that ignores case?)"
+            return errno == EEXIST && !appending ? "another file of this build has the same name (a disk that ignores case?)"
                 : String(cString: strerror(errno))
         }
         var offset = 0
@@ -374,7 +380,7 @@ public final class SiteWriter: Sendable {
         case .failed(let code):
             throw WriteError(path: output.path, reason: systemReason(code))
         case .unsupported:
-            let retired = output.deletingLastPathComponent().appendingPathComponent(Self.retiredPrefix(of: output) + "\(getpid())")
+            let retired = output.deletingLastPathComponent().appendingPathComponent(Self.retiredPrefix(of: output) + Ownership.uniqueToken())
             guard rename(output.path, retired.path) == 0 else { throw WriteError(path: output.path, reason: systemReason(errno)) }
             guard rename(staging.path, output.path) == 0 else {
                 let code = errno
@@ -411,7 +417,7 @@ public final class SiteWriter: Sendable {
 
         /// Removes the previous output: the new one stays.
         public func finish() {
-            if let previous { try? FileManager.default.removeItem(at: previous) }
+            if let previous { Ownership.removeTree(previous.path) }
             ownership?.release()
         }
 
@@ -419,24 +425,26 @@ public final class SiteWriter: Sendable {
         @discardableResult
         public func rollBack() -> Bool {
             defer { ownership?.release() }
-            guard let previous else {
-                return (try? FileManager.default.removeItem(at: output)) != nil
-            }
+            guard let previous else { return Ownership.removeTree(output.path) }
             if exchanged, case .exchanged = AtomicExchange.exchange(previous.path, output.path) {
-                try? FileManager.default.removeItem(at: previous)
+                Ownership.removeTree(previous.path)
                 return true
             }
-            let discarded = output.deletingLastPathComponent().appendingPathComponent(".nestegg-staging-\(output.lastPathComponent)-\(getpid())-discarded")
+            // The new site goes aside under a staging name, locked, so that a build killed here
+            // leaves a leftover the next one removes.
+            let discarded = output.deletingLastPathComponent().appendingPathComponent(SiteWriter.stagingPrefix(of: output) + Ownership.uniqueToken())
+            let lock = Ownership(of: output.path)
+            defer { lock?.release() }
             guard rename(output.path, discarded.path) == 0 else { return false }
             guard rename(previous.path, output.path) == 0 else { _ = rename(discarded.path, output.path); return false }
-            try? FileManager.default.removeItem(at: discarded)
+            Ownership.removeTree(discarded.path)
             return true
         }
     }
 
     /// Removes the staging folder: the output folder stays as it was.
     public func discard() {
-        try? FileManager.default.removeItem(at: staging)
+        Ownership.removeTree(staging.path)
         stagingOwnership.release()
     }
 

@@ -9,7 +9,7 @@ struct ShareOptions: ParsableArguments {
     var shard: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "One share of N, K from the batch engine: JOB_COMPLETION_INDEX (Kubernetes), AWS_BATCH_JOB_ARRAY_INDEX, or SLURM_ARRAY_TASK_ID less SLURM_ARRAY_TASK_MIN. --shard wins.",
+        "One share of N, K from the batch engine: JOB_COMPLETION_INDEX (Kubernetes), AWS_BATCH_JOB_ARRAY_INDEX, or SLURM_ARRAY_TASK_ID (the task id is the share: sbatch --array=0-(N-1), --array=K to re-run one). An array or Job that does not fit N is refused. --shard wins.",
         valueName: "N"))
     var shards: Int?
 

@@ -23,6 +23,24 @@ struct NestEgg: AsyncParsableCommand {
         subcommands: [BuildCommand.self, CheckCommand.self, VerifyCommand.self, KeygenCommand.self, FetchCommand.self, ServeCommand.self, CensusCommand.self, MergeCommand.self, FixturesCommand.self],
         defaultSubcommand: BuildCommand.self
     )
+
+    /// Parses and runs the command as ArgumentParser does, after the raw command line is checked
+    /// (``RawArguments``: a path that is not UTF-8 is refused, never rewritten) and with SIGTERM and
+    /// SIGINT handled (``Termination``): nestegg stops cleanly on them whatever its process id, PID 1 included.
+    static func main() async {
+        RawArguments.refuseNonUTF8()
+        Termination.install()
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// Options every command that reads data shares.
@@ -74,6 +92,11 @@ struct BuildCommand: ParsableCommand {
         valueName: "dir"))
     var bundles: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Where the build keeps its cache, which lets a rebuild render only what changed (default: beside the output, .<output>.nestegg-cache; never inside it).",
+        valueName: "file"))
+    var cache: String?
+
     @Option(name: .customLong("signing-key"), help: ArgumentHelp(
         "The issuer's private key (nestegg keygen; readable by its owner only): sign each statements manifest (manifest.json.sig).",
         valueName: "file"))
@@ -100,7 +123,7 @@ struct BuildCommand: ParsableCommand {
         if chromium != nil && !pdf { throw ValidationError("--chromium is used only with --pdf") }
         for (option, value) in [("--output", output), ("--templates", templates), ("--single-file", singleFile),
                                 ("--summary", summary), ("--json", json), ("--bundles", bundles), ("--census", census),
-                                ("--signing-key", signingKey)] where value?.isEmpty == true {
+                                ("--signing-key", signingKey), ("--cache", cache)] where value?.isEmpty == true {
             throw ValidationError("\(option) needs a path (an empty one names nothing)")
         }
     }
@@ -117,6 +140,7 @@ struct BuildCommand: ParsableCommand {
         options.singleFile = singleFile.map { URL(fileURLWithPath: $0) }
         options.summary = summary.map { URL(fileURLWithPath: $0) }
         options.json = json.map { URL(fileURLWithPath: $0) }
+        options.cache = cache.map { URL(fileURLWithPath: $0) }
         options.bundles = bundles.map { URL(fileURLWithPath: $0) }
         options.shard = try sharing.share()
         options.census = census.map { URL(fileURLWithPath: $0) }
@@ -263,7 +287,7 @@ struct FixturesCommand: ParsableCommand {
     @Option(help: "The random seed.")
     var seed: UInt64 = 1
 
-    @Option(help: ArgumentHelp("The folder to write (created; existing files with the same names are replaced).", valueName: "dir"))
+    @Option(help: ArgumentHelp("The folder to write: a new or empty one, or one an earlier run made (its files are replaced).", valueName: "dir"))
     var out: String
 
     func validate() throws {
@@ -272,7 +296,13 @@ struct FixturesCommand: ParsableCommand {
 
     func run() throws {
         let started = DispatchTime.now()
-        let summary = try SyntheticData(scale: scale, seed: seed).write(to: URL(fileURLWithPath: out))
+        let summary: SyntheticData.Summary
+        do {
+            summary = try SyntheticData(scale: scale, seed: seed).write(to: URL(fileURLWithPath: out))
+        } catch let refused as SyntheticData.FolderRefused {
+            FileHandle.standardError.write(Data("nestegg: fixtures: \(refused)\n".utf8))
+            throw ExitCode(ExitStatus.cannotCreate.rawValue)
+        }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         FileHandle.standardError.write(Data(String(format: "Wrote %d files (%.1f MB, %d bank transactions) into %@ in %.2f s\n",
                                                    summary.files, Double(summary.bytes) / 1e6, summary.starlingTransactions, out, seconds).utf8))

@@ -148,7 +148,7 @@ import Testing
         let data = work.appendingPathComponent("data"), incremental = work.appendingPathComponent("incremental")
         try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Fixtures"), to: data)
         _ = try build(data, incremental)
-        let cacheFile = incremental.appendingPathComponent(BuildCache.fileName)
+        let cacheFile = BuildCache.defaultFile(for: incremental)
         let bogus = String(repeating: "0", count: 64)
         let lines = try String(contentsOf: cacheFile, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map { line in
             line.hasPrefix("digest\t") ? line.split(separator: "\t").dropLast().joined(separator: "\t") + "\t" + bogus : String(line)
@@ -219,7 +219,7 @@ import Testing
         try (try String(contentsOf: tampered, encoding: .utf8) + "<!-- edited again -->").write(to: tampered, atomically: false, encoding: .utf8)
         let statement = incremental.appendingPathComponent("statements/personal/2026-10.html")
         try (try String(contentsOf: statement, encoding: .utf8) + "<!-- edited -->").write(to: statement, atomically: false, encoding: .utf8)
-        #expect(BuildCache.read(from: incremental)?.hashes["statements/personal/2026-10.html"] != nil, "the cache keeps the statements' hashes")
+        #expect(BuildCache.read(at: BuildCache.defaultFile(for: incremental))?.hashes["statements/personal/2026-10.html"] != nil, "the cache keeps the statements' hashes")
         let dataCopy = work.appendingPathComponent("data")
         try FileManager.default.copyItem(at: data, to: dataCopy)
         _ = try build(dataCopy, incremental, templates: templates)
@@ -316,5 +316,39 @@ import Testing
         let again = try String(contentsOf: summary, encoding: .utf8)
         #expect(again.contains("### Since the last build"))
         #expect(again.contains("Transactions: 0 new, 1 gone, in 1 account."), "\(again)")
+    }
+}
+
+/// The published folder holds the site and its ownership marker, nothing else: the cache is beside it.
+@Suite(.serialized) struct PublishedFolderTests {
+    @Test func theCacheLivesBesideTheOutputAndTwoBuildsAreIdenticalFileForFile() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let fixtures = repositoryRoot.appendingPathComponent("Fixtures").path
+        var sites: [[String: Data]] = []
+        for name in ["a", "b"] {
+            let output = work.appendingPathComponent(name)
+            let result = try NestEggBinary.run(["build", "-q", "--data", fixtures, "--output", output.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            // Every file, dotfiles included.
+            var files: [String: Data] = [:]
+            for path in SiteWriter.listFiles(under: output) { files[path] = try Data(contentsOf: output.appendingPathComponent(path)) }
+            #expect(files[BuildCache.fileName] == nil, "no cache in the published folder")
+            #expect(Set(files.keys.filter { $0.hasPrefix(".") }) == [SiteWriter.marker])
+            #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent(".\(name).nestegg-cache").path))
+            sites.append(files)
+        }
+        #expect(sites[0] == sites[1])
+        // A rebuild takes the cache from beside the output: nothing to do.
+        let again = try NestEggBinary.run(["build", "--data", fixtures, "--output", work.appendingPathComponent("a").path])
+        #expect(again.status == 0 && again.stderr.contains("up to date"), "\(again.stderr)")
+        // --cache names another file; one inside the output is refused.
+        let elsewhere = work.appendingPathComponent("caches/site.cache")
+        try FileManager.default.createDirectory(at: elsewhere.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let named = try NestEggBinary.run(["build", "-q", "--data", fixtures, "--output", work.appendingPathComponent("c").path, "--cache", elsewhere.path])
+        #expect(named.status == 0 && FileManager.default.fileExists(atPath: elsewhere.path), "\(named.stderr)")
+        let inside = try NestEggBinary.run(["build", "-q", "--data", fixtures, "--output", work.appendingPathComponent("c").path,
+                                            "--cache", work.appendingPathComponent("c/cache").path])
+        #expect(inside.status == 64 && inside.stderr.contains("--cache"), "\(inside.stderr)")
     }
 }

@@ -17,7 +17,7 @@ import Testing
         switch index % 3 {
         case 0: return ["JOB_COMPLETION_INDEX": "\(index)"]
         case 1: return ["AWS_BATCH_JOB_ARRAY_INDEX": "\(index)"]
-        default: return ["SLURM_ARRAY_TASK_ID": "\(index + 10)", "SLURM_ARRAY_TASK_MIN": "10"]
+        default: return ["SLURM_ARRAY_TASK_ID": "\(index)", "SLURM_ARRAY_TASK_MIN": "0"]
         }
     }
 
@@ -224,20 +224,81 @@ import Testing
         #expect(Shard("5/5") == nil && Shard("-1/2") == nil && Shard("1") == nil && Shard("a/b") == nil)
         #expect(try Shard.fromEnvironment(count: 4, ["JOB_COMPLETION_INDEX": "3", "AWS_BATCH_JOB_ARRAY_INDEX": "1"]).get() == Shard(index: 3, count: 4),
                 "Kubernetes first")
-        #expect(try Shard.fromEnvironment(count: 4, ["SLURM_ARRAY_TASK_ID": "12", "SLURM_ARRAY_TASK_MIN": "10"]).get() == Shard(index: 2, count: 4))
         #expect(try Shard.fromEnvironment(count: 4, ["SLURM_ARRAY_TASK_ID": "2"]).get() == Shard(index: 2, count: 4))
-        // (A task id less its minimum past Int's range was a trap; a minimum that is not a number was taken as 0.)
-        for environment in [[:], ["JOB_COMPLETION_INDEX": "4"], ["AWS_BATCH_JOB_ARRAY_INDEX": "x"],
-                            ["SLURM_ARRAY_TASK_ID": "\(Int.max)", "SLURM_ARRAY_TASK_MIN": "-1"],
-                            ["SLURM_ARRAY_TASK_ID": "\(Int.min)", "SLURM_ARRAY_TASK_MIN": "1"],
-                            ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": "abc"],
-                            ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": ""]] as [[String: String]] {
+        for environment in [[:], ["JOB_COMPLETION_INDEX": "4"], ["AWS_BATCH_JOB_ARRAY_INDEX": "x"], ["SLURM_ARRAY_TASK_ID": "\(Int.max)"],
+                            ["SLURM_ARRAY_TASK_ID": "-1"], ["SLURM_ARRAY_TASK_ID": ""]] as [[String: String]] {
             #expect(throws: ShardError.self) { try Shard.fromEnvironment(count: 4, environment).get() }
         }
+        // Every page has exactly one share, and the shares are not all one.
         // Every page has exactly one share, and the shares are not all one.
         let paths = (0..<1_000).map { "statements/account-\($0)/2026-11" }
         let counts = (0..<7).map { index in paths.filter { Shard(index: index, count: 7)!.owns($0) }.count }
         #expect(counts.reduce(0, +) == paths.count && counts.allSatisfy { $0 > 100 })
+    }
+
+    /// A Slurm task's id is its share, whatever the array's first task: the re-run of one task
+    /// (`sbatch --array=2`, which Slurm gives `SLURM_ARRAY_TASK_MIN=2` and a count of 1) builds
+    /// share 2, and so does a list of re-runs. What could build another share than the one meant
+    /// is refused, saying what to submit: an array reaching past N, more tasks than N, a step.
+    @Test func aSlurmTaskIdIsItsShare() throws {
+        func slurm(_ id: Int, min: Int, max: Int, count: Int, step: Int? = 1) -> [String: String] {
+            var environment = ["SLURM_ARRAY_TASK_ID": "\(id)", "SLURM_ARRAY_TASK_MIN": "\(min)", "SLURM_ARRAY_TASK_MAX": "\(max)",
+                               "SLURM_ARRAY_TASK_COUNT": "\(count)", "SLURM_ARRAY_JOB_ID": "41"]
+            environment["SLURM_ARRAY_TASK_STEP"] = step.map(String.init)
+            return environment
+        }
+        let built: [([String: String], Int)] = [
+            (slurm(0, min: 0, max: 3, count: 4), 0), (slurm(3, min: 0, max: 3, count: 4), 3),
+            (slurm(2, min: 2, max: 2, count: 1), 2),                      // sbatch --array=2
+            (slurm(3, min: 1, max: 3, count: 2, step: nil), 3),           // sbatch --array=1,3
+            (slurm(1, min: 1, max: 3, count: 3), 1),                      // sbatch --array=1-3
+            (["SLURM_ARRAY_TASK_ID": "2"], 2)]                            // the array's other variables unset
+        for (environment, share) in built {
+            #expect(try Shard.fromEnvironment(count: 4, environment).get() == Shard(index: share, count: 4), "\(environment)")
+        }
+        let refused: [([String: String], String)] = [
+            (["SLURM_ARRAY_TASK_ID": "4"], "not one of the shares 0…3"),
+            (slurm(4, min: 0, max: 4, count: 5), "reaches task 4 (SLURM_ARRAY_TASK_MAX) but --shards 4"),
+            (slurm(0, min: 0, max: 6, count: 4, step: 2), "steps by 2"),
+            (slurm(0, min: 0, max: 7, count: 8), "reaches task 7 (SLURM_ARRAY_TASK_MAX) but --shards 4"),
+            (slurm(2, min: 0, max: 6, count: 4, step: 2), "steps by 2"),  // sbatch --array=0-6:2
+            (slurm(0, min: 0, max: 3, count: 5), "has 5 tasks (SLURM_ARRAY_TASK_COUNT) but --shards 4"),
+            (slurm(1, min: 0, max: 3, count: 4).merging(["SLURM_ARRAY_TASK_MAX": "x"]) { $1 }, "SLURM_ARRAY_TASK_MAX=x is not a number"),
+            (slurm(1, min: 0, max: 3, count: 4).merging(["SLURM_ARRAY_TASK_COUNT": ""]) { $1 }, "SLURM_ARRAY_TASK_COUNT= is not a number")]
+        for (environment, expected) in refused {
+            let result = Shard.fromEnvironment(count: 4, environment)
+            guard case .failure(let error) = result else { Issue.record("\(environment) gave \(result)"); continue }
+            #expect(error.description.contains(expected), "\(error)")
+            if !expected.contains("not a number") { #expect(error.description.contains("--array=0-3"), "says what to submit: \(error)") }
+        }
+    }
+
+    /// A Kubernetes worker's index is its share, and the Job's completions, which the manifests
+    /// give the pods, must be N.
+    @Test func aKubernetesIndexIsItsShareOfTheJobsCompletions() throws {
+        #expect(try Shard.fromEnvironment(count: 4, ["JOB_COMPLETION_INDEX": "3", Shard.completionsVariable: "4"]).get() == Shard(index: 3, count: 4))
+        #expect(try Shard.fromEnvironment(count: 4, ["JOB_COMPLETION_INDEX": "3"]).get() == Shard(index: 3, count: 4))
+        for completions in ["8", "2", "", "four"] {
+            let result = Shard.fromEnvironment(count: 4, ["JOB_COMPLETION_INDEX": "1", Shard.completionsVariable: completions])
+            guard case .failure(let error) = result else { Issue.record("completions \(completions) gave \(result)"); continue }
+            #expect(error.description.contains("completions but --shards 4"), "\(error)")
+        }
+    }
+
+    /// Through the binary: a refused share is a usage error (64) at the share, saying why, and
+    /// nothing is written.
+    @Test func aShareTheEngineCannotVouchForIsAUsageError() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let part = work.appendingPathComponent("part-2")
+        for (command, environment) in [("build", ["SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_MAX": "6", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_STEP": "2"]),
+                                       ("census", ["JOB_COMPLETION_INDEX": "2", Shard.completionsVariable: "8"])] {
+            let output = command == "build" ? part.path : work.appendingPathComponent("2.census").path
+            let result = try NestEggBinary.run([command, "-q", "--data", fixtures.path, "--output", output, "--shards", "4"], environment: environment)
+            #expect(result.status == 64, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains(command == "build" ? "steps by 2" : "completions but --shards 4"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: output))
+        }
     }
 
     /// Synthetic data (ten accounts), once for the tests that load it in process.
@@ -626,50 +687,98 @@ import Testing
     }
 }
 
-/// The Kubernetes Jobs in `deploy/kubernetes` run as written: each Indexed Job's `args` for every
-/// index (its `$(JOB_COMPLETION_INDEX)` and the variable set, as Kubernetes does), then the merge
-/// Job's shell line, with the volumes' paths mapped to folders here; the site is the one-machine build.
+/// The Kubernetes Jobs in `deploy/kubernetes`, as `run.sh render` writes them from `nestegg.env`,
+/// run as written: each Indexed Job's `args` for every index (its `$(JOB_COMPLETION_INDEX)` and
+/// the variables set, as Kubernetes does), then the merge Job's shell script, with the volumes'
+/// paths mapped to folders here; the site is the one-machine build.
 @Suite(.serialized) struct DeploymentFileTests {
     let deploy = repositoryRoot.appendingPathComponent("deploy/kubernetes")
 
-    /// A manifest's `args` (a flow sequence, JSON as written) and its `completions`.
-    func job(_ name: String) throws -> (args: [String], completions: Int?) {
-        let text = try String(contentsOf: deploy.appendingPathComponent(name), encoding: .utf8)
-        let argsLine = try #require(text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("args:") })
-        let json = argsLine.drop { $0 != "[" }
-        let args = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String])
-        let completions = text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("completions:") }
-            .flatMap { Int($0.split(separator: ":")[1].split(separator: "#")[0].trimmingCharacters(in: .whitespaces)) }
-        return (args, completions)
+    /// The manifests of run `run` as `run.sh render` prints them, one string each.
+    func rendered(run: String) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [deploy.appendingPathComponent("run.sh").path, "render", run]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return text.components(separatedBy: "---\n").filter { !$0.isEmpty }
+    }
+
+    struct Job {
+        var args: [String] = []
+        var completions: Int?
+        var parallelism: Int?
+        var environment: [String: String] = [:]
+        /// The shell script of `args: - |`, for the merge.
+        var script: String?
+    }
+
+    /// The Job named `name`: its `args` (a flow sequence, JSON as written, over one line or more),
+    /// `completions`, `parallelism`, the variables its container sets, its shell script.
+    func job(_ manifests: [String], named name: String) throws -> Job {
+        let text = try #require(manifests.first { $0.contains("kind: Job\n") && $0.contains("\n  name: \(name)\n") }, "\(name)")
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var job = Job()
+        func number(_ key: String) -> Int? {
+            lines.first { $0.hasPrefix("  \(key):") }.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }
+        }
+        job.completions = number("completions")
+        job.parallelism = number("parallelism")
+        if let first = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("args: [") }) {
+            var json = String(lines[first].drop { $0 != "[" })
+            var next = first + 1
+            while !json.hasSuffix("]") && next < lines.count { json += lines[next]; next += 1 }
+            job.args = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String])
+        } else if let first = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "- |" }) {
+            let indent = lines[first + 1].prefix { $0 == " " }.count
+            job.script = lines[(first + 1)...].prefix { $0.hasPrefix(String(repeating: " ", count: indent)) }.map { String($0.dropFirst(indent)) }.joined(separator: "\n")
+        }
+        let variable = try Regex(#"- \{name: ([A-Z_]+), value: "([^"]*)"\}"#)
+        for line in lines {
+            if let match = line.firstMatch(of: variable), let key = match.output[1].substring, let value = match.output[2].substring {
+                job.environment[String(key)] = String(value)
+            }
+        }
+        return job
     }
 
     @Test func theKubernetesJobsBuildTheSite() throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         let fixtures = repositoryRoot.appendingPathComponent("Fixtures")
-        let volumes = ["/data": fixtures.path, "/parts": work.appendingPathComponent("parts").path, "/site": work.appendingPathComponent("site").path]
+        let volumes = [("/shared", work.appendingPathComponent("shared").path), ("/data", fixtures.path)]
         func mapped(_ argument: String, index: Int) -> String {
             var argument = argument.replacingOccurrences(of: "$(JOB_COMPLETION_INDEX)", with: "\(index)")
             for (volume, folder) in volumes { argument = argument.replacingOccurrences(of: volume, with: folder) }
             return argument
         }
-        let census = try job("census-shards.yaml"), shares = try job("build-shards.yaml"), merge = try job("merge-job.yaml")
+        let run = "20260101-000000"
+        let manifests = try rendered(run: run)
+        let census = try job(manifests, named: "nestegg-census-\(run)"), shares = try job(manifests, named: "nestegg-shares-\(run)")
+        let merge = try job(manifests, named: "nestegg-merge-\(run)")
         let count = try #require(shares.completions)
-        #expect(census.completions == count, "one census worker a share")
+        #expect(count > 1 && census.completions == count && census.parallelism == count && shares.parallelism == count, "N in one place")
         #expect(shares.args.contains("--census") && census.args.first == "census" && shares.args.first == "build")
         for (name, manifest) in [("census", census), ("share", shares)] {
             #expect(manifest.args.contains(String(count)), "\(name): --shards \(count), as many as its completions")
+            #expect(manifest.environment == [Shard.completionsVariable: String(count)], "\(name): \(manifest.environment)")
             for index in 0..<count {
-                let result = try NestEggBinary.run(manifest.args.map { mapped($0, index: index) }, environment: ["JOB_COMPLETION_INDEX": "\(index)"])
+                let result = try NestEggBinary.run(manifest.args.map { mapped($0, index: index) },
+                                                   environment: manifest.environment.merging(["JOB_COMPLETION_INDEX": "\(index)"]) { $1 })
                 #expect(result.status == 0, "\(name) \(index): \(result.stderr)")
             }
         }
-        // The merge Job runs its line in a shell (for the parts' glob), with nestegg on its PATH.
-        let line = try #require(merge.args.first)
+        // The merge Job runs its script in a shell (for the parts' list), with nestegg on its PATH.
+        let script = try #require(merge.script)
+        #expect(merge.environment == ["NESTEGG_SHARDS": String(count), "NESTEGG_RUN": run])
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", mapped(line, index: 0)]
-        var environment = ProcessInfo.processInfo.environment
+        process.arguments = ["-c", mapped(script, index: 0)]
+        var environment = ProcessInfo.processInfo.environment.merging(merge.environment) { $1 }
         environment["PATH"] = try #require(NestEggBinary.url).deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
         process.environment = environment
         try process.run()
@@ -677,9 +786,12 @@ import Testing
         #expect(process.terminationStatus == 0)
         let single = work.appendingPathComponent("single")
         #expect(try NestEggBinary.run(["build", "-q", "--data", fixtures.path, "--output", single.path]).status == 0)
-        let site = URL(fileURLWithPath: volumes["/site"]! + "/current")
+        let site = work.appendingPathComponent("shared/site")
         let (expected, actual) = (snapshot(single), snapshot(site))
         #expect(expected.count > 200 && actual == expected)
+        // A pod of a Job edited by hand to another N is refused.
+        let edited = try NestEggBinary.run(shares.args.map { mapped($0, index: 0) }, environment: [Shard.completionsVariable: "\(count + 1)", "JOB_COMPLETION_INDEX": "0"])
+        #expect(edited.status == 64 && edited.stderr.contains("completions but --shards \(count)"), "\(edited.stderr)")
     }
 }
 

@@ -27,7 +27,9 @@ import Testing
         #expect(site["sitemap.xml"] == nil)
         let notFound = try #require(site["404.html"])
         #expect(notFound.contains("<h1>Page not found</h1>"))
-        #expect(notFound.contains(#"<a href="transactions/index.html">"#))
+        // Links from the host's root: a host serves the page at whatever address was missing.
+        #expect(notFound.contains(#"<a href="/transactions/index.html">"#))
+        #expect(notFound.contains(#"<link rel="stylesheet" href="/style.css">"#))
         #expect(!notFound.contains("404.md") && site["404.md"] == nil, "the 404 page is HTML only")
     }
 
@@ -42,6 +44,9 @@ import Testing
         #expect(sitemap.contains("<url><loc>https://example.org/money/index.html</loc></url>\n"))
         #expect(sitemap.contains("<url><loc>https://example.org/money/insights/2026-11.html</loc></url>\n"))
         #expect(!sitemap.contains("404"))
+        // Under a base URL's path, the page for missing addresses links from that path.
+        let notFound = try #require(site["404.html"])
+        #expect(notFound.contains(#"<a href="/money/transactions/index.html">"#) && notFound.contains(#"href="/money/style.css""#))
         // Every page once, in the order of the paths' bytes (what a sharded build's merge writes from its parts' lists).
         let paths = sitemap.split(separator: "\n").filter { $0.hasPrefix("<url>") }
             .map { String($0.dropFirst("<url><loc>https://example.org/money/".count).dropLast(".html</loc></url>".count)) }

@@ -53,7 +53,8 @@ enum PDFTools {
         func text(_ path: String) throws -> String { unpadded(String(decoding: try #require(files[path], "missing \(path)"), as: UTF8.self)) }
         // Every month from the account's opening (3 Nov 2025) to the data's as-of month: a year of
         // final statements, most of them without a transaction, and the provisional November.
-        let personal = files.keys.filter { $0.hasPrefix("statements/personal/") && $0.hasSuffix(".html") }.sorted()
+        let personal = files.keys.filter { $0.hasPrefix("statements/personal/2") && $0.hasSuffix(".html") }.sorted()
+        #expect(try text("statements/personal/index.md").contains("[1–21 Nov 2026](../../statements/personal/2026-11.md) (provisional)"))
         #expect(personal.first == "statements/personal/2025-11.html" && personal.last == "statements/personal/2026-11.html")
         #expect(personal.count == 13)
         #expect(try text("statements/personal/2026-02.md").contains("No transactions in this period: the balance of £4,123.77 is carried forward."))

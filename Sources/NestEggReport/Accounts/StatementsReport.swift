@@ -252,8 +252,9 @@ public enum StatementsReport {
         var pages = summaries.flatMap { summary -> [Page] in
             // Another share's account: its pages are that share's, not even listed here.
             guard !summary.isElsewhere else { return [] }
-            return statementPages(summary, asOf: asOf, context: context, paths: .site(slug: summary.slug), section: section.id,
-                                  breadcrumbs: indexCrumbs)
+            return [accountIndexPage(summary, asOf: asOf, context: context, breadcrumbs: indexCrumbs)]
+                + statementPages(summary, asOf: asOf, context: context, paths: .site(slug: summary.slug), section: section.id,
+                                 breadcrumbs: indexCrumbs)
         }
         let pagination = Pagination(rows: summaries.map { $0.statementCount + 1 })
         let indexPages = pagination.pages(base: section.path, title: "Statements").map { page in
@@ -265,6 +266,18 @@ public enum StatementsReport {
         }
         pages.insert(contentsOf: indexPages, at: 0)
         return pages
+    }
+
+    /// `statements/<account>/index`: the account's statements alone, so that an address shortened
+    /// from a statement's (`statements/personal/`) is a page, not the host's page for missing ones.
+    static func accountIndexPage(_ summary: AccountStatements, asOf: CivilDate, context: ReportContext, breadcrumbs: [Link]) -> Page {
+        let path = "statements/\(summary.slug)/index"
+        let pagination = Pagination(rows: [summary.statementCount + 1])
+        return Page(path: path, title: "Statements: \(summary.data.account.name)", template: "statements-index", section: section.id,
+                    breadcrumbs: breadcrumbs, entity: Page.entity(of: summary.data.account),
+                    view: IndexView(timeZone: context.clock.identifier, dataAsOf: context.date(asOf),
+                                    accounts: [indexAccount(summary, context: context)],
+                                    pager: pagination.view(page: 1, base: path, noun: "accounts", locale: context.locale)))
     }
 
     /// One account's statement pages, linked to each other and to its round-up weeks by `paths`.
