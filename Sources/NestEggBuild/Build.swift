@@ -151,8 +151,9 @@ public struct Build {
         let memo = keys.map { StatementDigestCache(previous: previous?.statementDigests ?? [:], keys: $0) }
         let elsewhere = if let census { try census.figures(of: dataset, folder: options.data) } else { try figuresElsewhere(dataset, folder: folder) }
         // A share compares with nothing: its part is rebuilt whole, without a build cache.
-        let site = SiteReport.build(dataset, notes: notes, previous: options.shard == nil ? previous?.changes : nil, memo: memo,
+        var site = SiteReport.build(dataset, notes: notes, previous: options.shard == nil ? previous?.changes : nil, memo: memo,
                                     elsewhere: elsewhere, rows: census.map { .runs($0.totals) } ?? .inMemory)
+        site.statementPDFs = printer != nil
         progress("report: \(site.pages.count) pages in \(site.sections.count) section\(site.sections.count == 1 ? "" : "s")")
         // With a census, the transactions lists' rows are its runs, merged: the share keeps its own
         // pages' rows only. The merge is one core's work, done beside the rendering of the pages that
@@ -576,7 +577,9 @@ public struct Build {
     static func renderAndWrite(_ page: Page, _ renderer: PageRenderer, _ writer: SiteWriter, prefix: String = "",
                                reuse: PageReuse? = nil) -> BuildError? {
         do {
-            let files = [prefix + page.path + ".md", prefix + page.path + ".html"]
+            // A statement's other formats are files of its page, kept and written with it.
+            let formats = page.statementData == nil ? [] : StatementData.Format.allCases
+            let files = [prefix + page.path + ".md", prefix + page.path + ".html"] + formats.map { prefix + page.path + "." + $0.fileExtension }
             // A page that names its inputs is kept, its view never worked out, while their key is as recorded.
             let key = page.inputs.flatMap { reuse?.key(of: page, $0, renderer: renderer) }
             if let reuse, let key, reuse.previous?.keys[page.path] == key, let recorded = reuse.previous?.pages[page.path],
@@ -586,8 +589,12 @@ public struct Build {
                 return nil
             }
             let view = TemplateValue(encoding: page.view)
+            // (What they show beyond the view, such as a line's spending category, is in the fingerprint by their hash.)
+            let data = page.statementData?()
+            let extra = data.map { data in formats.map { StatementFormats.render(data, as: $0) } } ?? []
             if let reuse {
-                let fingerprint = PageFingerprint.of(page, view: view, renderer: renderer, salt: BuildCache.executableStamp)
+                let salt = BuildCache.executableStamp + extra.map { StatementDigest.sha256(Array($0.utf8)) }.joined()
+                let fingerprint = PageFingerprint.of(page, view: view, renderer: renderer, salt: salt)
                 reuse.record(page.path, fingerprint, key: key)
                 if reuse.previous?.pages[page.path] == fingerprint, writer.reuse(files, expected: reuse.previous?.files ?? [:]) {
                     reuse.countKept(page.path)
@@ -597,6 +604,7 @@ public struct Build {
             let output = try renderer.render(page, view: view)
             try writer.write(output.markdown, to: prefix + page.path + ".md")
             try writer.write(output.html, to: prefix + page.path + ".html")
+            for (format, text) in zip(formats, extra) { try writer.write(text, to: prefix + page.path + "." + format.fileExtension) }
             return nil
         } catch let error as SiteWriter.WriteError {
             return BuildError(writing: error)

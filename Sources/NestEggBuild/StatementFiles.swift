@@ -10,8 +10,8 @@ import Foundation
 /// with its digest and the SHA-256 of its files (read back from the staging folder, so the hashes
 /// are of the bytes that will be swapped in).
 extension Build {
-    /// Writes `<folder>manifest.json` for `records`, whose files are `<record.path>.md`, `.html`
-    /// and, with `pdf`, `.pdf` in `writer`; paths in the manifest are relative to `folder` (a folder
+    /// Writes `<folder>manifest.json` for `records`, whose files are `<record.path>.md`, `.html`,
+    /// `.csv`, `.camt053.xml` and, with `pdf`, `.pdf` in `writer`; paths in the manifest are relative to `folder` (a folder
     /// of the writer, `""` or ending in `/`, that holds the files).
     /// - Returns: the SHA-256 of each file the manifest lists, by site path (for the build cache).
     @discardableResult
@@ -76,7 +76,7 @@ extension Build {
     /// file kept from the last build, as `known` recorded it).
     func manifestEntries(_ records: [StatementRecord], folder: String, pdf: Bool, into writer: SiteWriter,
                          known: KnownHashes? = nil) throws(BuildError) -> [StatementManifest.Entry] {
-        let extensions = pdf ? ["md", "html", "pdf"] : ["md", "html"]
+        let extensions = ["md", "html"] + StatementData.Format.allCases.map(\.fileExtension) + (pdf ? ["pdf"] : [])
         // Hashed on every core; a file that cannot be read back is the build's fault, not the data's.
         let hashed = Concurrently.map(records.count) { index -> Result<StatementManifest.Entry, BuildError> in
             var files: [StatementManifest.File] = []
@@ -137,7 +137,11 @@ extension Build {
     /// its manifest; then the manifest of them all at the top of the folder.
     func writeBundles(_ bundles: [StatementBundles.Bundle], templates: TemplateLibrary, printer: PDFPrinter?,
                       into writer: SiteWriter) throws(BuildError) {
-        let renderers = bundles.map { PageRenderer(templates: templates, site: $0.site) }
+        let renderers = bundles.map { bundle in
+            var site = bundle.site
+            site.statementPDFs = printer != nil
+            return PageRenderer(templates: templates, site: site)
+        }
         let pages = bundles.indices.flatMap { bundle in bundles[bundle].site.pages.indices.map { (bundle, $0) } }
         if let error = Concurrently.firstFailure(pages.count, { index in
             let (bundle, page) = pages[index]

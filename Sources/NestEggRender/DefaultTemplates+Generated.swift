@@ -1103,6 +1103,10 @@ No payments in this period round up.
 {{/footer}}
 {{/head.issuer}}
 
+{{#besideFiles}}
+Download: {{#statementPDFs}}[PDF]({{pdfHref}}) · {{/statementPDFs}}[CSV]({{csvHref}}) · [camt.053]({{camtHref}})
+{{/besideFiles}}
+
 Statement digest (SHA-256 of its account, period, figures and lines, in the canonical form `nestegg-statement-v1`): {{digest}}
 
 {{#html}}<div class="statement-end" hidden></div>{{/html}}

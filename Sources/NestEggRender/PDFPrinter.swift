@@ -63,8 +63,12 @@ public struct PDFPrinter: Sendable {
         defer { try? files.removeItem(at: profile) }
         let log = profile.appendingPathComponent("chromium.log")
         try? files.removeItem(at: pdf)
+        // Tagged (a structure tree of the page's headings, lists and tables, in reading order, with
+        // the page's language and its title shown as the window title), with an outline of its
+        // headings: what a screen reader needs (docs/statements.md, Tests/formats/test_pdf.py).
         let arguments = [
             "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
+            "--export-tagged-pdf", "--generate-pdf-document-outline",
             "--no-first-run", "--no-default-browser-check", "--user-data-dir=\(profile.path)",
             "--print-to-pdf=\(pdf.path)", html.absoluteString,
         ]

@@ -72,14 +72,16 @@ public struct PageRenderer: Sendable {
 
     /// The page's Markdown. With `html` set, the template may add what only HTML can show
     /// (an inline SVG chart) where the Markdown has its table; that version feeds cmark.
-    public func markdown(_ page: Page, html: Bool) throws -> String {
-        try markdown(page, html: html, view: TemplateValue(encoding: page.view))
+    /// `inSingleFile`: for the single-file report, which has no files beside it to link to (a
+    /// statement's CSV, camt.053 and PDF: the templates' `besideFiles` is off).
+    public func markdown(_ page: Page, html: Bool, inSingleFile: Bool = false) throws -> String {
+        try markdown(page, html: html, view: TemplateValue(encoding: page.view), inSingleFile: inSingleFile)
     }
 
-    func markdown(_ page: Page, html: Bool, view: TemplateValue) throws -> String {
+    func markdown(_ page: Page, html: Bool, view: TemplateValue, inSingleFile: Bool = false) throws -> String {
         let name = page.template + ".md"
         guard templates.has(name) else { throw MissingTemplate(name: name + ".mustache", page: page.path) }
-        return Self.tidy(try templates.render(name, view, commonValue(for: page, html: html)) ?? "")
+        return Self.tidy(try templates.render(name, view, commonValue(for: page, html: html, inSingleFile: inSingleFile)) ?? "")
     }
 
     /// ``markdown(_:html:)`` with `html` off and on, rendered together.
@@ -98,8 +100,9 @@ public struct PageRenderer: Sendable {
     }
 
     /// The fields every page's template has, looked up before the page's own view.
-    func commonValue(for page: Page, html: Bool) -> TemplateValue {
-        .object(["root": .text(root(of: page)), "siteTitle": .text(site.title), "title": .text(page.title), "html": .flag(html)])
+    func commonValue(for page: Page, html: Bool, inSingleFile: Bool = false) -> TemplateValue {
+        .object(["root": .text(root(of: page)), "siteTitle": .text(site.title), "title": .text(page.title), "html": .flag(html),
+                 "besideFiles": .flag(!inSingleFile), "statementPDFs": .flag(site.statementPDFs)])
     }
 
     /// Collapses runs of blank lines that template sections leave behind and ends with one newline.

@@ -23,7 +23,7 @@ public struct SingleFileRenderer: Sendable {
     public func render() throws -> String {
         var entries: [Entry] = []
         for page in pages.site.pages {
-            let markdown = try pages.markdown(page, html: true)
+            let markdown = try pages.markdown(page, html: true, inSingleFile: true)
             let directory = page.path.split(separator: "/").dropLast().map(String.init)
             // Each page's title becomes an h2 under the file's single h1.
             let content = Self.rewriteRawLinks(HTMLPolish.polish(

@@ -254,6 +254,7 @@ public final class PreviewServer: Sendable {
         case "html": return "text/html; charset=utf-8"
         case "css": return "text/css; charset=utf-8"
         case "md": return "text/markdown; charset=utf-8"
+        case "csv": return "text/csv; charset=utf-8"
         case "json": return "application/json"
         case "xml": return "application/xml"
         case "svg": return "image/svg+xml"

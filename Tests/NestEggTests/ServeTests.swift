@@ -28,6 +28,8 @@ import Testing
         #expect(PreviewServer.contentType(of: "b.md") == "text/markdown; charset=utf-8")
         #expect(PreviewServer.contentType(of: "style.css") == "text/css; charset=utf-8")
         #expect(PreviewServer.contentType(of: "sitemap.xml") == "application/xml")
+        #expect(PreviewServer.contentType(of: "statements/personal/2026-10.csv") == "text/csv; charset=utf-8")
+        #expect(PreviewServer.contentType(of: "statements/personal/2026-10.camt053.xml") == "application/xml")
         let page = "<html><body class=\"x\"><p>hi</p></body></html>"
         let injected = PreviewServer.inject(into: page, errors: ["data/a.json:1:2: error: <script>alert(1)</script>"])
         #expect(injected.hasPrefix("<html><body class=\"x\"><div role=\"alert\""))

@@ -122,7 +122,7 @@ enum PDFTools {
         #expect(try NestEggBinary.run(["verify", output.appendingPathComponent("statements").path]).status == 0)
         #expect(FileManager.default.fileExists(atPath: bundles.appendingPathComponent("personal/statements/2026-10.pdf").path))
         let verifyBundles = try NestEggBinary.run(["verify", bundles.path])
-        #expect(verifyBundles.status == 0 && verifyBundles.stderr.contains("51 files of 17 statements"), "\(verifyBundles.stderr)")
+        #expect(verifyBundles.status == 0 && verifyBundles.stderr.contains("85 files of 17 statements"), "\(verifyBundles.stderr)")
 
         func pages(_ pdf: String) throws -> Int {
             let info = try PDFTools.run(PDFTools.pdfinfo!, [pdf])

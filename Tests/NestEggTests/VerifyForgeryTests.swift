@@ -136,7 +136,7 @@ import Testing
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.contains("\(statements.path)/personal/2026-12.md: error: not listed in the manifest"), "\(result.stderr)")
         #expect(result.stderr.contains("\(statements.path)/extra/notes.txt: error: not listed in the manifest"), "\(result.stderr)")
-        #expect(result.stderr.contains("2 problems in 34 files of 17 statements"), "\(result.stderr)")
+        #expect(result.stderr.contains("2 problems in 68 files of 17 statements"), "\(result.stderr)")
     }
 
     @Test func aLinkIsNeverFollowed() throws {

@@ -86,6 +86,11 @@ public enum StatementsReport {
         let roundUpTotal: String
         /// ``StatementDigest``: 64 hexadecimal digits.
         let digest: String
+        /// The statement's other files, beside the page (``StatementData/Format``); the PDF's is
+        /// shown only in a build that prints them (the template's `statementPDFs`).
+        let csvHref: String
+        let camtHref: String
+        let pdfHref: String
         let previous: LinkView?
         let next: LinkView?
     }
@@ -292,6 +297,9 @@ public enum StatementsReport {
             return Page(path: paths.statement(statement.month), title: title(statement, account: summary.data.account, context: context),
                         template: statementTemplate, section: section, breadcrumbs: breadcrumbs,
                         entity: Page.entity(of: summary.data.account), inputs: inputs,
+                        statementData: { [data = summary.data, digest = summary.digests[index]] in
+                            StatementData(statement, data: data, sequence: index + 1, digest: digest, context: context)
+                        },
                         view: statementView(statement, data: summary.data, paths: paths, noBalanceReason: summary.noBalanceReason,
                                             context: context, asOf: asOf, digest: summary.digests[index], previous: previous, next: next))
         }
@@ -409,6 +417,7 @@ public enum StatementsReport {
                               previous: LinkView?, next: LinkView?) -> StatementView {
         let through = context.date(statement.through)
         let provisional = statement.isProvisional
+        let fileName = "\(statement.month)"
         let noLinesText: String
         if let opening = statement.opening {
             noLinesText = provisional
@@ -461,7 +470,9 @@ public enum StatementsReport {
             roundUpWeeks: weekRows, hasRoundUps: !statement.roundUps.isEmpty, roundUpCount: statement.roundUps.count,
             roundUpCountText: context.counted(statement.roundUps.count, "payment"),
             roundUpTotal: context.money(statement.roundUpTotal),
-            digest: digest, previous: previous, next: next)
+            digest: digest, csvHref: fileName + "." + StatementData.Format.csv.fileExtension,
+            camtHref: fileName + "." + StatementData.Format.camt053.fileExtension, pdfHref: fileName + ".pdf",
+            previous: previous, next: next)
     }
 
     /// The start page's statements: each account's latest statement and its closing balance.

@@ -41,6 +41,9 @@ public struct Page: Sendable {
     /// The one entity the page shows (``entity(of:)``), so that a sharded build gives all of an
     /// entity's pages to the share that keeps its data; `nil` for a page of several.
     public let entity: String?
+    /// A statement's figures and lines, for a statement page: the build writes them beside the
+    /// page in each ``StatementData/Format`` (built when written, as the view is).
+    public let statementData: (@Sendable () -> StatementData)?
 
     /// An account's pages' ``entity``.
     public static func entity(of account: StarlingAccount) -> String { entity(ofStarlingAccount: account.uid) }
@@ -50,7 +53,8 @@ public struct Page: Sendable {
     public static func entity(ofQapitalGoal id: Int) -> String { "qapital goal \(id)" }
 
     public init(path: String, title: String, template: String, section: String?, breadcrumbs: [Link] = [],
-                entity: String? = nil, inputs: PageInputs? = nil, view: @autoclosure @escaping @Sendable () -> any Encodable & Sendable) {
+                entity: String? = nil, inputs: PageInputs? = nil, statementData: (@Sendable () -> StatementData)? = nil,
+                view: @autoclosure @escaping @Sendable () -> any Encodable & Sendable) {
         self.path = path
         self.title = title
         self.template = template
@@ -58,6 +62,7 @@ public struct Page: Sendable {
         self.breadcrumbs = breadcrumbs
         self.entity = entity
         self.inputs = inputs
+        self.statementData = statementData
         self.makeView = view
     }
 
@@ -121,6 +126,9 @@ public struct Site: Sendable {
     public var settings = Settings()
     /// How many notes the data notes page has (``DataNotesReport``); 0 without one.
     public var dataNotes = 0
+    /// Whether the build prints each statement to a PDF beside its page (`--pdf`), which the page
+    /// then links to (the templates' `statementPDFs`).
+    public var statementPDFs = false
     /// Every statement of the accounts whose feeds the build kept, for `statements/manifest.json`
     /// (``StatementsReport/records(for:context:)``): on one machine every statement; in a share of a
     /// sharded build its own accounts', each at its place in the whole (``statementPlaces``).

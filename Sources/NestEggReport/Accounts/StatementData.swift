@@ -1,0 +1,121 @@
+import NestEggModel
+import NestEggSupport
+/// One statement's figures and lines as typed data, for the files a statement is also written as
+/// besides its page (``StatementData/Format``: CSV and ISO 20022 camt.053). Render writes each
+/// format from this; nothing here is text for a format, and nothing is escaped.
+public struct StatementData: Sendable {
+    /// The files written for every statement besides its `.md` and `.html`, in the order the
+    /// manifest lists them.
+    public enum Format: String, Sendable, CaseIterable {
+        case csv
+        case camt053
+
+        /// What follows the statement's path: `statements/personal/2026-10.csv`.
+        public var fileExtension: String {
+            switch self {
+            case .csv: return "csv"
+            case .camt053: return "camt053.xml"
+            }
+        }
+    }
+
+    public struct Account: Sendable {
+        public let uid: String
+        public let name: String
+        public let type: String
+        public let currency: Currency
+        public let holderName: String?
+        /// From the account's identifiers file, when it has one.
+        public let iban: String?
+        public let bic: String?
+        public let sortCode: String?
+        public let accountNumber: String?
+    }
+
+    /// A settled line of the statement, in the account's currency.
+    public struct Entry: Sendable {
+        /// The feed item's UID: Starling's reference for the transaction.
+        public let uid: String
+        /// Never negative; `direction` says which way.
+        public let amount: Money
+        public let direction: FeedItem.Direction
+        /// The transaction time on the site's clock, and that clock's offset from UTC then.
+        public let local: LocalDateTime
+        public let offsetSeconds: Int
+        /// `MASTER_CARD`, `DIRECT_DEBIT`, `FASTER_PAYMENTS_IN`…: as the feed writes it.
+        public let source: String
+        public let counterparty: String
+        public let reference: String
+        public let category: String?
+        /// The balance after it; `nil` without a balance file.
+        public let balance: Money?
+
+        /// The amount with its sign: negative when money leaves the account.
+        public var signedAmount: Money { direction == .out ? -amount : amount }
+    }
+
+    public let account: Account
+    /// Who issues the statement (`nestegg.json`'s issuer), if named.
+    public let issuerName: String?
+    public let month: CalendarMonth
+    /// 1 for the account's first statement, then one more each month.
+    public let sequence: Int
+    public let isProvisional: Bool
+    public let first: CivilDate
+    /// The last day the figures cover: the period's last day, or the as-of date while provisional.
+    public let through: CivilDate
+    /// The site's time zone, which the dates and times are in.
+    public let timeZone: String
+    /// Offsets from UTC at the start of `first` and the end of `through`.
+    public let firstOffsetSeconds: Int
+    public let throughOffsetSeconds: Int
+    /// Both `nil` without a balance file.
+    public let opening: Money?
+    /// The balance on `through`: the closing balance of a final statement.
+    public let closing: Money?
+    public let moneyIn: Money
+    public let moneyOut: Money
+    /// ``StatementDigest``: 64 hexadecimal digits.
+    public let digest: String
+    public let entries: [Entry]
+
+    public var net: Money { moneyIn - moneyOut }
+    public var currency: Currency { account.currency }
+
+    init(_ statement: StatementPeriods.Statement, data: StarlingAccountData, sequence: Int, digest: String, context: ReportContext) {
+        let clock = context.clock
+        let identifiers = data.identifiers
+        account = Account(uid: data.account.uid, name: data.account.name, type: data.account.type, currency: data.account.currency,
+                          holderName: data.holderName, iban: identifiers?.iban, bic: identifiers?.bic,
+                          sortCode: identifiers?.bankIdentifier, accountNumber: identifiers?.accountIdentifier)
+        issuerName = context.settings.issuer?.name
+        month = statement.month
+        self.sequence = sequence
+        isProvisional = statement.isProvisional
+        first = statement.period.first
+        through = statement.through
+        timeZone = clock.identifier
+        firstOffsetSeconds = Self.offset(clock, at: first, endOfDay: false)
+        throughOffsetSeconds = Self.offset(clock, at: through, endOfDay: true)
+        opening = statement.opening
+        closing = statement.closing
+        moneyIn = statement.moneyIn
+        moneyOut = statement.moneyOut
+        self.digest = digest
+        entries = statement.lines.map { line in
+            let item = line.item
+            return Entry(uid: item.uid, amount: item.amount, direction: item.direction, local: clock.localDateTime(of: item.transactionTime),
+                         offsetSeconds: clock.offsetSeconds(at: item.transactionTime), source: item.source.rawValue,
+                         counterparty: item.counterPartyName, reference: item.reference, category: item.spendingCategory,
+                         balance: line.balance)
+        }
+    }
+
+    /// The clock's offset at the start (00:00) or the end (23:59:59) of a local day, found by
+    /// trying the offset at that wall time read as UTC (exact but within an hour of a change).
+    static func offset(_ clock: LocalClock, at date: CivilDate, endOfDay: Bool) -> Int {
+        let seconds = Int64(date.daysSinceEpoch) * 86_400 + (endOfDay ? 86_399 : 0)
+        let guess = clock.offsetSeconds(at: Instant(millisecondsSinceEpoch: seconds * 1000))
+        return clock.offsetSeconds(at: Instant(millisecondsSinceEpoch: (seconds - Int64(guess)) * 1000))
+    }
+}
