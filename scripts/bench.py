@@ -112,9 +112,11 @@ def edited_rebuild(data, site, build):
         edit_wall, _, _ = measured(build)
         clean = site + ".clean"
         shutil.rmtree(clean, ignore_errors=True)
+        remove_cache(clean)
         subprocess.run(build[:-1] + [clean], check=True)
         identical = same_tree(site, clean)
         shutil.rmtree(clean, ignore_errors=True)
+        remove_cache(clean)
         return edit_wall, identical
     finally:
         with open(path, "wb") as f:
@@ -145,6 +147,14 @@ def prepare(target, scale):
     return data
 
 
+def remove_cache(output):
+    """Removes the build cache nestegg keeps beside `output` (`.<name>.nestegg-cache`), so that the
+    next build of it is a clean one."""
+    cache = os.path.join(os.path.dirname(output), "." + os.path.basename(output) + ".nestegg-cache")
+    if os.path.exists(cache):
+        os.remove(cache)
+
+
 def set_aside(folder):
     """Moves the last run's `folder` aside, to be removed after the measurements: removing a tree
     of 200,000 files just before a build makes ext4 slow to hand out inodes for a while, a cost
@@ -153,6 +163,7 @@ def set_aside(folder):
     shutil.rmtree(previous, ignore_errors=True)
     if os.path.exists(folder):
         os.rename(folder, previous)
+    remove_cache(folder)  # the first build after is a clean one
     return previous
 
 

@@ -62,8 +62,15 @@ public enum CSVCell {
     /// NestEgg writes is a number and keeps its `-`.
     static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
 
-    /// `text`, guarded and quoted where it must be.
-    public static func text(_ text: String) -> String { quoted(guarded(text)) }
+    /// `text`, without bidirectional controls (which could show a cell's figures reordered, and
+    /// hide a formula's start behind them), guarded and quoted where it must be.
+    public static func text(_ text: String) -> String { quoted(guarded(withoutBidiControls(text))) }
+
+    /// `text` without the bidirectional controls data never keeps (``Text/isBidiControl(_:)``).
+    public static func withoutBidiControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: Text.isBidiControl) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.filter { !Text.isBidiControl($0) }))
+    }
 
     /// `text` with a leading `'` when it starts with a character a spreadsheet reads as a formula.
     public static func guarded(_ text: String) -> String {
@@ -91,8 +98,10 @@ public enum CSVCell {
 /// as character references so that a parser reads them back as they were (it would normalise them
 /// in an attribute, and CR anywhere).
 public enum XMLText {
-    /// Whether XML 1.0 allows the character at all (its `Char` production).
+    /// Whether XML 1.0 allows the character at all (its `Char` production), and data may keep it
+    /// (no bidirectional control: ``Text/isBidiControl(_:)``).
     public static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+        if Text.isBidiControl(scalar) { return false }
         switch scalar.value {
         case 0x09, 0x0A, 0x0D: return true
         case 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true

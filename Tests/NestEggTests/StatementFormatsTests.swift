@@ -49,6 +49,7 @@ import Testing
     static func xmlAllowed(_ text: String) -> String {
         String(String.UnicodeScalarView(text.unicodeScalars.filter { scalar in
             let v = scalar.value
+            if Oracle.isBidiControl(scalar) { return false }
             return v == 0x9 || v == 0xA || v == 0xD || (0x20...0xD7FF).contains(v) || (0xE000...0xFFFD).contains(v) || v >= 0x10000
         }))
     }
@@ -109,11 +110,13 @@ import Testing
 
     @Test func everyStringIsOneGuardedCell() {
         var failures: [String] = []
-        for value in Self.strings + ["=1+1", "+SUM(A1)", "-2+3", "@cmd", "\t=x", "\r=x", "=HYPERLINK(\"http://x\",\"y\")", "a,\"b\"\r\nc"] {
+        for value in Self.strings + ["=1+1", "+SUM(A1)", "-2+3", "@cmd", "\t=x", "\r=x", "\u{202E}=1+1", "\u{2066}@cmd", "=HYPERLINK(\"http://x\",\"y\")", "a,\"b\"\r\nc"] {
             let line = "1.00," + CSVCell.text(value) + ",-2.50"
             let cells = Self.csvCells(line)
-            let starts = value.unicodeScalars.first.map { CSVCell.formulaStarts.contains($0) } ?? false
-            let expected = starts ? "'" + value : value
+            // Bidirectional controls go first (README, "Safety"); then the OWASP guard.
+            let shown = String(String.UnicodeScalarView(value.unicodeScalars.filter { !Oracle.isBidiControl($0) }))
+            let starts = shown.unicodeScalars.first.map { CSVCell.formulaStarts.contains($0) } ?? false
+            let expected = starts ? "'" + shown : shown
             if cells != ["1.00", expected, "-2.50"] { failures.append("\(value.debugDescription) → \(line.debugDescription)") }
             if let cell = cells?[1], let first = cell.unicodeScalars.first, CSVCell.formulaStarts.contains(first) {
                 failures.append("formula-like: \(cell.debugDescription)")
