@@ -75,7 +75,8 @@ let package = Package(
 if Context.environment["NESTEGG_FUZZ"] != nil {
     package.targets.append(.executableTarget(
         name: "NestEggFuzz",
-        dependencies: ["NestEggBuild", "NestEggLoad", "NestEggModel", "NestEggRender", "NestEggReport", "NestEggSupport", "NestEggSynthetic", "NestEggWrite"],
+        dependencies: ["NestEggBuild", "NestEggLoad", "NestEggModel", "NestEggRender", "NestEggReport", "NestEggSupport", "NestEggSynthetic", "NestEggWrite",
+                       .product(name: "Crypto", package: "swift-crypto")],
         path: "Tests/Fuzz/NestEggFuzz",
         swiftSettings: [.unsafeFlags(["-parse-as-library"]), .enableExperimentalFeature("Extern")]
     ))

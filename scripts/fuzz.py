@@ -11,7 +11,7 @@ import argparse, json, os, re, shutil, subprocess, sys, tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGETS = ["json", "loaders", "template", "markdown", "richtext", "census", "folder"]
+TARGETS = ["json", "loaders", "template", "markdown", "richtext", "census", "folder", "manifest"]
 SEPARATOR = b"\n@@\n"
 
 
@@ -87,6 +87,11 @@ def seeds(target):
             "r\ta1\tuid-1\tTesco\tgroceries\tGroceries\t1234\tGBP\t20450\t1766966400000\t0",
         ]) + "\n"
         return [("census", body.encode())]
+    if target == "manifest":
+        # The sample site's statements manifest, no signature, and one statement it lists.
+        statements = ROOT / "Output/statements"
+        return [("manifest", (statements / "manifest.json").read_bytes() + b"\n@@\n" + b"nestegg-ed25519-signature AAAA\n" + b"\n@@\n"
+                 + (statements / "personal/2026-10.md").read_bytes())]
     if target == "folder":
         # File names, one a line: the fixtures' own, and names of many bytes and scripts.
         names = sorted(str(f.relative_to(fixtures)).replace("/", "\n") for f in fixtures.rglob("*") if f.is_file())
