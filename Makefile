@@ -33,7 +33,7 @@ test: deps pdf-deps browser-deps host-deps templates-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(PYTHON) -m pytest -q Tests/formats
-	$(PYTHON) -m pytest -q Tests/browser Tests/hosts
+	$(PYTHON) -m pytest -q Tests/browser Tests/hosts Tests/docs
 	$(PYTHON) scripts/fuzz.py --smoke
 	@$(MAKE) --no-print-directory engines-run
 
