@@ -26,7 +26,7 @@ public enum Placement: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Escaping for each place a string from data can land. Every escaper first **normalises** the
-/// value — the README's "Safety" section documents it, ``normalised(_:)`` does it — and then
+/// value — docs/guarantees.md's "Safety" section documents it, ``normalised(_:)`` does it — and then
 /// escapes the normal text, deciding on what it will emit (never on the bytes it was given):
 ///
 /// 1. control characters (U+0000–U+001F, U+007F–U+009F) other than the white space below go;
@@ -129,7 +129,7 @@ public enum Escape {
         var text = text
         return text.withUTF8 { bytes in
             if Text.needsNormalising(bytes) { return false }
-            if placement != .url, Text.isolatedIfRightToLeft("", from: bytes) != nil { return false }
+            if placement != .url, Text.hasRightToLeft(bytes) { return false }
             switch placement {
             case .paragraph, .tableCell, .linkText: return firstMarkdownChange(bytes, .inline) == nil
             case .lineStart, .listItem: return firstMarkdownChange(bytes, .lineStart) == nil

@@ -64,13 +64,7 @@ public enum CSVCell {
 
     /// `text`, without bidirectional controls (which could show a cell's figures reordered, and
     /// hide a formula's start behind them), guarded and quoted where it must be.
-    public static func text(_ text: String) -> String { quoted(guarded(withoutBidiControls(text))) }
-
-    /// `text` without the bidirectional controls data never keeps (``Text/isBidiControl(_:)``).
-    public static func withoutBidiControls(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: Text.isBidiControl) else { return text }
-        return String(String.UnicodeScalarView(text.unicodeScalars.filter { !Text.isBidiControl($0) }))
-    }
+    public static func text(_ text: String) -> String { quoted(guarded(Text.withoutBidiControls(text))) }
 
     /// `text` with a leading `'` when it starts with a character a spreadsheet reads as a formula.
     public static func guarded(_ text: String) -> String {

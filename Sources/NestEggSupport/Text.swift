@@ -121,6 +121,13 @@ public enum Text {
         }
     }
 
+    /// `text` without its bidirectional controls (for formats that keep data's white space as it
+    /// is, where ``normalised(_:)`` would collapse it: a CSV cell).
+    public static func withoutBidiControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isBidiControl) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.filter { !isBidiControl($0) }))
+    }
+
     /// Whether `scalar` is written right to left (Hebrew, Arabic, Syriac, Thaana, N'Ko and the
     /// other scripts of Unicode's right-to-left blocks, with their presentation forms). A value
     /// holding one is shown inside an isolate (``isolatedIfRightToLeft(_:)``), so that it cannot
@@ -130,6 +137,12 @@ public enum Text {
         case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF: return true
         default: return false
         }
+    }
+
+    /// Whether UTF-8 `bytes` hold a right-to-left character (``isRightToLeft(_:)``): those are
+    /// written with a lead byte of 0xD6 or more, which most values have none of.
+    public static func hasRightToLeft(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.contains(where: { $0 >= 0xD6 }) && String(decoding: bytes, as: UTF8.self).unicodeScalars.contains(where: isRightToLeft)
     }
 
     /// First strong isolate (U+2068) and pop directional isolate (U+2069): text between them is
@@ -146,8 +159,7 @@ public enum Text {
     /// in the span can reorder the text before or after it. (Escaping adds only ASCII, and never
     /// right before a right-to-left character, so the span is the same in the escaped text.)
     public static func isolatedIfRightToLeft(_ text: String, from normal: UnsafeBufferPointer<UInt8>) -> String? {
-        // Right-to-left scalars are written with a lead byte of 0xD6 or more; most values have none.
-        guard normal.contains(where: { $0 >= 0xD6 }) else { return nil }
+        guard hasRightToLeft(normal) else { return nil }
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: isRightToLeft), let last = scalars.lastIndex(where: isRightToLeft) else { return nil }
         var isolated = String.UnicodeScalarView()

@@ -65,6 +65,7 @@ import Testing
         let title = "Statement for חשבון, 1–31 Oct 2026"
         for placement in [Placement.heading, .htmlText, .htmlAttribute, .paragraph] {
             #expect(Escape.value(title, at: placement) == "Statement for \u{2068}חשבון\u{2069}, 1–31 Oct 2026", "\(placement)")
+            #expect(!Escape.isPlain(title, at: placement), "the short way must not skip the isolate (\(placement))")
         }
     }
 

@@ -5,6 +5,7 @@ One fresh site is built from Fixtures/ into a temporary folder with the nestegg 
 tries template edits without rebuilding); one headless Chromium
 session visits one page of each page type; one Nu Html Checker run validates every page.
 """
+import sys
 import os
 import shutil
 import subprocess
@@ -12,18 +13,11 @@ import tempfile
 from pathlib import Path
 
 import pytest
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # Tests/, for the shared helper
+from nestegg_binary import ROOT, nestegg_binary  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
-def nestegg_binary() -> Path:
-    if os.environ.get("NESTEGG"):
-        return Path(os.environ["NESTEGG"])
-    for config in ("debug", "release"):
-        candidate = ROOT / ".build" / config / "nestegg"
-        if candidate.exists():
-            return candidate
-    pytest.exit("No nestegg binary: run `swift build` first (or set NESTEGG).", returncode=2)
 
 
 @pytest.fixture(scope="session")

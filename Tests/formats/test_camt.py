@@ -16,10 +16,10 @@ every statement the manifest lists:
   party and reference are the camt entry's (`Nm`, the `Ustrd` pieces joined), less what XML 1.0
   cannot hold, the name cut to camt.053's 140 characters.
 """
+import sys
 import csv
 import io
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -29,8 +29,9 @@ from pathlib import Path
 
 import pytest
 from lxml import etree
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # Tests/, for the shared helper
+from nestegg_binary import ROOT, nestegg_binary  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
 XSD = ROOT / "Tests" / "Schemas" / "camt" / "camt.053.001.08.xsd"
 NS = {"c": "urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"}
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -45,14 +46,6 @@ def unguarded(cell: str) -> str:
     return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS) else cell
 
 
-def nestegg_binary() -> Path:
-    if os.environ.get("NESTEGG"):
-        return Path(os.environ["NESTEGG"])
-    for config in ("debug", "release"):
-        candidate = ROOT / ".build" / config / "nestegg"
-        if candidate.exists():
-            return candidate
-    pytest.exit("No nestegg binary: run `swift build` first (or set NESTEGG).", returncode=2)
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,8 @@ For missing addresses at several depths the page must come with its stylesheet a
 on it must lead to a page that exists (200); an address shortened from a statement's
 (`statements/<account>/`) must be a page, not the 404.
 """
+import sys
 import json
-import os
 import re
 import shutil
 import signal
@@ -21,21 +21,14 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # Tests/, for the shared helper
+from nestegg_binary import ROOT, nestegg_binary  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 MISSING = ["/nope.html", "/statements/personal/2027-01.html", "/roundups/gone/2019-W01.html", "/a/b/c/d/e.html", "/statements/nope/"]
 
 
-def nestegg_binary() -> Path:
-    if os.environ.get("NESTEGG"):
-        return Path(os.environ["NESTEGG"])
-    for config in ("debug", "release"):
-        candidate = ROOT / ".build" / config / "nestegg"
-        if candidate.exists():
-            return candidate
-    pytest.exit("No nestegg binary: run `swift build` first (or set NESTEGG).", returncode=2)
 
 
 def free_port() -> int:

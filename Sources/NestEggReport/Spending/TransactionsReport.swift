@@ -145,21 +145,29 @@ public enum TransactionsReport {
         let counts = totals.countsByCategory()
 
         var pages: [Page] = []
+        // The bar's categories, by their place in the list, worked out once: each page adds its own
+        // category if the bar does not name it, so a page costs the bar's length, not the categories'.
         let inBar = categoriesInFilterBar(categories, counts: counts)
+        let barPlaces = categories.indices.filter { inBar.contains(categories[$0].key) }
+        let placeOf = Dictionary(uniqueKeysWithValues: categories.indices.map { (categories[$0].key, $0) })
         for list in lists.lists {
             let current = list.category
             let summary = ListSummary(totals, category: current?.key, preferred: preferred, context: context)
-            let shown = categories.filter { inBar.contains($0.key) || $0.key == current?.key }
+            var places = barPlaces
+            if let key = current?.key, !inBar.contains(key), let place = placeOf[key] {
+                places.insert(place, at: places.firstIndex { $0 > place } ?? places.count)
+            }
             var bar = [FilterView(name: "All", href: ReportContext.href(pathOf(nil)), count: context.count(totals.count()),
-                                      current: current == nil, first: true)]
-                + shown.map { category in
-                    FilterView(name: category.name, href: ReportContext.href(pathOf(category)),
-                               count: context.count(counts[category.key] ?? 0),
-                               current: category.key == current?.key, first: false)
+                                  current: current == nil, first: true)]
+                + places.map { place in
+                    let category = categories[place]
+                    return FilterView(name: category.name, href: ReportContext.href(pathOf(category)),
+                                      count: context.count(counts[category.key] ?? 0),
+                                      current: category.key == current?.key, first: false)
                 }
-            if shown.count < categories.count {
+            if places.count < categories.count {
                 bar.append(FilterView(name: "More categories", href: ReportContext.href(categoriesPath),
-                                      count: context.count(categories.count - shown.count), current: false, first: false))
+                                      count: context.count(categories.count - places.count), current: false, first: false))
             }
             let filters = bar
             let title = current.map { "Transactions: \($0.name)" } ?? "All transactions"
