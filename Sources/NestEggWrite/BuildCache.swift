@@ -166,6 +166,11 @@ public struct FileStamp: Sendable, Hashable {
     public init?(path: String) {
         var status = stat()
         guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        self.init(status)
+    }
+
+    /// The stamp in `status` (of a regular file).
+    init(_ status: stat) {
         size = Int(status.st_size)
         modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
     }

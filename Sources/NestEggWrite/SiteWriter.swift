@@ -22,20 +22,27 @@ public final class SiteWriter: Sendable {
         var changed = 0
         /// Folders of the staging folder known to exist.
         var folders: Set<String> = [""]
+        /// The stamps of the files this writer created, taken from their open descriptor as each
+        /// was written (``stamps()`` asks the disk only for the others: kept, copied or adopted).
+        var stamps: [String: FileStamp] = [:]
     }
     private let state = Mutex(State())
     /// Held while a file is created: one at a time.
     private let creating = Mutex(())
     /// This build's lock on its staging folder.
     private let stagingOwnership: Ownership
+    /// Whether the output folder held files of an earlier build when this writer opened: without
+    /// them there is nothing to compare a new file with or keep, and no file is looked for there.
+    private let outputHasFiles: Bool
 
     /// The size and modification time of each file written so far, for the build cache (a
     /// file keeps both through the swap).
     public func stamps() -> [String: FileStamp] {
-        let written = state.withLock { $0.written }
+        let (written, known) = state.withLock { ($0.written, $0.stamps) }
         var stamps: [String: FileStamp] = [:]
-        for path in written { stamps[path] = FileStamp(path: staging.path + "/" + path) }
-        return stamps.compactMapValues { $0 }
+        stamps.reserveCapacity(written.count)
+        for path in written { stamps[path] = known[path] ?? FileStamp(path: staging.path + "/" + path) }
+        return stamps
     }
 
     public struct WriteError: Error, Sendable {
@@ -79,6 +86,7 @@ public final class SiteWriter: Sendable {
         let parent = output.deletingLastPathComponent()
         try Self.checkOutputIsOurs(output, protecting: protecting)
         Self.recover(output)
+        outputHasFiles = (FolderEntries.read(output.path) ?? []).contains { $0.name != "." && $0.name != ".." && $0.name != Self.marker }
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
@@ -156,16 +164,18 @@ public final class SiteWriter: Sendable {
         var text = text
         try ensureFolder(of: path)
         let old = output.path + "/" + path, new = staging.path + "/" + path
-        let unchanged = text.withUTF8 { bytes in Self.file(atPath: old, holds: bytes) }
+        let unchanged = outputHasFiles && text.withUTF8 { bytes in Self.file(atPath: old, holds: bytes) }
+        var stamp: FileStamp?
         let failure: String? = creating.withLock { _ in
             if unchanged && keep(path) { return nil }
-            let failure = text.withUTF8 { bytes in Self.writeFile(atPath: new, bytes) }
+            let failure = text.withUTF8 { bytes in Self.writeFile(atPath: new, bytes, stamp: &stamp) }
             // Where the disk cannot link, the copy still keeps the old modification time.
             if failure == nil && unchanged { Self.copyModificationTime(from: old, to: new) }
             return failure
         }
         if let failure { throw WriteError(path: path, reason: failure) }
-        count(path, changed: !unchanged)
+        // (A rewritten unchanged file takes the old one's time after its stamp was taken.)
+        count(path, changed: !unchanged, stamp: unchanged ? nil : stamp)
     }
 
     /// Takes `path` for this build: a path inside the site, not written yet.
@@ -179,9 +189,10 @@ public final class SiteWriter: Sendable {
     }
 
     /// Counts a file as written, and as changed when it is new or its bytes are not the old ones.
-    private func count(_ path: String, changed: Bool) {
+    private func count(_ path: String, changed: Bool, stamp: FileStamp? = nil) {
         state.withLock { state in
             state.written.append(path)
+            if let stamp { state.stamps[path] = stamp }
             // The build cache is bookkeeping: it is not counted as a changed page.
             if changed && path != BuildCache.fileName { state.changed += 1 }
         }
@@ -332,7 +343,18 @@ public final class SiteWriter: Sendable {
     /// that would be a linked file of the old output), or with `appending`, at the end of the file
     /// at `path`, which this build made (never through a link). - Returns: why it failed (the
     /// system's reason), or `nil`.
+    /// With `stamp`, the new file's size and modification time, from its descriptor once written.
     static func writeFile(atPath path: String, _ bytes: UnsafeBufferPointer<UInt8>, appending: Bool = false) -> String? {
+        var unused: FileStamp?
+        return writeFile(atPath: path, bytes, appending: appending, stamp: &unused, wantsStamp: false)
+    }
+
+    static func writeFile(atPath path: String, _ bytes: UnsafeBufferPointer<UInt8>, stamp: inout FileStamp?) -> String? {
+        writeFile(atPath: path, bytes, appending: false, stamp: &stamp, wantsStamp: true)
+    }
+
+    private static func writeFile(atPath path: String, _ bytes: UnsafeBufferPointer<UInt8>, appending: Bool,
+                                  stamp: inout FileStamp?, wantsStamp: Bool) -> String? {
         let descriptor = appending ? open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
                                    : open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else {
@@ -350,6 +372,10 @@ public final class SiteWriter: Sendable {
                 return reason
             }
             offset += count
+        }
+        if wantsStamp {
+            var status = stat()
+            if fstat(descriptor, &status) == 0 { stamp = FileStamp(status) }
         }
         guard close(descriptor) == 0 else { return String(cString: strerror(errno)) }
         return nil

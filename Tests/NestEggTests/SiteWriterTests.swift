@@ -35,6 +35,27 @@ import Testing
         #expect(try String(contentsOf: output.appendingPathComponent("b/c.md"), encoding: .utf8) == "new")
     }
 
+    /// The stamps the writer records as it writes (from the open file) are the disk's, for new,
+    /// changed, kept and adopted files alike, into an empty output and over an earlier one.
+    @Test func theRecordedStampsAreTheDisksOwn() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let output = work.appendingPathComponent("site")
+        for round in 0..<2 {
+            let writer = try SiteWriter(output: output)
+            try writer.write("same", to: "a.md")
+            try writer.write("changed \(round)", to: "b/c.md")
+            try "printed \(round)".write(to: writer.stagedURL("b/d.pdf"), atomically: false, encoding: .utf8)
+            writer.adopt("b/d.pdf")
+            let stamps = writer.stamps()
+            #expect(stamps.keys.sorted() == ["a.md", "b/c.md", "b/d.pdf"])
+            for (path, stamp) in stamps {
+                #expect(stamp == FileStamp(path: writer.stagedURL(path).path), "round \(round): \(path)")
+            }
+            _ = try writer.commit().finished()
+        }
+    }
+
     @Test func aSecondWriteToOnePathIsRefusedAndTheOldOutputStaysWhole() throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
