@@ -1051,7 +1051,7 @@ The balance over the period, counting settled transactions only:
 |:--|:--|:--|:--|--:|--:|--:|
 | {{firstDay}} | | Balance brought forward | | | | {{opening}} |
 {{#lines}}
-| {{date}} | {{time}} | {{description}} | {{#html}}<span class="ref" title="{{reference}}">{{/html}}{{reference}}{{#html}}</span>{{/html}} | {{moneyIn}} | {{moneyOut}} | {{balance}} |
+| {{date}} | {{time}} | {{description}}{{#foreign}} (paid {{foreign}}){{/foreign}} | {{#html}}<span class="ref" title="{{reference}}">{{/html}}{{reference}}{{#html}}</span>{{/html}} | {{moneyIn}} | {{moneyOut}} | {{balance}} |
 {{/lines}}
 | **{{lastDay}}** | | **{{totalsLabel}}**{{^provisionalText}}, **carried forward**{{/provisionalText}} | | **{{moneyIn}}** | **{{moneyOut}}** | **{{closing}}** |
 {{/hasBalance}}
@@ -1061,7 +1061,7 @@ The balance over the period, counting settled transactions only:
 | Date | Time | Description | Reference | Money in | Money out |
 |:--|:--|:--|:--|--:|--:|
 {{#lines}}
-| {{date}} | {{time}} | {{description}} | {{#html}}<span class="ref" title="{{reference}}">{{/html}}{{reference}}{{#html}}</span>{{/html}} | {{moneyIn}} | {{moneyOut}} |
+| {{date}} | {{time}} | {{description}}{{#foreign}} (paid {{foreign}}){{/foreign}} | {{#html}}<span class="ref" title="{{reference}}">{{/html}}{{reference}}{{#html}}</span>{{/html}} | {{moneyIn}} | {{moneyOut}} |
 {{/lines}}
 | **Total** | | | | **{{moneyIn}}** | **{{moneyOut}}** |
 {{/hasBalance}}

@@ -279,6 +279,28 @@ import Testing
         #expect(!plain.contains("Issued by") && !plain.contains("Account holder"))
     }
 
+    @Test func aPaymentInAnotherCurrencyShowsItsAmountBeforeConversionAndTheRate() throws {
+        var item = feedItem(1_107, "2026-10-19T12:00:00Z")
+        item.fields.sourceAmount = usd(1_401)
+        var same = feedItem(500, "2026-10-20T12:00:00Z")
+        same.fields.sourceAmount = gbp(500)
+        let page = try render(Dataset(starling: [account([item, same], cleared: gbp(10_000))]), "statements/personal/2026-10")
+        #expect(page.contains("| Shop (paid US$14.01 at 0.790150 GBP per USD) | REF |"), "\(page)")
+        #expect(page.contains("| Shop | REF |"), "a source amount in the account's currency is not shown")
+        // The rate: rounded half up to six places, minor digits of each currency counted.
+        let yen = try #require(Currency(code: "JPY"))
+        #expect(StatementData.impliedRate(amount: gbp(1_107), source: usd(1_401)) == "0.790150")
+        #expect(StatementData.impliedRate(amount: gbp(1_000), source: Money(minorUnits: 1_850, currency: yen)) == "0.005405")
+        #expect(StatementData.impliedRate(amount: Money(minorUnits: 1_850, currency: yen), source: gbp(1_000)) == "185.000000")
+        #expect(StatementData.impliedRate(amount: gbp(1), source: usd(3)) == "0.333333")
+        #expect(StatementData.impliedRate(amount: gbp(2), source: usd(3)) == "0.666667")
+        #expect(StatementData.impliedRate(amount: gbp(100), source: usd(0)) == nil, "no rate from nothing")
+        #expect(StatementData.impliedRate(amount: gbp(100_000_000), source: Money(minorUnits: 1, currency: yen)) == nil,
+                "more digits than camt.053's BaseOneRate holds")
+        #expect(StatementData.impliedRate(amount: Money(minorUnits: Int128(Int64.max) * Int128(Int64.max), currency: .gbp), source: usd(1)) == nil,
+                "overflow is no rate, never a trap")
+    }
+
     @Test func aStatementWithoutABalanceSaysSo() throws {
         let dataset = Dataset(starling: [account([feedItem(435, "2026-10-02T12:00:00Z")])])
         let page = try render(dataset, "statements/personal/2026-10")

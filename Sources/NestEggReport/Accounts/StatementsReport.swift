@@ -166,6 +166,9 @@ public enum StatementsReport {
         let moneyIn: String
         let moneyOut: String
         let balance: String
+        /// `US$14.01 at 0.790150 GBP per USD`: what a payment in another currency was before
+        /// conversion (the feed's `sourceAmount`) and the rate the two amounts imply.
+        let foreign: String?
     }
 
     struct ApartRow: Sendable, Encodable {
@@ -457,7 +460,12 @@ public enum StatementsReport {
                     reference: Text.singleLine(line.item.reference),
                     moneyIn: line.item.direction == .in ? context.money(line.item.amount) : "",
                     moneyOut: line.item.direction == .out ? context.money(line.item.amount) : "",
-                    balance: line.balance.map(context.money) ?? "")
+                    balance: line.balance.map(context.money) ?? "",
+                    foreign: line.item.sourceAmount.flatMap { source -> String? in
+                        guard source.currency != line.item.amount.currency else { return nil }
+                        let rate = StatementData.impliedRate(amount: line.item.amount, source: source)
+                        return context.money(source) + (rate.map { " at \($0) \(line.item.amount.currency.code) per \(source.currency.code)" } ?? "")
+                    })
         }
         let apart = statement.apart.map { entry in
             ApartRow(date: context.date(entry.item.transactionTime), time: context.time(entry.item.transactionTime),
