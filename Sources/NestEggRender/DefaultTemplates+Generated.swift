@@ -1393,9 +1393,10 @@ body:has(.ledger-page) tr:has(> td:nth-child(5)) > td:nth-child(-n+2) { white-sp
   body:has(.statement-end) { page: statement; font-size: 9.5pt; }
   body:has(.statement-kind.provisional) { page: provisional-statement; }
   /* Every page says whose statement it is: the running head is fixed, which Chromium repeats at
-     the top of each page, and the body's top padding, cloned on each page, keeps it clear. */
-  body:has(.statement-end) { padding-top: 13mm; -webkit-box-decoration-break: clone; box-decoration-break: clone; }
-  body:has(.statement-end) .running-head {
+     the top of each page, and the body's top padding, cloned on each page, keeps it clear. The
+     single-file report holds every statement at once, so it has none. */
+  body:has(.statement-end):not(:has(.single-page)) { padding-top: 13mm; -webkit-box-decoration-break: clone; box-decoration-break: clone; }
+  body:has(.statement-end):not(:has(.single-page)) .running-head {
     display: block; position: fixed; top: 0; left: 0; right: 0; height: 11mm; overflow: hidden;
     border-bottom: .3pt solid #8c959f; font: 8pt/1.3 system-ui, sans-serif; color: #57606a;
   }
