@@ -1,5 +1,5 @@
-"""The nestegg binary the Python tests run (Tests/browser, Tests/hosts, Tests/formats): `NESTEGG`
-when set, else .build/debug/nestegg, else .build/release/nestegg."""
+"""The nestegg binary the Python tests run (Tests/browser, Tests/hosts, Tests/formats, Tests/docs):
+`NESTEGG` (or `NESTEGG_BIN`) when set, else .build/debug/nestegg, else .build/release/nestegg."""
 import os
 from pathlib import Path
 
@@ -9,8 +9,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def nestegg_binary() -> Path:
-    if os.environ.get("NESTEGG"):
-        return Path(os.environ["NESTEGG"])
+    for variable in ("NESTEGG", "NESTEGG_BIN"):
+        if os.environ.get(variable):
+            return Path(os.environ[variable]).resolve()
     for config in ("debug", "release"):
         candidate = ROOT / ".build" / config / "nestegg"
         if candidate.exists():

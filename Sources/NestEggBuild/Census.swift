@@ -160,7 +160,7 @@ public struct Census {
 /// A share reads every census file's head first, which is a few KB an account, and stops at its
 /// `head` line, having checked the file's size against it; it reads the runs once, from there,
 /// when it fills its pages of the transactions lists (``CensusRun``). The rows are nineteen
-/// twentieths of the file: it used to read them twice, once only to check the file's signature.
+/// twentieths of the file, so they are read once: the head alone checks the file's signature.
 /// (A share that renders no list page reads no run: a run changed but not cut short is found by
 /// the shares that read it, and the pages of one that does not depend on its head alone.)
 struct CensusRecord: Sendable {

@@ -140,7 +140,7 @@ struct PartRecord: Sendable {
 
     var text: String {
         // Written into one string at its size: it is made at the end of a share, when the most is
-        // in memory (a list of its lines, their join and a copy to hash took four times its size).
+        // in memory (a list of its lines, their join and a copy to hash would take four times its size).
         var text = ""
         text.reserveCapacity(files.reduce(0) { $0 + $1.utf8.count + 6 } + entries.reduce(0) { $0 + FieldLine.escapedCount($1.1) + 32 }
                              + FieldLine.escapedCount(manifestHead) + fingerprint.utf8.count + 256)

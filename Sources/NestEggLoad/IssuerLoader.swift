@@ -1,11 +1,12 @@
 import NestEggModel
 import NestEggSupport
-/// Reads `nestegg.json`'s `issuer`: `{"name", "address": [...], "footer", "logo": "issuer/logo.svg"}`,
+/// Reads `nestegg.json`'s `issuer`: `{"name", "address": [...], "footer", "logo": "issuer/logo.svg",
+/// "pageHeader"}`,
 /// every key but `name` optional. An unknown key is an error, as in the rest of the settings.
 /// The logo must be an SVG file inside the data folder; it is read here (and so claimed) and only
 /// ever shown as an image.
 public enum IssuerLoader {
-    static let knownKeys = ["name", "address", "footer", "logo"]
+    static let knownKeys = ["name", "address", "footer", "logo", "pageHeader"]
     /// The largest logo read: a logo is a small drawing, not a document.
     static let maximumLogoBytes = 256 * 1024
 
@@ -15,6 +16,7 @@ public enum IssuerLoader {
         var address: [String] = []
         var footer: String?
         var logo: StatementIssuer.Logo?
+        var pageHeader: String?
         for (key, member) in members {
             switch key {
             case "name":
@@ -25,13 +27,15 @@ public enum IssuerLoader {
                 footer = nonEmpty(member, "the footer")
             case "logo":
                 logo = self.logo(member, folder: folder)
+            case "pageHeader":
+                pageHeader = nonEmpty(member, "the page header")
             default:
                 let hint = SettingsLoader.closestKey(to: key, among: knownKeys).map { "; did you mean \"\($0)\"?" } ?? ""
                 member.error("unknown issuer setting \"\(key)\"\(hint) (known: \(knownKeys.joined(separator: ", ")))")
             }
         }
         guard value.required("name", "the issuer's name") != nil, let name else { return nil }
-        return StatementIssuer(name: name, address: address, footer: footer, logo: logo)
+        return StatementIssuer(name: name, address: address, footer: footer, logo: logo, pageHeader: pageHeader)
     }
 
     /// A string written on one line that shows something on a page (not empty once normalised).

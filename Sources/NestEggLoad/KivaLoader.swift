@@ -1,6 +1,6 @@
 import NestEggModel
 import NestEggSupport
-/// Reads kiva/ and restcountries/ (issue 5): loans, the lender, the cart and countries.
+/// Reads kiva/ and restcountries/: loans, the lender, the cart and countries.
 ///
 /// - `kiva/loans.json` and `kiva/loans-*.json`: pages of a loan listing, merged; a loan that is
 ///   in two pages counts once (a warning names both places). Each page is `{"paging", "loans"}`,

@@ -146,13 +146,19 @@ public enum StarlingLoader {
         let counterParty = value["counterPartyName"]?.trimmedString ?? ""
         let reference = value["reference"]?.trimmedString ?? ""
         let category = value["spendingCategory"]?.string
+        var sourceAmount = value["sourceAmount"]?.currencyAndAmount
+        if let source = sourceAmount, source.isNegative {
+            value["sourceAmount"]?["minorUnits"]?.error("expected a positive amount (the sign comes from direction), found \(source.minorUnits)")
+            sourceAmount = nil
+        }
         guard let uid, let amount, let direction, let time, let status else { return nil }
         if amount.isNegative {
             value["amount"]?["minorUnits"]?.error("expected a positive amount (the sign comes from direction), found \(amount.minorUnits)")
             return nil
         }
         return FeedItem(uid: uid, amount: amount, direction: direction, transactionTime: time, status: FeedStatus(rawValue: status),
-                        source: FeedSource(rawValue: source), counterPartyName: counterParty, reference: reference, spendingCategory: category)
+                        source: FeedSource(rawValue: source), counterPartyName: counterParty, reference: reference, spendingCategory: category,
+                        sourceAmount: sourceAmount)
     }
 
     /// `{"clearedBalance": {...}, "effectiveBalance": {...}, ...}`

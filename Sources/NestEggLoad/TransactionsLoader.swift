@@ -1,6 +1,6 @@
 import NestEggModel
 import NestEggSupport
-/// Reads `transactions/transactions.json` (issue 4): the transactions app's model, an array of
+/// Reads `transactions/transactions.json`: the transactions app's model, an array of
 /// `{id, name, category, amount, currency?, date, accountName, provider?, pinned?}`.
 public enum TransactionsLoader {
     static let path = "transactions/transactions.json"

@@ -11,12 +11,16 @@ public struct StatementIssuer: Sendable, Hashable {
     public var footer: String?
     /// The logo, a local SVG file of the data folder.
     public var logo: Logo?
+    /// The line at the top of every printed page of a statement (`pageHeader`); the issuer's name
+    /// when not set.
+    public var pageHeader: String?
 
-    public init(name: String, address: [String] = [], footer: String? = nil, logo: Logo? = nil) {
+    public init(name: String, address: [String] = [], footer: String? = nil, logo: Logo? = nil, pageHeader: String? = nil) {
         self.name = name
         self.address = address
         self.footer = footer
         self.logo = logo
+        self.pageHeader = pageHeader
     }
 
     /// An SVG logo, kept as bytes and only ever shown as an image (`<img src="data:…">`): an SVG

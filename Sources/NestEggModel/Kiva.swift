@@ -1,5 +1,5 @@
 import NestEggSupport
-/// Everything loaded from kiva/ and restcountries/ (issue 5): loans, the lender, the cart and countries.
+/// Everything loaded from kiva/ and restcountries/: loans, the lender, the cart and countries.
 public struct KivaData: Sendable {
     /// `kiva/loans.json` and `kiva/loans-*.json`, merged (a loan in two pages once), in file order.
     public var loans: [KivaLoan] = []

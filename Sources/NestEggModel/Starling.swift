@@ -34,6 +34,8 @@ public struct FeedItem: Sendable, SharedRecord {
         public var counterPartyName: String
         public var reference: String
         public var spendingCategory: String?
+        /// What was paid or received before conversion (`sourceAmount`), when the feed gives one.
+        public var sourceAmount: Money? = nil
     }
 
     private var box: SharedBox<Fields>
@@ -45,10 +47,10 @@ public struct FeedItem: Sendable, SharedRecord {
     }
 
     public init(uid: String, amount: Money, direction: Direction, transactionTime: Instant, status: FeedStatus, source: FeedSource,
-                counterPartyName: String, reference: String, spendingCategory: String?) {
+                counterPartyName: String, reference: String, spendingCategory: String?, sourceAmount: Money? = nil) {
         box = SharedBox(Fields(uid: uid, amount: amount, direction: direction, transactionTime: transactionTime, status: status,
                                source: source, counterPartyName: counterPartyName, reference: reference,
-                               spendingCategory: spendingCategory))
+                               spendingCategory: spendingCategory, sourceAmount: sourceAmount))
     }
 
     /// The amount with its sign: negative when money leaves the account.

@@ -39,7 +39,7 @@ public struct Transaction: Sendable, Hashable {
     }
 }
 
-/// Everything loaded from transactions/ (issue 4): the transactions app's model.
+/// Everything loaded from transactions/: the transactions app's model.
 public struct TransactionsData: Sendable {
     /// In file order.
     public var transactions: [Transaction] = []

@@ -990,7 +990,8 @@ Statements, newest first:
 
 # {{title}}
 
-{{#html}}<div class="ledger-page" hidden></div>{{/html}}
+{{#html}}<div class="ledger-page" hidden></div>
+<div class="running-head" aria-hidden="true"><p>{{pageHeader}}</p><p>{{runningHead}}</p></div>{{/html}}
 
 {{! The account block (as statement-account.md), written out here: what follows it continues the same list. }}
 {{#head}}
@@ -1048,11 +1049,11 @@ The balance over the period, counting settled transactions only:
 
 | Date | Time | Description | Reference | Money in | Money out | Balance |
 |:--|:--|:--|:--|--:|--:|--:|
-| {{firstDay}} | | Opening balance | | | | {{opening}} |
+| {{firstDay}} | | Balance brought forward | | | | {{opening}} |
 {{#lines}}
-| {{date}} | {{time}} | {{description}} | {{#html}}<span class="ref" title="{{reference}}">{{/html}}{{reference}}{{#html}}</span>{{/html}} | {{moneyIn}} | {{moneyOut}} | {{balance}} |
+| {{date}} | {{time}} | {{description}}{{#foreign}} (paid {{foreign}}){{/foreign}} | {{#html}}<span class="ref" title="{{reference}}">{{/html}}{{reference}}{{#html}}</span>{{/html}} | {{moneyIn}} | {{moneyOut}} | {{balance}} |
 {{/lines}}
-| **{{lastDay}}** | | **{{totalsLabel}}** | | **{{moneyIn}}** | **{{moneyOut}}** | **{{closing}}** |
+| **{{lastDay}}** | | **{{totalsLabel}}**{{^provisionalText}}, **carried forward**{{/provisionalText}} | | **{{moneyIn}}** | **{{moneyOut}}** | **{{closing}}** |
 {{/hasBalance}}
 {{^hasBalance}}
 {{lineCountText}} in time order:
@@ -1060,7 +1061,7 @@ The balance over the period, counting settled transactions only:
 | Date | Time | Description | Reference | Money in | Money out |
 |:--|:--|:--|:--|--:|--:|
 {{#lines}}
-| {{date}} | {{time}} | {{description}} | {{#html}}<span class="ref" title="{{reference}}">{{/html}}{{reference}}{{#html}}</span>{{/html}} | {{moneyIn}} | {{moneyOut}} |
+| {{date}} | {{time}} | {{description}}{{#foreign}} (paid {{foreign}}){{/foreign}} | {{#html}}<span class="ref" title="{{reference}}">{{/html}}{{reference}}{{#html}}</span>{{/html}} | {{moneyIn}} | {{moneyOut}} |
 {{/lines}}
 | **Total** | | | | **{{moneyIn}}** | **{{moneyOut}}** |
 {{/hasBalance}}
@@ -1107,7 +1108,7 @@ No payments in this period round up.
 Download: {{#statementPDFs}}[PDF]({{pdfHref}}) · {{/statementPDFs}}[CSV]({{csvHref}}) · [camt.053]({{camtHref}})
 {{/besideFiles}}
 
-Statement digest (SHA-256 of its account, period, figures and lines, in the canonical form `nestegg-statement-v1`): {{digest}}
+{{#html}}<p class="statement-digest">Statement digest (SHA-256 of its account, period, figures and lines, in the canonical form <code>nestegg-statement-v1</code>, as the manifest lists it): <span class="digest">{{digest}}</span></p>{{/html}}{{^html}}Statement digest (SHA-256 of its account, period, figures and lines, in the canonical form `nestegg-statement-v1`, as the manifest lists it): {{digest}}{{/html}}
 
 {{#html}}<div class="statement-end" hidden></div>{{/html}}
 
@@ -1372,35 +1373,43 @@ body:has(.ledger-page) tr:has(> td:nth-child(5)) > td:nth-child(-n+2) { white-sp
 .statement-kind { margin: 0; padding: .2rem .75rem; border: 1px solid var(--line); border-radius: 999px; font-size: .9rem; font-weight: 600; }
 .statement-kind.provisional { border-color: var(--bad); color: var(--bad); }
 .statement-footer { font-size: .85rem; color: var(--muted); }
+/* The digest is small print for whoever checks it against the manifest, not the reader's text. */
+.statement-digest { font-size: .75rem; color: var(--muted); overflow-wrap: anywhere; }
+/* The running head is for printed pages only (below). */
+.running-head { display: none; }
 /* Printing (and `nestegg build --pdf`): A4, a running header and "Page n of m" in the page
    margins, tables that break between rows with their header row repeated, charts that fit. */
 @media print {
   @page {
     @bottom-right { content: "Page " counter(page) " of " counter(pages); font: 8.5pt system-ui, sans-serif; color: #57606a; }
   }
-  /* The running header says what kind of statement it is, as its head does. */
+  /* The page's margin says what kind of statement it is, as its head does. */
   @page statement {
     @top-left { content: "Statement"; font: 8.5pt system-ui, sans-serif; color: #57606a; }
-    @top-right { content: "Printed by NestEgg from the data as given"; font: 8.5pt system-ui, sans-serif; color: #57606a; }
   }
   @page provisional-statement {
     @top-left { content: "Provisional statement"; font: 600 8.5pt system-ui, sans-serif; color: #b42318; }
-    @top-right { content: "Printed by NestEgg from the data as given"; font: 8.5pt system-ui, sans-serif; color: #57606a; }
   }
   body:has(.statement-end) { page: statement; font-size: 9.5pt; }
   body:has(.statement-kind.provisional) { page: provisional-statement; }
+  /* Every page says whose statement it is: the running head is fixed, which Chromium repeats at
+     the top of each page, and the body's top padding, cloned on each page, keeps it clear. The
+     single-file report holds every statement at once, so it has none. */
+  body:has(.statement-end):not(:has(.single-page)) { padding-top: 13mm; -webkit-box-decoration-break: clone; box-decoration-break: clone; }
+  body:has(.statement-end):not(:has(.single-page)) .running-head {
+    display: block; position: fixed; top: 0; left: 0; right: 0; height: 11mm; overflow: hidden;
+    border-bottom: .3pt solid #8c959f; font: 8pt/1.3 system-ui, sans-serif; color: #57606a;
+  }
+  .running-head p { margin: 0; }
+  .running-head p:first-child { font-weight: 600; color: #000; }
   /* The issuer's head stands for the site's; the statement's own foot (regulatory line, digest) for the site's. */
   body:has(.statement-end) .site-header, body:has(.statement-end) .site-footer { display: none; }
   body:has(.statement-end) .statement-head { margin-top: 0; }
-  /* A transaction is one line: fixed columns, a long reference cut short (the HTML keeps it whole
-     in its title, the Markdown in its cell). */
-  body:has(.statement-end) table:has(.ref) { table-layout: fixed; }
-  table:has(.ref) th:nth-child(1) { width: 13%; }
-  table:has(.ref) th:nth-child(2) { width: 6%; }
-  table:has(.ref) th:nth-child(3) { width: 20%; }
-  table:has(.ref) th:nth-child(4) { width: 28%; }
-  table:has(.ref) th:nth-child(n+5) { width: 11%; }
-  .ref { display: block; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  /* Amounts, dates and times keep their width and no more (a mostly empty Money in column is
+     as wide as its amounts); description and reference share the rest and wrap, never cut. */
+  table:has(.ref) td:nth-child(n+5), table:has(.ref) th:nth-child(n+5), table:has(.ref) td:nth-child(-n+2) { white-space: nowrap; width: 1%; }
+  table:has(.ref) td:nth-child(3), table:has(.ref) td:nth-child(4) { overflow-wrap: anywhere; }
+  .statement-digest { font-size: 6.5pt; }
   /* The totals row never starts a page alone. */
   body:has(.statement-end) table:has(.ref) tbody tr:last-child { break-before: avoid; }
   /* The short tables (summary, items apart, round-ups) are never split, nor left without their heading. */

@@ -20,11 +20,14 @@ public enum StatementFormats {
 /// comma, a quote or a line end; UTF-8 without a byte-order mark): a header row, then one row per
 /// settled transaction, oldest first. The columns are Starling's statement download's — `Date`,
 /// `Counter Party`, `Reference`, `Type`, `Amount (GBP)`, `Balance (GBP)`, `Spending Category`,
-/// `Notes` — then `Time` and `Transaction ID`, which Starling's has not.
+/// `Notes` — then `Time` and `Transaction ID`, which Starling's has not, and for a payment in
+/// another currency the amount before conversion, its currency and the exchange rate the two
+/// amounts imply (units of the account's currency for one of the other), empty otherwise.
 public enum StatementCSV {
     public static func header(currency: Currency) -> [String] {
         ["Date", "Counter Party", "Reference", "Type", "Amount (\(currency.code))", "Balance (\(currency.code))",
-         "Spending Category", "Notes", "Time", "Transaction ID"]
+         "Spending Category", "Notes", "Time", "Transaction ID", "Source Amount", "Source Currency",
+         "Exchange Rate (\(currency.code) per unit)"]
     }
 
     public static func render(_ data: StatementData) -> String {
@@ -41,6 +44,9 @@ public enum StatementCSV {
                 "",
                 time(entry.local),
                 CSVCell.text(entry.uid),
+                entry.sourceAmount.map { (entry.direction == .out ? -$0 : $0).decimalString } ?? "",
+                entry.sourceAmount?.currency.code ?? "",
+                entry.exchangeRate() ?? "",
             ])
         }
         return out
@@ -312,6 +318,21 @@ public enum StatementCamt {
         if let reference { xml.open("Refs"); xml.leaf("AcctSvcrRef", reference); xml.close("Refs") }
         xml.amount("Amt", entry.amount)
         xml.leaf("CdtDbtInd", indicator)
+        if let source = entry.sourceAmount {
+            // The amount as paid or received before conversion, and the rate the two amounts
+            // imply (the feed states no rate of its own): account currency per unit of the source's.
+            xml.open("AmtDtls"); xml.open("InstdAmt")
+            xml.amount("Amt", source)
+            if let rate = entry.exchangeRate() {
+                xml.open("CcyXchg")
+                xml.leaf("SrcCcy", source.currency.code)
+                xml.leaf("TrgtCcy", entry.amount.currency.code)
+                xml.leaf("UnitCcy", source.currency.code)
+                xml.leaf("XchgRate", rate)
+                xml.close("CcyXchg")
+            }
+            xml.close("InstdAmt"); xml.close("AmtDtls")
+        }
         if let name = XMLText.limited(entry.counterparty, to: 140) {
             // Money out goes to a creditor; money in comes from a debtor.
             let role = entry.direction == .in ? "Dbtr" : "Cdtr"

@@ -13,11 +13,11 @@ public enum FieldLine {
 
     /// The fields of a line as they stand in it (still escaped), split at each tab byte. The same
     /// fields as splitting its Characters at `"\t"` (a tab is a grapheme of its own), without
-    /// working out where each Character ends: a census holds a million rows, and that took more
+    /// working out where each Character ends: a census holds a million rows, and that costs more
     /// time than the rest of reading them.
     public static func fields(_ line: Substring, maxSplits: Int = .max) -> [Substring] {
         // The tabs are found in the line's bytes in place (a share reads a million rows: the
-        // generic split of the UTF-8 view took a third of the time of merging them), and each
+        // generic split of the UTF-8 view costs a third of the time of merging them), and each
         // field is cut as its tab is found, at its offset, which a native string's UTF-8 view
         // reaches at once.
         var copy = line

@@ -48,7 +48,7 @@ import Testing
         #expect(personal.allSatisfy { $0.hasSuffix(".md") || $0.hasSuffix(".html") || $0.hasSuffix(".css") || $0.hasSuffix("manifest.json")
             || $0.hasSuffix(".csv") || $0.hasSuffix(".camt053.xml") })
         let october = unpadded(String(decoding: try #require(files["personal/statements/2026-10.md"]), as: UTF8.self))
-        #expect(october.contains("| [2026-W43](../roundups/2026-W43.md) | 3 | £1.58 |"))
+        #expect(october.contains("| [19–25 Oct 2026](../roundups/2026-W43.md) | 3 | £1.58 |"))
         #expect(october.contains("- **Sort code:** 60-83-71"))
 
         let dataset = try loadFixtures()

@@ -180,29 +180,30 @@ import Testing
 
     /// Spec data as view data: numbers become their text (as a view's numbers do), null is absent,
     /// and a lambda (`{"__tag__": "code", …}`) is refused.
-    static func templateValue(_ node: JSONNode) throws -> TemplateValue? {
+    static func templateValue(_ node: JSONNode, asText: Bool = false) throws -> TemplateValue? {
         switch node.kind {
         case .null: return nil
         case .bool(let flag): return .flag(flag)
         // The spec's values may be placed raw (`{{{x}}}`, `{{& x}}`), which NestEgg allows only for
-        // markup its render stage wrote; `{{x}}` escapes markup as it escapes text.
-        case .number(let text), .string(let text): return .markup(text)
-        case .array(let items): return .list(try items.compactMap(templateValue))
+        // markup its render stage wrote; `{{x}}` escapes markup as it escapes text. `asText`: as
+        // a report's text, which a raw tag refuses.
+        case .number(let text), .string(let text): return asText ? .text(text) : .markup(text)
+        case .array(let items): return .list(try items.compactMap { try templateValue($0, asText: asText) })
         case .object(let members):
             if members.contains(where: { $0.key == "__tag__" }) { throw LambdaRefused() }
             var fields: TemplateValue.Fields = [:]
-            for member in members { fields[member.key] = try templateValue(member.value) }
+            for member in members { fields[member.key] = try templateValue(member.value, asText: asText) }
             return .object(fields)
         }
     }
 
     /// Renders a case as the HTML layout is rendered (HTML escaping); an error refuses it.
-    static func run(_ test: MustacheCase) -> MustacheOutcome {
+    static func run(_ test: MustacheCase, asText: Bool = false) -> MustacheOutcome {
         do {
             var partials: [String: Template] = [:]
             for (name, text) in test.partials { partials[name] = try Template(text, kind: .html) }
             let template = try Template(test.template, kind: .html)
-            let value = try test.data.flatMap(templateValue) ?? .object([:])
+            let value = try test.data.flatMap { try templateValue($0, asText: asText) } ?? .object([:])
             return .rendered(try template.render(value, partials: partials))
         } catch let error as Template.ParseError {
             return .refused("\(error.line):\(error.column): \(error.message)")
@@ -275,18 +276,23 @@ import Testing
         #expect(Set(Self.claimedModules).isSubset(of: files), "\(folder.path) lacks some of \(Self.claimedModules)")
         var lines: [String] = []
         for file in files {
-            var passed = 0, refused = 0, wrong: [String] = []
+            var passed = 0, refused = 0, pipes = 0, wrong: [String] = []
             let tests = try Self.mustacheCases(in: folder.appendingPathComponent(file))
+            // With the spec's values as a report's text, as every value from data is: a raw tag
+            // refuses them, so those cases are refused by design.
+            let passedAsText = tests.filter { Self.run($0, asText: true) == .rendered($0.expected ?? "") }.count
             for test in tests {
                 let outcome = Self.run(test)
                 if outcome == .rendered(test.expected ?? "") { passed += 1; continue }
+                // By design: `|` in HTML is written `&#124;` (it would end a Markdown table cell).
+                if outcome == .rendered((test.expected ?? "").replacingOccurrences(of: "|", with: "&#124;")) { pipes += 1; continue }
                 if case .refused = outcome, !Self.claimedModules.contains(file) { refused += 1; continue }
                 let line = "\(file) \"\(test.name)\": expected \(String(reflecting: test.expected ?? "")), got \(outcome)"
                 wrong.append(line)
             }
             for line in wrong { Issue.record(Comment(rawValue: line)) }
             lines.append(Self.claimedModules.contains(file)
-                ? "\(file): \(passed)/\(tests.count) pass"
+                ? "\(file): \(passed)/\(tests.count) pass\(pipes > 0 ? " (\(pipes) more with | written &#124;)" : ""); \(passedAsText)/\(tests.count) with the values as a report's text"
                 : "\(file): \(refused) refused with an error, \(passed) rendered right, \(wrong.count) rendered wrong")
         }
         print("mustache spec:\n  " + lines.joined(separator: "\n  "))

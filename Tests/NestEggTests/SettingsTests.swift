@@ -63,10 +63,12 @@ import Testing
 
     @Test func readsTheIssuerAndItsLogo() throws {
         let (settings, log) = try load(#"""
-            {"issuer": {"name": " Harbour Bank plc ", "address": ["1 Quay Street", "London"], "footer": "Regulated.", "logo": "issuer/logo.svg"}}
+            {"issuer": {"name": " Harbour Bank plc ", "address": ["1 Quay Street", "London"], "footer": "Regulated.", "logo": "issuer/logo.svg",
+                        "pageHeader": "Harbour Bank plc · Statements"}}
             """#, files: ["issuer/logo.svg": logo, "transfers/users.json": "[]", "transfers/transfers.json": "[]"])
         #expect(log.diagnostics.isEmpty, "\(log.diagnostics)")
         let issuer = try #require(settings.issuer)
+        #expect(issuer.pageHeader == "Harbour Bank plc · Statements")
         #expect(issuer.name == "Harbour Bank plc")
         #expect(issuer.address == ["1 Quay Street", "London"])
         #expect(issuer.footer == "Regulated.")
@@ -83,7 +85,7 @@ import Testing
             """#, files: ["transfers/users.json": "[]", "transfers/transfers.json": "[]"])
         #expect(settings.issuer == nil)
         #expect(log.errors.map(\.message) == [
-            "unknown issuer setting \"nme\"; did you mean \"name\"? (known: name, address, footer, logo)",
+            "unknown issuer setting \"nme\"; did you mean \"name\"? (known: name, address, footer, logo, pageHeader)",
             "expected an array, found a string",
             "the logo must be a path inside the data folder, such as \"issuer/logo.svg\", found \"../logo.svg\"",
             "missing required field \"name\" (expected the issuer's name)",

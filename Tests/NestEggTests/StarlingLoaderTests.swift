@@ -93,6 +93,22 @@ import Testing
         #expect(singleLog.diagnostics.isEmpty && otherLog.diagnostics.isEmpty)
     }
 
+    @Test func readsTheSourceAmountAndRefusesANegativeOne() throws {
+        let json = """
+        {"feedItems": [
+          {"feedItemUid": "a", "amount": {"currency": "GBP", "minorUnits": 1107}, "sourceAmount": {"currency": "USD", "minorUnits": 1401},
+           "direction": "OUT", "transactionTime": "2026-11-16T09:00:00Z", "status": "SETTLED"},
+          {"feedItemUid": "b", "amount": {"currency": "GBP", "minorUnits": 100}, "sourceAmount": {"currency": "USD", "minorUnits": -1},
+           "direction": "OUT", "transactionTime": "2026-11-16T09:00:00Z", "status": "SETTLED"}
+        ]}
+        """
+        let (doc, log) = document(json, file: "feed.json")
+        let items = StarlingLoader.feedItems(in: try #require(doc))
+        #expect(items.first?.sourceAmount == usd(1_401))
+        #expect(log.errors.map(\.path) == ["$.feedItems[1].sourceAmount.minorUnits"])
+        #expect(log.errors.first?.line == 4)
+    }
+
     @Test func reportsEveryBadItemNotJustTheFirst() throws {
         let json = """
         {"feedItems": [

@@ -62,7 +62,7 @@ enum PDFTools {
         let october = try text("statements/personal/2026-10.md")
         #expect(october.contains("- **Statement date:** 31 Oct 2026"))
         #expect(october.contains("| **Closing balance on 31 Oct 2026** | **£6,875.10** |"))
-        #expect(october.contains("| [2026-W43](../../roundups/personal/2026-W43.md) | 3 | £1.58 |"))
+        #expect(october.contains("| [19–25 Oct 2026](../../roundups/personal/2026-W43.md) | 3 | £1.58 |"))
         let november = try text("statements/personal/2026-11.md")
         #expect(november.contains("| **Balance on 21 Nov 2026** | **£5,536.02** |"), "the cleared balance")
         #expect(november.contains("- **Status:** Provisional statement, to 21 Nov 2026"))
@@ -134,17 +134,24 @@ enum PDFTools {
         func text(_ pdf: String, page: Int? = nil) throws -> String {
             try PDFTools.run(PDFTools.pdftotext!, (page.map { ["-f", "\($0)", "-l", "\($0)"] } ?? []) + ["-layout", pdf, "-"])
         }
-        // The fixture month: 55 transactions, one line each, on three A4 portrait pages.
+        // The fixture month: 55 transactions, their references whole (two lines where long), on
+        // four A4 portrait pages.
         let pdf = output.appendingPathComponent("statements/personal/2026-10.pdf").path
         let count = try pages(pdf)
-        #expect(count == 3)
+        #expect(count == 4)
         let first = try text(pdf, page: 1)
         #expect(first.contains("Statement for Personal, 1–31 Oct 2026"))
         for head in ["Harbour Bank plc", "Account holder: Alex Morgan", "Sort code: 60-83-71", "Account number: 41234567",
                      "Period: 1–31 Oct 2026 (Europe/London)", "Statement date: 31 Oct 2026"] {
             #expect(first.contains(head), "the head: \(head)")
         }
-        #expect(first.hasPrefix("Statement "), "the running header: \(first.prefix(80))")
+        #expect(first.hasPrefix("Statement\n"), "the page's margin: \(first.prefix(80))")
+        // Every page names the issuer, whose statement it is and its period (the running head).
+        for page in 1...count {
+            let text = try text(pdf, page: page)
+            #expect(text.contains("Harbour Bank plc\nAlex Morgan · Personal (Primary, GBP) · sort code 60-83-71, account number 41234567 · Statement, 1–31 Oct 2026"),
+                    "page \(page): \(text.prefix(300))")
+        }
         #expect(first.contains("Page 1 of \(count)"), "page numbers")
         let second = try text(pdf, page: 2)
         #expect(second.contains("Page 2 of \(count)"))
@@ -155,8 +162,8 @@ enum PDFTools {
         #expect(last.contains("Round-ups") && last.contains("Statement digest"))
         let all = try text(pdf)
         #expect(all.contains("Closing balance on 31 Oct 2026"))
-        // References are cut to one line in print; the Markdown keeps them whole, the HTML in a title.
-        #expect(!all.contains("SAINSBURYS S/MKT LONDON GBR") && all.contains("SAINSBURYS S/MKT LONDON …"))
+        // References are whole in print too (wrapped, never cut).
+        #expect(all.contains("SAINSBURYS S/MKT") && all.contains("LONDON GBR") && !all.contains("…"))
         let markdown = unpadded(try String(contentsOf: output.appendingPathComponent("statements/personal/2026-10.md"), encoding: .utf8))
         #expect(markdown.contains("| SAINSBURYS S/MKT LONDON GBR |"))
         let html = try String(contentsOf: output.appendingPathComponent("statements/personal/2026-10.html"), encoding: .utf8)
@@ -171,7 +178,8 @@ enum PDFTools {
         // The provisional month says so on every page, and gives a balance, not a closing balance.
         let november = output.appendingPathComponent("statements/personal/2026-11.pdf").path
         for page in 1...(try pages(november)) {
-            #expect(try text(november, page: page).hasPrefix("Provisional statement "), "page \(page)")
+            #expect(try text(november, page: page).hasPrefix("Provisional statement\n"), "page \(page)")
+            #expect(try text(november, page: page).contains("· Provisional statement, 1–21 Nov 2026"), "page \(page)")
         }
         let provisional = try text(november)
         #expect(provisional.contains("Provisional statement for Personal, 1–21 Nov 2026"))

@@ -192,7 +192,9 @@ import Testing
         #expect(page.hasPrefix("# Statement for Personal, 1–31 Oct 2026\n"))
         #expect(page.contains("- **Account:** Personal (Primary)"))
         #expect(page.contains("- **Currency:** GBP"))
-        #expect(page.contains("- **Account UID ending:** …ae81"))
+        // Without identifiers, the day it was opened names the account (never the API's UID).
+        #expect(page.contains("- **Opened:** 2 Mar 2024"))
+        #expect(!page.contains("UID") && !page.contains("ae81"))
         // The statement date is the period's last day, never the day of the build.
         #expect(page.contains("- **Statement date:** 31 Oct 2026"))
         #expect(page.contains("| Opening balance on 1 Oct 2026 | £160.42 |"))
@@ -200,8 +202,13 @@ import Testing
         #expect(page.contains("| 19 Oct 2026 | 00:30 | Shop | REF | | £4.35 | £156.07 |"))
         #expect(page.contains("| 30 Oct 2026 | 17:45 | Shop | Pending | -£18.75 |"))
         // Round-ups of the period, by week: the seed's £4.35, £5.20 and £0.87 give £1.58.
-        #expect(page.contains("| [2026-W43](../../roundups/personal/2026-W43.md) | 3 | £1.58 |"))
-        #expect(page.contains("| [2026-W44](../../roundups/personal/2026-W44.md) | 1 | £0.25 |"))
+        // Weeks are named by their days in the period; the link keeps the ISO week.
+        #expect(page.contains("| [19–25 Oct 2026](../../roundups/personal/2026-W43.md) | 3 | £1.58 |"))
+        #expect(page.contains("| [26–31 Oct 2026](../../roundups/personal/2026-W44.md) | 1 | £0.25 |"))
+        #expect(page.contains("| 1 Oct 2026 | | Balance brought forward | | | | £160.42 |"))
+        #expect(page.contains("**Totals and closing balance**, **carried forward**"))
+        let index = try render(dataset, "statements/index")
+        #expect(index.contains("Primary account in GBP, opened 2 Mar 2024."), "\(index)")
     }
 
     @Test func aProvisionalStatementRunsToTheAsOfDateAndAnEmptyMonthCarriesItsBalance() throws {
@@ -245,16 +252,53 @@ import Testing
         #expect(markdown.contains("- **Account holder:** Alex \\<b>Morgan\\</b>\n"))
         #expect(markdown.contains("- **Sort code:** 60-83-71\n- **Account number:** 41234567\n- **IBAN:** GB03 SRLG 6083 7141 2345 67\n- **BIC:** SRLGGB2L\n"))
         #expect(!markdown.contains("UID ending"), "the account's numbers name it")
+        // The index names it in a sentence, with abbreviations kept in capitals.
+        let index = try PageRenderer(templates: TemplateLibrary(), site: site).render(try #require(site.pages.first { $0.path == "statements/index" })).markdown
+        #expect(index.contains("sort code 60-83-71, account number 41234567."), "\(index)")
+        // The printed pages' running head: the issuer's name (no pageHeader set), then whose and when.
+        #expect(html.contains(#"<div class="running-head" aria-hidden="true"><p>Harbour &lt;Bank&gt; &amp; *Co*</p><p>Alex &lt;b&gt;Morgan&lt;/b&gt; · Personal (Primary, GBP) · sort code 60-83-71, account number 41234567 · Provisional statement, 2 Oct 2026</p></div>"#), "\(html)")
         #expect(markdown.contains("Regulated by \\<someone>."))
         #expect(html.contains("<p><strong>Harbour &lt;Bank&gt; &amp; *Co*</strong><br>1 Quay Street<br>London</p>"))
         #expect(html.contains("<p class=\"statement-footer\">Regulated by &lt;someone&gt;.</p>"))
         #expect(html.contains("<img class=\"issuer-logo\" src=\"data:image/svg+xml;base64,"))
         #expect(!html.contains("<script") && !html.contains("<svg xmlns"), "the logo's markup never reaches the page")
         #expect(!html.contains("<b>"))
-        // Without an identifiers file (and without an issuer), the UID's ending names the account.
-        let plain = try render(Dataset(starling: [account([feedItem(435, "2026-10-02T12:00:00Z")])]), "statements/personal/2026-10")
-        #expect(plain.contains("- **Account UID ending:** …ae81\n"))
+        // Without an identifiers file, a creation date or an issuer, the name, type and currency
+        // name the account, and the running head says who printed it.
+        let bare = Dataset(starling: [account([feedItem(435, "2026-10-02T12:00:00Z")])])
+        let plain = try render(bare, "statements/personal/2026-10")
+        #expect(!plain.contains("UID") && !plain.contains("…ae81"))
+        let bareSite = SiteReport.build(bare)
+        let bareHTML = try PageRenderer(templates: TemplateLibrary(), site: bareSite).render(try #require(bareSite.pages.first { $0.path == "statements/personal/2026-10" })).html
+        #expect(bareHTML.contains("<p>Printed by NestEgg from the data as given</p><p>Personal (Primary, GBP) · Provisional statement, 2 Oct 2026</p>"))
+        // A bank sets its own header line.
+        dataset.settings.issuer?.pageHeader = "Harbour Bank plc · Private banking"
+        let custom = SiteReport.build(dataset)
+        let customHTML = try PageRenderer(templates: TemplateLibrary(), site: custom).render(try #require(custom.pages.first { $0.path == "statements/personal/2026-10" })).html
+        #expect(customHTML.contains("<p>Harbour Bank plc · Private banking</p>"))
         #expect(!plain.contains("Issued by") && !plain.contains("Account holder"))
+    }
+
+    @Test func aPaymentInAnotherCurrencyShowsItsAmountBeforeConversionAndTheRate() throws {
+        var item = feedItem(1_107, "2026-10-19T12:00:00Z")
+        item.fields.sourceAmount = usd(1_401)
+        var same = feedItem(500, "2026-10-20T12:00:00Z")
+        same.fields.sourceAmount = gbp(500)
+        let page = try render(Dataset(starling: [account([item, same], cleared: gbp(10_000))]), "statements/personal/2026-10")
+        #expect(page.contains("| Shop (paid US$14.01 at 0.790150 GBP per USD) | REF |"), "\(page)")
+        #expect(page.contains("| Shop | REF |"), "a source amount in the account's currency is not shown")
+        // The rate: rounded half up to six places, minor digits of each currency counted.
+        let yen = try #require(Currency(code: "JPY"))
+        #expect(StatementData.impliedRate(amount: gbp(1_107), source: usd(1_401)) == "0.790150")
+        #expect(StatementData.impliedRate(amount: gbp(1_000), source: Money(minorUnits: 1_850, currency: yen)) == "0.005405")
+        #expect(StatementData.impliedRate(amount: Money(minorUnits: 1_850, currency: yen), source: gbp(1_000)) == "185.000000")
+        #expect(StatementData.impliedRate(amount: gbp(1), source: usd(3)) == "0.333333")
+        #expect(StatementData.impliedRate(amount: gbp(2), source: usd(3)) == "0.666667")
+        #expect(StatementData.impliedRate(amount: gbp(100), source: usd(0)) == nil, "no rate from nothing")
+        #expect(StatementData.impliedRate(amount: gbp(100_000_000), source: Money(minorUnits: 1, currency: yen)) == nil,
+                "more digits than camt.053's BaseOneRate holds")
+        #expect(StatementData.impliedRate(amount: Money(minorUnits: Int128(Int64.max) * Int128(Int64.max), currency: .gbp), source: usd(1)) == nil,
+                "overflow is no rate, never a trap")
     }
 
     @Test func aStatementWithoutABalanceSaysSo() throws {

@@ -209,3 +209,33 @@ def test_csv_rows_sum_to_the_statements_money_in_and_out(site):
             assert name == counterparty or (counterparty.startswith(name) and 130 < len(name) <= 140 < len(counterparty)), (row[1], name)
             remittance = "".join(details.xpath("c:RmtInf/c:Ustrd/text()", namespaces=NS))
             assert remittance == xml_allowed(unguarded(row[2])), (row[2], remittance)
+
+
+def test_a_payment_in_another_currency_shows_its_amount_before_conversion_and_the_rate(site, request):
+    """PSD2 art. 57: where the feed gives the amount before conversion (`sourceAmount` in another
+    currency), the camt.053 entry carries it (`AmtDtls/InstdAmt`) with the rate the two amounts
+    imply (`CcyXchg`), and the CSV row the same three figures; both agree with the feed."""
+    foreign = 0
+    for statement, files in statements(site):
+        rows = list(csv.reader(io.StringIO(files["csv"].read_bytes().decode("utf-8"), newline="")))
+        header, body = rows[0], rows[1:]
+        currency = statement["account"]["currency"]
+        assert header[10:] == ["Source Amount", "Source Currency", f"Exchange Rate ({currency} per unit)"]
+        entries = etree.parse(str(files["camt053.xml"])).xpath("//c:Ntry", namespaces=NS)
+        for row, entry in zip(body, entries):
+            instructed = entry.find("c:NtryDtls/c:TxDtls/c:AmtDtls/c:InstdAmt", NS)
+            if instructed is None:
+                assert row[10:] == ["", "", ""], row
+                continue
+            foreign += 1
+            amount = instructed.find("c:Amt", NS)
+            assert amount.get("Ccy") != currency and amount.get("Ccy") == row[11]
+            assert Decimal(row[10]) == signed(amount.text, entry.findtext("c:CdtDbtInd", namespaces=NS))
+            rate = instructed.findtext("c:CcyXchg/c:XchgRate", namespaces=NS)
+            assert rate == row[12] and instructed.findtext("c:CcyXchg/c:SrcCcy", namespaces=NS) == row[11]
+            assert instructed.findtext("c:CcyXchg/c:TrgtCcy", namespaces=NS) == currency
+            # The rate is the two amounts' quotient, to six places.
+            booked = Decimal(entry.findtext("c:Amt", namespaces=NS))
+            assert abs(Decimal(rate) - booked / Decimal(amount.text)) <= Decimal("0.0000005"), (rate, booked, amount.text)
+    if request.node.callspec.params["site"] in ("fixtures", "hostile"):
+        assert foreign == 1, "the fixtures' one payment in dollars"

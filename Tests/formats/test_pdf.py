@@ -76,3 +76,53 @@ def test_every_statement_pdf_is_tagged_titled_and_in_its_language(statements):
         assert f"Download: [PDF]({month}.pdf) · [CSV]({month}.csv) · [camt.053]({month}.camt053.xml)" in page
         checked += 1
     assert checked == 17
+
+
+def page_texts(path):
+    """Each page's text, by poppler's `pdftotext -f N -l N`."""
+    info = subprocess.run(["pdfinfo", str(path)], check=True, capture_output=True, text=True).stdout
+    pages = int(next(line.split()[1] for line in info.splitlines() if line.startswith("Pages:")))
+    return [subprocess.run(["pdftotext", "-f", str(n), "-l", str(n), str(path), "-"], check=True,
+                           capture_output=True, text=True).stdout for n in range(1, pages + 1)]
+
+
+def test_every_page_says_whose_statement_it_is_and_the_balances_run_through(statements):
+    """A page read alone names the issuer's header line, the holder, the account and the period;
+    the transactions start from the balance brought forward and end with the one carried forward;
+    references are whole, weeks are dates, and the digest is small print at the end."""
+    manifest = json.loads((statements / "manifest.json").read_text(encoding="utf-8"))
+    several = 0
+    for statement in manifest["statements"]:
+        pdf = next(f["path"] for f in statement["files"] if f["path"].endswith(".pdf"))
+        pages = page_texts(statements / pdf)
+        several += len(pages) > 1
+        with pikepdf.open(statements / pdf) as document:
+            title = str(document.docinfo["/Title"]).split(" · ")[0]
+        kind, _, rest = title.partition(" for ")
+        account, _, period = rest.rpartition(", ")
+        for number, text in enumerate(pages, 1):
+            flat = " ".join(text.split())
+            assert flat.startswith(kind), f"{pdf} page {number}: {flat[:80]}"
+            # Fixtures/nestegg.json sets no pageHeader: the issuer's name stands in.
+            assert "Harbour Bank plc Alex Morgan · " + account + " (" in flat, f"{pdf} page {number}: {flat[:200]}"
+            assert f"· {kind}, {period}" in flat, f"{pdf} page {number}: {flat[:200]}"
+            assert f"Page {number} of {len(pages)}" in flat
+            assert "Printed by NestEgg" not in flat
+            assert "…" not in flat, f"{pdf} page {number}: a cut text"
+            assert not any(word.startswith("20") and "-W" in word for word in flat.split()), f"{pdf}: a bare ISO week"
+        whole = " ".join(" ".join(pages).split())
+        if "Opening balance on" in whole and "No transactions in this period" not in whole \
+                and "No settled transactions" not in whole:
+            assert "Balance brought" in " ".join(pages[0].split()), pdf
+            if kind == "Statement":
+                assert "carried" in whole, pdf
+        # The digest: small print after the regulatory line, not in the statement's body.
+        assert whole.index(statement["digest"][:16]) > whole.index("Round-ups"), pdf
+    assert several >= 2, "the fixtures' long months run over several pages"
+
+
+def test_the_index_names_accounts_as_their_holder_knows_them(statements):
+    index = (statements / "index.md").read_text(encoding="utf-8")
+    assert "IBAN GB19 SRLG 6083 7147 6543 21, BIC SRLGGB3L" in index
+    for wrong in ("iBAN", "bIC", "UID ending", "ending …"):
+        assert wrong not in index

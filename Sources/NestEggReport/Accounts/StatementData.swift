@@ -49,9 +49,44 @@ public struct StatementData: Sendable {
         public let category: String?
         /// The balance after it; `nil` without a balance file.
         public let balance: Money?
+        /// What was paid or received in another currency before conversion (the feed's
+        /// `sourceAmount`); `nil` when the feed gives none or it is in the account's currency.
+        public let sourceAmount: Money?
+
+        /// The exchange rate the feed's two amounts imply: units of the account's currency for one
+        /// of the source's, as a decimal with `digits` after the point (rounded half up), or `nil`
+        /// without a source amount, for a zero one, or when it has more than `totalDigits` digits.
+        public func exchangeRate(digits: Int = 6, totalDigits: Int = 11) -> String? {
+            sourceAmount.flatMap { StatementData.impliedRate(amount: amount, source: $0, digits: digits, totalDigits: totalDigits) }
+        }
 
         /// The amount with its sign: negative when money leaves the account.
         public var signedAmount: Money { direction == .out ? -amount : amount }
+    }
+
+    /// The rate two amounts of one payment imply: units of `amount`'s currency for one of
+    /// `source`'s, with `digits` after the point (rounded half up); `nil` for a zero source or
+    /// when the rate has more than `totalDigits` digits (camt.053's `BaseOneRate` allows 11).
+    public static func impliedRate(amount: Money, source: Money, digits: Int = 6, totalDigits: Int = 11) -> String? {
+        guard source.minorUnits > 0, amount.minorUnits >= 0 else { return nil }
+        // amount / 10^a ÷ (source / 10^s) = amount · 10^s / (source · 10^a), scaled by 10^digits.
+        var numerator = amount.minorUnits, denominator = source.minorUnits
+        for _ in 0..<(source.currency.minorDigits + digits) {
+            let (product, overflow) = numerator.multipliedReportingOverflow(by: 10)
+            if overflow { return nil }
+            numerator = product
+        }
+        for _ in 0..<amount.currency.minorDigits {
+            let (product, overflow) = denominator.multipliedReportingOverflow(by: 10)
+            if overflow { return nil }
+            denominator = product
+        }
+        let scaled = (numerator + denominator / 2) / denominator
+        var text = String(scaled)
+        if text.count <= digits { text = String(repeating: "0", count: digits + 1 - text.count) + text }
+        let whole = text.dropLast(digits), fraction = text.suffix(digits)
+        guard whole.count + digits <= totalDigits else { return nil }
+        return whole + "." + fraction
     }
 
     public let account: Account
@@ -107,7 +142,8 @@ public struct StatementData: Sendable {
             return Entry(uid: item.uid, amount: item.amount, direction: item.direction, local: clock.localDateTime(of: item.transactionTime),
                          offsetSeconds: clock.offsetSeconds(at: item.transactionTime), source: item.source.rawValue,
                          counterparty: item.counterPartyName, reference: item.reference, category: item.spendingCategory,
-                         balance: line.balance)
+                         balance: line.balance,
+                         sourceAmount: item.sourceAmount.flatMap { $0.currency == item.amount.currency ? nil : $0 })
         }
     }
 

@@ -129,8 +129,7 @@ public enum StatementPeriods {
         let end = max(opening, latest ?? opening)
         let firstMonth = CalendarMonth(opening)
         let monthCount = CalendarMonth(end).index - firstMonth.index + 1
-        // Statements are filled in place, found by month (not copied out of a dictionary and
-        // back, which copied each month's lines at every item).
+        // Statements are filled in place, found by month: a month's lines are never copied per item.
         var months: [Statement] = (0..<monthCount).map { offset in
             emptyMonth(CalendarMonth(index: firstMonth.index + offset), opening: opening, asOf: end, currency: currency)
         }

@@ -24,7 +24,8 @@ public enum StatementsReport {
         let type: String
         let currency: String
         let uidTail: String
-        /// `sort code 60-83-71, account number 12345678`, an IBAN, or the UID's ending.
+        /// `sort code 60-83-71, account number 12345678`, an IBAN, or, without identifiers, the
+        /// day the account was opened (`opened 3 Mar 2024`): something its holder knows.
         let identification: String
         let holderName: String?
         let hasBalance: Bool
@@ -84,8 +85,13 @@ public enum StatementsReport {
         let roundUpCount: Int
         let roundUpCountText: String
         let roundUpTotal: String
-        /// ``StatementDigest``: 64 hexadecimal digits.
+        /// ``StatementDigest``: 64 hexadecimal digits, in the small print (the manifest lists it too).
         let digest: String
+        /// The first line at the top of every printed page: the issuer's `pageHeader`, else its
+        /// name, else that NestEgg printed the statement.
+        let pageHeader: String
+        /// The second: whose account, which, and the period, so that a page read alone says whose it is.
+        let runningHead: String
         /// The statement's other files, beside the page (``StatementData/Format``); the PDF's is
         /// shown only in a build that prints them (the template's `statementPDFs`).
         let csvHref: String
@@ -125,7 +131,9 @@ public enum StatementsReport {
         let accountName: String
         let accountType: String
         let currency: String
-        /// Sort code and account number, IBAN and BIC — or, without an identifiers file, the UID's ending.
+        /// Sort code and account number, IBAN and BIC — or, without an identifiers file, the day
+        /// the account was opened (the account's name, type and currency stand above it): what
+        /// its holder knows it by, never an API's identifier.
         let identifiers: [IdentifierRow]
 
         init(_ data: StarlingAccountData, context: ReportContext) {
@@ -135,8 +143,18 @@ public enum StatementsReport {
             accountName = data.account.name
             accountType = Text.humanized(data.account.type)
             currency = data.account.currency.code
-            identifiers = printed.isEmpty ? [IdentifierRow(label: "Account UID ending", value: uidTail(data.account.uid))]
-                : printed.map { IdentifierRow(label: $0.label, value: $0.value) }
+            if printed.isEmpty {
+                identifiers = data.account.createdAt.map { [IdentifierRow(label: "Opened", value: context.date($0))] } ?? []
+            } else {
+                identifiers = printed.map { IdentifierRow(label: $0.label, value: $0.value) }
+            }
+        }
+
+        /// `Alex Morgan · Personal (Primary) · sort code 60-83-71, account number 12345678`.
+        var runningText: String {
+            let numbers = identifiers.filter { $0.label != "BIC" }.prefix(2).map { "\(lowercasedLabel($0.label)) \($0.value)" }.joined(separator: ", ")
+            return ([holderName, "\(accountName) (\(accountType), \(currency))", numbers.isEmpty ? nil : numbers] as [String?])
+                .compactMap { $0 }.joined(separator: " · ")
         }
     }
 
@@ -148,6 +166,9 @@ public enum StatementsReport {
         let moneyIn: String
         let moneyOut: String
         let balance: String
+        /// `US$14.01 at 0.790150 GBP per USD`: what a payment in another currency was before
+        /// conversion (the feed's `sourceAmount`) and the rate the two amounts imply.
+        let foreign: String?
     }
 
     struct ApartRow: Sendable, Encodable {
@@ -394,14 +415,21 @@ public enum StatementsReport {
                      net: context.money(statement.net))
         }
         let printed = summary.data.identifiers?.printed(currency: account.currency) ?? []
-        let identification = printed.isEmpty ? "ending \(uidTail(account.uid))"
-            : printed.prefix(2).map { "\($0.label.prefix(1).lowercased() + $0.label.dropFirst()) \($0.value)" }.joined(separator: ", ")
+        let identification = printed.isEmpty
+            ? account.createdAt.map { "opened \(context.date($0))" } ?? "without bank identifiers in the data"
+            : printed.prefix(2).map { "\(lowercasedLabel($0.label)) \($0.value)" }.joined(separator: ", ")
         return IndexAccount(
             name: account.name, type: Text.humanized(account.type), currency: account.currency.code,
             uidTail: uidTail(account.uid), identification: identification, holderName: summary.data.holderName,
             hasBalance: reason == nil,
             clearedBalance: reason == nil ? summary.data.balance.map { context.money($0.cleared) } : nil,
             noBalanceReason: reason, rows: rows)
+    }
+
+    /// A label inside a sentence: `Sort code` → `sort code`; an abbreviation (`IBAN`, `BIC`) as it is.
+    static func lowercasedLabel(_ label: String) -> String {
+        guard let first = label.first, let second = label.dropFirst().first, second.isLowercase else { return label }
+        return first.lowercased() + label.dropFirst()
     }
 
     /// The last four characters of an account UID, as statements print it: `…ae81`.
@@ -432,7 +460,12 @@ public enum StatementsReport {
                     reference: Text.singleLine(line.item.reference),
                     moneyIn: line.item.direction == .in ? context.money(line.item.amount) : "",
                     moneyOut: line.item.direction == .out ? context.money(line.item.amount) : "",
-                    balance: line.balance.map(context.money) ?? "")
+                    balance: line.balance.map(context.money) ?? "",
+                    foreign: line.item.sourceAmount.flatMap { source -> String? in
+                        guard source.currency != line.item.amount.currency else { return nil }
+                        let rate = StatementData.impliedRate(amount: line.item.amount, source: source)
+                        return context.money(source) + (rate.map { " at \($0) \(line.item.amount.currency.code) per \(source.currency.code)" } ?? "")
+                    })
         }
         let apart = statement.apart.map { entry in
             ApartRow(date: context.date(entry.item.transactionTime), time: context.time(entry.item.transactionTime),
@@ -449,12 +482,18 @@ public enum StatementsReport {
                 weeks.append((week, 1, counted.roundUp))
             }
         }
+        // A week is named by its days within the period (`28 Sep – 4 Oct 2026` in a year's view,
+        // `1–4 Oct 2026` here), as a reader counts them; its ISO number stays in the link.
         let weekRows = weeks.map {
-            RoundUpWeekRow(week: "\($0.week)", href: ReportContext.href(paths.roundUpWeek($0.week)),
+            RoundUpWeekRow(week: context.locale.formatRange(max($0.week.monday, statement.period.first),
+                                                            min($0.week.sunday, statement.through)),
+                           href: ReportContext.href(paths.roundUpWeek($0.week)),
                            payments: $0.count, roundUp: context.money($0.total))
         }
+        let head = AccountHead(data, context: context)
+        let issuer = context.settings.issuer
         return StatementView(
-            head: AccountHead(data, context: context), period: periodText(statement, context: context),
+            head: head, period: periodText(statement, context: context),
             periodKey: "\(statement.month)", statementDate: provisional ? nil : through,
             provisionalText: provisional ? "Provisional statement, to \(through)" : nil,
             kind: provisional ? "Provisional statement" : "Statement", dataAsOf: provisional ? context.date(asOf) : nil,
@@ -470,7 +509,10 @@ public enum StatementsReport {
             roundUpWeeks: weekRows, hasRoundUps: !statement.roundUps.isEmpty, roundUpCount: statement.roundUps.count,
             roundUpCountText: context.counted(statement.roundUps.count, "payment"),
             roundUpTotal: context.money(statement.roundUpTotal),
-            digest: digest, csvHref: fileName + "." + StatementData.Format.csv.fileExtension,
+            digest: digest,
+            pageHeader: issuer.map { $0.pageHeader ?? $0.name } ?? "Printed by NestEgg from the data as given",
+            runningHead: "\(head.runningText) · \(provisional ? "Provisional statement" : "Statement"), \(periodText(statement, context: context))",
+            csvHref: fileName + "." + StatementData.Format.csv.fileExtension,
             camtHref: fileName + "." + StatementData.Format.camt053.fileExtension, pdfHref: fileName + ".pdf",
             previous: previous, next: next)
     }

@@ -126,7 +126,7 @@ public enum CountriesReport {
     static func countryView(_ group: KivaSupport.CountryLoans, loans all: [KivaLoan], context: ReportContext) -> CountryView {
         let place = group.place
         let country = place.country
-        // One copy of the country's loans, made in order (it was copied, then sorted into a second).
+        // One copy of the country's loans, made in order (no second, sorted copy).
         let loans = KivaSupport.newestFirstOrder(group.indices, of: all).map { all[$0] }
         let kivaName = loans.first?.location.country
         let rows = loans.map { KivaSupport.loanRow($0, countries: [:], slugs: [:], context: context) }
