@@ -27,7 +27,17 @@ public struct Settings: Sendable {
     /// Bank categories shown as one of the app's (or any name): a Starling spending category, as
     /// its code or its name (`GROCERIES`, `Eating out`), to the category its spending counts under
     /// (`Food`), so that "Food" and "Groceries" are one line where the household thinks of them so.
+    /// These are the household's own; they stand over ``defaultCategories``, key by key.
     public var categories: [String: String] = [:]
+    /// The bank's categories that name what the transactions app already has a category for, mapped
+    /// to it by default so that one kind of spending is one line whichever source paid it:
+    /// Starling's `GROCERIES` is the app's `Food` (the app files the weekly shop there), its
+    /// `TRANSPORT` and `HOLIDAYS` the app's `Travel` (taxis, trains and flights). Starling's
+    /// `EATING_OUT`, `ENTERTAINMENT`, `SHOPPING` and `HEALTH` already meet the app's categories
+    /// of those names; the rest (`BILLS_AND_SERVICES`, …) have no counterpart and stand as they are.
+    /// `nestegg.json`'s `categories` overrides any of them (`{"GROCERIES": "Groceries"}` keeps
+    /// groceries apart).
+    public static let defaultCategories = ["GROCERIES": "Food", "HOLIDAYS": "Travel", "TRANSPORT": "Travel"]
     /// Where `nestegg fetch starling` asks Starling's API: an `https` address (plain `http` only on
     /// this machine, for tests), without a trailing `/`.
     public var starlingBaseURL = "https://api.starlingbank.com"

@@ -45,52 +45,84 @@ enum ChartSVG {
     }
 
     /// Vertical columns over time (weeks, months), labelled underneath; the newest last. With an
-    /// axis, its gridlines run behind the columns, each labelled at its left end; the value is
-    /// written above each column when every value fits its slot.
+    /// axis, its gridlines run behind the columns and their labels stand in a gutter at the left,
+    /// clear of every column; the value is written above each column when every value fits its
+    /// slot. Labels that would run into each other are thinned (``labelSteps(_:slot:)``).
     static func columns(_ bars: [Chart.Bar], title: String, axis: [Chart.Tick] = []) -> String {
         guard !bars.isEmpty else { return "" }
         let width = 640, height = 240, top = 30, bottom = 36
+        let gutter = self.gutter(axis)
         let plot = height - top - bottom
-        let slot = Double(width) / Double(bars.count)
+        let slot = Double(width - gutter) / Double(bars.count)
         let maximum = max(bars.map(\.value).max() ?? 0, axis.last?.value ?? 0, 1)
         // About 12.5 units a character: chart text is set larger on a phone.
-        let valuesFit = bars.count <= 12 && Double(bars.map(\.valueText.count).max() ?? 0) * 12.5 <= slot
+        let valuesFit = bars.count <= 12 && Double(bars.map(\.valueText.count).max() ?? 0) * phoneCharacter <= slot
+        let steps = labelSteps(bars.map { clip($0.label, 8) }, slot: slot)
         var svg = open(width: width, height: height, title: title, kind: "columns")
-        svg += gridlines(axis, maximum: maximum, top: top, plot: plot, width: width)
-        svg += "<line class=\"chart-axis\" x1=\"0\" y1=\"\(top + plot)\" x2=\"\(width)\" y2=\"\(top + plot)\"/>"
+        svg += gridlines(axis, maximum: maximum, top: top, plot: plot, from: gutter, width: width)
+        svg += "<line class=\"chart-axis\" x1=\"\(gutter)\" y1=\"\(top + plot)\" x2=\"\(width)\" y2=\"\(top + plot)\"/>"
         for (index, bar) in bars.enumerated() {
             let barHeight = bar.value <= 0 ? 0 : max(2, scaled(bar.value, of: maximum, to: plot))
-            let x = Int(slot * Double(index) + slot * 0.15)
+            let x = gutter + Int(slot * Double(index) + slot * 0.15)
             let barWidth = max(2, Int(slot * 0.7))
-            let center = Int(slot * Double(index) + slot / 2)
+            let center = gutter + Int(slot * Double(index) + slot / 2)
             svg += "<rect class=\"series-1\" x=\"\(x)\" y=\"\(top + plot - barHeight)\" width=\"\(barWidth)\" height=\"\(barHeight)\" rx=\"2\"><title>\(Escape.html(bar.label)): \(Escape.html(bar.valueText))</title></rect>"
-            if bars.count <= 16 || index % 2 == 0 {
-                svg += "<text class=\"chart-label\" x=\"\(center)\" y=\"\(height - 10)\" text-anchor=\"middle\">\(Escape.html(clip(bar.label, 8)))</text>"
-            }
+            svg += label(clip(bar.label, 8), index: index, count: bars.count, steps: steps, x: center, y: height - 10)
             if valuesFit, bar.value > 0 {
                 svg += "<text class=\"chart-value\" x=\"\(center)\" y=\"\(top + plot - barHeight - 6)\" text-anchor=\"middle\">\(Escape.html(bar.valueText))</text>"
             }
         }
-        return svg + tickLabels(axis, maximum: maximum, top: top, plot: plot) + "</svg>"
+        return svg + tickLabels(axis, maximum: maximum, top: top, plot: plot, gutter: gutter) + "</svg>"
     }
 
-    /// An axis's gridlines across the plot (drawn behind the columns; none for zero).
-    static func gridlines(_ axis: [Chart.Tick], maximum: Int128, top: Int, plot: Int, width: Int) -> String {
+    /// How wide one character of chart text is, in a 640-unit chart's units: on a wide screen
+    /// (14 px text at full size) and on a phone (the stylesheet sets 22 units, drawn at about 12 px).
+    static let wideCharacter = 8.5, phoneCharacter = 12.5
+
+    /// The room at the left for an axis's labels: its longest label at a phone's size, so that
+    /// no label stands over a column at any width (none without an axis).
+    static func gutter(_ axis: [Chart.Tick]) -> Int {
+        let longest = axis.filter { $0.value > 0 }.map(\.text.count).max() ?? 0
+        return longest == 0 ? 0 : Int((Double(longest) * phoneCharacter).rounded(.up)) + 8
+    }
+
+    /// Every how many columns a label is written, on a wide screen and on a phone, so that no
+    /// two labels meet: 1 when every label fits its slot, else the fewest that leave room.
+    static func labelSteps(_ labels: [String], slot: Double) -> (wide: Int, phone: Int) {
+        let longest = Double(labels.map(\.count).max() ?? 0)
+        func step(_ character: Double) -> Int { max(1, Int(((longest * character + 6) / max(slot, 1)).rounded(.up))) }
+        let wide = step(wideCharacter), phone = step(phoneCharacter)
+        // The phone's step a multiple of the wide screen's, so a phone hides labels and never shows one the wide screen does not.
+        return (wide, max(wide, (phone + wide - 1) / wide * wide))
+    }
+
+    /// A column's label, counted back from the newest column (always labelled): left out where
+    /// the wide screen's step skips it, and marked `chart-label-wide` (hidden on a phone) where
+    /// only the phone's does.
+    static func label(_ text: String, index: Int, count: Int, steps: (wide: Int, phone: Int), x: Int, y: Int) -> String {
+        let back = count - 1 - index
+        guard back % steps.wide == 0 else { return "" }
+        let classes = back % steps.phone == 0 ? "chart-label" : "chart-label chart-label-wide"
+        return "<text class=\"\(classes)\" x=\"\(x)\" y=\"\(y)\" text-anchor=\"middle\">\(Escape.html(text))</text>"
+    }
+
+    /// An axis's gridlines across the plot, from `from` to `width` (drawn behind the columns; none for zero).
+    static func gridlines(_ axis: [Chart.Tick], maximum: Int128, top: Int, plot: Int, from: Int = 0, width: Int) -> String {
         var svg = ""
         for tick in axis where tick.value > 0 && tick.value <= maximum {
             let y = top + plot - scaled(tick.value, of: maximum, to: plot)
-            svg += "<line class=\"chart-grid\" x1=\"0\" y1=\"\(y)\" x2=\"\(width)\" y2=\"\(y)\"/>"
+            svg += "<line class=\"chart-grid\" x1=\"\(from)\" y1=\"\(y)\" x2=\"\(width)\" y2=\"\(y)\"/>"
         }
         return svg
     }
 
-    /// The gridlines' labels, just above each line at the left: drawn over the columns, with a
-    /// halo of the page's colour so that they read where a column stands behind them.
-    static func tickLabels(_ axis: [Chart.Tick], maximum: Int128, top: Int, plot: Int) -> String {
+    /// The gridlines' labels, in the gutter at the left (``gutter(_:)``), right-aligned against
+    /// the plot at each line's height: beside the columns, never over them.
+    static func tickLabels(_ axis: [Chart.Tick], maximum: Int128, top: Int, plot: Int, gutter: Int) -> String {
         var svg = ""
         for tick in axis where tick.value > 0 && tick.value <= maximum {
             let y = top + plot - scaled(tick.value, of: maximum, to: plot)
-            svg += "<text class=\"chart-tick\" x=\"2\" y=\"\(y - 4)\">\(Escape.html(tick.text))</text>"
+            svg += "<text class=\"chart-tick\" x=\"\(gutter - 6)\" y=\"\(y + 4)\" text-anchor=\"end\">\(Escape.html(tick.text))</text>"
         }
         return svg
     }
@@ -145,8 +177,10 @@ enum ChartSVG {
         }
         svg += "</svg>"
         let entries = segments.enumerated().map { index, segment in
+            // Rounded down as the tables round it, and `<1%` where that would read as nothing.
             let share = segment.value > 0 ? ReportContext.percent(segment.value, of: total) ?? 0 : 0
-            return (colour: segment.colorIndex ?? index, text: "\(segment.label) · \(segment.valueText) (\(share)%)")
+            let shareText = share == 0 && segment.value > 0 ? "<1%" : "\(share)%"
+            return (colour: segment.colorIndex ?? index, text: "\(segment.label) · \(segment.valueText) (\(shareText))")
         }
         return "<figure class=\"chart-figure chart-figure-ring\">" + svg + legend(entries) + "</figure>"
     }
@@ -173,17 +207,19 @@ enum ChartSVG {
         let totals = columns.map { $0.values.reduce(Int128(0)) { saturatingSum($0, max($1, 0)) } }
         guard !columns.isEmpty, !series.isEmpty, let largest = totals.max(), largest > 0 else { return "" }
         let width = 640, height = 260, top = 30, bottom = 30
+        let gutter = self.gutter(axis)
         let plot = height - top - bottom
         let maximum = max(largest, axis.last?.value ?? 0)
-        let slot = Double(width) / Double(columns.count)
+        let slot = Double(width - gutter) / Double(columns.count)
         let totalsFit = Double(columns.map(\.totalText.count).max() ?? 0) * 11 <= slot
+        let steps = labelSteps(columns.map { clip($0.label, 9) }, slot: slot)
         var svg = open(width: width, height: height, title: title, kind: "stacked")
-        svg += gridlines(axis, maximum: maximum, top: top, plot: plot, width: width)
-        svg += "<line class=\"chart-axis\" x1=\"0\" y1=\"\(top + plot)\" x2=\"\(width)\" y2=\"\(top + plot)\"/>"
+        svg += gridlines(axis, maximum: maximum, top: top, plot: plot, from: gutter, width: width)
+        svg += "<line class=\"chart-axis\" x1=\"\(gutter)\" y1=\"\(top + plot)\" x2=\"\(width)\" y2=\"\(top + plot)\"/>"
         for (index, column) in columns.enumerated() {
-            let x = Int(slot * Double(index) + slot * 0.15)
+            let x = gutter + Int(slot * Double(index) + slot * 0.15)
             let barWidth = max(2, Int(slot * 0.7))
-            let center = Int(slot * Double(index) + slot / 2)
+            let center = gutter + Int(slot * Double(index) + slot / 2)
             var below: Int128 = 0
             for (position, value) in column.values.enumerated() where value > 0 && position < series.count {
                 // Each edge from the running sum, so the stack has no gaps from rounding.
@@ -194,12 +230,12 @@ enum ChartSVG {
                 svg += "<rect class=\"\(colourClass(series[position].colorIndex))\" x=\"\(x)\" y=\"\(top + plot - y1)\" width=\"\(barWidth)\" height=\"\(max(y1 - y0, 1))\"><title>\(Escape.html(column.label)), \(Escape.html(series[position].label)): \(Escape.html(text))</title></rect>"
             }
             let stackHeight = scaled(below, of: maximum, to: plot)
-            svg += "<text class=\"chart-label\" x=\"\(center)\" y=\"\(height - 8)\" text-anchor=\"middle\">\(Escape.html(clip(column.label, 9)))</text>"
+            svg += label(clip(column.label, 9), index: index, count: columns.count, steps: steps, x: center, y: height - 8)
             if below > 0, totalsFit {
                 svg += "<text class=\"chart-value\" x=\"\(center)\" y=\"\(top + plot - stackHeight - 6)\" text-anchor=\"middle\">\(Escape.html(column.totalText))</text>"
             }
         }
-        svg += tickLabels(axis, maximum: maximum, top: top, plot: plot) + "</svg>"
+        svg += tickLabels(axis, maximum: maximum, top: top, plot: plot, gutter: gutter) + "</svg>"
         return "<figure class=\"chart-figure\">" + svg + legend(series.map { (colour: $0.colorIndex, text: $0.label) }) + "</figure>"
     }
 

@@ -108,12 +108,12 @@ See them [on the map]({{root}}{{mapHref}}).
 
 {{#html}}<div class="kiva-wide">{{/html}}
 
-| Posted | Borrower | Town | Activity (sector) | Use | Status | Requested | Funded (%) |
-|:--|:--|:--|:--|:--|:--|--:|--:|
+| Posted | Borrower | Town | Loan for | Status | Requested | Funded (%) |
+|:--|:--|:--|:--|:--|--:|--:|
 {{#loans}}
-| {{posted}} | {{borrower}} | {{town}} | {{activityAndSector}} | {{use}} | {{status}} | {{requested}} | {{fundedAndPercent}} |
+| {{posted}} | {{borrower}} | {{town}} | {{activityAndSector}}: {{use}} | {{status}} | {{requested}} | {{fundedAndPercent}} |
 {{/loans}}
-| **Total** | | | | | | **{{requested}}** | **{{funded}} ({{percentFunded}})** |
+| **Total** | **{{summary}}** | | | | **{{requested}}** | **{{funded}} ({{percentFunded}})** |
 
 {{#html}}</div>{{/html}}
 
@@ -143,10 +143,10 @@ complete equality, 100 the most unequal); the year of the survey is in brackets.
 
 {{summary}}.{{#note}} {{note}}{{/note}}
 
-| Flag | Country | Capital | Population | Gini (year) | Loans |
-|:--|:--|:--|--:|--:|--:|
+| Country | Capital | Population | Gini (year) | Loans |
+|:--|:--|--:|--:|--:|
 {{#countries}}
-| {{flag}} | {{#href}}[{{name}}]({{root}}{{href}}){{/href}}{{^href}}{{name}}{{/href}} | {{capital}} | {{population}} | {{gini}} | {{loans}} |
+| {{flag}} {{#href}}[{{name}}]({{root}}{{href}}){{/href}}{{^href}}{{name}}{{/href}} | {{capital}} | {{population}} | {{gini}} | {{loans}} |
 {{/countries}}
 
 {{/regions}}
@@ -179,11 +179,6 @@ build again to clear them.
 {{#html}}
 {{#imageURL}}
 <img class="goal-image" src="{{imageURL}}" alt="" width="160" height="160" loading="lazy">
-{{/imageURL}}
-{{^imageURL}}
-{{#hasImage}}
-<span class="goal-image goal-placeholder" aria-hidden="true"></span>
-{{/hasImage}}
 {{/imageURL}}
 {{/html}}
 
@@ -224,7 +219,7 @@ The last 12 weeks, Monday to Sunday, up to the week of the data's latest activit
 {{#weeks}}
 | {{week}} | {{dates}} | {{count}} | {{saved}} |
 {{/weeks}}
-| **Total** | | | **{{weeksTotal}}** |
+| **Total** | | **{{weeksCount}}** | **{{weeksTotal}}** |
 {{/asOf}}
 
 ## Saved per rule type
@@ -236,7 +231,7 @@ Everything in the activity feed, by the rule that saved it; manual transfers hav
 {{#byRule}}
 | {{label}} | {{count}} | {{saved}} |
 {{/byRule}}
-| **Total** | | **{{byRuleTotal}}** |
+| **Total** | **{{feedCount}}** | **{{byRuleTotal}}** |
 
 ## Saved per person
 
@@ -245,7 +240,7 @@ Everything in the activity feed, by the rule that saved it; manual transfers hav
 {{#byPerson}}
 | {{label}} | {{count}} | {{saved}} |
 {{/byPerson}}
-| **Total** | | **{{byPersonTotal}}** |
+| **Total** | **{{feedCount}}** | **{{byPersonTotal}}** |
 
 ## Activity
 
@@ -345,13 +340,24 @@ Data as of {{dataAsOf}}.
 <p class="headline-label">Spent in {{month}}</p>
 <p class="headline-figure headline-secondary"><a href="{{root}}{{htmlHref}}">{{spent}}</a></p>
 <p class="headline-change">{{previousMonth}}: {{previousSpent}}{{#previousToDate}}, {{previousToDate}}{{/previousToDate}}</p>
+{{#sources}}
+<p class="headline-note">{{sources}}</p>
+{{/sources}}
 </div>
 {{/spending}}
 </section>
+{{#spending}}
+<p class="headline-note">{{definition}}{{#statements}} {{statements}}{{/statements}}</p>
+{{/spending}}
 
 {{#balanceChart}}
 <figure class="headline-chart">
 {{{balanceChart}}}
+<ul class="chart-values">
+{{#balanceValues}}
+<li><span>{{month}}</span> {{amount}}</li>
+{{/balanceValues}}
+</ul>
 <figcaption>{{balanceChartCaption}}</figcaption>
 </figure>
 {{/balanceChart}}
@@ -367,7 +373,16 @@ Data as of {{dataAsOf}}.
 {{/hasBalances}}
 {{#spending}}
 
-**Spent in {{month}}:** **[{{spent}}]({{root}}{{href}})** ({{previousMonth}}: {{previousSpent}}{{#previousToDate}}, {{previousToDate}}{{/previousToDate}})
+**Spent in {{month}}:** **[{{spent}}]({{root}}{{href}})**
+({{previousMonth}}: {{previousSpent}}{{#previousToDate}}, {{previousToDate}}{{/previousToDate}})
+{{#sources}}
+{{sources}}
+{{/sources}}
+
+{{definition}}
+{{#statements}}
+{{statements}}
+{{/statements}}
 {{/spending}}
 {{/html}}
 {{#excludedAccounts}}
@@ -439,10 +454,10 @@ The data folder holds no data that NestEgg reports on yet.
         "insights-index.md.mustache": #"""
 # {{title}}
 
-Spending per category over the **pinned** transactions only, from the transactions app and from
-Starling's outgoing payments, {{firstDate}} to {{lastDate}}: {{pinnedCount}} transactions counted{{#hasUnpinned}},
+Spending per category, {{firstDate}} to {{lastDate}}: {{pinnedCount}} payments counted{{#hasUnpinned}},
 {{unpinnedCount}} unpinned left out{{/hasUnpinned}}. Amounts in different currencies are never added together,
 so each currency has its own table. Shares are rounded down.
+{{definition}}
 
 {{#currencies}}
 ## Spending in {{currency}}
@@ -491,8 +506,9 @@ No pinned transactions in these months.
         "insights-month.md.mustache": #"""
 # {{title}}
 
-Spending per category in {{month}}, over the **pinned** transactions only: {{pinnedCount}} counted{{#hasUnpinned}},
+Spending per category in {{month}}: {{pinnedCount}} payments counted{{#hasUnpinned}},
 {{unpinnedCount}} unpinned left out{{/hasUnpinned}}. Each currency has its own table. Shares are rounded down.
+{{definition}}
 
 {{#currencies}}
 ## Spending in {{currency}}
@@ -589,9 +605,11 @@ No pinned transactions in {{month}}.
 {{#hasMyLoans}}
 ## My loans
 
-The {{myLoanSummary}} made with this account, newest first.
+The {{myLoanSummary}} made with this account, newest first. The amounts are the borrowers' whole
+loans, what they asked of every lender together, not this account's part of them (Kiva's data
+does not say how much each lender put in).
 
-| Status | Loans | Loan amounts |
+| Status | Loans | Whole loans |
 |:--|--:|--:|
 {{#myStatuses}}
 | {{status}} | {{loans}} | {{requested}} |
@@ -604,10 +622,10 @@ Each loan:
 
 {{#html}}<div class="kiva-wide">{{/html}}
 
-| Posted | Borrower | Country | Town | Activity (sector) | Use | Status | Loan amount |
-|:--|:--|:--|:--|:--|:--|:--|--:|
+| Posted | Borrower | Where | Loan for | Status | Whole loan |
+|:--|:--|:--|:--|:--|--:|
 {{#myLoans}}
-| {{posted}} | {{borrower}} | {{flag}} {{#countryHref}}[{{country}}]({{root}}{{countryHref}}){{/countryHref}}{{^countryHref}}{{country}}{{/countryHref}} | {{town}} | {{activityAndSector}} | {{use}} | {{status}} | {{requested}} |
+| {{posted}} | {{borrower}} | {{flag}} {{#countryHref}}[{{country}}]({{root}}{{countryHref}}){{/countryHref}}{{^countryHref}}{{country}}{{/countryHref}}{{#hasTown}}, {{town}}{{/hasTown}} | {{activityAndSector}}: {{use}} | {{status}} | {{requested}} |
 {{/myLoans}}
 
 {{#html}}</div>{{/html}}
@@ -623,7 +641,7 @@ The {{cartSummary}} in the cart and the donation chosen for each.
 | Loan | Borrower | Country | Status | Still needed | Donation | Note |
 |:--|:--|:--|:--|--:|--:|:--|
 {{#cart}}
-| {{loanID}} | {{borrower}} | {{flag}} {{#countryHref}}[{{country}}]({{root}}{{countryHref}}){{/countryHref}}{{^countryHref}}{{country}}{{/countryHref}} | {{status}} | {{stillNeeded}} | {{donation}} | {{note}} |
+| [Loan {{loanID}}]({{loanHref}}) | {{borrower}} | {{flag}} {{#countryHref}}[{{country}}]({{root}}{{countryHref}}){{/countryHref}}{{^countryHref}}{{country}}{{/countryHref}} | {{status}} | {{stillNeeded}} | {{donation}} | {{note}} |
 {{/cart}}
 | **Total** | | | | | **{{cartTotal}}** | |
 {{/hasCart}}
@@ -664,10 +682,10 @@ Newest first, by the date Kiva posted the loan.
 
 {{#html}}<div class="kiva-wide">{{/html}}
 
-| Posted | Borrower | Country | Town | Activity (sector) | Use | Status | Requested | Funded (%) |
-|:--|:--|:--|:--|:--|:--|:--|--:|--:|
+| Posted | Borrower | Where | Loan for | Status | Requested | Funded (%) |
+|:--|:--|:--|:--|:--|--:|--:|
 {{#loans}}
-| {{posted}} | {{borrower}} | {{flag}} {{#countryHref}}[{{country}}]({{root}}{{countryHref}}){{/countryHref}}{{^countryHref}}{{country}}{{/countryHref}} | {{town}} | {{activityAndSector}} | {{use}} | {{status}} | {{requested}} | {{fundedAndPercent}} |
+| {{posted}} | {{borrower}} | {{flag}} {{#countryHref}}[{{country}}]({{root}}{{countryHref}}){{/countryHref}}{{^countryHref}}{{country}}{{/countryHref}}{{#hasTown}}, {{town}}{{/hasTown}} | {{activityAndSector}}: {{use}} | {{status}} | {{requested}} | {{fundedAndPercent}} |
 {{/loans}}
 
 {{#html}}</div>{{/html}}
@@ -684,19 +702,19 @@ terminal as well as in a browser. Amounts are in US dollars.
 
 ## Loans by country
 
-Each country's position, population and Gini coefficient (income inequality: 0 is complete
+Each country's population and Gini coefficient (income inequality: 0 is complete
 equality, 100 the most unequal; the year of the survey in brackets) come from RESTCountries.
 Most loans first; the last column is loans per million people.
 
 {{#hasCountries}}
 {{#html}}<div class="kiva-wide">{{/html}}
 
-| Flag | Country | Coordinates | Loans | Requested | Funded | Population | Gini (year) | Per million people |
-|:--|:--|:--|--:|--:|--:|--:|--:|--:|
+| Country | Loans | Requested | Funded | Population | Gini (year) | Per million people |
+|:--|--:|--:|--:|--:|--:|--:|
 {{#countries}}
-| {{flag}} | [{{name}}]({{root}}{{href}}) | {{coordinates}} | {{loans}} | {{requested}} | {{funded}} | {{population}} | {{gini}} | {{perMillion}} |
+| {{flag}} [{{name}}]({{root}}{{href}}) | {{loans}} | {{requested}} | {{funded}} | {{population}} | {{gini}} | {{perMillion}} |
 {{/countries}}
-| | **Total** | | **{{totalLoans}}** | **{{totalRequested}}** | **{{totalFunded}}** | | | |
+| **Total** | **{{totalLoans}}** | **{{totalRequested}}** | **{{totalFunded}}** | | | |
 
 {{#html}}</div>{{/html}}
 {{/hasCountries}}
@@ -709,8 +727,8 @@ Not in the country data, so shown with Kiva's name and no population or Gini: {{
 
 {{#html}}
 Each circle is a place with loans (all the loans Kiva puts at that point), its area in proportion
-to the amount requested there; hover over it for the place, the number of loans and the amount.
-The shaded squares are the grid below.
+to the amount requested there; the table above gives each country's loans and amounts, and each
+country's page its places. The shaded squares are the grid below.
 
 {{{map}}}
 
@@ -808,13 +826,15 @@ No transactions yet.
         "roundups-week.md.mustache": #"""
 # Round-ups for {{accountName}}, {{dates}}{{#inProgress}} so far{{/inProgress}}
 
-Week {{week}}, {{timeZone}} time.{{#inProgress}} This week is not over yet: the data goes up to {{asOf}}, so the figures here cover the days up to then.{{/inProgress}}
+Week {{week}}, {{timeZone}} time.{{#inProgress}} This week is not over yet: the data goes up to {{asOf}},
+so the figures here cover the days up to then.{{/inProgress}}
 
 ## Transfer
 
 {{#inProgress}}
 {{#hasRoundUp}}
-The round-up so far is **{{roundUp}}**. The week is not over yet, so there is nothing to move until it ends{{#goal}}; then it goes into {{name}}{{/goal}}.
+The round-up so far is **{{roundUp}}**. The week is not over yet, so there is nothing to move
+until it ends{{#goal}}; then it goes into {{name}}{{/goal}}.
 {{/hasRoundUp}}
 {{^hasRoundUp}}
 Nothing to round up so far this week.
@@ -1210,8 +1230,14 @@ td:first-child { min-width: 5.5rem; }
 .headline-change { margin: .1rem 0 .5rem; color: var(--good); font-variant-numeric: tabular-nums; }
 .headline-change.is-down { color: var(--bad); }
 .headline-secondary + .headline-change { color: var(--muted); }
+.headline-note { margin: 0 0 .5rem; color: var(--muted); font-size: .9rem; max-width: 48rem; }
 .headline-chart { margin: 0 0 1.5rem; }
 .headline-chart figcaption { color: var(--muted); font-size: .9rem; }
+/* A chart's values written out beneath it, month and amount: readable without hovering. */
+.chart-values { display: grid; grid-template-columns: repeat(auto-fill, minmax(9.5rem, 1fr)); gap: 0 1rem; margin: .5rem 0 0; padding: 0;
+  list-style: none; font-size: .9rem; font-variant-numeric: tabular-nums; max-width: 40rem; }
+.chart-values li { display: flex; justify-content: space-between; gap: .5rem; border-bottom: 1px solid var(--line); }
+.chart-values span { color: var(--muted); }
 .glance { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 19rem), 1fr)); gap: 1rem; margin: 0 0 1.5rem; }
 .glance-card { padding: .75rem 1rem .85rem; border: 1px solid var(--line); border-radius: 10px; background: var(--panel); }
 .glance-card h3 { margin: 0 0 .5rem; font-size: 1.05rem; }
@@ -1227,6 +1253,14 @@ a.figure:hover .figure-value { text-decoration: underline; }
 .figure-value { font-size: 1.2rem; line-height: 1.25; font-weight: 700; color: var(--accent); overflow-wrap: normal; }
 .figure-value.figure-phrase { font-size: 1rem; font-weight: 600; }
 @media (max-width: 30rem) { body { font-size: 15px; } th, td { padding: .35rem .45rem; } }
+/* Phones: the menu in two short rows under the title (nine sections at 15 px took three rows,
+   a sixth of an 844 px screen, on every page). */
+@media (max-width: 30rem) {
+  .site-header { gap: .15rem 1rem; padding-top: .5rem; padding-bottom: .5rem; }
+  .site-header ul { gap: 0 .7rem; font-size: .85rem; line-height: 1.6; }
+  .breadcrumbs { padding-top: .35rem; font-size: .85rem; }
+  main { padding-top: .5rem; }
+}
 /* Phones: a table of three columns or more becomes one card per row, each cell a line with its
    column's name (`data-label`, added by Render/HTMLPolish.swift) on the left and the value beside
    it, money still right-aligned in tabular figures: every amount is in view, none scrolled away.
@@ -1234,26 +1268,47 @@ a.figure:hover .figure-value { text-decoration: underline; }
    in the cell's left padding (40%), so the value wraps in its own column, never under the label,
    and a long label makes its line taller rather than overlapping the next. */
 @media screen and (max-width: 30rem) {
-  .table-scroll:has(> table th:nth-child(3)) { overflow-x: visible; }
-  .table-scroll > table:has(th:nth-child(3)) { display: block; width: 100%; overflow: hidden; font-size: .95rem; }
-  .table-scroll > table:has(th:nth-child(3)) > thead {
+  :where(:not(.kiva-grid)) > .table-scroll:has(> table th:nth-child(3)) { overflow-x: visible; }
+  :where(:not(.kiva-grid)) > .table-scroll > table:has(th:nth-child(3)) { display: block; width: 100%; overflow: hidden; font-size: .95rem; }
+  :where(:not(.kiva-grid)) > .table-scroll > table:has(th:nth-child(3)) > thead {
     position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap;
   }
-  .table-scroll > table:has(th:nth-child(3)) > tbody { display: block; }
-  .table-scroll > table:has(th:nth-child(3)) > tbody > tr {
-    display: block; margin: 0 0 .6rem; padding: .35rem .65rem; border: 1px solid var(--line); border-radius: 8px;
+  :where(:not(.kiva-grid)) > .table-scroll > table:has(th:nth-child(3)) > tbody { display: block; }
+  :where(:not(.kiva-grid)) > .table-scroll > table:has(th:nth-child(3)) > tbody > tr {
+    display: block; margin: 0 0 .45rem; padding: .25rem .6rem; border: 1px solid var(--line); border-radius: 8px;
   }
-  .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td {
-    display: flow-root; min-width: 0; padding: .15rem 0 .15rem 40%; border: 0; white-space: normal;
+  :where(:not(.kiva-grid)) > .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td {
+    display: flow-root; min-width: 0; padding: 0 0 0 40%; border: 0; white-space: normal; line-height: 1.4;
   }
-  .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td[style*="right"] { white-space: nowrap; }
-  .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td:empty { display: none; }
-  .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td::before {
+  :where(:not(.kiva-grid)) > .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td[style*="right"] { white-space: nowrap; }
+  :where(:not(.kiva-grid)) > .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td:empty { display: none; }
+  :where(:not(.kiva-grid)) > .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td::before {
     content: attr(data-label); float: left; box-sizing: border-box; width: calc(100% * 40 / 60); margin-left: calc(-100% * 40 / 60); padding-right: .5rem;
     color: var(--muted); font-size: .85rem; font-style: normal; font-weight: 400; text-align: left; white-space: normal;
   }
-  .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td:first-child { padding-left: 0; font-weight: 600; }
-  .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td:first-child::before { content: none; }
+  :where(:not(.kiva-grid)) > .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td:first-child { padding-left: 0; font-weight: 600; }
+  :where(:not(.kiva-grid)) > .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td:first-child::before { content: none; }
+}
+
+/* Phones, the ledgers (a row of a date and a time: a statement's transactions, the transfers, a
+   goal's activity, a week's payments): the date and the time share the card's first line. A statement's card is then three or four short lines, not six: its
+   description and reference (small) follow without labels, and the amounts stand two to a line,
+   each with its label; blank cells take no room. */
+@media screen and (max-width: 30rem) {
+  :where(:not(.kiva-grid)) > .table-scroll > table:has(th:nth-child(3)) > tbody > tr:has(> td:first-child[data-label="Date"] + td[data-label="Time"]) {
+    display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); column-gap: 1rem;
+  }
+  :where(:not(.kiva-grid)) > .table-scroll > table:has(th:nth-child(3)) > tbody > tr:has(> td:first-child[data-label="Date"] + td[data-label="Time"]) > td { grid-column: 1 / -1; }
+  :where(:not(.kiva-grid)) > .table-scroll > table:has(th:nth-child(3)) > tbody > tr:has(> td:first-child[data-label="Date"] + td[data-label="Time"]) > td:first-child { grid-column: 1; }
+  :where(:not(.kiva-grid)) > .table-scroll > table:has(th:nth-child(3)) > tbody > tr:has(> td:first-child[data-label="Date"] + td[data-label="Time"]) > td:nth-child(2) { grid-column: 2; grid-row: 1; justify-self: end; padding-left: 0; color: var(--muted); }
+  :where(:not(.kiva-grid)) > .table-scroll > table:has(th:nth-child(3)) > tbody > tr:has(> td:first-child[data-label="Date"] + td[data-label="Time"]) > td:nth-child(2)::before { content: none; }
+  body:has(.statement-head) :where(:not(.kiva-grid)) > .table-scroll > table:has(th:nth-child(3)) > tbody > tr:has(> td:first-child[data-label="Date"] + td[data-label="Time"]) > td:is(:nth-child(3), :nth-child(4)) { padding-left: 0; }
+  body:has(.statement-head) :where(:not(.kiva-grid)) > .table-scroll > table:has(th:nth-child(3)) > tbody > tr:has(> td:first-child[data-label="Date"] + td[data-label="Time"]) > td:is(:nth-child(3), :nth-child(4))::before { content: none; }
+  body:has(.statement-head) :where(:not(.kiva-grid)) > .table-scroll > table:has(th:nth-child(3)) > tbody > tr:has(> td:first-child[data-label="Date"] + td[data-label="Time"]) > td:nth-child(4) { color: var(--muted); font-size: .85rem; }
+  body:has(.statement-head) :where(:not(.kiva-grid)) > .table-scroll > table:has(th:nth-child(3)) > tbody > tr:has(> td:first-child[data-label="Date"] + td[data-label="Time"]) > td[style*="right"] { grid-column: auto; display: flex; justify-content: space-between; gap: .4rem; padding-left: 0; }
+  body:has(.statement-head) :where(:not(.kiva-grid)) > .table-scroll > table:has(th:nth-child(3)) > tbody > tr:has(> td:first-child[data-label="Date"] + td[data-label="Time"]) > td[style*="right"]::before { float: none; width: auto; margin: 0; padding: 0; }
+  body:has(.statement-head) :where(:not(.kiva-grid)) > .table-scroll > table:has(th:nth-child(3)) > tbody > tr:has(> td:first-child[data-label="Date"] + td[data-label="Time"]) > td:empty { display: none; }
+  :where(:not(.kiva-grid)) > .table-scroll > table:has(th:nth-child(3)) > tbody > tr:has(> td:first-child[data-label="Date"] + td[data-label="Time"]) > td:empty { display: none; }
 }
 
 /* Charts (Render/Charts.swift): inline SVG sized by viewBox; colours from these classes. */
@@ -1289,7 +1344,7 @@ svg.chart-ring { width: 12.5rem; max-width: 100%; flex: none; }
    then collide, are left to the table beside them. */
 @media (max-width: 30rem) {
   .chart-bars text, .chart-columns text, .chart-stacked text, .chart-columns .chart-tick, .chart-stacked .chart-tick { font-size: 22px; }
-  .chart-stacked .chart-value, .chart-map .map-label { display: none; }
+  .chart-stacked .chart-value, .chart-map .map-label, .chart .chart-label-wide { display: none; }
 }
 @media print { .swatch { -webkit-print-color-adjust: exact; print-color-adjust: exact; } }
 .chart-track { fill: var(--line); stroke: var(--line); }
@@ -1439,6 +1494,14 @@ svg.chart-map { max-width: 52rem; }
 .kiva-wide td { overflow-wrap: normal; }
 .kiva-grid table { font-size: .8rem; }
 .kiva-grid th, .kiva-grid td { padding: .3rem .3rem; }
+/* The world grid is a table of counts on every screen: on a phone its thirteen columns are set
+   small, their headings broken at the dash, so the globe fits the screen. */
+@media (max-width: 30rem) {
+  .kiva-grid table { display: table; font-size: .7rem; width: 100%; }
+  .kiva-grid th, .kiva-grid td { padding: .2rem .1rem; min-width: 0; }
+  .kiva-grid th { white-space: normal; word-break: break-word; }
+  .kiva-grid th:first-child { word-break: normal; }
+}
 /* transfers: a failed transfer says so in words, in a badge, not by colour alone */
 .badge-failed {
   display: inline-block; margin-right: .3rem; padding: 0 .4rem; border: 1px solid var(--bad); border-radius: 4px;
@@ -1568,7 +1631,7 @@ Money sent and received counts successful transfers only; net is received minus 
 | Person | Sent | Money sent | Received | Money received | Net | Failed |
 |:--|--:|--:|--:|--:|--:|--:|
 {{#people}}
-| [{{name}}]({{root}}{{href}}){{^known}} (unknown user){{/known}} | {{sentCount}} | {{sent}} | {{receivedCount}} | {{received}} | {{net}} | {{failedCount}} |
+| [{{name}}][{{ref}}]{{^known}} (unknown user){{/known}} | {{sentCount}} | {{sent}} | {{receivedCount}} | {{received}} | {{net}} | {{failedCount}} |
 {{/people}}
 {{/hasPeople}}
 {{/isFirstPage}}
@@ -1583,7 +1646,7 @@ Newest first:
 | Date | Time | From | To | Amount | Status | Transaction |
 |:--|:--|:--|:--|--:|:--|:--|
 {{#transfers}}
-| {{date}} | {{time}} | [{{from}}]({{root}}{{fromHref}}) | [{{to}}]({{root}}{{toHref}}) | {{amount}} | {{#failed}}{{#html}}<span class="badge-failed">Failed</span> {{/html}}{{^html}}**Failed:** {{/html}}{{/failed}}{{status}} | {{tid}} |
+| {{date}} | {{time}} | [{{from}}][{{fromRef}}] | [{{to}}][{{toRef}}] | {{amount}} | {{#failed}}{{#html}}<span class="badge-failed">Failed</span> {{/html}}{{^html}}**Failed:** {{/html}}{{/failed}}{{status}} | {{tid}} |
 {{/transfers}}
 
 {{> pager-bottom.md}}
@@ -1604,7 +1667,7 @@ No transfers yet.
 | Date | Time | From | To | Amount | Transaction |
 |:--|:--|:--|:--|--:|:--|
 {{#transfers}}
-| {{date}} | {{time}} | [{{from}}]({{root}}{{fromHref}}) | [{{to}}]({{root}}{{toHref}}) | {{amount}} | {{tid}} |
+| {{date}} | {{time}} | [{{from}}][{{fromRef}}] | [{{to}}][{{toRef}}] | {{amount}} | {{tid}} |
 {{/transfers}}
 
 {{/failures}}
@@ -1613,6 +1676,10 @@ No transfers yet.
 Every transfer went through.
 {{/hasFailures}}
 {{/isFirstPage}}
+
+{{#references}}
+[{{label}}]: {{root}}{{href}}
+{{/references}}
 
 """#,
         "transfers-person.md.mustache": #"""

@@ -73,14 +73,15 @@ enum PDFTools {
         #expect(try text("statements/index.md").contains("[1–31 Oct 2026](../statements/personal/2026-10.md)"))
 
         let transfers = try text("transfers/index.md")
-        #expect(transfers.contains("| 9 Jul 2018 | 09:37 | [Chan Tai Man](../transfers/imgrl0x94hj8h2om6201.md) | [Wong Siu Ming](../transfers/vjre4mxohv9ljxy6neyp.md) | HK$10.00 | Success | wf1clo4lhf |"))
+        #expect(transfers.contains("| 9 Jul 2018 | 09:37 | [Chan Tai Man][p1] | [Wong Siu Ming][p2] | HK$10.00 | Success | wf1clo4lhf |"))
+        #expect(transfers.contains("\n[p1]: ../transfers/imgrl0x94hj8h2om6201.md\n"), "a person's page, once, for the tables' reference-style links")
         #expect(transfers.contains("### Recipient not found (003)"))
         #expect(try text("transfers/imgrl0x94hj8h2om6201.md").contains("# Transfers of Chan Tai Man"))
         let index = try text("index.md")
         #expect(index.contains("## Statements"))
         #expect(index.contains("- Personal: balance on 21 Nov 2026 (provisional statement): **[£5,536.02](statements/personal/2026-11.md)**"))
-        #expect(index.contains("## Transfers"))
-        #expect(index.contains("- Transfers: **[46](transfers/index.md)**"))
+        #expect(index.contains("- [Transfers](transfers/index.md)"))
+        #expect(index.contains("- Transfers, 9 Jul – 14 Oct 2018: **[46](transfers/index.md)**"))
         #expect(try text("style.css").contains("@page statement"))
     }
 

@@ -92,43 +92,42 @@ import Testing
         #expect(html.contains(#"class="chart chart-stacked""#))
         let month = try #require(site["insights/2026-11.md"])
         #expect(month.contains("# Spending by category, Nov 2026"))
-        #expect(month.contains("2 counted,\n1 unpinned left out"), "\(month)")
+        #expect(month.contains("2 payments counted,\n1 unpinned left out"), "\(month)")
         #expect(month.contains("[← Oct 2026](../insights/2026-10.md)"))
         let dashboard = try #require(site["index.md"])
         #expect(dashboard.contains("## Spending by category"))
-        #expect(dashboard.contains("- Spent in Nov 2026 so far (pinned transactions): **[£99.50](insights/2026-11.md)**"), "\(dashboard)")
+        #expect(dashboard.contains("- Spent in Nov 2026 so far (Starling and the app's pinned entries): **[£99.50](insights/2026-11.md)**"), "\(dashboard)")
         #expect(dashboard.contains("| Food | £99.50 | 100% | 2 |"))
     }
 
-    /// One palette for the site: the eight categories with the most pinned transactions, over all
-    /// the data and every currency, keep one colour each everywhere; the rest share a neutral "Other".
-    @Test func categoriesKeepOneColourAcrossChartsAndCurrencies() {
-        func item(_ n: Int, category: Int, currency: Currency = .gbp, pinned: Bool = true) -> SpendingItem {
-            SpendingItem(sourceID: "t\(n)", source: .transactions, name: "T", category: SpendingCategory(key: "c\(category)", name: "C\(category)"),
-                         amount: Money(minorUnits: 100, currency: currency), date: CivilDate(year: 2026, month: 11, day: 1)!, instant: nil,
-                         accountName: "A", provider: nil, pinned: pinned, pending: false)
+    /// A chart colours its categories by their size in it: the eight largest one colour each by
+    /// rank, a ninth on its own in the neutral colour, and only past nine does "Other" gather the
+    /// smallest, so no category in "Other" is larger than one drawn on its own.
+    @Test func aChartColoursItsCategoriesBySizeAndHidesNoLargeOne() {
+        let context = ReportContext(settings: Settings())
+        // Listed in the stable order, not by size: C3 is the largest, C1 the smallest.
+        func totals(_ count: Int) -> [TransactionsRules.CategoryTotal] {
+            TransactionsRules.largestFirst((1...count).map { n in
+                TransactionsRules.CategoryTotal(category: SpendingCategory(key: "c\(n)", name: "C\(n)"),
+                                                amount: gbp(Int64(n == 3 ? 100_000 : n * 100)), count: 1)
+            })
         }
-        // Category n has n transactions (c10 also some in euros, and unpinned ones that do not count).
-        var items: [SpendingItem] = []
-        for category in 1...10 { for n in 0..<category { items.append(item(category * 100 + n, category: category)) } }
-        items += (0..<5).map { item(5_000 + $0, category: 1, currency: Currency(code: "EUR")!) }
-        items += (0..<50).map { item(6_000 + $0, category: 2, pinned: false) }
-        let palette = TransactionsInsightsReport.palette(SpendingTotals(items))
-        #expect(palette == ["c10", "c9", "c8", "c7", "c1", "c6", "c5", "c4"], "most transactions first; ties by key")
-
-        let totals = (1...10).map { n in
-            TransactionsRules.CategoryTotal(category: SpendingCategory(key: "c\(n)", name: "C\(n)"), amount: gbp(Int64(n * 100)), count: 1)
-        }
-        let segments = TransactionsInsightsReport.segments(totals, palette: palette, currency: .gbp,
-                                                           context: ReportContext(settings: Settings()))
-        #expect(segments.count == 9)
-        #expect(segments.last?.label == "Other (2 categories)")
-        #expect(segments.last?.value == 500)
-        #expect(segments.last?.colorIndex == Chart.otherColour)
-        // Each category's colour is its place in the one palette, whatever the page's own order.
-        #expect(segments.dropLast().allSatisfy { segment in palette.firstIndex(of: segment.label.lowercased()) == segment.colorIndex })
-        let svg = ChartSVG.draw(Chart.ring(segments, title: "x"))
+        let ten = TransactionsInsightsReport.segments(totals(10), currency: .gbp, context: context)
+        #expect(ten.count == 9)
+        #expect(ten.first?.label == "C3" && ten.first?.colorIndex == 0, "the largest has the first colour")
+        #expect(ten.dropLast().map(\.colorIndex) == (0..<8).map { Optional($0) })
+        #expect(ten.last?.label == "Other (2 categories)")
+        #expect(ten.last?.value == 300, "Other holds the two smallest, C1 and C2")
+        #expect(ten.last?.colorIndex == Chart.otherColour)
+        let nine = TransactionsInsightsReport.segments(totals(9), currency: .gbp, context: context)
+        #expect(nine.count == 9 && nine.last?.label == "C1", "a ninth category stands under its own name")
+        #expect(nine.last?.colorIndex == Chart.otherColour)
+        let svg = ChartSVG.draw(Chart.ring(ten, title: "x"))
         #expect(svg.contains("ring-other") && svg.contains("swatch-other"))
+        // The legend writes a share too small to show as 1% as the table does.
+        let small = ChartSVG.draw(Chart.ring([.init(label: "A", value: 100_000, valueText: "£1,000.00"),
+                                              .init(label: "B", value: 1, valueText: "£0.01")], title: "x"))
+        #expect(small.contains("B · £0.01 (&lt;1%)"), "\(small)")
     }
 
     @Test func moneyAxesStepRoundly() {
@@ -145,6 +144,25 @@ import Testing
         #expect(TransactionsInsightsReport.share(gbp(1), of: gbp(1_000)) == "<1%")
         #expect(TransactionsInsightsReport.share(gbp(0), of: gbp(1_000)) == "0%")
         #expect(TransactionsInsightsReport.share(gbp(1), of: gbp(0)) == "–")
+    }
+
+    /// A value axis's labels stand in a gutter left of every column, and column labels that would
+    /// meet are thinned: the newest always labelled, the phone's extra ones marked to hide.
+    @Test func axisLabelsStandClearOfTheColumnsAndLabelsNeverMeet() throws {
+        let context = ReportContext(settings: Settings())
+        let bars = (0..<12).map { week in Chart.Bar(label: "\(week + 1) Sep", value: Int128(week * 1_000), valueText: context.money(gbp(Int64(week * 1_000)))) }
+        let svg = ChartSVG.draw(Chart.columns(bars, title: "t", axis: Chart.moneyAxis(upTo: gbp(11_000), format: context.money)))
+        func numbers(_ pattern: String) -> [Int] {
+            let regex = try! Regex(pattern)
+            return svg.matches(of: regex).compactMap { Int($0.output[1].substring ?? "") }
+        }
+        let columnsLeft = try #require(numbers(#"<rect class="series-1" x="(\d+)""#).min())
+        let tickRight = try #require(numbers(#"<text class="chart-tick" x="(\d+)""#).max())
+        #expect(tickRight < columnsLeft, "tick labels end (text-anchor end) left of the first column")
+        let labels = svg.components(separatedBy: "class=\"chart-label").count - 1
+        #expect(labels < 12 && labels >= 4, "twelve week labels do not fit side by side: \(labels) drawn")
+        #expect(svg.contains(">12 Sep</text>"), "the newest column is always labelled")
+        #expect(svg.contains("chart-label chart-label-wide") || labels <= 6, "a phone hides more of them")
     }
 
     @Test func theStackedChartEscapesItsLabelsAndStacksEachValue() {

@@ -175,7 +175,25 @@ import Testing
     func render(_ dataset: Dataset, _ path: String) throws -> String {
         let site = SiteReport.build(dataset)
         let page = try #require(site.pages.first { $0.path == path }, "no page \(path)")
-        return unpadded(try PageRenderer(templates: TemplateLibrary(), site: site).render(page).markdown)
+        return inlined(unpadded(try PageRenderer(templates: TemplateLibrary(), site: site).render(page).markdown))
+    }
+
+    /// The page with its reference-style links (`[Ann][p1]` and `[p1]: ../transfers/ann.md` at the
+    /// end) written inline, as a reader's Markdown viewer follows them; a label without its
+    /// definition is left as it is, so an expectation of the link then fails.
+    func inlined(_ markdown: String) -> String {
+        var definitions: [String: String] = [:]
+        var kept: [Substring] = []
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("[p"), let end = line.firstIndex(of: "]"), line[line.index(after: end)...].hasPrefix(": ") {
+                definitions[String(line[line.index(after: line.startIndex)..<end])] = String(line[line.index(end, offsetBy: 3)...])
+            } else {
+                kept.append(line)
+            }
+        }
+        var text = kept.joined(separator: "\n")
+        for (label, href) in definitions { text = text.replacingOccurrences(of: "][\(label)]", with: "](\(href))") }
+        return text
     }
 
     @Test func theIndexListsEveryTransferNewestFirstThenPeopleThenFailures() throws {
@@ -210,9 +228,8 @@ import Testing
     @Test func theDashboardCountsTransfersValueAndFailures() {
         let section = TransfersReport.dashboard(for: ledger, context: ReportContext(settings: Settings()))
         #expect(section?.figures.map(\.value) == ["6", "HK$126.00", "3"])
-        #expect(section?.table?.rows.map(\.cells) == [
-            ["Insufficient funds in the debit account", "1"], ["Recipient not found", "1"], ["Unknown status (009)", "1"],
-        ])
+        #expect(section?.figures.first?.label.hasPrefix("Transfers, ") == true, "the card says when the transfers were")
+        #expect(section?.table == nil, "the failures' table is the ledger's page's")
     }
 
     @Test func theFixturesHaveFiveUsersAndFortyTransfersWithEveryStatus() throws {

@@ -162,6 +162,9 @@ public enum GoalsReport {
         let weeks: [WeekRow]
         let weeksChart: Chart?
         let weeksTotal: String
+        /// Deposits in the weeks shown, and in the whole feed: the totals rows' count column.
+        let weeksCount: String
+        let feedCount: String
         let byRule: [ShareRow]
         let byRuleTotal: String
         /// Why the feed's total is not what the goal holds, when it is not.
@@ -303,6 +306,7 @@ public enum GoalsReport {
         var weekRows: [WeekRow] = []
         var weeksChart: Chart?
         var weeksTotal = Money.zero(currency)
+        var weeksCount = 0
         if let asOf, entry.feed != nil {
             let weeks = GoalsRules.weeklyTotals(feed, currency: currency, asOf: asOf, clock: context.clock, count: chartWeeks)
             weekRows = weeks.map { week in
@@ -310,6 +314,7 @@ public enum GoalsReport {
                         count: context.count(week.count), saved: context.money(week.saved))
             }
             weeksTotal = weeks.reduce(Money.zero(currency)) { $0 + $1.saved }
+            weeksCount = weeks.reduce(0) { $0 + $1.count }
             weeksChart = Chart.columns(weeks.map { week in
                 Chart.Bar(label: context.locale.formatShort(week.week.monday), value: week.saved.minorUnits,
                           valueText: context.money(week.saved))
@@ -348,7 +353,8 @@ public enum GoalsReport {
             members: members, hasMembers: !members.isEmpty, hasFeed: entry.feed != nil,
             asOf: asOf.map(context.date), timeZone: context.clock.identifier,
             projection: projectionText, projectionDetail: projectionDetail,
-            weeks: weekRows, weeksChart: weeksChart, weeksTotal: context.money(weeksTotal),
+            weeks: weekRows, weeksChart: weeksChart, weeksTotal: context.money(weeksTotal), weeksCount: context.count(weeksCount),
+            feedCount: context.count(feed.filter { $0.amount.currency == currency }.count),
             byRule: shareRows(byRule), byRuleTotal: context.money(feedTotal),
             reconciliation: reconciliation(saved: entry.saved, feedTotal: feedTotal, oldest: feed.map(\.timestamp).min(), context: context),
             byPerson: shareRows(byPerson), byPersonTotal: context.money(feedTotal),

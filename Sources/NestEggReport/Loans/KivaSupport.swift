@@ -136,6 +136,8 @@ enum KivaSupport {
         let country: String
         let countryHref: String?
         let town: String
+        /// Whether the data names the town (else `town` is `–`, and the place is the country alone).
+        let hasTown: Bool
         let sector: String
         let activity: String
         /// `Weaving (Arts)`: one column for both, so that the table fits a page.
@@ -163,7 +165,7 @@ enum KivaSupport {
         return LoanRow(
             posted: context.date(loan.postedDate), borrower: loan.name, flag: place.flag, country: place.name,
             countryHref: slugs[place.code].map { ReportContext.href(countryPath($0)) },
-            town: loan.location.town ?? "–", sector: loan.sector, activity: loan.activity,
+            town: loan.location.town ?? "–", hasTown: loan.location.town != nil, sector: loan.sector, activity: loan.activity,
             activityAndSector: activityAndSector(loan), use: loan.use,
             status: statusLabel(loan.status), requested: context.money(loan.loanAmount),
             funded: context.money(loan.fundedAmount), percentFunded: percentFunded(loan),

@@ -26,6 +26,8 @@ public enum LenderReport {
 
     struct CartRow: Sendable, Encodable {
         let loanID: Int
+        /// The loan's page on Kiva (a link, never fetched): the cart names a loan by its id only.
+        let loanHref: String
         let borrower: String
         let flag: String
         let country: String
@@ -35,6 +37,9 @@ public enum LenderReport {
         let donation: String
         let note: String
     }
+
+    /// A loan's page on Kiva, by its id (a number: nothing from the data but digits goes in).
+    static func kivaHref(_ id: Int) -> String { "https://www.kiva.org/lend/\(id)" }
 
     /// Whether the balance covers the cart, in words, and as a flag.
     static func coverage(balance: Money?, total: Money, context: ReportContext) -> (text: String, covered: Bool) {
@@ -71,7 +76,7 @@ public enum LenderReport {
         for loan in [kiva.myLoans, kiva.loans].joined() where inCart.contains(loan.id) { loansByID[loan.id] = loan }
         let cart = kiva.cart.map { item -> CartRow in
             guard let loan = loansByID[item.loanID] else {
-                return CartRow(loanID: item.loanID, borrower: "–", flag: "", country: "–", countryHref: nil, status: "–",
+                return CartRow(loanID: item.loanID, loanHref: kivaHref(item.loanID), borrower: "–", flag: "", country: "–", countryHref: nil, status: "–",
                                stillNeeded: "–", donation: context.money(item.amount), note: "not in the loan listing")
             }
             let place = KivaSupport.place(loan.location.countryCode, kivaName: loan.location.country, countries: countries)
@@ -81,7 +86,7 @@ public enum LenderReport {
             if loan.status == .fundraising && item.amount.minorUnits > needed.minorUnits {
                 notes.append("more than the loan still needs")
             }
-            return CartRow(loanID: loan.id, borrower: loan.name, flag: place.flag, country: place.name,
+            return CartRow(loanID: loan.id, loanHref: kivaHref(loan.id), borrower: loan.name, flag: place.flag, country: place.name,
                            countryHref: slugs[place.code].map { ReportContext.href(KivaSupport.countryPath($0)) },
                            status: KivaSupport.statusLabel(loan.status),
                            stillNeeded: context.money(needed.isNegative ? .zero(needed.currency) : needed),

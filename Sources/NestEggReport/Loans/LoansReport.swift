@@ -5,6 +5,9 @@ import NestEggSupport
 public enum LoansReport {
     public static let section = Section(id: "loans", title: "Loans", path: "loans/index")
     static let mapPath = "loans/map"
+    /// Loans a page of `loans/index`: on a phone each loan is a card of some seven lines, so 25
+    /// keep a page near 6,000 px (a few dozen screens), newest first, the rest a link away.
+    static let loansPerPage = 25
 
     // MARK: View data
 
@@ -71,7 +74,7 @@ public enum LoansReport {
         // The loans newest first, by their places in the list: a copy of every loan cost as much as the list.
         let order = KivaSupport.newestFirstOrder(kiva.loans)
         let loans = kiva.loans
-        let pagination = Pagination(count: loans.count)
+        let pagination = Pagination(count: loans.count, pageSize: loansPerPage)
         var pages = pagination.pages(base: section.path, title: "Kiva loans").map { page in
             Page(path: page.path, title: page.title, template: "loans-index", section: section.id,
                  breadcrumbs: page.number == 1 ? crumbs : sectionCrumbs,
@@ -172,23 +175,17 @@ public enum LoansReport {
         let percent = ReportContext.percent(funded.minorUnits, of: requested.minorUnits).map { " (\($0)%)" } ?? ""
         let fundraising = kiva.loans.filter { $0.status == .fundraising }.count
         let groups = KivaSupport.byCountry(kiva.loans, countries: kiva.countriesByCode, currency: kiva.currency)
-        let rows = groups.prefix(5).map { group in
-            DashboardSection.Table.Row([
-                "\(group.place.flag) \(group.place.name)", "\(group.count)",
-                context.money(group.requested), context.money(group.funded),
-            ])
-        }
+        // Kiva's listing, not the household's money: its totals read as a phrase, set smaller than
+        // an amount, and the countries' table stays on the loans pages.
         return DashboardSection(
             title: "Kiva loans", href: ReportContext.href(section.path), linkText: "Every loan",
             figures: [
-                .init(label: "Loans", value: "\(context.count(kiva.loans.count)) in \(context.count(groups.count)) countries", href: ReportContext.href(section.path),
-                      count: kiva.loans.count),
-                .init(label: "Requested", value: context.money(requested), amount: requested),
-                .init(label: "Funded", value: context.money(funded) + percent, amount: funded),
+                .init(label: "Loans in Kiva's listing", value: "\(context.count(kiva.loans.count)) in \(context.count(groups.count)) countries", href: ReportContext.href(section.path),
+                      count: kiva.loans.count, id: "loans"),
+                .init(label: "Borrowers funded so far", value: "\(context.money(funded)) of \(context.money(requested)) asked\(percent)",
+                      amount: funded, id: "funded"),
                 .init(label: "Fundraising now", value: context.count(fundraising), count: fundraising),
                 .init(label: "Map", value: "loans by country and a world grid", href: ReportContext.href(mapPath)),
-            ],
-            table: .init(columns: ["Top countries", "Loans", "Requested", "Funded"], numeric: [false, true, true, true],
-                         rows: Array(rows)))
+            ])
     }
 }

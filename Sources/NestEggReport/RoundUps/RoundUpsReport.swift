@@ -234,7 +234,7 @@ public enum RoundUpsReport {
         }
         let excluded = week.excluded.map { excluded in
             ExcludedRow(date: context.date(excluded.item.transactionTime), time: context.time(excluded.item.transactionTime),
-                        counterParty: excluded.item.counterPartyName, amount: context.money(excluded.item.signedAmount),
+                        counterParty: excluded.item.counterPartyName, amount: context.money(excluded.item.amount),
                         reason: excluded.exclusion.reason)
         }
         return WeekView(
@@ -258,6 +258,17 @@ public enum RoundUpsReport {
         for (data, slug) in zip(accounts, accountSlugs(accounts)) {
             let weeks = self.weeks(of: data, context: context, elsewhere: elsewhere)
             let balance = data.balance.map { context.money($0.cleared) } ?? "–"
+            // Every account's figure is of the same week, the one of the data's "as of" date: an
+            // account with no payment since an earlier week rounds up nothing in it so far.
+            let current = context.progress.asOf.map { ISOWeek(containing: $0) }
+            if let last = weeks.last, let current, last.week < current {
+                let none = Money.zero(data.account.currency)
+                figures.append(.init(label: "\(data.account.name): round-up, \(context.locale.formatRange(current.monday, current.sunday))\(context.progress.soFar(current))",
+                                     value: context.money(none), href: ReportContext.href("roundups/\(slug)/\(last.week)"), amount: none,
+                                     id: "\(slug).latest-round-up"))
+                rows.append(.init([data.account.name, Text.humanized(data.account.type), balance, context.money(none) + context.progress.soFar(current)]))
+                continue
+            }
             if let last = weeks.last {
                 figures.append(.init(label: "\(data.account.name): round-up, \(context.locale.formatRange(last.week.monday, last.week.sunday))\(context.progress.soFar(last.week))", value: context.money(last.roundUp),
                                      href: ReportContext.href("roundups/\(slug)/\(last.week)"), amount: last.roundUp,

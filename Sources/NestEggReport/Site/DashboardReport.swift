@@ -132,7 +132,9 @@ public enum DashboardReport {
                 table: section.table.map { tableView($0, context: context) },
                 htmlHref: Page.htmlLink(section.href))
         }
-        let headline = HeadlineReport.view(statements: statements, spending: spending, context: context)
+        // The transactions app's part of the spending, so the headline can say what its figure is made of.
+        let app = SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock, starling: false))
+        let headline = HeadlineReport.view(statements: statements, spending: spending, app: app, context: context)
         let view = View(dataAsOf: dataset.latestInstant.map(context.date), headline: headline, sections: views, hasSections: !views.isEmpty)
         return Page(path: "index", title: dataset.settings.title, template: "index", section: nil, view: view)
     }

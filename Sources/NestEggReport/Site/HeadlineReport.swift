@@ -19,11 +19,18 @@ enum HeadlineReport {
         let changeSince: String?
         let balanceChart: Chart?
         let balanceChartCaption: String?
+        /// Each column's month and balance, written out under the chart (a phone cannot hover).
+        let balanceValues: [MonthValue]
         let excludedAccounts: String?
         let spending: SpendingView?
         /// The statements' index, where the balances come from (`.md`, and `.html` for raw HTML).
         let href: String?
         let htmlHref: String?
+    }
+
+    struct MonthValue: Sendable, Encodable {
+        let month: String
+        let amount: String
     }
 
     struct BalanceView: Sendable, Encodable {
@@ -42,29 +49,44 @@ enum HeadlineReport {
         let previousToDate: String?
         let href: String
         let htmlHref: String
+        /// What the figure is made of, by source: `Starling accounts £1,357.83 · €451.27, the transactions app £756.69`.
+        let sources: String?
+        /// What "spent" counts, in one sentence (``definition``).
+        let definition: String
+        /// How the figure meets the statements' money out of the same month, when there are statements.
+        let statements: String?
     }
+
+    /// What "spent" means wherever the site shows it (the start page, the insights, the
+    /// transactions lists): money paid to others, never money moved between the household's own
+    /// accounts and goals; a Starling payment counts from the moment it is made (pending too), a
+    /// transactions app entry only when it is pinned (the app's own rule).
+    static let definition = "Spent counts payments out of the Starling accounts (pending ones too; not moves between your own accounts and savings goals) and the transactions app's pinned entries."
 
     /// How many month-ends the balance chart shows.
     static let chartMonths = 12
 
     static func view(for dataset: Dataset, spending items: [SpendingItem], context: ReportContext) -> View? {
-        view(statements: StatementsReport.accounts(dataset, context: context), spending: SpendingTotals(items), context: context)
+        view(statements: StatementsReport.accounts(dataset, context: context), spending: SpendingTotals(items),
+             app: SpendingTotals(items.filter { $0.source == .transactions }), context: context)
     }
 
-    static func view(statements: StatementsReport.Computed?, spending totals: SpendingTotals, context: ReportContext) -> View? {
+    /// `app`: the transactions app's part of `totals` (the rest is the Starling accounts').
+    static func view(statements: StatementsReport.Computed?, spending totals: SpendingTotals, app: SpendingTotals? = nil,
+                     context: ReportContext) -> View? {
         let balance = balances(statements, context: context)
-        let spending = spendingView(totals, context: context)
+        let spending = spendingView(totals, app: app, statements: statements, context: context)
         guard balance != nil || spending != nil else { return nil }
         let statements = ReportContext.href(StatementsReport.section.path)
         return View(
             balances: balance?.balances ?? [], hasBalances: !(balance?.balances.isEmpty ?? true),
             balanceDate: balance?.date, changeSince: balance?.since, balanceChart: balance?.chart,
-            balanceChartCaption: balance?.caption, excludedAccounts: balance?.excluded, spending: spending,
+            balanceChartCaption: balance?.caption, balanceValues: balance?.values ?? [], excludedAccounts: balance?.excluded, spending: spending,
             href: balance == nil ? nil : statements, htmlHref: balance == nil ? nil : Page.htmlLink(statements))
     }
 
     static func balances(_ statements: StatementsReport.Computed?, context: ReportContext)
-        -> (balances: [BalanceView], date: String, since: String?, chart: Chart?, caption: String?, excluded: String?)? {
+        -> (balances: [BalanceView], date: String, since: String?, chart: Chart?, caption: String?, values: [MonthValue], excluded: String?)? {
         guard let (asOf, accounts) = statements else { return nil }
         // Month-end balances per month, per currency, over the accounts that have a balance.
         var byMonth: [CalendarMonth: MoneyTotals] = [:]
@@ -92,7 +114,7 @@ enum HeadlineReport {
             let change = amount - before[amount.currency]
             return BalanceView(amount: context.money(amount), change: signed(change, context: context), isDown: change.isNegative)
         }
-        var chart: Chart?, caption: String?
+        var chart: Chart?, caption: String?, values: [MonthValue] = []
         if let main {
             let months = byMonth.keys.sorted().suffix(chartMonths)
             let bars = months.map { month in
@@ -108,6 +130,7 @@ enum HeadlineReport {
                 // The figures the columns stand for, in words (nothing only in a tooltip).
                 let label = { (month: CalendarMonth) in TransactionsInsightsReport.monthLabel(month, context: context) }
                 let amounts = months.map { ($0, byMonth[$0]?[main] ?? Money.zero(main)) }
+                values = amounts.map { MonthValue(month: label($0.0), amount: context.money($0.1)) }
                 let low = amounts.min { $0.1.minorUnits < $1.1.minorUnits }!, high = amounts.max { $0.1.minorUnits < $1.1.minorUnits }!
                 caption = "Balance in \(main.code) at the end of each month: lowest \(context.money(low.1)) (\(label(low.0))), "
                     + "highest \(context.money(high.1)) (\(label(high.0)))"
@@ -115,11 +138,12 @@ enum HeadlineReport {
             }
         }
         let since = before == nil ? nil : "since \(context.date(latestMonth.previous.lastDay))"
-        return (balances, context.date(asOf), since, chart, caption,
+        return (balances, context.date(asOf), since, chart, caption, values,
                 excluded.isEmpty ? nil : "Not counted (no balance in the data): \(excluded.joined(separator: ", ")).")
     }
 
-    static func spendingView(_ totals: SpendingTotals, context: ReportContext) -> SpendingView? {
+    static func spendingView(_ totals: SpendingTotals, app: SpendingTotals? = nil, statements: StatementsReport.Computed? = nil,
+                             context: ReportContext) -> SpendingView? {
         guard let month = totals.lastMonths(count: 1).first else { return nil }
         let preferred = context.settings.currency(forSource: "transactions")
         let previous = month.previous
@@ -136,7 +160,44 @@ enum HeadlineReport {
             previousMonth: TransactionsInsightsReport.monthLabel(previous, context: context),
             previousSpent: TransactionsRules.text(totals.pinnedSum(month: previous), preferred: preferred, context: context),
             previousToDate: toDate, href: ReportContext.href(TransactionsInsightsReport.monthPath(month)),
-            htmlHref: Page.htmlLink(ReportContext.href(TransactionsInsightsReport.monthPath(month))))
+            htmlHref: Page.htmlLink(ReportContext.href(TransactionsInsightsReport.monthPath(month))),
+            sources: app.flatMap { sources(totals, app: $0, month: month, preferred: preferred, context: context) },
+            definition: definition,
+            statements: statementsNote(statements, month: month, preferred: preferred, context: context))
+    }
+
+    /// The month's spending by source, when both have some: the Starling accounts' part is the
+    /// whole less the app's, per currency, so the two add up to the figure shown.
+    static func sources(_ totals: SpendingTotals, app: SpendingTotals, month: CalendarMonth, preferred: Currency,
+                        context: ReportContext) -> String? {
+        let whole = totals.pinnedSum(month: month), fromApp = app.pinnedSum(month: month)
+        var starling = MoneyTotals()
+        for amount in whole.amounts where amount != fromApp[amount.currency] { starling.add(amount - fromApp[amount.currency]) }
+        guard !starling.isEmpty, !fromApp.isEmpty else { return nil }
+        var text = "Starling accounts \(TransactionsRules.text(starling, preferred: preferred, context: context)), "
+            + "the transactions app \(TransactionsRules.text(fromApp, preferred: preferred, context: context))"
+        var unpinned = MoneyTotals()
+        for (cell, sum) in app.cells where cell.month == month && !cell.pinned { unpinned.add(Money(minorUnits: sum.minorUnits, currency: cell.currency)) }
+        if !unpinned.isEmpty {
+            text += " (not counting \(TransactionsRules.text(unpinned, preferred: preferred, context: context)) of its entries that are not pinned)"
+        }
+        return text + "."
+    }
+
+    /// The statements' money out in `month`, over every account, and why it differs from the
+    /// spending: a statement lists what has settled, moves to the household's own accounts and
+    /// goals included; spending counts pending payments and leaves those moves out.
+    static func statementsNote(_ statements: StatementsReport.Computed?, month: CalendarMonth, preferred: Currency,
+                               context: ReportContext) -> String? {
+        guard let (_, accounts) = statements else { return nil }
+        var out = MoneyTotals()
+        for account in accounts {
+            for statement in account.statements where statement.month == month { out.add(statement.moneyOut) }
+        }
+        guard !out.isEmpty else { return nil }
+        return "The statements' money out in \(TransactionsInsightsReport.monthLabel(month, context: context)), "
+            + "\(TransactionsRules.text(out, preferred: preferred, context: context)), is what has settled, moves to your own accounts "
+            + "and goals included; Spent adds pending payments and the app's entries, and leaves those moves out."
     }
 
     /// `+£12.00`, `-£3.20`, `£0.00`.

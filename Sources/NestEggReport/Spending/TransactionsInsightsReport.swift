@@ -9,6 +9,8 @@ public enum TransactionsInsightsReport {
     // MARK: View data
 
     struct IndexView: Sendable, Encodable {
+        /// What "spent" counts (``HeadlineReport/definition``), the same sentence wherever the figure is shown.
+        let definition = HeadlineReport.definition
         let firstDate: String
         let lastDate: String
         let pinnedCount: String
@@ -60,6 +62,7 @@ public enum TransactionsInsightsReport {
     }
 
     struct MonthView: Sendable, Encodable {
+        let definition = HeadlineReport.definition
         let month: String
         let pinnedCount: String
         let unpinnedCount: String
@@ -101,7 +104,6 @@ public enum TransactionsInsightsReport {
         let categoryHref = { (category: SpendingCategory) in ReportContext.href("transactions/" + (slugs[category.key] ?? "index")) }
         let preferred = context.settings.currency(forSource: "transactions")
         let currencies = totals.currencies(preferred: preferred)
-        let palette = self.palette(totals)
         let months = totals.lastMonths()
         let crumbs = [Link("Dashboard", "index")]
         let monthLinks = months.enumerated().map { index, month in
@@ -110,12 +112,12 @@ public enum TransactionsInsightsReport {
 
         let pinned = totals.count(pinned: true), count = totals.count()
         let trends = currencies.compactMap { currency in
-            trend(totals, months: months, currency: currency, palette: palette, context: context)
+            trend(totals, months: months, currency: currency, context: context)
         }
         let index = IndexView(
             firstDate: context.date(dates.lowerBound), lastDate: context.date(dates.upperBound),
             pinnedCount: context.count(pinned), unpinnedCount: context.count(count - pinned), hasUnpinned: pinned < count,
-            currencies: currencies.map { breakdown(totals, currency: $0, palette: palette, categoryHref: categoryHref,
+            currencies: currencies.map { breakdown(totals, currency: $0, categoryHref: categoryHref,
                                                    title: "Spending by category", context: context) },
             hasCurrencies: !currencies.isEmpty,
             monthRange: months.first.map { "\(monthLabel($0, context: context)) – \(monthLabel(months.last!, context: context))" } ?? "",
@@ -130,7 +132,7 @@ public enum TransactionsInsightsReport {
                 month: label, pinnedCount: context.count(monthPinned), unpinnedCount: context.count(monthCount - monthPinned),
                 hasUnpinned: monthPinned < monthCount,
                 currencies: totals.currencies(month: month, preferred: preferred).map {
-                    breakdown(totals, month: month, currency: $0, palette: palette, categoryHref: categoryHref,
+                    breakdown(totals, month: month, currency: $0, categoryHref: categoryHref,
                               title: "Spending by category, \(label)", context: context)
                 },
                 hasCurrencies: monthPinned > 0,
@@ -145,31 +147,28 @@ public enum TransactionsInsightsReport {
     /// The charts have eight colours for categories, and a neutral one for "Other".
     static let chartColours = 8
 
-    /// The categories (keys) that get their own colour, colour N the Nth: one palette for the whole
-    /// site, so a category has the same colour on every chart, in every month and currency. The
-    /// eight categories with the most pinned transactions over all the data get one (ties by key);
-    /// the rest share "Other" on the charts (the tables still list every category).
-    static func palette(_ totals: SpendingTotals) -> [String] {
-        totals.pinnedCounts().sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(chartColours).map(\.key)
+    /// The categories a chart draws on its own, from `totals` largest first: each of the eight
+    /// largest in this chart gets a colour by its rank (the largest the first colour), so colours
+    /// read as sizes in the chart at hand, and its legend names them; a ninth stands on its own
+    /// in the neutral colour; more than nine, and those after the eighth share "Other". So no
+    /// category is hidden in "Other" that is larger than one drawn on its own.
+    static func ranked(_ totals: [TransactionsRules.CategoryTotal]) -> (own: [TransactionsRules.CategoryTotal], rest: [TransactionsRules.CategoryTotal]) {
+        totals.count <= chartColours + 1 ? (totals, []) : (Array(totals.prefix(chartColours)), Array(totals.dropFirst(chartColours)))
     }
 
-    /// Ring segments: one per category in the palette, then "Other" for the rest.
-    static func segments(_ totals: [TransactionsRules.CategoryTotal], palette: [String], currency: Currency,
-                         context: ReportContext) -> [Chart.Segment] {
-        var segments: [Chart.Segment] = []
-        var other = Money.zero(currency)
-        var others = 0
-        for entry in totals {
-            if let colour = palette.firstIndex(of: entry.category.key) {
-                segments.append(Chart.Segment(label: entry.category.name, value: entry.amount.minorUnits,
-                                              valueText: context.money(entry.amount), colorIndex: colour))
-            } else {
-                other += entry.amount
-                others += 1
-            }
+    /// The colour of the category ranked `rank` in its chart.
+    static func colour(rank: Int) -> Int { rank < chartColours ? rank : Chart.otherColour }
+
+    /// Ring segments, largest first: one per category drawn on its own (``ranked(_:)``), then "Other" for the rest.
+    static func segments(_ totals: [TransactionsRules.CategoryTotal], currency: Currency, context: ReportContext) -> [Chart.Segment] {
+        let (own, rest) = ranked(totals)
+        var segments = own.enumerated().map { rank, entry in
+            Chart.Segment(label: entry.category.name, value: entry.amount.minorUnits, valueText: context.money(entry.amount),
+                          colorIndex: colour(rank: rank))
         }
-        if others > 0 {
-            segments.append(Chart.Segment(label: otherLabel(others), value: other.minorUnits, valueText: context.money(other),
+        if !rest.isEmpty {
+            let other = rest.reduce(Money.zero(currency)) { $0 + $1.amount }
+            segments.append(Chart.Segment(label: otherLabel(rest.count), value: other.minorUnits, valueText: context.money(other),
                                           colorIndex: Chart.otherColour))
         }
         return segments
@@ -178,7 +177,7 @@ public enum TransactionsInsightsReport {
     static func otherLabel(_ count: Int) -> String { count == 1 ? "Other (1 category)" : "Other (\(count) categories)" }
 
     /// Pinned spending by category in `currency`, in `month` (`nil`: over all the data).
-    static func breakdown(_ spending: SpendingTotals, month: CalendarMonth? = nil, currency: Currency, palette: [String],
+    static func breakdown(_ spending: SpendingTotals, month: CalendarMonth? = nil, currency: Currency,
                           categoryHref: (SpendingCategory) -> String, title: String, context: ReportContext) -> BreakdownView {
         // The largest first: the answer before the detail.
         let totals = TransactionsRules.largestFirst(spending.byCategory(currency: currency, month: month))
@@ -187,14 +186,13 @@ public enum TransactionsInsightsReport {
             CategoryRow(name: entry.category.name, href: categoryHref(entry.category), amount: context.money(entry.amount),
                         share: share(entry.amount, of: total), count: context.count(entry.count))
         }
-        let segments = self.segments(totals, palette: palette, currency: currency, context: context)
+        let segments = self.segments(totals, currency: currency, context: context)
         return BreakdownView(currency: currency.code, rows: rows, total: context.money(total),
                              totalCount: context.count(totals.reduce(0) { $0 + $1.count }),
                              ring: Chart.ring(segments, title: "\(title) (\(currency.code))", centerText: context.money(total)))
     }
 
-    static func trend(_ totals: SpendingTotals, months: [CalendarMonth], currency: Currency, palette: [String],
-                      context: ReportContext) -> TrendView? {
+    static func trend(_ totals: SpendingTotals, months: [CalendarMonth], currency: Currency, context: ReportContext) -> TrendView? {
         let perMonth = months.map { totals.byCategory(currency: currency, month: $0) }
         let categories = totals.categories(months: Set(months), pinnedIn: currency)
         guard !categories.isEmpty else { return nil }
@@ -208,10 +206,15 @@ public enum TransactionsInsightsReport {
         let monthTotals = perMonth.map { $0.reduce(Money.zero(currency)) { $0 + $1.amount } }
         let totalLine = TableRow(cells: ["Total"] + monthTotals.map(context.money), emphasised: true)
 
-        // The chart: the palette's categories, then "Other" for the rest, as on the ring.
-        let own = categories.filter { palette.contains($0.key) }
-        let rest = categories.filter { !palette.contains($0.key) }
-        var series = own.map { Chart.Series(label: $0.name, colorIndex: palette.firstIndex(of: $0.key) ?? 0) }
+        // The chart: the categories ranked by their spending over these months, coloured by rank,
+        // then "Other" for the rest, as on the ring (``ranked(_:)``).
+        let sums = categories.map { category in
+            TransactionsRules.CategoryTotal(category: category, amount: months.indices.reduce(Money.zero(currency)) { $0 + (entry($1, category.key)?.amount ?? .zero(currency)) },
+                                            count: months.indices.reduce(0) { $0 + (entry($1, category.key)?.count ?? 0) })
+        }
+        let (ownTotals, restTotals) = ranked(TransactionsRules.largestFirst(sums))
+        let own = ownTotals.map(\.category), rest = restTotals.map(\.category)
+        var series = own.enumerated().map { Chart.Series(label: $1.name, colorIndex: colour(rank: $0)) }
         if !rest.isEmpty { series.append(Chart.Series(label: otherLabel(rest.count), colorIndex: Chart.otherColour)) }
         let columns = months.indices.map { month in
             var amounts = own.map { entry(month, $0.key)?.amount ?? .zero(currency) }
@@ -251,7 +254,7 @@ public enum TransactionsInsightsReport {
         }
         return DashboardSection(
             title: "Spending by category", href: ReportContext.href(section.path), linkText: "Spending by category",
-            figures: [.init(label: "Spent in \(label) (pinned transactions)",
+            figures: [.init(label: "Spent in \(label) (Starling and the app's pinned entries)",
                             value: TransactionsRules.text(spending.pinnedSum(month: month), preferred: preferred, context: context), href: ReportContext.href(monthPath(month)),
                             id: "latest-month-spent")],
             table: rows.isEmpty ? nil : .init(columns: ["Top categories, \(label)", "Spent", "Share", "Transactions"],

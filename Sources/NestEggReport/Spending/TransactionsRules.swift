@@ -172,13 +172,17 @@ public enum TransactionsRules {
     }
 
     /// Starling's spending categories as the site names them: a bank category that nestegg.json
-    /// maps counts under the category it names. Each spelling is worked out once.
+    /// (or ``NestEggModel/Settings/defaultCategories``) maps counts under the category it names.
+    /// Each spelling is worked out once.
     struct StarlingCategories {
         private var mapped: [String: String] = [:]
         private var known: [String: SpendingCategory] = [:]
 
         init(settings: Settings) {
-            for (bank, target) in settings.categories.sorted(by: { $0.key < $1.key }) { mapped[TransactionsRules.starlingCategory(bank).key] = target }
+            // The defaults first, then the household's own, which stand over them key by key.
+            for mapping in [Settings.defaultCategories, settings.categories] {
+                for (bank, target) in mapping.sorted(by: { $0.key < $1.key }) { mapped[TransactionsRules.starlingCategory(bank).key] = target }
+            }
         }
 
         mutating func category(_ code: String?) -> SpendingCategory {

@@ -23,6 +23,15 @@ public enum TransfersReport {
         /// Which part of "Every transfer" this page shows; the people and the failures are on page 1.
         let pager: Pagination.View
         let isFirstPage: Bool
+        /// The people's pages, once each, for the reference-style links of the tables (`[Ann][p1]`):
+        /// a row reads as names in Markdown, not as two page addresses of 20 random characters.
+        let references: [Reference]
+    }
+
+    /// A link reference definition: `[p1]: ../transfers/abc.md`.
+    struct Reference: Sendable, Encodable {
+        let label: String
+        let href: String
     }
 
     struct TransferRow: Sendable, Encodable {
@@ -31,8 +40,11 @@ public enum TransfersReport {
         let tid: String
         let from: String
         let fromHref: String
+        /// The reference label of the sender's page (``Reference``), and the recipient's.
+        let fromRef: String
         let to: String
         let toHref: String
+        let toRef: String
         let amount: String
         let status: String
         /// The transfer did not go through: marked in words, not by colour alone.
@@ -42,6 +54,7 @@ public enum TransfersReport {
     struct PersonRow: Sendable, Encodable {
         let name: String
         let href: String
+        let ref: String
         let known: Bool
         let sentCount: Int
         let sent: String
@@ -161,6 +174,10 @@ public enum TransfersReport {
         guard !data.isEmpty else { return [] }
         let people = self.people(data, settings: context.settings)
         let byUid = Dictionary(people.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
+        // Each person's reference label: their place in the list (a label is one per page, whatever the names).
+        var refs: [String: String] = [:]
+        for (index, person) in people.enumerated() where refs[person.uid] == nil { refs[person.uid] = "p\(index + 1)" }
+        let labels = refs
         let fallback = context.settings.currency(forSource: "transfers")
         let crumbs = [Link("Dashboard", "index")]
         let indexCrumbs = crumbs + [Link(section.title, section.path)]
@@ -168,8 +185,8 @@ public enum TransfersReport {
         let row: @Sendable (Transfer) -> TransferRow = { transfer in
             let from = byUid[transfer.fromUid]!, to = byUid[transfer.toUid]!
             return TransferRow(date: context.date(transfer.time), time: context.time(transfer.time), tid: transfer.tid,
-                               from: from.name, fromHref: ReportContext.href(personPath(from)),
-                               to: to.name, toHref: ReportContext.href(personPath(to)),
+                               from: from.name, fromHref: ReportContext.href(personPath(from)), fromRef: labels[from.uid]!,
+                               to: to.name, toHref: ReportContext.href(personPath(to)), toRef: labels[to.uid]!,
                                amount: context.money(transfer.amount), status: transfer.status.words,
                                failed: !transfer.status.isSuccess)
         }
@@ -201,7 +218,7 @@ public enum TransfersReport {
             let totals = Totals(uid: person.uid, transfers: places.lazy.map { all[$0] })
             let href = ReportContext.href(personPath(person))
             personRows.append(PersonRow(
-                name: person.name, href: href, known: person.known,
+                name: person.name, href: href, ref: refs[person.uid]!, known: person.known,
                 sentCount: totals.sentCount, sent: money(totals.sent, zero: person.currency, context: context),
                 receivedCount: totals.receivedCount, received: money(totals.received, zero: person.currency, context: context),
                 net: money(totals.net, zero: person.currency, context: context), failedCount: totals.failedCount))
@@ -235,17 +252,25 @@ public enum TransfersReport {
         let movedText = moved.isEmpty ? context.money(Money.zero(fallback)) : context.money(moved)
         let indexPages = pagination.pages(base: section.path, title: "Transfers").map { page in
             let first = page.number == 1
+            let rows = ordered[page.range].map { row(all[$0]) }
+            let failureGroups = first ? failures() : []
+            // The page's references: everyone on page 1 (its table of people lists them all), else the rows' people.
+            let pairs: [(String, String)] = first
+                ? people.map { (labels[$0.uid]!, ReportContext.href(personPath($0))) }
+                : rows.flatMap { [($0.fromRef, $0.fromHref), ($0.toRef, $0.toHref)] }
+            var used = Set<String>()
+            let references = pairs.filter { used.insert($0.0).inserted }.map { Reference(label: $0.0, href: $0.1) }
             return Page(path: page.path, title: page.title, template: "transfers-index", section: section.id,
                         breadcrumbs: first ? crumbs : indexCrumbs,
                         view: IndexView(
                             timeZone: context.clock.identifier, countText: context.counted(ordered.count, "transfer"),
                             successCount: context.count(successCount), failureCount: context.count(failed.count), moved: movedText,
-                            transfers: ordered[page.range].map { row(all[$0]) }, hasTransfers: !ordered.isEmpty,
+                            transfers: rows, hasTransfers: !ordered.isEmpty,
                             people: first ? personList : [], hasPeople: first && !personList.isEmpty,
-                            sentChart: first ? chart : nil, failures: first ? failures() : [],
+                            sentChart: first ? chart : nil, failures: failureGroups,
                             hasFailures: !failedByStatus.isEmpty,
                             pager: pagination.view(page: page.number, base: section.path, noun: "transfers", locale: context.locale),
-                            isFirstPage: first))
+                            isFirstPage: first, references: references))
         }
         pages.insert(contentsOf: indexPages, at: 0)
         return pages
@@ -289,20 +314,23 @@ public enum TransfersReport {
         guard !data.isEmpty else { return nil }
         let successful = data.transfers.filter(\.status.isSuccess)
         let moved = MoneyTotals(successful.map(\.amount))
-        var groups: [TransferStatus: Int] = [:]
-        for transfer in data.transfers where !transfer.status.isSuccess { groups[transfer.status, default: 0] += 1 }
         let href = ReportContext.href(section.path)
+        // When they happened, on the card: the ledger may be years older than the data's "as of" date.
+        let times = data.transfers.map(\.time)
+        let when = times.min().flatMap { first in times.max().map { last in
+            let (a, b) = (context.clock.date(of: first), context.clock.date(of: last))
+            return a == b ? context.date(a) : context.locale.formatRange(a, b)
+        } }
         let figures: [DashboardSection.Figure] = [
-            .init(label: "Transfers", value: context.count(data.transfers.count), href: href, count: data.transfers.count),
+            .init(label: when.map { "Transfers, \($0)" } ?? "Transfers", value: context.count(data.transfers.count), href: href,
+                  count: data.transfers.count, id: "transfers"),
             .init(label: "Value moved (successful transfers)",
                   value: moved.isEmpty ? context.money(Money.zero(context.settings.currency(forSource: "transfers"))) : context.money(moved),
                   href: href),
             .init(label: "Failed transfers", value: context.count(data.transfers.count - successful.count), href: href,
                   count: data.transfers.count - successful.count),
         ]
-        let rows = groups.keys.sorted().map { DashboardSection.Table.Row([$0.words, "\(groups[$0]!)"]) }
-        return DashboardSection(
-            title: "Transfers", href: href, linkText: "The transfer ledger", figures: figures,
-            table: rows.isEmpty ? nil : .init(columns: ["Failure", "Transfers"], numeric: [false, true], rows: rows))
+        // The failures' table is the ledger's page's: the start page keeps to the household's figures.
+        return DashboardSection(title: "Transfers", href: href, linkText: "The transfer ledger", figures: figures)
     }
 }
