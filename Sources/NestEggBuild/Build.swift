@@ -197,7 +197,7 @@ public struct Build {
                                                                           includingExecutable: false),
                                       shard: shard, manifestHead: StatementManifest.head(dataAsOf: site.dataAsOf), statementCount: site.statementCount,
                                       files: writer.stamps().keys.sorted(),
-                                      entries: zip(owned, entries).map { (site.statementPlaces[$0], StatementManifest.text(of: $1)) },
+                                      entries: zip(owned, entries).map { .init(place: site.statementPlaces[$0], entry: StatementManifest.text(of: $1)) },
                                       baseURL: site.settings.baseURL)
                 partText = part.text
             } else if !records.isEmpty {

@@ -122,10 +122,10 @@ struct InputKeys: Sendable {
 /// The digests of final statements the last build worked out, for the report stage
 /// (``DigestMemo``): one is taken again while its account's ``InputKeys`` key is as recorded.
 final class StatementDigestCache: DigestMemo {
-    private let previous: [String: (key: String, digest: String)]
+    private let previous: [String: BuildCache.StatementDigest]
     private let keys: InputKeys
 
-    init(previous: [String: (key: String, digest: String)], keys: InputKeys) {
+    init(previous: [String: BuildCache.StatementDigest], keys: InputKeys) {
         self.previous = previous
         self.keys = keys
     }
@@ -138,13 +138,13 @@ final class StatementDigestCache: DigestMemo {
     }
 
     /// What the next build's memo reads: each final statement's digest with its account's key.
-    func entries(for records: [StatementRecord], accounts: [StarlingAccountData]) -> [String: (key: String, digest: String)] {
+    func entries(for records: [StatementRecord], accounts: [StarlingAccountData]) -> [String: BuildCache.StatementDigest] {
         var accountKeys: [String: String] = [:]
         for account in accounts { accountKeys[account.account.uid] = keys.key(of: account.sources) }
-        var entries: [String: (key: String, digest: String)] = [:]
+        var entries: [String: BuildCache.StatementDigest] = [:]
         for record in records where !record.status.isProvisional {
             guard let key = accountKeys[record.account.uid] else { continue }
-            entries[Self.id(record.account, record.month)] = (key, record.digest)
+            entries[Self.id(record.account, record.month)] = .init(key: key, digest: record.digest)
         }
         return entries
     }
