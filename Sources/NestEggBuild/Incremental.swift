@@ -1,3 +1,4 @@
+import Synchronization
 import Crypto
 import Foundation
 import NestEggLoad
@@ -169,4 +170,89 @@ struct InputHash {
     }
 
     var hex: String { Text.hex(hasher.finalize()) }
+}
+
+/// A plain build's incremental work, in one place (``BuildPlan/keepsCache``): the data files'
+/// digests and the build's fingerprint, worked out before anything is loaded; the last build's
+/// cache, read from beside the output; once the data is loaded, the keys of the accounts' files,
+/// the final statements' digests the cache holds (``StatementDigestCache``) and the pages it lets
+/// the render keep (``PageReuse``); and at the end, the cache this build leaves for the next.
+struct Incremental {
+    let digests: DataDigests
+    let fingerprint: String
+    /// What the last build recorded; `nil` when there is none, or it does not read (a full build).
+    let previous: BuildCache?
+
+    init(_ folder: DataFolder, templates: URL?, cacheFile: URL) {
+        digests = DataDigests(folder)
+        fingerprint = BuildCache.fingerprint(digests, templates: templates)
+        previous = BuildCache.read(at: cacheFile)
+    }
+
+    /// The last build's cache, when `output` holds what it wrote and the input is as it was then.
+    func upToDate(_ output: URL) -> BuildCache? {
+        guard let previous, previous.isCurrent(in: output, fingerprint: fingerprint) else { return nil }
+        return previous
+    }
+
+    /// What the report and render steps take from the cache, once the accounts' files are known.
+    struct Loaded {
+        let keys: InputKeys
+        let memo: StatementDigestCache
+        let reuse: PageReuse
+    }
+
+    func loaded(_ dataset: Dataset) -> Loaded {
+        let keys = InputKeys(digests, accounts: dataset.starling)
+        return Loaded(keys: keys, memo: StatementDigestCache(previous: previous?.statementDigests ?? [:], keys: keys),
+                      reuse: PageReuse(previous: previous, keys: keys))
+    }
+
+    /// The manifest's known hashes: those of the files the render kept as they were.
+    func knownHashes(_ loaded: Loaded) -> Build.KnownHashes {
+        Build.KnownHashes(previous: previous?.hashes ?? [:], kept: loaded.reuse.keptPaths)
+    }
+
+    /// The cache this build leaves: its fingerprint, its files, and what the next build takes again.
+    func record(_ loaded: Loaded, files: [String: FileStamp], warnings: [Diagnostic], site: Site, hashes: [String: String],
+                accounts: [StarlingAccountData]) -> BuildCache {
+        var cache = BuildCache(fingerprint: fingerprint, files: files, warnings: warnings, pages: loaded.reuse.fingerprints)
+        cache.changes = site.changes
+        cache.hashes = hashes
+        cache.keys = loaded.reuse.keys
+        cache.statementDigests = loaded.memo.entries(for: site.statements, accounts: accounts)
+        return cache
+    }
+}
+
+/// A plain build's page-level reuse: the last build's cache (its pages' fingerprints and keys, its
+/// files' stamps), and this build's fingerprints and keys, recorded by the render workers for the next one.
+final class PageReuse: Sendable {
+    let previous: BuildCache?
+    private let inputKeys: InputKeys?
+    private let state = Mutex((fingerprints: [String: String](), keys: [String: String](), kept: Set<String>()))
+
+    init(previous: BuildCache?, keys: InputKeys? = nil) {
+        self.previous = previous
+        inputKeys = keys
+    }
+
+    /// The key of a page that names its inputs (``PageFingerprint/ofInputs(_:_:renderer:filesKey:)``);
+    /// `nil` without the data files' digests.
+    func key(of page: Page, _ inputs: PageInputs, renderer: PageRenderer) -> String? {
+        inputKeys.map { PageFingerprint.ofInputs(page, inputs, renderer: renderer, filesKey: $0.key(of: inputs.files)) }
+    }
+
+    func record(_ path: String, _ fingerprint: String, key: String? = nil) {
+        state.withLock {
+            $0.fingerprints[path] = fingerprint
+            if let key { $0.keys[path] = key }
+        }
+    }
+    var keys: [String: String] { state.withLock { $0.keys } }
+    /// The page at `path` (without extension) was kept as the last build wrote it.
+    func countKept(_ path: String) { state.withLock { _ = $0.kept.insert(path) } }
+    var fingerprints: [String: String] { state.withLock { $0.fingerprints } }
+    var kept: Int { state.withLock { $0.kept.count } }
+    var keptPaths: Set<String> { state.withLock { $0.kept } }
 }
