@@ -122,12 +122,13 @@ public struct Build {
         let plan = try plan()
         let (folder, printer) = (plan.folder, plan.printer)
         // A plain build whose input is unchanged has nothing to do (see BuildCache).
-        let incremental = plan.keepsCache ? Incremental(folder, templates: options.templates, cacheFile: options.cacheFile) : nil
+        var incremental = plan.keepsCache ? Incremental(folder, templates: options.templates, cacheFile: options.cacheFile) : nil
         if plan.mayStopUpToDate, let cache = incremental?.upToDate(options.output) {
             progress("up to date: the data, the templates and nestegg are as they were at the last build")
             return BuildResult(pages: cache.files.keys.filter { $0.hasSuffix(".html") }.count,
                                write: .init(files: cache.files.count, changed: 0, removed: 0), warnings: cache.warnings)
         }
+        incremental = incremental?.readingAll()
         // A share with a census reads its own feeds only; the census's digests stand for the others'.
         let census = try readCensus(folder)
         let shareDigests = try census.map { census throws(BuildError) in try placing(folder) { () throws(BuildError) in

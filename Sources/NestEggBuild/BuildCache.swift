@@ -16,9 +16,11 @@ import Foundation
 /// build would write, and it stops there. What this trusts: a change to an output file that
 /// keeps both its size and its modification time (only a deliberate `touch -d` does) is not seen.
 ///
-/// The file is a ``NestEggSupport/RecordFile``: one that does not read (cut short, changed, of
-/// another version) is no cache, and the build that finds it builds everything.
-public struct BuildCache: Sendable, Codable {
+/// The file is a ``NestEggSupport/RecordFile`` of two JSON lines: first what the "up to date"
+/// check reads (the fingerprint, the files' stamps, the warnings), then what a rebuild takes
+/// again, which a build that is up to date never decodes. One that does not read (cut short,
+/// changed, of another version) is no cache, and the build that finds it builds everything.
+public struct BuildCache: Sendable {
     /// The name of a cache inside an output folder, which nestegg never publishes (``SiteWriter``).
     public static let fileName = SiteWriter.cacheFileName
     public static let format = "nestegg-cache 5"
@@ -53,10 +55,11 @@ public struct BuildCache: Sendable, Codable {
         self.pages = pages
     }
 
-    /// The cache recorded in `file`, if any.
-    public static func read(at file: URL) -> BuildCache? {
+    /// The cache recorded in `file`, if any. `whole: false` reads the first line only (what
+    /// ``isCurrent(in:fingerprint:)`` needs): the pages, keys, hashes, digests and changes stay empty.
+    public static func read(at file: URL, whole: Bool = true) -> BuildCache? {
         guard case .success(let bytes) = FileBytes.read(file.path) else { return nil }
-        return parse(bytes)
+        return parse(bytes, whole: whole)
     }
 
     /// Where a build of `output` keeps its cache by default: beside it, hidden, named after it
@@ -68,8 +71,29 @@ public struct BuildCache: Sendable, Codable {
     }
 
     /// The cache a file's bytes hold; `nil` for anything but this format, whole.
-    static func parse(_ bytes: [UInt8]) -> BuildCache? {
-        RecordFile.value(BuildCache.self, from: bytes, format: format)
+    static func parse(_ bytes: [UInt8], whole: Bool = true) -> BuildCache? {
+        guard let head = RecordFile.value(Head.self, from: bytes, format: format, line: 0, of: 2) else { return nil }
+        var cache = BuildCache(fingerprint: head.fingerprint, files: head.files, warnings: head.warnings)
+        guard whole else { return cache }
+        guard let rest = RecordFile.value(Rest.self, from: bytes, format: format, line: 1, of: 2) else { return nil }
+        (cache.pages, cache.keys, cache.statementDigests, cache.hashes, cache.changes) = (rest.pages, rest.keys, rest.statementDigests, rest.hashes, rest.changes)
+        return cache
+    }
+
+    /// The first line: what the "up to date" check reads.
+    private struct Head: Codable {
+        var fingerprint: String
+        var files: [String: FileStamp]
+        var warnings: [Diagnostic]
+    }
+
+    /// The second line: what a rebuild takes again.
+    private struct Rest: Codable {
+        var pages: [String: String]
+        var keys: [String: String]
+        var statementDigests: [String: StatementDigest]
+        var hashes: [String: String]
+        var changes: ChangeSnapshot?
     }
 
     /// Whether `output` holds exactly what a build with this fingerprint wrote.
@@ -83,5 +107,8 @@ public struct BuildCache: Sendable, Codable {
     }
 
     /// The cache as written (``RecordFile``).
-    public var text: String { RecordFile.text(self, format: Self.format) }
+    public var text: String {
+        RecordFile.text([Head(fingerprint: fingerprint, files: files, warnings: warnings),
+                         Rest(pages: pages, keys: keys, statementDigests: statementDigests, hashes: hashes, changes: changes)], format: Self.format)
+    }
 }

@@ -180,13 +180,23 @@ struct InputHash {
 struct Incremental {
     let digests: DataDigests
     let fingerprint: String
+    let cacheFile: URL
     /// What the last build recorded; `nil` when there is none, or it does not read (a full build).
-    let previous: BuildCache?
+    /// Its first line only until ``readingAll()``: all the "up to date" check needs.
+    private(set) var previous: BuildCache?
 
     init(_ folder: DataFolder, templates: URL?, cacheFile: URL) {
         digests = DataDigests(folder)
         fingerprint = BuildCache.fingerprint(digests, templates: templates)
-        previous = BuildCache.read(at: cacheFile)
+        self.cacheFile = cacheFile
+        previous = BuildCache.read(at: cacheFile, whole: false)
+    }
+
+    /// The same, with the whole of the last cache: for a build that is not up to date.
+    func readingAll() -> Incremental {
+        var all = self
+        all.previous = previous == nil ? nil : BuildCache.read(at: cacheFile)
+        return all
     }
 
     /// The last build's cache, when `output` holds what it wrote and the input is as it was then.

@@ -15,18 +15,35 @@ import Foundation
 public enum RecordFile {
     /// The file's text for `value`, in `format` (`name version`, no line break).
     public static func text<Value: Encodable>(_ value: Value, format: String) -> String {
+        text([value], format: format)
+    }
+
+    /// The file's text for several values, one JSON line each (JSON Lines), so that a reader can
+    /// decode the one it needs first (``value(_:from:format:line:of:)``); one signature for all.
+    public static func text(_ values: [any Encodable], format: String) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Values of ours hold strings, integers and booleans only: encoding them does not fail.
-        guard let json = try? encoder.encode(value) else { preconditionFailure("a \(format) record does not encode as JSON") }
-        return signed(format + "\n" + String(decoding: json, as: UTF8.self) + "\n")
+        var body = format + "\n"
+        for value in values {
+            // Values of ours hold strings, integers and booleans only: encoding them does not fail.
+            guard let json = try? encoder.encode(value) else { preconditionFailure("a \(format) record does not encode as JSON") }
+            body += String(decoding: json, as: UTF8.self) + "\n"
+        }
+        return signed(body)
     }
 
     /// The value a file of `format` holds; `nil` for anything else (see ``RecordFile``).
     public static func value<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8], format: String) -> Value? {
+        value(type, from: bytes, format: format, line: 0, of: 1)
+    }
+
+    /// The value of JSON line `line` of a file of `format` that holds `count` of them; `nil` for
+    /// anything else. The whole file's signature is checked, whichever line is read.
+    public static func value<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8], format: String, line: Int, of count: Int) -> Value? {
         guard let body = body(of: bytes), bytes.starts(with: Array((format + "\n").utf8)) else { return nil }
-        let json = body.dropFirst(format.utf8.count + 1).dropLast()
-        return try? JSONDecoder().decode(type, from: Data(json))
+        let lines = body.dropFirst(format.utf8.count + 1).dropLast().split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        guard lines.count == count, lines.indices.contains(line) else { return nil }
+        return try? JSONDecoder().decode(type, from: Data(lines[line]))
     }
 
     /// `body` (the format's line and the JSON line, each with its break) with its signature line.
