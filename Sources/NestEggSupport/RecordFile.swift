@@ -2,16 +2,17 @@ import Crypto
 import Foundation
 
 /// The one format of the files nestegg keeps for itself or hands from one step to the next (a
-/// sharded build's part record, the build cache with its "what changed" snapshot): three lines,
+/// sharded build's part record, the build cache with its "what changed" snapshot):
 ///
 ///     nestegg-part 4
 ///     {"files":[…],…}
 ///     sha256 9f86d0…
 ///
-/// the format's name and version, the value as one line of JSON (Foundation's `JSONEncoder`, keys
-/// sorted, so the same value gives the same bytes), and the SHA-256 of the two lines before it. A
-/// file cut short, changed, of another format or version reads as no record at all (`nil`), never
-/// as a part of one. JSON escapes every string it holds, so a line break or a tab in data is text.
+/// the format's name and version; the value as a line of JSON (Foundation's `JSONEncoder`, keys
+/// sorted, so the same value gives the same bytes), or several values a line each (JSON Lines, so
+/// that a reader decodes only the line it needs); and the SHA-256 of the lines before it. A file
+/// cut short, changed, of another format or version reads as no record at all (`nil`), never as a
+/// part of one. JSON escapes every string it holds, so a line break or a tab in data is text.
 public enum RecordFile {
     /// The file's text for `value`, in `format` (`name version`, no line break).
     public static func text<Value: Encodable>(_ value: Value, format: String) -> String {
