@@ -3,7 +3,7 @@ import PackageDescription
 
 // The stages of a build are targets, and their dependencies point one way:
 //
-//   NestEggSupport  diagnostics, concurrency, text, file ownership (depends on nothing of ours)
+//   NestEggSupport  diagnostics, concurrency, text, file ownership, the record files (depends on nothing of ours)
 //   NestEggModel    money, dates, settings and each source's records
 //   NestEggLoad     JSON → model (our JSON parser, the loaders, the data folder)
 //   NestEggReport   model → pages: each page's view data as typed values (money, chart
@@ -38,7 +38,7 @@ let package = Package(
             pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
         ),
-        .target(name: "NestEggSupport"),
+        .target(name: "NestEggSupport", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "NestEggModel", dependencies: ["NestEggSupport"]),
         .target(name: "NestEggLoad", dependencies: ["NestEggModel", "NestEggSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "NestEggReport", dependencies: ["NestEggModel", "NestEggSupport", .product(name: "Crypto", package: "swift-crypto")]),

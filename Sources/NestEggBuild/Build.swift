@@ -1,4 +1,3 @@
-import Synchronization
 import NestEggLoad
 import NestEggModel
 import NestEggReport
@@ -92,6 +91,23 @@ public struct BuildResult: Sendable {
     public let warnings: [Diagnostic]
 }
 
+/// What a build is to do, resolved once from its options (``Build/plan()``): the steps read the
+/// plan, not the options' flags.
+struct BuildPlan {
+    /// Where the build writes besides the output folder (`--single-file`, `--summary`, `--json`, `--cache`).
+    let destinations: Destinations
+    /// The data folder, listed.
+    let folder: DataFolder
+    /// Chromium, for `--pdf`.
+    let printer: PDFPrinter?
+    /// Whether the output folder is the plain site (no PDFs, no bundles, not a share), whatever
+    /// files the build also writes beside it: it keeps a build cache, reuses unchanged pages and
+    /// compares with the last build. (A share's folder is a part, rebuilt whole when its worker is retried.)
+    let keepsCache: Bool
+    /// Whether the build writes nothing beside the site but its cache, and so may stop at "up to date".
+    let mayStopUpToDate: Bool
+}
+
 /// The pipeline: load (JSON → model) → report (model → pages) → render (Markdown, then
 /// HTML) → write (staged, then swapped in). Nothing reaches the output folder unless every
 /// step before `write` succeeded.
@@ -103,43 +119,16 @@ public struct Build {
     public init(options: BuildOptions) { self.options = options }
 
     public func run() throws(BuildError) -> BuildResult {
-        // Every path is checked before anything is read or written, and what a killed build
-        // left behind is repaired before anything looks at the output.
-        let destinations = Destinations(options)
-        if let error = destinations.check(data: options.data, output: options.output, templates: options.templates,
-                                          bundles: options.bundles) { throw error }
-        try checkOutputFolder()
-        try checkBundlesFolder()
-        try checkTemplatesFolder()
-        SiteWriter.recover(options.output)
-        options.bundles.map(SiteWriter.recover)
-        destinations.urls.forEach(StagedFile.recover(beside:))
-        let printer = try locatePrinter()
-        let folder = try openDataFolder(avoiding: [options.output] + [options.bundles].compactMap { $0 })
-        // Input reached through a link may not lie in what the build replaces.
-        let replaced = [("--output", options.output, true)] + (options.bundles.map { [("--bundles", $0, true)] } ?? [])
-            + destinations.entries.map { ($0.option, $0.url, false) }
-        let links = [Destinations.InputLinks(data: folder)] + [options.templates].compactMap { $0 }.map { Destinations.InputLinks(flat: $0, what: "templates") }
-        if let error = Destinations.checkLinks(links, replaced: replaced) { throw error }
+        let plan = try plan()
+        let (folder, printer) = (plan.folder, plan.printer)
         // A plain build whose input is unchanged has nothing to do (see BuildCache).
-        if options.shard != nil, !destinations.entries.isEmpty || options.pdf || options.bundles != nil {
-            throw BuildError(step: .load, exitCode: .usage, diagnostics: [Diagnostic(.error, file: options.output.path,
-                message: "--shard builds pages only: --pdf, --bundles, --single-file, --summary and --json go with a build on one machine")])
-        }
-        // The output folder of a build without PDFs, bundles or a share is the plain site, whatever
-        // files it also writes beside it (--summary, --json, --single-file): it keeps a build cache,
-        // reuses unchanged pages and compares with the last build. Only a build with nothing beside
-        // it may stop at "up to date". (A share's folder is a part, rebuilt whole when its worker is retried.)
-        let plainSite = printer == nil && options.bundles == nil && options.shard == nil
-        let plain = plainSite && destinations.entries.allSatisfy { $0.option == Destinations.cacheOption }
-        let digests = plainSite ? DataDigests(folder) : nil
-        let fingerprint = digests.map { BuildCache.fingerprint($0, templates: options.templates) }
-        let previous = plainSite ? BuildCache.read(at: options.cacheFile) : nil
-        if plain, let fingerprint, let cache = previous, cache.isCurrent(in: options.output, fingerprint: fingerprint) {
+        var incremental = plan.keepsCache ? Incremental(folder, templates: options.templates, cacheFile: options.cacheFile) : nil
+        if plan.mayStopUpToDate, let cache = incremental?.upToDate(options.output) {
             progress("up to date: the data, the templates and nestegg are as they were at the last build")
             return BuildResult(pages: cache.files.keys.filter { $0.hasSuffix(".html") }.count,
                                write: .init(files: cache.files.count, changed: 0, removed: 0), warnings: cache.warnings)
         }
+        incremental = incremental?.readingAll()
         // A share with a census reads its own feeds only; the census's digests stand for the others'.
         let census = try readCensus(folder)
         let shareDigests = try census.map { census throws(BuildError) in try placing(folder) { () throws(BuildError) in
@@ -147,11 +136,10 @@ public struct Build {
         let (dataset, warnings, notes) = try load(folder, census: census)
         if let census { try placing(folder) { () throws(BuildError) in try census.checkAgain(folder, dataset: dataset, own: ownsFeed) } }
         let templates = try loadTemplates()
-        let keys = digests.map { InputKeys($0, accounts: dataset.starling) }
-        let memo = keys.map { StatementDigestCache(previous: previous?.statementDigests ?? [:], keys: $0) }
+        let loaded = incremental?.loaded(dataset)
         let elsewhere = if let census { try census.figures(of: dataset, folder: options.data) } else { try figuresElsewhere(dataset, folder: folder) }
         // A share compares with nothing: its part is rebuilt whole, without a build cache.
-        var site = SiteReport.build(dataset, notes: notes, previous: options.shard == nil ? previous?.changes : nil, memo: memo,
+        var site = SiteReport.build(dataset, notes: notes, previous: incremental?.previous?.changes, memo: loaded?.memo,
                                     elsewhere: elsewhere, rows: census.map { .runs($0.totals) } ?? .inMemory)
         site.statementPDFs = printer != nil
         progress("report: \(site.pages.count) pages in \(site.sections.count) section\(site.sections.count == 1 ? "" : "s")")
@@ -185,8 +173,7 @@ public struct Build {
         var hashes: [String: String] = [:]
         do {
             // A plain site keeps the pages whose fingerprint the last build recorded unchanged.
-            let pages = plainSite ? PageReuse(previous: previous, keys: keys) : nil
-            try render(renderer, into: writer, reuse: pages, rows: rows)
+            try render(renderer, into: writer, reuse: loaded?.reuse, rows: rows)
             if let printer { try printPDFs(site, with: printer, into: writer) }
             let records = site.statements
             if let shard = options.shard {
@@ -197,11 +184,11 @@ public struct Build {
                                                                           includingExecutable: false),
                                       shard: shard, manifestHead: StatementManifest.head(dataAsOf: site.dataAsOf), statementCount: site.statementCount,
                                       files: writer.stamps().keys.sorted(),
-                                      entries: zip(owned, entries).map { (site.statementPlaces[$0], StatementManifest.text(of: $1)) },
+                                      entries: zip(owned, entries).map { .init(place: site.statementPlaces[$0], entry: StatementManifest.text(of: $1)) },
                                       baseURL: site.settings.baseURL)
                 partText = part.text
             } else if !records.isEmpty {
-                let known = pages.map { KnownHashes(previous: previous?.hashes ?? [:], kept: $0.keptPaths) }
+                let known = loaded.flatMap { incremental?.knownHashes($0) }
                 hashes = try writeManifest(records, folder: StatementsReport.section.id + "/", pdf: printer != nil, dataAsOf: site.dataAsOf,
                                            into: writer, known: known)
             }
@@ -214,12 +201,8 @@ public struct Build {
             // swapped in, so a failure here still leaves everything as it was; the cache is
             // committed with the site (it describes the site's files), outside the published folder.
             var besides = artifacts
-            if let fingerprint {
-                var cache = BuildCache(fingerprint: fingerprint, files: writer.stamps(), warnings: warnings, pages: pages?.fingerprints ?? [:])
-                cache.changes = site.changes
-                cache.hashes = hashes
-                cache.keys = pages?.keys ?? [:]
-                cache.statementDigests = memo?.entries(for: site.statements, accounts: dataset.starling) ?? [:]
+            if let incremental, let loaded {
+                let cache = incremental.record(loaded, files: writer.stamps(), warnings: warnings, site: site, hashes: hashes, accounts: dataset.starling)
                 besides.append((options.cacheFile, cache.text))
             }
             // Listed beside the output first, so that a build killed from here on leaves nothing
@@ -247,6 +230,40 @@ public struct Build {
         progress("write: \(swap.summary.files) files, \(swap.summary.changed) changed, \(swap.summary.removed) removed")
         for file in staged where file.destination != options.cacheFile { progress("write: \(file.destination.path)") }
         return BuildResult(pages: site.pages.count, write: swap.summary, warnings: warnings)
+    }
+
+    /// The plan: every path checked before anything is read or written, what a killed build left
+    /// behind repaired before anything looks at the output, and the options resolved once.
+    func plan() throws(BuildError) -> BuildPlan {
+        // Every path is checked before anything is read or written, and what a killed build
+        // left behind is repaired before anything looks at the output.
+        let destinations = Destinations(options)
+        if let error = destinations.check(data: options.data, output: options.output, templates: options.templates,
+                                          bundles: options.bundles) { throw error }
+        try checkOutputFolder()
+        try checkBundlesFolder()
+        try checkTemplatesFolder()
+        SiteWriter.recover(options.output)
+        options.bundles.map(SiteWriter.recover)
+        destinations.urls.forEach(StagedFile.recover(beside:))
+        let printer = try locatePrinter()
+        let folder = try openDataFolder(avoiding: [options.output] + [options.bundles].compactMap { $0 })
+        // Input reached through a link may not lie in what the build replaces.
+        let replaced = [("--output", options.output, true)] + (options.bundles.map { [("--bundles", $0, true)] } ?? [])
+            + destinations.entries.map { ($0.option, $0.url, false) }
+        let links = [Destinations.InputLinks(data: folder)] + [options.templates].compactMap { $0 }.map { Destinations.InputLinks(flat: $0, what: "templates") }
+        if let error = Destinations.checkLinks(links, replaced: replaced) { throw error }
+        if options.shard != nil, !destinations.entries.isEmpty || options.pdf || options.bundles != nil {
+            throw BuildError(step: .load, exitCode: .usage, diagnostics: [Diagnostic(.error, file: options.output.path,
+                message: "--shard builds pages only: --pdf, --bundles, --single-file, --summary and --json go with a build on one machine")])
+        }
+        // The output folder of a build without PDFs, bundles or a share is the plain site, whatever
+        // files it also writes beside it (--summary, --json, --single-file): it keeps a build cache,
+        // reuses unchanged pages and compares with the last build. Only a build with nothing beside
+        // it may stop at "up to date". (A share's folder is a part, rebuilt whole when its worker is retried.)
+        let keepsCache = printer == nil && options.bundles == nil && options.shard == nil
+        return BuildPlan(destinations: destinations, folder: folder, printer: printer, keepsCache: keepsCache,
+                         mayStopUpToDate: keepsCache && destinations.entries.allSatisfy { $0.option == Destinations.cacheOption })
     }
 
     /// The folder `writer` stages into.
@@ -629,36 +646,4 @@ public struct Build {
             return BuildError(step: .render, exitCode: .software, diagnostics: [Diagnostic(.error, file: page ?? "render", message: "\(error)")])
         }
     }
-}
-
-/// A plain build's page-level reuse: the last build's cache (its pages' fingerprints and keys, its
-/// files' stamps), and this build's fingerprints and keys, recorded by the render workers for the next one.
-final class PageReuse: Sendable {
-    let previous: BuildCache?
-    private let inputKeys: InputKeys?
-    private let state = Mutex((fingerprints: [String: String](), keys: [String: String](), kept: Set<String>()))
-
-    init(previous: BuildCache?, keys: InputKeys? = nil) {
-        self.previous = previous
-        inputKeys = keys
-    }
-
-    /// The key of a page that names its inputs (``PageFingerprint/ofInputs(_:_:renderer:filesKey:)``);
-    /// `nil` without the data files' digests.
-    func key(of page: Page, _ inputs: PageInputs, renderer: PageRenderer) -> String? {
-        inputKeys.map { PageFingerprint.ofInputs(page, inputs, renderer: renderer, filesKey: $0.key(of: inputs.files)) }
-    }
-
-    func record(_ path: String, _ fingerprint: String, key: String? = nil) {
-        state.withLock {
-            $0.fingerprints[path] = fingerprint
-            if let key { $0.keys[path] = key }
-        }
-    }
-    var keys: [String: String] { state.withLock { $0.keys } }
-    /// The page at `path` (without extension) was kept as the last build wrote it.
-    func countKept(_ path: String) { state.withLock { _ = $0.kept.insert(path) } }
-    var fingerprints: [String: String] { state.withLock { $0.fingerprints } }
-    var kept: Int { state.withLock { $0.kept.count } }
-    var keptPaths: Set<String> { state.withLock { $0.kept } }
 }

@@ -134,10 +134,10 @@ public struct Merge {
                     }
                     throw BuildError(writing: failure)
                 }
-                for (place, text) in record.entries where entries.updateValue(text, forKey: place) != nil {
+                for entry in record.entries where entries.updateValue(entry.entry, forKey: entry.place) != nil {
                     writer.discard()
                     throw BuildError(step: .merge, exitCode: .dataError, diagnostics: [
-                        Diagnostic(.error, file: part.path, message: "statement \(place + 1) of the manifest is in two parts' records")])
+                        Diagnostic(.error, file: part.path, message: "statement \(entry.place + 1) of the manifest is in two parts' records")])
                 }
             }
             let count = records[0].1.statementCount

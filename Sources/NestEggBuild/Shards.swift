@@ -120,12 +120,13 @@ public struct ShardError: Error, CustomStringConvertible, Sendable {
 /// What a share leaves beside its pages for `nestegg merge` (`.nestegg-part`): which build it is
 /// part of (the data and templates' fingerprint, N, K), the files it wrote, and its statements'
 /// manifest entries (hashed from its own files), each with its place in the whole manifest. It is
-/// written last, as the build's own commit: a part folder without it is not finished. Its last line
-/// signs the rest (SHA-256), so that a record cut short or changed (a copy of the part interrupted,
-/// a line lost) is refused, not merged into a site without some of its pages or with a broken manifest.
-struct PartRecord: Sendable {
+/// written last, as the build's own commit: a part folder without it is not finished. It is a
+/// ``NestEggSupport/RecordFile``, signed by its SHA-256, so that a record cut short or changed (a
+/// copy of the part interrupted, a line lost) is refused, not merged into a site without some of
+/// its pages or with a broken manifest.
+struct PartRecord: Sendable, Codable {
     static let fileName = ".nestegg-part"
-    static let format = "nestegg-part 3"
+    static let format = "nestegg-part 4"
 
     var fingerprint: String
     var shard: Shard
@@ -133,46 +134,18 @@ struct PartRecord: Sendable {
     var manifestHead: String
     var statementCount: Int
     var files: [String]
-    /// (place in the manifest, the entry's JSON).
-    var entries: [(Int, String)]
+    /// One statement's manifest entry (its JSON text) and its place in the manifest.
+    struct Entry: Sendable, Codable, Equatable {
+        var place: Int
+        var entry: String
+    }
+    var entries: [Entry]
     /// The site's address (`baseURL`), for the site map the merge writes; `nil` without one.
     var baseURL: String?
 
-    var text: String {
-        // Written into one string at its size: it is made at the end of a share, when the most is
-        // in memory (a list of its lines, their join and a copy to hash would take four times its size).
-        var text = ""
-        text.reserveCapacity(files.reduce(0) { $0 + $1.utf8.count + 6 } + entries.reduce(0) { $0 + FieldLine.escapedCount($1.1) + 32 }
-                             + FieldLine.escapedCount(manifestHead) + fingerprint.utf8.count + 256)
-        for line in [Self.format, fingerprint, "\(shard.index) \(shard.count)", FieldLine.escaped(manifestHead), String(statementCount)] {
-            text += line + "\n"
-        }
-        if let baseURL { text += "base\t" + FieldLine.escaped(baseURL) + "\n" }
-        for file in files {
-            text += "file\t"
-            text += file
-            text += "\n"
-        }
-        for (place, entry) in entries {
-            text += "entry\t\(place)\t"
-            text += FieldLine.escaped(entry)
-            text += "\n"
-        }
-        text += Self.signature(of: text[...]) + "\n"
-        return text
-    }
+    var text: String { RecordFile.text(self, format: Self.format) }
 
-    /// The last line: `end`, a tab and the SHA-256 of everything before it.
-    static func signature(of body: String) -> String { signature(of: body[...]) }
-
-    static func signature(of body: Substring) -> String {
-        var hasher = SHA256()
-        var body = body
-        body.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
-        return "end\t" + Text.hex(hasher.finalize())
-    }
-
-    init(fingerprint: String, shard: Shard, manifestHead: String, statementCount: Int, files: [String], entries: [(Int, String)],
+    init(fingerprint: String, shard: Shard, manifestHead: String, statementCount: Int, files: [String], entries: [Entry],
          baseURL: String? = nil) {
         self.fingerprint = fingerprint
         self.shard = shard
@@ -183,33 +156,37 @@ struct PartRecord: Sendable {
         self.baseURL = baseURL
     }
 
+    /// The record a part's file holds; `nil` for anything else, and for a record that does not
+    /// hold together: a path out of the part or spelt two ways, a place outside the manifest.
     init?(text: String) {
-        // Signed: the text ends in its body's signature line.
-        guard text.hasSuffix("\n"), let end = text.dropLast().lastIndex(of: "\n"),
-              text[text.index(after: end)...].dropLast() == Self.signature(of: text[...end]) else { return nil }
-        let lines = text[...end].dropLast().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard lines.count >= 5, lines[0] == Self.format else { return nil }
-        let numbers = lines[2].split(separator: " ").compactMap { Int($0) }
-        guard numbers.count == 2, let shard = Shard(index: numbers[0], count: numbers[1]),
-              let statements = Int(lines[4]), statements >= 0 else { return nil }
-        self.init(fingerprint: lines[1], shard: shard, manifestHead: FieldLine.unescaped(lines[3][...]), statementCount: statements, files: [], entries: [])
-        for line in lines.dropFirst(5) where !line.isEmpty {
-            let fields = FieldLine.fields(line[...], maxSplits: 2).map(String.init)
-            switch fields.first {
-            case "base" where fields.count == 2 && baseURL == nil && files.isEmpty:
-                baseURL = FieldLine.unescaped(fields[1][...])
-            case "file" where fields.count == 2:
-                let path = fields[1]
-                // A part names only files inside itself.
-                // (Nor one by two spellings: no `.` in a path.)
-                guard !path.hasPrefix("/"), !path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }) else { return nil }
-                files.append(path)
-            case "entry" where fields.count == 3:
-                guard let place = Int(fields[1]), place >= 0, place < statements else { return nil }
-                entries.append((place, FieldLine.unescaped(fields[2][...])))
-            default:
-                return nil
-            }
+        guard let record = RecordFile.value(Self.self, from: Array(text.utf8), format: Self.format),
+              record.statementCount >= 0,
+              record.entries.allSatisfy({ (0..<record.statementCount).contains($0.place) }),
+              record.files.allSatisfy(Self.isInside) else { return nil }
+        self = record
+    }
+
+    /// A path inside the part, spelt one way: not absolute, no `.`, `..` or empty component.
+    static func isInside(_ path: String) -> Bool {
+        !path.hasPrefix("/") && !path.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." || $0 == "." || $0.isEmpty }
+    }
+}
+
+extension Shard: Codable {
+    enum CodingKeys: String, CodingKey { case index, count }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let index = try container.decode(Int.self, forKey: .index), count = try container.decode(Int.self, forKey: .count)
+        guard let shard = Shard(index: index, count: count) else {
+            throw DecodingError.dataCorruptedError(forKey: .index, in: container, debugDescription: "not a share of \(count)")
         }
+        self = shard
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(index, forKey: .index)
+        try container.encode(count, forKey: .count)
     }
 }

@@ -4,8 +4,8 @@ import Foundation
 ///
 /// Printed in the form compilers and editors understand:
 /// `starling/feed/a.json:12:20: error: expected an integer, found a string (at $.feedItems[3].amount.minorUnits)`
-public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
-    public enum Severity: String, Sendable, Hashable {
+public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
+    public enum Severity: String, Sendable, Hashable, Codable {
         case error, warning
     }
 

@@ -76,6 +76,9 @@ public final class SiteWriter: Sendable {
 
     /// The file that marks a folder as a site nestegg wrote, and so may replace.
     public static let marker = ".nestegg-output"
+    /// A build cache's name inside an output folder: bookkeeping, never a page of the site
+    /// (a build keeps its cache beside the folder; one found inside is not counted as a page).
+    public static let cacheFileName = ".nestegg-cache"
 
     /// Opens a staging folder beside `output`. Refuses (rather than replace) an output folder that
     /// holds one of the `protecting` folders (the data), the current, home or root folder, or an
@@ -194,7 +197,7 @@ public final class SiteWriter: Sendable {
             state.written.append(path)
             if let stamp { state.stamps[path] = stamp }
             // The build cache is bookkeeping: it is not counted as a changed page.
-            if changed && path != BuildCache.fileName { state.changed += 1 }
+            if changed && path != Self.cacheFileName { state.changed += 1 }
         }
     }
 
@@ -388,7 +391,7 @@ public final class SiteWriter: Sendable {
     /// site can still undo the whole.
     public func commit() throws(WriteError) -> Swap {
         let (written, changed) = state.withLock { ($0.written, $0.changed) }
-        let previous = Set(Self.listFiles(under: output)).subtracting([Self.marker, BuildCache.fileName])
+        let previous = Set(Self.listFiles(under: output)).subtracting([Self.marker, Self.cacheFileName])
         let removed = previous.subtracting(written).count
         let summary = Summary(files: written.count, changed: changed, removed: removed)
         var status = stat()

@@ -150,11 +150,10 @@ import Testing
         _ = try build(data, incremental)
         let cacheFile = BuildCache.defaultFile(for: incremental)
         let bogus = String(repeating: "0", count: 64)
-        let lines = try String(contentsOf: cacheFile, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.hasPrefix("digest\t") ? line.split(separator: "\t").dropLast().joined(separator: "\t") + "\t" + bogus : String(line)
-        }
-        #expect(lines.contains { $0.hasPrefix("digest\t") }, "the cache keeps final statements' digests")
-        try lines.joined(separator: "\n").write(to: cacheFile, atomically: false, encoding: .utf8)
+        var cache = try #require(BuildCache.read(at: cacheFile))
+        #expect(!cache.statementDigests.isEmpty, "the cache keeps final statements' digests")
+        for id in cache.statementDigests.keys { cache.statementDigests[id]?.digest = bogus }
+        try cache.text.write(to: cacheFile, atomically: false, encoding: .utf8)
         // One account's feed, the same data written out again: its files' digest changes, nothing else.
         let feed = data.appendingPathComponent("starling/feed")
         let changed = try #require(try FileManager.default.contentsOfDirectory(atPath: feed.path).sorted().last)
@@ -178,16 +177,23 @@ import Testing
                                pages: ["index": "p1", "roundups/a/2026-W01": "p2"])
         cache.keys = ["roundups/a/2026-W01": "k1"]
         cache.hashes = ["statements/a/2026-01.md": "h1"]
-        cache.changes = ["change-account\tx\ty"]
+        cache.statementDigests = ["a/2026-01": .init(key: "k2", digest: "d2")]
+        var snapshot = ChangeSnapshot()
+        snapshot.accounts["x"] = .init(name: "y", balance: nil, items: [3])
+        cache.changes = snapshot
         let read = try #require(BuildCache.parse(Array(cache.text.utf8)))
         #expect(read.fingerprint == "f1")
         #expect(read.files == cache.files)
         #expect(read.pages == cache.pages && read.keys == cache.keys && read.hashes == cache.hashes && read.changes == cache.changes)
-        #expect(read.warnings.count == 1 && read.warnings[0].line == 3 && read.warnings[0].path == "$.feedItems[0]")
+        #expect(read.statementDigests == cache.statementDigests)
+        #expect(read.warnings == cache.warnings)
         #expect(read.text == cache.text)
-        #expect(BuildCache.parse(Array("nestegg-cache 3\nf\n".utf8)) == nil, "another format")
-        #expect(BuildCache.parse(Array((cache.text + "what\tis\tthis\n").utf8)) == nil, "a line of no known kind")
-        #expect(BuildCache.parse(Array((cache.text + "file\tx\tnot a size\t1\n").utf8)) == nil)
+        #expect(BuildCache.parse(Array(cache.text.replacingOccurrences(of: BuildCache.format, with: "nestegg-cache 4").utf8)) == nil, "another format")
+        let body = String(cache.text[...cache.text.dropLast().lastIndex(of: "\n")!])
+        #expect(BuildCache.parse(Array(RecordFile.signed(body + "what is this\n").utf8)) == nil, "a line of no known kind")
+        #expect(BuildCache.parse(Array(RecordFile.signed(body.replacingOccurrences(of: "[12,1700000000123456789]", with: "[\"12\",1700000000123456789]")).utf8)) == nil,
+                "a size that is not a number")
+        #expect(BuildCache.parse(Array(cache.text.replacingOccurrences(of: "\"p1\"", with: "\"p9\"").utf8)) == nil, "changed, not signed anew")
         #expect(BuildCache.parse([]) == nil)
     }
 
@@ -236,8 +242,9 @@ import Testing
         snapshot.accounts["a\tb"] = .init(name: "Tab\tand\nline %09", balance: gbp(-1_250), items: [1, 2, UInt64.max])
         snapshot.goals["g"] = .init(name: "Goal", saved: gbp(500), target: nil, reached: false)
         snapshot.loans[7] = .init(name: "Ruth", status: "funded", funded: Money(minorUnits: 2_500, currency: Currency(code: "USD")!))
-        #expect(ChangeSnapshot(lines: snapshot.lines) == snapshot)
-        #expect(ChangeSnapshot(lines: ["change-account\tonly two"]) == nil, "a line it does not know means no snapshot")
+        #expect(try JSONDecoder().decode(ChangeSnapshot.self, from: JSONEncoder().encode(snapshot)) == snapshot)
+        #expect((try? JSONDecoder().decode(ChangeSnapshot.self, from: Data(#"{"accounts":{"a":{"name":"only a name"}},"goals":{},"loans":{}}"#.utf8))) == nil,
+                "a snapshot short of a field is no snapshot")
     }
 
     @Test func thePageSaysWhatChanged() throws {
@@ -290,8 +297,11 @@ import Testing
     }
 
     @Test func aCacheWithAnAmountNoDataHoldsIsNoSnapshot() {
-        #expect(ChangeSnapshot(lines: ["change-goal\tg\tGoal\t\(Int128.max) GBP\t-\t0"]) == nil)
-        #expect(ChangeSnapshot(lines: ["change-goal\tg\tGoal\t1000 GBP\t-\t0"]) != nil)
+        let goal = { (units: String) in
+            #"{"accounts":{},"loans":{},"goals":{"g":{"name":"Goal","saved":{"units":"\#(units)","currency":"GBP"},"target":null,"reached":false}}}"#
+        }
+        #expect((try? JSONDecoder().decode(ChangeSnapshot.self, from: Data(goal("\(Int128.max)").utf8))) == nil)
+        #expect((try? JSONDecoder().decode(ChangeSnapshot.self, from: Data(goal("1000").utf8))) != nil)
     }
 
     /// `--summary` builds keep the cache too: a CI job that always asks for a summary is told,

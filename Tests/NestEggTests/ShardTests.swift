@@ -173,36 +173,36 @@ import Testing
             try edit(try String(contentsOf: record, encoding: .utf8)).write(to: record, atomically: true, encoding: .utf8)
             return folder.path
         }
-        func resigned(_ text: String, _ change: (String) -> String) -> String {
-            let body = change(String(text[...text.dropLast().lastIndex(of: "\n")!]))
-            return body + PartRecord.signature(of: body) + "\n"
+        // The record's JSON line, changed; signed anew (as nestegg signs) or with its old signature.
+        func changed(_ text: String, signed: Bool = true, _ change: (inout [String: Any]) -> Void) -> String {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            var object = (try? JSONSerialization.jsonObject(with: Data(lines[1].utf8))) as? [String: Any] ?? [:]
+            change(&object)
+            let json = String(decoding: (try? JSONSerialization.data(withJSONObject: object)) ?? Data(), as: UTF8.self)
+            let body = lines[0] + "\n" + json + "\n"
+            return signed ? RecordFile.signed(body) : body + lines[2] + "\n"
         }
+        func record(_ part: String) throws -> PartRecord {
+            try #require(PartRecord(text: try String(contentsOfFile: part + "/" + PartRecord.fileName, encoding: .utf8)))
+        }
+        func adding(file: String) -> (inout [String: Any]) -> Void { { $0["files"] = ($0["files"] as? [Any] ?? []) + [file] } }
         let cut = try edited(p0, "cut", { String($0.dropLast(200)) })
-        let lost = try edited(p0, "lost", { text in
-            var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            lines.remove(at: lines.firstIndex { $0.hasPrefix("file\t") }!)
-            return lines.joined(separator: "\n")
-        })
-        let recount = try edited(p0, "recount", { text in resigned(text) { body in
-            var lines = body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            lines[4] = String(Int(lines[4])! - 1)
-            return lines.joined(separator: "\n")
+        let lost = try edited(p0, "lost", { changed($0, signed: false) { $0["files"] = Array(($0["files"] as? [Any] ?? []).dropFirst()) } })
+        let recount = try edited(p0, "recount", { changed($0) { $0["statementCount"] = ($0["statementCount"] as? Int ?? 0) - 1 } })
+        let p1Entry = try record(p1).entries.first
+        let doubled = try edited(p0, "doubled", { changed($0) {
+            $0["entries"] = ($0["entries"] as? [Any] ?? []) + [["place": p1Entry?.place ?? 0, "entry": p1Entry?.entry ?? ""]]
         } })
-        let p1Entry = try String(contentsOfFile: p1 + "/" + PartRecord.fileName, encoding: .utf8)
-            .split(separator: "\n").first { $0.hasPrefix("entry\t") }.map(String.init)
-        let doubled = try edited(p0, "doubled", { text in resigned(text) { $0 + (p1Entry ?? "") + "\n" } })
         // A page of share 1's listed by share 0's record too (it was the output's error, exit 73).
-        let p1Page = try #require(try String(contentsOfFile: p1 + "/" + PartRecord.fileName, encoding: .utf8)
-            .split(separator: "\n").first { $0.hasPrefix("file\t") && $0.hasSuffix(".html") })
-        let listsTwice = try edited(p0, "lists-twice", { text in resigned(text) { $0 + p1Page + "\n" } })
-        let p0Page = try #require(try String(contentsOfFile: p0 + "/" + PartRecord.fileName, encoding: .utf8)
-            .split(separator: "\n").first { $0.hasPrefix("file\t") && $0.hasSuffix(".html") })
-        let ownTwice = try edited(p0, "own-twice", { text in resigned(text) { $0 + p0Page + "\n" } })
-        let sitemap = try edited(p0, "sitemap", { text in resigned(text) { $0 + "file\tsitemap.xml\n" } })
+        let p1Page = try #require(try record(p1).files.first { $0.hasSuffix(".html") })
+        let listsTwice = try edited(p0, "lists-twice", { changed($0, adding(file: p1Page)) })
+        let p0Page = try #require(try record(p0).files.first { $0.hasSuffix(".html") })
+        let ownTwice = try edited(p0, "own-twice", { changed($0, adding(file: p0Page)) })
+        let sitemap = try edited(p0, "sitemap", { changed($0, adding(file: "sitemap.xml")) })
         // A file inside a folder that is another part's file; a number of shares no engine runs
         // (the merge looked for every missing share up to it: a hang).
-        let inside = try edited(p1, "inside", { text in resigned(text) { $0 + "file\t404.html/x\n" } })
-        let hugeN = try edited(p0, "huge-n", { text in resigned(text) { $0.replacingOccurrences(of: "\n0 2\n", with: "\n0 9223372036854775807\n") } })
+        let inside = try edited(p1, "inside", { changed($0, adding(file: "404.html/x")) })
+        let hugeN = try edited(p0, "huge-n", { changed($0) { $0["shard"] = ["index": 0, "count": Int.max] } })
         #expect(p1Entry != nil, "share 1 has a statement")
         for (parts, expected) in [([p0], "share 1/2 is missing"), ([p0, p1, p1], "twice"), ([p0, foreign], "other data or templates"),
                                   ([p0, p1, three], "another number of shares"), ([p0, work.path], "not a finished part"),
@@ -467,21 +467,25 @@ import Testing
 
     @Test func aPartRecordReadsBackAsWritten() throws {
         let record = PartRecord(fingerprint: "abc", shard: Shard(index: 1, count: 2)!, manifestHead: "{\n  \"a\": 1,\n",
-                                statementCount: 3, files: ["index.md", "a/b.html"], entries: [(2, "  {\n\t\"x\": \"\\\\n\"\n  }")])
+                                statementCount: 3, files: ["index.md", "a/b.html"], entries: [.init(place: 2, entry: "  {\n\t\"x\": \"\\\\n\"\n  }")])
         let read = try #require(PartRecord(text: record.text))
         #expect(read.fingerprint == "abc" && read.shard == record.shard && read.manifestHead == record.manifestHead)
-        #expect(read.files == record.files && read.entries.map(\.0) == [2] && read.entries.map(\.1) == record.entries.map(\.1))
-        // Signed: a record cut short, or short of a line, is not one.
+        #expect(read.files == record.files && read.entries == record.entries)
+        #expect(read.text == record.text, "the same record, the same bytes")
+        // Signed: a record cut short, or changed, is not one.
         let text = record.text
         #expect(PartRecord(text: String(text.dropLast(10))) == nil && PartRecord(text: String(text.dropLast(1))) == nil)
-        #expect(PartRecord(text: text.replacingOccurrences(of: "file\ta/b.html\n", with: "")) == nil)
+        #expect(PartRecord(text: text.replacingOccurrences(of: "\"index.md\",", with: "")) == nil)
+        #expect(PartRecord(text: text.replacingOccurrences(of: "nestegg-part 4", with: "nestegg-part 3")) == nil, "another format")
         // Signed anew, as a hand-made record would be: no path out of the part, no count below zero.
         let body = String(text[...text.dropLast().lastIndex(of: "\n")!])
-        let signed = { (body: String) in body + PartRecord.signature(of: body) + "\n" }
-        #expect(PartRecord(text: signed(body)) != nil)
-        #expect(PartRecord(text: signed(body.replacingOccurrences(of: "file\tindex.md", with: "file\t../index.md"))) == nil, "no path out of the part")
-        #expect(PartRecord(text: signed(body.replacingOccurrences(of: "file\tindex.md", with: "file\t./index.md"))) == nil, "one spelling a path")
-        #expect(PartRecord(text: signed(body.replacingOccurrences(of: "\n3\n", with: "\n-1\n"))) == nil, "no count below zero")
+        #expect(PartRecord(text: RecordFile.signed(body)) != nil)
+        #expect(PartRecord(text: RecordFile.signed(body.replacingOccurrences(of: "\"index.md\"", with: "\"../index.md\""))) == nil, "no path out of the part")
+        #expect(PartRecord(text: RecordFile.signed(body.replacingOccurrences(of: "\"index.md\"", with: "\"./index.md\""))) == nil, "one spelling a path")
+        #expect(PartRecord(text: RecordFile.signed(body.replacingOccurrences(of: "\"statementCount\":3", with: "\"statementCount\":-1"))) == nil,
+                "no count below zero")
+        #expect(PartRecord(text: RecordFile.signed(body.replacingOccurrences(of: "\"place\":2", with: "\"place\":3"))) == nil,
+                "no place past the manifest")
     }
 
     /// A share with a census reads no other share's feed: with every other feed replaced by

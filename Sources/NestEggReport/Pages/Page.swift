@@ -141,8 +141,8 @@ public struct Site: Sendable {
     public var spendingLists: SpendingLists?
     /// What changed since the last build, in a few sentences (``ChangesReport``), for `--summary`.
     public var changeDigest: [String] = []
-    /// What the next build compares with (``ChangeSnapshot/lines``), for the build cache.
-    public var changes: [String] = []
+    /// What the next build compares with, for the build cache; `nil` for a share of a sharded build.
+    public var changes: ChangeSnapshot?
 
     public struct DashboardEntry: Sendable {
         public let section: Section

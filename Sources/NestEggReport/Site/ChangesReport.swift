@@ -197,26 +197,53 @@ extension ChangesReport {
 
 /// What a build leaves for the next one to compare with: each account's balance and the
 /// transactions it holds (as 64-bit digests of their ids: a million transactions take 16 MB of
-/// cache, not their text), each goal's savings, each loan's status and funding. Written as lines
-/// of the build cache (tab-separated fields, `%`-escaped), read back exactly.
-public struct ChangeSnapshot: Sendable, Equatable {
-    struct Account: Sendable, Equatable {
+/// cache, not their text), each goal's savings, each loan's status and funding. Kept in the build
+/// cache (`Codable`), read back exactly; an amount no data file could hold does not read.
+public struct ChangeSnapshot: Sendable, Equatable, Codable {
+    struct Account: Sendable, Equatable, Codable {
         var name: String
-        var balance: Money?
+        @StoredOptionalMoney var balance: Money?
         var items: Set<UInt64>
+
+        enum CodingKeys: String, CodingKey { case name, balance, items }
+
+        init(name: String, balance: Money?, items: Set<UInt64>) {
+            self.name = name
+            self.balance = balance
+            self.items = items
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            _balance = try container.decode(StoredOptionalMoney.self, forKey: .balance)
+            // Each item's digest in hexadecimal, in order (a set has none of its own).
+            let items = try container.decode([String].self, forKey: .items).map { UInt64($0, radix: 16) }
+            guard !items.contains(nil) else {
+                throw DecodingError.dataCorruptedError(forKey: .items, in: container, debugDescription: "not a digest")
+            }
+            self.items = Set(items.compactMap { $0 })
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(_balance, forKey: .balance)
+            try container.encode(items.sorted().map { String($0, radix: 16) }, forKey: .items)
+        }
     }
 
-    struct Goal: Sendable, Equatable {
+    struct Goal: Sendable, Equatable, Codable {
         var name: String
-        var saved: Money
-        var target: Money?
+        @StoredMoney var saved: Money
+        @StoredOptionalMoney var target: Money?
         var reached: Bool
     }
 
-    struct Loan: Sendable, Equatable {
+    struct Loan: Sendable, Equatable, Codable {
         var name: String
         var status: String
-        var funded: Money
+        @StoredMoney var funded: Money
     }
 
     var accounts: [String: Account] = [:]
@@ -244,85 +271,49 @@ public struct ChangeSnapshot: Sendable, Equatable {
         for byte in SHA256.hash(data: Array(id.utf8)).prefix(8) { value = value << 8 | UInt64(byte) }
         return value
     }
+}
 
-    // MARK: Lines
+/// An amount as the build cache keeps it: its minor units as a decimal string (an `Int128`), and
+/// its currency's code. One no data file could hold does not read, so that the comparison's sums
+/// cannot overflow.
+@propertyWrapper
+struct StoredMoney: Sendable, Equatable, Codable {
+    var wrappedValue: Money
 
-    public static let prefix = "change-"
+    init(wrappedValue: Money) { self.wrappedValue = wrappedValue }
 
-    public var lines: [String] {
-        var lines: [String] = []
-        for uid in accounts.keys.sorted() {
-            let account = accounts[uid]!
-            let items = account.items.sorted().map { String($0, radix: 16) }.joined(separator: ",")
-            lines.append(Self.line("account", uid, account.name, Self.text(account.balance), items))
+    enum CodingKeys: String, CodingKey { case units, currency }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard let units = Int128(try container.decode(String.self, forKey: .units)), units.magnitude <= Money.maximumMinorUnits.magnitude,
+              let currency = Currency(code: try container.decode(String.self, forKey: .currency)) else {
+            throw DecodingError.dataCorruptedError(forKey: .units, in: container, debugDescription: "not an amount of data")
         }
-        for key in goals.keys.sorted() {
-            let goal = goals[key]!
-            lines.append(Self.line("goal", key, goal.name, Self.text(goal.saved), Self.text(goal.target), goal.reached ? "1" : "0"))
-        }
-        for id in loans.keys.sorted() {
-            let loan = loans[id]!
-            lines.append(Self.line("loan", String(id), loan.name, loan.status, Self.text(loan.funded)))
-        }
-        return lines
+        wrappedValue = Money(minorUnits: units, currency: currency)
     }
 
-    /// The snapshot the lines describe; `nil` if any line is not one this version writes.
-    public init?(lines: [String]) {
-        for line in lines {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map { Self.unescaped(String($0)) }
-            switch fields.first {
-            case "change-account" where fields.count == 5:
-                let items = fields[4].isEmpty ? [] : fields[4].split(separator: ",").map { UInt64($0, radix: 16) }
-                guard !items.contains(nil), let balance = Self.money(fields[3]) else { return nil }
-                accounts[fields[1]] = Account(name: fields[2], balance: balance, items: Set(items.compactMap { $0 }))
-            case "change-goal" where fields.count == 6:
-                guard let saved = Self.money(fields[3]) ?? nil, let target = Self.money(fields[4]) else { return nil }
-                goals[fields[1]] = Goal(name: fields[2], saved: saved, target: target, reached: fields[5] == "1")
-            case "change-loan" where fields.count == 5:
-                guard let id = Int(fields[1]), let funded = Self.money(fields[4]) ?? nil else { return nil }
-                loans[id] = Loan(name: fields[2], status: fields[3], funded: funded)
-            default:
-                return nil
-            }
-        }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(String(wrappedValue.minorUnits), forKey: .units)
+        try container.encode(wrappedValue.currency.code, forKey: .currency)
+    }
+}
+
+/// An amount or none (`null`), as ``StoredMoney``.
+@propertyWrapper
+struct StoredOptionalMoney: Sendable, Equatable, Codable {
+    var wrappedValue: Money?
+
+    init(wrappedValue: Money?) { self.wrappedValue = wrappedValue }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        wrappedValue = container.decodeNil() ? nil : try container.decode(StoredMoney.self).wrappedValue
     }
 
-    static func line(_ kind: String, _ fields: String...) -> String {
-        ([prefix + kind] + fields.map(escaped)).joined(separator: "\t")
-    }
-
-    /// `1250 GBP`, or `-` for none.
-    static func text(_ money: Money?) -> String { money.map { "\($0.minorUnits) \($0.currency.code)" } ?? "-" }
-
-    /// `.some(nil)` for `-`; `nil` for text that is no amount.
-    static func money(_ text: String) -> Money?? {
-        if text == "-" { return .some(nil) }
-        let parts = text.split(separator: " ")
-        // (A cache is a file like any other: an amount no data file could hold is refused, so
-        // that the comparison's sums cannot overflow.)
-        guard parts.count == 2, let units = Int128(String(parts[0])), units.magnitude <= Money.maximumMinorUnits.magnitude,
-              let currency = Currency(code: String(parts[1])) else { return nil }
-        return .some(Money(minorUnits: units, currency: currency))
-    }
-
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "%": out += "%25"
-            case "\t": out += "%09"
-            case "\n": out += "%0A"
-            case "\r": out += "%0D"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
-    static func unescaped(_ text: String) -> String {
-        guard text.contains("%") else { return text }
-        return text.replacingOccurrences(of: "%09", with: "\t").replacingOccurrences(of: "%0A", with: "\n")
-            .replacingOccurrences(of: "%0D", with: "\r").replacingOccurrences(of: "%25", with: "%")
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let wrappedValue { try container.encode(StoredMoney(wrappedValue: wrappedValue)) } else { try container.encodeNil() }
     }
 }

@@ -158,14 +158,14 @@ public enum SiteReport {
     /// Every report's pages (the reports are worked out at once, on every core), the start page
     /// first; a report without pages has no section.
     /// `notes` are the load's warnings: with any, the site has a data notes page. `previous` is
-    /// what the last build into the same folder left to compare with (``ChangeSnapshot/lines``),
+    /// what the last build into the same folder left to compare with (``ChangeSnapshot``),
     /// `nil` when there is none: the `changes` page says what changed since.
     /// `memo` may give final statements' digests an earlier build worked out (``DigestMemo``).
     /// `elsewhere` gives, by UID, the figures of the accounts whose feed was not kept (``AccountFigures``):
     /// their own pages are listed but not to be rendered here (``Page/entity``).
     /// `rows` says where the transactions lists' rows come from: with `.runs`, the build fills
     /// ``Site/spendingLists`` before it renders them.
-    public static func build(_ dataset: Dataset, notes: [Diagnostic] = [], previous: [String]? = nil,
+    public static func build(_ dataset: Dataset, notes: [Diagnostic] = [], previous: ChangeSnapshot? = nil,
                              memo: (any DigestMemo)? = nil, elsewhere: [String: AccountFigures] = [:], rows: SpendingRows = .inMemory) -> Site {
         let context = ReportContext(dataset: dataset)
         let derived = Derived(dataset, context: context, memo: memo, elsewhere: elsewhere, rows: rows)
@@ -197,14 +197,13 @@ public enum SiteReport {
                                               statements: derived.statements, context: context))
             for (reportPages, _) in results { pages += reportPages }
         }
-        var changes: [String] = []
+        var changes: ChangeSnapshot?
         var changeDigest: [String] = []
         if elsewhere.isEmpty {
             let snapshot = ChangeSnapshot(dataset)
-            changes = snapshot.lines
-            let before = previous.flatMap(ChangeSnapshot.init(lines:))
-            pages.append(ChangesReport.page(current: snapshot, previous: before, context: context))
-            changeDigest = ChangesReport.digest(current: snapshot, previous: before, context: context)
+            changes = snapshot
+            pages.append(ChangesReport.page(current: snapshot, previous: previous, context: context))
+            changeDigest = ChangesReport.digest(current: snapshot, previous: previous, context: context)
         } else {
             // A share of a sharded build keeps no build cache and compares with nothing: its "what
             // changed" page is a first build's, as is the merged site's, and it needs no snapshot.

@@ -184,11 +184,12 @@ enum FuzzTargets {
         }
         // Any text: no crash, and the cache's and a part's lines are read or refused, never trusted.
         _ = MarkdownTablePadding.pad(text)
-        _ = ChangeSnapshot(lines: text.split(separator: "\n").map(String.init))
+        _ = BuildCache.parse(Array(text.utf8))
         _ = PartRecord(text: text)
-        // Signed as nestegg signs a part's record, so that the reader gets past the signature.
-        let body = text.hasSuffix("\n") ? text : text + "\n"
-        _ = PartRecord(text: body + PartRecord.signature(of: body) + "\n")
+        // Signed as nestegg signs its records, so that the reader gets past the signature.
+        let body = PartRecord.format + "\n" + text.replacingOccurrences(of: "\n", with: " ") + "\n"
+        _ = PartRecord(text: RecordFile.signed(body))
+        _ = BuildCache.parse(Array(RecordFile.signed(body.replacingOccurrences(of: PartRecord.format, with: BuildCache.format)).utf8))
         _ = Escape.value(text, at: .url)
         _ = Escape.value(text, at: .htmlText)
         _ = Escape.value(text, at: .htmlAttribute)

@@ -1,3 +1,4 @@
+import Synchronization
 import Crypto
 import Foundation
 import NestEggLoad
@@ -122,10 +123,10 @@ struct InputKeys: Sendable {
 /// The digests of final statements the last build worked out, for the report stage
 /// (``DigestMemo``): one is taken again while its account's ``InputKeys`` key is as recorded.
 final class StatementDigestCache: DigestMemo {
-    private let previous: [String: (key: String, digest: String)]
+    private let previous: [String: BuildCache.StatementDigest]
     private let keys: InputKeys
 
-    init(previous: [String: (key: String, digest: String)], keys: InputKeys) {
+    init(previous: [String: BuildCache.StatementDigest], keys: InputKeys) {
         self.previous = previous
         self.keys = keys
     }
@@ -138,13 +139,13 @@ final class StatementDigestCache: DigestMemo {
     }
 
     /// What the next build's memo reads: each final statement's digest with its account's key.
-    func entries(for records: [StatementRecord], accounts: [StarlingAccountData]) -> [String: (key: String, digest: String)] {
+    func entries(for records: [StatementRecord], accounts: [StarlingAccountData]) -> [String: BuildCache.StatementDigest] {
         var accountKeys: [String: String] = [:]
         for account in accounts { accountKeys[account.account.uid] = keys.key(of: account.sources) }
-        var entries: [String: (key: String, digest: String)] = [:]
+        var entries: [String: BuildCache.StatementDigest] = [:]
         for record in records where !record.status.isProvisional {
             guard let key = accountKeys[record.account.uid] else { continue }
-            entries[Self.id(record.account, record.month)] = (key, record.digest)
+            entries[Self.id(record.account, record.month)] = .init(key: key, digest: record.digest)
         }
         return entries
     }
@@ -169,4 +170,99 @@ struct InputHash {
     }
 
     var hex: String { Text.hex(hasher.finalize()) }
+}
+
+/// A plain build's incremental work, in one place (``BuildPlan/keepsCache``): the data files'
+/// digests and the build's fingerprint, worked out before anything is loaded; the last build's
+/// cache, read from beside the output; once the data is loaded, the keys of the accounts' files,
+/// the final statements' digests the cache holds (``StatementDigestCache``) and the pages it lets
+/// the render keep (``PageReuse``); and at the end, the cache this build leaves for the next.
+struct Incremental {
+    let digests: DataDigests
+    let fingerprint: String
+    let cacheFile: URL
+    /// What the last build recorded; `nil` when there is none, or it does not read (a full build).
+    /// Its first line only until ``readingAll()``: all the "up to date" check needs.
+    private(set) var previous: BuildCache?
+
+    init(_ folder: DataFolder, templates: URL?, cacheFile: URL) {
+        digests = DataDigests(folder)
+        fingerprint = BuildCache.fingerprint(digests, templates: templates)
+        self.cacheFile = cacheFile
+        previous = BuildCache.read(at: cacheFile, whole: false)
+    }
+
+    /// The same, with the whole of the last cache: for a build that is not up to date.
+    func readingAll() -> Incremental {
+        var all = self
+        all.previous = previous == nil ? nil : BuildCache.read(at: cacheFile)
+        return all
+    }
+
+    /// The last build's cache, when `output` holds what it wrote and the input is as it was then.
+    func upToDate(_ output: URL) -> BuildCache? {
+        guard let previous, previous.isCurrent(in: output, fingerprint: fingerprint) else { return nil }
+        return previous
+    }
+
+    /// What the report and render steps take from the cache, once the accounts' files are known.
+    struct Loaded {
+        let keys: InputKeys
+        let memo: StatementDigestCache
+        let reuse: PageReuse
+    }
+
+    func loaded(_ dataset: Dataset) -> Loaded {
+        let keys = InputKeys(digests, accounts: dataset.starling)
+        return Loaded(keys: keys, memo: StatementDigestCache(previous: previous?.statementDigests ?? [:], keys: keys),
+                      reuse: PageReuse(previous: previous, keys: keys))
+    }
+
+    /// The manifest's known hashes: those of the files the render kept as they were.
+    func knownHashes(_ loaded: Loaded) -> Build.KnownHashes {
+        Build.KnownHashes(previous: previous?.hashes ?? [:], kept: loaded.reuse.keptPaths)
+    }
+
+    /// The cache this build leaves: its fingerprint, its files, and what the next build takes again.
+    func record(_ loaded: Loaded, files: [String: FileStamp], warnings: [Diagnostic], site: Site, hashes: [String: String],
+                accounts: [StarlingAccountData]) -> BuildCache {
+        var cache = BuildCache(fingerprint: fingerprint, files: files, warnings: warnings, pages: loaded.reuse.fingerprints)
+        cache.changes = site.changes
+        cache.hashes = hashes
+        cache.keys = loaded.reuse.keys
+        cache.statementDigests = loaded.memo.entries(for: site.statements, accounts: accounts)
+        return cache
+    }
+}
+
+/// A plain build's page-level reuse: the last build's cache (its pages' fingerprints and keys, its
+/// files' stamps), and this build's fingerprints and keys, recorded by the render workers for the next one.
+final class PageReuse: Sendable {
+    let previous: BuildCache?
+    private let inputKeys: InputKeys?
+    private let state = Mutex((fingerprints: [String: String](), keys: [String: String](), kept: Set<String>()))
+
+    init(previous: BuildCache?, keys: InputKeys? = nil) {
+        self.previous = previous
+        inputKeys = keys
+    }
+
+    /// The key of a page that names its inputs (``PageFingerprint/ofInputs(_:_:renderer:filesKey:)``);
+    /// `nil` without the data files' digests.
+    func key(of page: Page, _ inputs: PageInputs, renderer: PageRenderer) -> String? {
+        inputKeys.map { PageFingerprint.ofInputs(page, inputs, renderer: renderer, filesKey: $0.key(of: inputs.files)) }
+    }
+
+    func record(_ path: String, _ fingerprint: String, key: String? = nil) {
+        state.withLock {
+            $0.fingerprints[path] = fingerprint
+            if let key { $0.keys[path] = key }
+        }
+    }
+    var keys: [String: String] { state.withLock { $0.keys } }
+    /// The page at `path` (without extension) was kept as the last build wrote it.
+    func countKept(_ path: String) { state.withLock { _ = $0.kept.insert(path) } }
+    var fingerprints: [String: String] { state.withLock { $0.fingerprints } }
+    var kept: Int { state.withLock { $0.kept.count } }
+    var keptPaths: Set<String> { state.withLock { $0.kept } }
 }

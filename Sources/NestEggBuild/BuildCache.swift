@@ -1,0 +1,114 @@
+import NestEggReport
+import NestEggSupport
+import NestEggWrite
+import Foundation
+
+/// Lets a rebuild whose input has not changed skip the work, as `make` would; and a rebuild
+/// whose input changed a little skip the pages it did not change (each page's fingerprint).
+///
+/// A build records, in a file beside the output folder (``defaultFile(for:)``, or `--cache FILE`;
+/// never inside the published folder, which holds the site alone), a
+/// fingerprint of everything its output depends on — every data file's bytes, the template
+/// overrides, and the `nestegg` executable itself — with the size and modification time (to the
+/// nanosecond) of each file it wrote, and its warnings. The next build computes the fingerprint
+/// first; when it matches, the output folder still carries its marker, and every file is still
+/// a regular file of the same size and modification time, the output is taken to be what the
+/// build would write, and it stops there. What this trusts: a change to an output file that
+/// keeps both its size and its modification time (only a deliberate `touch -d` does) is not seen.
+///
+/// The file is a ``NestEggSupport/RecordFile`` of two JSON lines: first what the "up to date"
+/// check reads (the fingerprint, the files' stamps, the warnings), then what a rebuild takes
+/// again, which a build that is up to date never decodes. One that does not read (cut short,
+/// changed, of another version) is no cache, and the build that finds it builds everything.
+public struct BuildCache: Sendable {
+    /// The name of a cache inside an output folder, which nestegg never publishes (``SiteWriter``).
+    public static let fileName = SiteWriter.cacheFileName
+    public static let format = "nestegg-cache 5"
+
+    public let fingerprint: String
+    public var files: [String: FileStamp]
+    public var warnings: [Diagnostic]
+    /// Each page (by path, without extension) and the fingerprint of what it was rendered from.
+    public var pages: [String: String]
+    /// Each page that names its inputs (by path) and their key: a later build that works out the
+    /// same key keeps the page's files without working out its view (``pages`` is carried over).
+    public var keys: [String: String] = [:]
+    /// A final statement's digest with the key of what it was worked out from.
+    public struct StatementDigest: Sendable, Codable, Equatable {
+        public var key: String
+        public var digest: String
+    }
+    /// Final statements' digests (by account id and month, `uid/2026-10`): a later build whose key
+    /// is the same takes the digest as it is.
+    public var statementDigests: [String: StatementDigest] = [:]
+    /// The SHA-256 of files the statements manifest lists (site path → hex digits): a later
+    /// build that keeps such a file as it was (its page unchanged, its size and modification
+    /// time as recorded) takes its hash from here instead of reading it again.
+    public var hashes: [String: String] = [:]
+    /// What the next build compares with for its "what changed" page.
+    public var changes: ChangeSnapshot?
+
+    public init(fingerprint: String, files: [String: FileStamp], warnings: [Diagnostic], pages: [String: String] = [:]) {
+        self.fingerprint = fingerprint
+        self.files = files
+        self.warnings = warnings
+        self.pages = pages
+    }
+
+    /// The cache recorded in `file`, if any. `whole: false` reads the first line only (what
+    /// ``isCurrent(in:fingerprint:)`` needs): the pages, keys, hashes, digests and changes stay empty.
+    public static func read(at file: URL, whole: Bool = true) -> BuildCache? {
+        guard case .success(let bytes) = FileBytes.read(file.path) else { return nil }
+        return parse(bytes, whole: whole)
+    }
+
+    /// Where a build of `output` keeps its cache by default: beside it, hidden, named after it
+    /// (`Output` → `.Output.nestegg-cache`), so that it is never uploaded with the site, goes with the
+    /// folder that holds the output, and a second output in the same folder has its own.
+    public static func defaultFile(for output: URL) -> URL {
+        let folder = output.standardizedFileURL
+        return folder.deletingLastPathComponent().appendingPathComponent("." + folder.lastPathComponent + ".nestegg-cache")
+    }
+
+    /// The cache a file's bytes hold; `nil` for anything but this format, whole.
+    static func parse(_ bytes: [UInt8], whole: Bool = true) -> BuildCache? {
+        guard let head = RecordFile.value(Head.self, from: bytes, format: format, line: 0, of: 2) else { return nil }
+        var cache = BuildCache(fingerprint: head.fingerprint, files: head.files, warnings: head.warnings)
+        guard whole else { return cache }
+        guard let rest = RecordFile.value(Rest.self, from: bytes, format: format, line: 1, of: 2) else { return nil }
+        (cache.pages, cache.keys, cache.statementDigests, cache.hashes, cache.changes) = (rest.pages, rest.keys, rest.statementDigests, rest.hashes, rest.changes)
+        return cache
+    }
+
+    /// The first line: what the "up to date" check reads.
+    private struct Head: Codable {
+        var fingerprint: String
+        var files: [String: FileStamp]
+        var warnings: [Diagnostic]
+    }
+
+    /// The second line: what a rebuild takes again.
+    private struct Rest: Codable {
+        var pages: [String: String]
+        var keys: [String: String]
+        var statementDigests: [String: StatementDigest]
+        var hashes: [String: String]
+        var changes: ChangeSnapshot?
+    }
+
+    /// Whether `output` holds exactly what a build with this fingerprint wrote.
+    public func isCurrent(in output: URL, fingerprint: String) -> Bool {
+        guard fingerprint == self.fingerprint, !files.isEmpty,
+              FileStamp(path: output.appendingPathComponent(SiteWriter.marker).path) != nil else { return false }
+        for (path, stamp) in files where FileStamp(path: output.appendingPathComponent(path).path) != stamp {
+            return false
+        }
+        return true
+    }
+
+    /// The cache as written (``RecordFile``).
+    public var text: String {
+        RecordFile.text([Head(fingerprint: fingerprint, files: files, warnings: warnings),
+                         Rest(pages: pages, keys: keys, statementDigests: statementDigests, hashes: hashes, changes: changes)], format: Self.format)
+    }
+}
