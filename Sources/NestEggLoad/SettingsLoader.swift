@@ -4,7 +4,7 @@ import NestEggSupport
 public enum SettingsLoader {
     public static let fileName = "nestegg.json"
     static let knownKeys = ["title", "locale", "timeZone", "currencies", "roundUpGoals", "issuer", "allowIndexing", "baseURL", "remoteImages",
-                            "categories", "starling", "restcountries"]
+                            "categories", "starling", "restcountries", "baseCurrency", "frankfurter"]
     /// What can be set for each API that `nestegg fetch` asks.
     static let apiKeys = ["baseURL"]
     static let currencySources = ["qapital", "transactions", "transfers"]
@@ -85,6 +85,12 @@ public enum SettingsLoader {
             case "starling":
                 if let url = apiBaseURL(value, api: "Starling's API", example: "https://api.starlingbank.com") {
                     settings.starlingBaseURL = url
+                }
+            case "baseCurrency":
+                if let currency = value.currency { settings.baseCurrency = currency }
+            case "frankfurter":
+                if let url = apiBaseURL(value, api: "Frankfurter", example: "https://api.frankfurter.dev") {
+                    settings.frankfurterBaseURL = url
                 }
             case "restcountries":
                 if let url = apiBaseURL(value, api: "RESTCountries", example: "https://restcountries.com") {

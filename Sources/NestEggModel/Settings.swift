@@ -28,6 +28,11 @@ public struct Settings: Sendable {
     /// its code or its name (`GROCERIES`, `Eating out`), to the category its spending counts under
     /// (`Food`), so that "Food" and "Groceries" are one line where the household thinks of them so.
     public var categories: [String: String] = [:]
+    /// The currency net worth, cash flow and budgets are given in (`"baseCurrency"`): other
+    /// currencies are converted into it at the ECB rates of `rates/`, each rate shown where used.
+    public var baseCurrency: Currency = .gbp
+    /// Where `nestegg fetch rates` asks Frankfurter for the ECB's reference rates, in the same form.
+    public var frankfurterBaseURL = "https://api.frankfurter.dev"
     /// Where `nestegg fetch starling` asks Starling's API: an `https` address (plain `http` only on
     /// this machine, for tests), without a trailing `/`.
     public var starlingBaseURL = "https://api.starlingbank.com"
