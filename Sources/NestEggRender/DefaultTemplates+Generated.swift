@@ -732,6 +732,69 @@ it; loans at the poles or on the 180° meridian count in the outermost squares.
 {{placed}} loans placed by the coordinates Kiva gives them.{{#hasUnplaced}} {{unplaced}} without usable coordinates are not on the map.{{/hasUnplaced}}
 
 """#,
+        "networth-index.md.mustache": #"""
+# {{title}}
+
+What the household holds, in {{base}}: every Starling account's balance, the savings goals, the
+Qapital goals and the credit in the Kiva lender account. Money lent out on Kiva is not counted:
+the data gives each loan's whole amount, not the part lent from this account, nor what has been
+repaid. {{rateNote}}
+{{#withoutBalance}}
+
+Not counted, because the data has no cleared balance for them: {{withoutBalance}}.
+{{/withoutBalance}}
+
+{{#hasNow}}
+## On {{nowDay}}
+
+| Holding | Kind | Amount | Rate used | In {{base}} |
+|:--|:--|--:|:--|--:|
+{{#now}}
+| {{name}} | {{kind}} | {{amount}} | {{rate}} | {{converted}} |
+{{/now}}
+| **Net worth** | | | | **{{nowTotal}}** |
+{{#nowNotConverted}}
+
+Not converted, so not in the total (no rate for the day): {{nowNotConverted}}.
+{{/nowNotConverted}}
+{{/hasNow}}
+
+{{#hasMonths}}
+## At each month-end
+
+The accounts' balances at the end of each month (savings goals and Kiva have no history in the
+data, so they are only in today's figure above). Each month's page lists every account, its
+balance and the rate used.
+
+{{#html}}{{{chart}}}{{/html}}
+
+| Month | Day | Accounts | In {{base}} |{{#hasNotConverted}} Not converted |{{/hasNotConverted}}
+|:--|:--|--:|--:|{{#hasNotConverted}}--:|{{/hasNotConverted}}
+{{#months}}
+| [{{label}}]({{root}}{{href}}) | {{day}} | {{accounts}} | {{total}} |{{#hasNotConverted}} {{notConverted}} |{{/hasNotConverted}}
+{{/months}}
+{{/hasMonths}}
+
+"""#,
+        "networth-month.md.mustache": #"""
+# {{title}}
+
+Every account's balance at the end of the day on {{day}}, in its own currency and in {{base}}. {{rateNote}}
+
+| Account | Balance | Rate used | In {{base}} |
+|:--|--:|:--|--:|
+{{#lines}}
+| {{name}} | {{amount}} | {{rate}} | {{converted}} |
+{{/lines}}
+| **Total** | | | **{{total}}** |
+{{#notConverted}}
+
+Not converted, so not in the total (no rate for the day): {{notConverted}}.
+{{/notConverted}}
+
+{{#previous}}← [{{label}}]({{root}}{{href}}){{/previous}}{{#previous}}{{#next}} · {{/next}}{{/previous}}{{#next}}[{{label}}]({{root}}{{href}}) →{{/next}}
+
+"""#,
         "not-found.md.mustache": #"""
 # {{title}}
 
