@@ -41,6 +41,76 @@ The account has no savings goal for its round-ups.
 `manifest.json`, in this folder, lists every statement with its digest — printed at the foot of each statement — and the SHA-256 of each of its files. `nestegg verify` run on this folder checks that every file is the one the manifest describes.
 
 """#,
+        "cashflow-index.md.mustache": #"""
+# {{title}}
+
+{{rule}}
+
+| Month | Money in | Money out | Net | Savings rate | To savings and own accounts |
+|:--|--:|--:|--:|--:|--:|
+{{#months}}
+| [{{label}}]({{root}}{{href}}) | {{income}} | {{spending}} | {{net}} | {{savingsRate}} | {{movedOut}} |
+{{/months}}
+{{#notConverted}}
+
+Not converted, so in none of the figures (no exchange rate for the month): {{notConverted}}.
+{{/notConverted}}
+
+"""#,
+        "cashflow-month.md.mustache": #"""
+# {{title}}
+
+{{rule}}
+
+| Figure | Amount |
+|:--|--:|
+| Money in | {{income}} |
+| Money out | {{spending}} |
+| **Net** | **{{net}}** |
+| Savings rate | {{savingsRate}} |
+| Moved to savings goals and own accounts | {{movedOut}} |
+| Moved from savings goals and own accounts | {{movedIn}} |
+{{#notConverted}}
+
+Not converted, so in none of the figures (no exchange rate for the month): {{notConverted}}.
+{{/notConverted}}
+
+{{#hasFlows}}
+## Where the money came from and went
+
+{{#html}}{{{chart}}}{{/html}}
+
+Every flow, in {{base}}: into each account from where the money came, and out of it to where it
+went. What an account kept is "Left in the accounts"; what it spent beyond what came in came
+"From the accounts' balances".
+
+| From | To | Amount |
+|:--|:--|--:|
+{{#flows}}
+| {{from}} | {{to}} | {{amount}} |
+{{/flows}}
+| **Into the accounts** | | **{{flowTotal}}** |
+{{/hasFlows}}
+
+{{#hasComparison}}
+## Spending by category, compared
+
+{{compareNote}}
+
+| Category | This month | {{previousLabel}} | Change | % | {{lastYearLabel}} | Change | % |
+|:--|--:|--:|--:|--:|--:|--:|--:|
+{{#comparison}}
+{{^isTotal}}| {{category}} | {{now}} | {{previous}} | {{previousChange}} | {{previousPercent}} | {{lastYear}} | {{lastYearChange}} | {{lastYearPercent}} |{{/isTotal}}{{#isTotal}}| **{{category}}** | **{{now}}** | **{{previous}}** | **{{previousChange}}** | **{{previousPercent}}** | **{{lastYear}}** | **{{lastYearChange}}** | **{{lastYearPercent}}** |{{/isTotal}}
+{{/comparison}}
+{{/hasComparison}}
+{{#hasRates}}
+
+Rates used: {{#rates}}{{.}}; {{/rates}}each the European Central Bank's of the month's last day or the working day before.
+{{/hasRates}}
+
+{{#previous}}← [{{label}}]({{root}}{{href}}){{/previous}}{{#previous}}{{#next}} · {{/next}}{{/previous}}{{#next}}[{{label}}]({{root}}{{href}}) →{{/next}}
+
+"""#,
         "changes.md.mustache": #"""
 # What changed since the last build
 
@@ -1506,6 +1576,11 @@ svg.chart-map { max-width: 52rem; }
 }
 .pagination a:hover, .pagination a:focus-visible { border-color: var(--accent); }
 .pagination strong { background: var(--accent); border-color: var(--accent); color: var(--accent-fg); }
+/* The money-flow diagram: bands between the nodes, labels kept legible over them; on a phone its
+   640 units shrink to about 0.56, so its text is set larger there. */
+.chart-flow .flow-link { fill-opacity: .35; }
+.chart-flow .flow-label { paint-order: stroke; stroke: var(--bg); stroke-width: 4px; stroke-linejoin: round; }
+@media (max-width: 30rem) { .chart-flow text { font-size: 20px; } }
 
 """#,
         "summary.md.mustache": #"""
