@@ -31,6 +31,9 @@ public struct Settings: Sendable {
     /// The currency net worth, cash flow and budgets are given in (`"baseCurrency"`): other
     /// currencies are converted into it at the ECB rates of `rates/`, each rate shown where used.
     public var baseCurrency: Currency = .gbp
+    /// Monthly budgets per spending category (`"budgets": {"groceries": "250.00"}`), by the
+    /// category's name as written, in the base currency.
+    public var budgets: [String: Money] = [:]
     /// Where `nestegg fetch rates` asks Frankfurter for the ECB's reference rates, in the same form.
     public var frankfurterBaseURL = "https://api.frankfurter.dev"
     /// Where `nestegg fetch starling` asks Starling's API: an `https` address (plain `http` only on

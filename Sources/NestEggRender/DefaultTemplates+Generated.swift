@@ -2,6 +2,30 @@
 
 enum DefaultTemplates {
     static let files: [String: String] = [
+        "budgets-index.md.mustache": #"""
+# {{title}}
+
+{{rule}}
+
+{{#months}}
+## {{heading}}
+
+{{note}}
+
+| Category | Budget | Budget so far | Spent | Left |
+|:--|--:|--:|--:|:--|
+{{#lines}}
+| {{category}} | {{budget}} | {{prorated}} | {{spent}} | {{#isOver}}**{{status}}**{{/isOver}}{{^isOver}}{{status}}{{/isOver}} |
+{{/lines}}
+| **Total** | | **{{budget}}** | **{{spent}}** | **{{status}}** |
+{{#notConverted}}
+
+Not converted, so not counted (no exchange rate for the month): {{notConverted}}.
+{{/notConverted}}
+
+{{/months}}
+
+"""#,
         "bundle-index.md.mustache": #"""
 {{> statement-head.md}}
 

@@ -156,6 +156,7 @@ public enum SiteReport {
         Report(section: NetWorthReport.section, pages: { NetWorthReport.pages(for: $0, context: $1, elsewhere: $2.elsewhere) },
                dashboard: { NetWorthReport.dashboard(for: $0, context: $1, elsewhere: $2.elsewhere) }),
         Report(section: CashFlowReport.section, pages: CashFlowReport.pages, dashboard: CashFlowReport.dashboard),
+        Report(section: BudgetsReport.section, pages: BudgetsReport.pages, dashboard: BudgetsReport.dashboard),
     ]
 
     /// Every report's pages (the reports are worked out at once, on every core), the start page
