@@ -931,6 +931,52 @@ Go to the [start page]({{startHref}}).
 {{/pager}}
 
 """#,
+        "recurring-index.md.mustache": #"""
+# {{title}}
+
+Payments that come back on a regular day: the same payee, amounts within 10% of each other,
+every week, month or year. Each shows its usual amount, when it last went, when it is next
+expected and what it costs in a year. A payment that has not come for longer than its interval
+allows is marked as stopped and left out of the yearly total.
+
+{{#hasPayments}}
+## Subscriptions and bills
+
+| Payee | Account | How often | Usual amount | Last | Next expected | A year | Payments |
+|:--|:--|:--|--:|:--|:--|--:|--:|
+{{#payments}}
+| {{counterparty}}{{#stopped}} (stopped){{/stopped}} | {{account}} | {{every}} | {{typical}} | {{last}} | {{next}} | {{yearly}} | {{count}} |
+{{/payments}}
+| **Total a year** | | | | | | **{{yearlyTotal}}** | |
+{{#yearlyInBase}}
+
+In all, {{yearlyInBase}} a year{{#rates}}, at {{rates}}{{/rates}}.
+{{/yearlyInBase}}
+{{/hasPayments}}
+
+{{#hasUpcoming}}
+## Scheduled by the bank
+
+Payments the bank shows as upcoming: not paid yet, and in no total.
+
+| Date | Payee | Account | In or out | Amount |
+|:--|:--|:--|:--|--:|
+{{#upcoming}}
+| {{date}} | {{counterparty}} | {{account}} | {{direction}} | {{amount}} |
+{{/upcoming}}
+{{/hasUpcoming}}
+
+{{#hasIncome}}
+## Regular income
+
+| From | Account | How often | Usual amount | Last | Next expected | A year | Payments |
+|:--|:--|:--|--:|:--|:--|--:|--:|
+{{#income}}
+| {{counterparty}}{{#stopped}} (stopped){{/stopped}} | {{account}} | {{every}} | {{typical}} | {{last}} | {{next}} | {{yearly}} | {{count}} |
+{{/income}}
+{{/hasIncome}}
+
+"""#,
         "roundups-index.md.mustache": #"""
 # {{title}}
 

@@ -157,6 +157,7 @@ public enum SiteReport {
                dashboard: { NetWorthReport.dashboard(for: $0, context: $1, elsewhere: $2.elsewhere) }),
         Report(section: CashFlowReport.section, pages: CashFlowReport.pages, dashboard: CashFlowReport.dashboard),
         Report(section: BudgetsReport.section, pages: BudgetsReport.pages, dashboard: BudgetsReport.dashboard),
+        Report(section: RecurringReport.section, pages: RecurringReport.pages, dashboard: RecurringReport.dashboard),
     ]
 
     /// Every report's pages (the reports are worked out at once, on every core), the start page
