@@ -4,7 +4,7 @@ import NestEggSupport
 public enum SettingsLoader {
     public static let fileName = "nestegg.json"
     static let knownKeys = ["title", "locale", "timeZone", "currencies", "roundUpGoals", "issuer", "allowIndexing", "baseURL", "remoteImages",
-                            "categories", "starling", "restcountries", "baseCurrency", "frankfurter", "budgets"]
+                            "categories", "starling", "restcountries", "baseCurrency", "frankfurter", "budgets", "goalDates"]
     /// What can be set for each API that `nestegg fetch` asks.
     static let apiKeys = ["baseURL"]
     static let currencySources = ["qapital", "transactions", "transfers"]
@@ -90,6 +90,13 @@ public enum SettingsLoader {
                 }
             case "budgets":
                 budgets = value
+            case "goalDates":
+                for (name, date) in value.memberValues ?? [] {
+                    guard let text = date.string else { continue }
+                    if let day = CivilDate(iso8601: text) { settings.goalDates[name] = day } else {
+                        date.error("expected the day the goal should reach its target, such as \"2027-06-01\", found \"\(text)\"")
+                    }
+                }
             case "baseCurrency":
                 if let currency = value.currency { settings.baseCurrency = currency }
             case "frankfurter":

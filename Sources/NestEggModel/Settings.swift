@@ -34,6 +34,9 @@ public struct Settings: Sendable {
     /// Monthly budgets per spending category (`"budgets": {"groceries": "250.00"}`), by the
     /// category's name as written, in the base currency.
     public var budgets: [String: Money] = [:]
+    /// The day each savings goal should reach its target (`"goalDates": {"Trip to Lisbon": "2027-06-01"}`),
+    /// by the goal's name: the goals list then says whether it is on track.
+    public var goalDates: [String: CivilDate] = [:]
     /// Where `nestegg fetch rates` asks Frankfurter for the ECB's reference rates, in the same form.
     public var frankfurterBaseURL = "https://api.frankfurter.dev"
     /// Where `nestegg fetch starling` asks Starling's API: an `https` address (plain `http` only on

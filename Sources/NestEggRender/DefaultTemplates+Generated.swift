@@ -375,10 +375,10 @@ from {{asOf}}; dates are in {{timeZone}}.{{/asOf}}
 {{> pager-top.md}}
 
 {{#hasGoals}}
-| Goal | Source | Saved | Target | Progress | Members | Last activity |
-|:--|:--|--:|--:|:--|:--|:--|
+| Goal | Source | Saved | Target | Progress | Outlook | Members | Last activity |
+|:--|:--|--:|--:|:--|:--|:--|:--|
 {{#goals}}
-| {{#html}}<span class="goal-cell">{{#imageURL}}<img class="goal-thumb" src="{{imageURL}}" alt="" width="40" height="40" loading="lazy"> {{/imageURL}}{{^imageURL}}{{#hasImage}}<span class="goal-thumb goal-placeholder" aria-hidden="true"></span> {{/hasImage}}{{/imageURL}}{{/html}}[{{name}}]({{root}}{{href}}){{#html}}</span>{{/html}} | {{source}} | {{saved}} | {{target}} | {{#html}}{{#progressChart}}{{{progressChart}}} {{/progressChart}}{{/html}}{{progressText}} | {{#members}}{{#html}}{{#avatarURL}}<img class="avatar" src="{{avatarURL}}" alt="" width="24" height="24" loading="lazy"> {{/avatarURL}}{{^avatarURL}}<span class="avatar avatar-initials avatar-c{{avatarColour}}" aria-hidden="true">{{initials}}</span> {{/avatarURL}}{{/html}}{{name}}{{#isOwner}} (owner){{/isOwner}}{{^isLast}}, {{/isLast}}{{/members}}{{^hasMembers}}–{{/hasMembers}} | {{lastActivity}} |
+| {{#html}}<span class="goal-cell">{{#imageURL}}<img class="goal-thumb" src="{{imageURL}}" alt="" width="40" height="40" loading="lazy"> {{/imageURL}}{{^imageURL}}{{#hasImage}}<span class="goal-thumb goal-placeholder" aria-hidden="true"></span> {{/hasImage}}{{/imageURL}}{{/html}}[{{name}}]({{root}}{{href}}){{#html}}</span>{{/html}} | {{source}} | {{saved}} | {{target}} | {{#html}}{{#progressChart}}{{{progressChart}}} {{/progressChart}}{{/html}}{{progressText}} | {{outlook}} | {{#members}}{{#html}}{{#avatarURL}}<img class="avatar" src="{{avatarURL}}" alt="" width="24" height="24" loading="lazy"> {{/avatarURL}}{{^avatarURL}}<span class="avatar avatar-initials avatar-c{{avatarColour}}" aria-hidden="true">{{initials}}</span> {{/avatarURL}}{{/html}}{{name}}{{#isOwner}} (owner){{/isOwner}}{{^isLast}}, {{/isLast}}{{/members}}{{^hasMembers}}–{{/hasMembers}} | {{lastActivity}} |
 {{/goals}}
 {{/hasGoals}}
 {{#noActiveGoals}}
