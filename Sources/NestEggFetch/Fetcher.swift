@@ -105,3 +105,55 @@ public struct Fetcher: Sendable {
         return CountriesSummary(countries: countries.count, files: try commit(files))
     }
 }
+
+extension Fetcher {
+    // MARK: Frankfurter (ECB reference rates)
+
+    public struct RatesSummary: Sendable {
+        public let days: Int
+        public let currencies: Int
+        public let path: String
+        let files: StagedFiles.Outcome
+    }
+
+    /// `GET /v1/{from}..{to}?base=BASE` into `rates/BASE.json`, as it came: the ECB's reference rates
+    /// for every working day of the span against the settings' base currency. `from` defaults to the
+    /// first day of the month of the data's earliest Starling date (an account's opening or its first
+    /// item), or a year before today without one; `to` to today (UTC).
+    @discardableResult
+    public func rates(from: CivilDate? = nil, to: CivilDate? = nil) async throws(FetchError) -> RatesSummary {
+        let (settings, folder) = try held()
+        let today = CivilDate(daysSinceEpoch: Int(now().millisecondsSinceEpoch.floorDivided(by: Instant.day).0))
+        let last = to ?? today
+        let first = from ?? folder.flatMap { Self.earliestDate(in: $0, settings: settings) }.map { CalendarMonth($0).firstDay }
+            ?? CivilDate(year: last.year - 1, month: last.month, day: 1)!
+        guard first <= last else {
+            throw FetchError(.usage, "the rates' span starts on \(first), after its end \(last)")
+        }
+        let api = api("Frankfurter", baseURL: settings.frankfurterBaseURL, token: nil)
+        let path = "/v1/\(first)..\(last)"
+        let base = settings.baseCurrency
+        let bytes = try await api.get(path, query: "base=" + base.code)
+        let (answered, rates) = try Self.read(bytes, from: path, api: api.name) { RatesLoader.rates(in: $0) }
+        guard answered == base else {
+            throw FetchError(.protocolError, "\(api.name) answered \(path) with rates against \(answered?.code ?? "no currency"), not \(base.code)")
+        }
+        guard !rates.isEmpty else {
+            throw FetchError(.protocolError, "\(api.name) answered \(path) with no rates")
+        }
+        var files = StagedFiles()
+        let target = RatesLoader.path(for: base)
+        files.add(target, bytes)
+        let days = Set(rates.map(\.0.date)).count, currencies = Set(rates.map(\.0.quote)).count
+        progress("fetch: \(days) days of ECB rates for \(currencies) currencies against \(base.code)")
+        return RatesSummary(days: days, currencies: currencies, path: target, files: try commit(files))
+    }
+
+    /// The earliest day of the folder's Starling accounts (an opening, a feed item), on the settings' clock.
+    static func earliestDate(in folder: DataFolder, settings: Settings) -> CivilDate? {
+        let log = DiagnosticLog()
+        let accounts = StarlingLoader.load(from: folder, settings: settings, log: log)
+        let instants = accounts.flatMap { data in [data.account.createdAt] + [data.feed.lazy.map(\.transactionTime).min()] }.compactMap { $0 }
+        return instants.min().map(settings.clock.date(of:))
+    }
+}

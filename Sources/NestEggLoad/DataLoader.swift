@@ -13,6 +13,7 @@ public enum DataLoader {
             let value = TransactionsLoader.load(from: folder, settings: settings, log: log); return { $0.transactions = value } },
         { folder, settings, log in let value = KivaLoader.load(from: folder, settings: settings, log: log); return { $0.kiva = value } },
         { folder, settings, log in let value = TransfersLoader.load(from: folder, settings: settings, log: log); return { $0.transfers = value } },
+        { folder, settings, log in let value = RatesLoader.load(from: folder, settings: settings, log: log); return { $0.rates = value } },
     ] }
 
     /// The folders a data folder is read from; one of them must hold a file.

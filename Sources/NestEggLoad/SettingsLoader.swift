@@ -4,7 +4,7 @@ import NestEggSupport
 public enum SettingsLoader {
     public static let fileName = "nestegg.json"
     static let knownKeys = ["title", "locale", "timeZone", "currencies", "roundUpGoals", "issuer", "allowIndexing", "baseURL", "remoteImages",
-                            "categories", "starling", "restcountries"]
+                            "categories", "starling", "restcountries", "baseCurrency", "frankfurter", "budgets", "goalDates"]
     /// What can be set for each API that `nestegg fetch` asks.
     static let apiKeys = ["baseURL"]
     static let currencySources = ["qapital", "transactions", "transfers"]
@@ -18,6 +18,8 @@ public enum SettingsLoader {
     public static func settings(in document: JSONDocument, folder: DataFolder? = nil) -> Settings {
         var settings = Settings()
         guard let members = document.value.memberValues else { return settings }
+        // Budgets are amounts in the base currency, which may be set after them: read last.
+        var budgets: JSONValue?
         for (key, value) in members {
             switch key {
             case "title":
@@ -86,6 +88,21 @@ public enum SettingsLoader {
                 if let url = apiBaseURL(value, api: "Starling's API", example: "https://api.starlingbank.com") {
                     settings.starlingBaseURL = url
                 }
+            case "budgets":
+                budgets = value
+            case "goalDates":
+                for (name, date) in value.memberValues ?? [] {
+                    guard let text = date.string else { continue }
+                    if let day = CivilDate(iso8601: text) { settings.goalDates[name] = day } else {
+                        date.error("expected the day the goal should reach its target, such as \"2027-06-01\", found \"\(text)\"")
+                    }
+                }
+            case "baseCurrency":
+                if let currency = value.currency { settings.baseCurrency = currency }
+            case "frankfurter":
+                if let url = apiBaseURL(value, api: "Frankfurter", example: "https://api.frankfurter.dev") {
+                    settings.frankfurterBaseURL = url
+                }
             case "restcountries":
                 if let url = apiBaseURL(value, api: "RESTCountries", example: "https://restcountries.com") {
                     settings.restCountriesBaseURL = url
@@ -95,7 +112,31 @@ public enum SettingsLoader {
                 value.error("unknown setting \"\(key)\"\(hint) (known settings: \(knownKeys.joined(separator: ", ")))")
             }
         }
+        if let budgets { settings.budgets = self.budgets(budgets, currency: settings.baseCurrency) }
         return settings
+    }
+
+    /// `{"groceries": "250.00", "eating out": 120}`: a category's name to its monthly amount in the
+    /// base currency (a string or a number, read exactly; not negative).
+    static func budgets(_ value: JSONValue, currency: Currency) -> [String: Money] {
+        guard let members = value.memberValues else {
+            value.error("budgets is an object: a spending category to its monthly amount in the base currency, such as {\"Groceries\": \"250.00\"}")
+            return [:]
+        }
+        var result: [String: Money] = [:]
+        for (name, amount) in members {
+            guard !Text.trimmed(name).isEmpty else {
+                amount.error("a budget needs a category's name")
+                continue
+            }
+            guard let money = amount.decimalMoney(currency) else { continue }
+            guard !money.isNegative else {
+                amount.error("a budget is an amount to spend at most, so not negative; found \(money.decimalString)")
+                continue
+            }
+            result[name] = money
+        }
+        return result
     }
 
     /// `https://host/path/`: an absolute http(s) address with a host, no query, fragment, white

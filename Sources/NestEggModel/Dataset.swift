@@ -13,6 +13,8 @@ public struct Dataset: Sendable {
     public var kiva = KivaData()
     /// `transfers/`: the transfer app's users and transfers.
     public var transfers = TransfersData()
+    /// `rates/`: the ECB's reference rates against the base currency; `nil` without the folder.
+    public var rates: ExchangeRates?
 
     public init(settings: Settings = Settings(), starling: [StarlingAccountData] = []) {
         self.settings = settings

@@ -38,6 +38,17 @@ public struct Settings: Sendable {
     /// `nestegg.json`'s `categories` overrides any of them (`{"GROCERIES": "Groceries"}` keeps
     /// groceries apart).
     public static let defaultCategories = ["GROCERIES": "Food", "HOLIDAYS": "Travel", "TRANSPORT": "Travel"]
+    /// The currency net worth, cash flow and budgets are given in (`"baseCurrency"`): other
+    /// currencies are converted into it at the ECB rates of `rates/`, each rate shown where used.
+    public var baseCurrency: Currency = .gbp
+    /// Monthly budgets per spending category (`"budgets": {"groceries": "250.00"}`), by the
+    /// category's name as written, in the base currency.
+    public var budgets: [String: Money] = [:]
+    /// The day each savings goal should reach its target (`"goalDates": {"Trip to Lisbon": "2027-06-01"}`),
+    /// by the goal's name: the goals list then says whether it is on track.
+    public var goalDates: [String: CivilDate] = [:]
+    /// Where `nestegg fetch rates` asks Frankfurter for the ECB's reference rates, in the same form.
+    public var frankfurterBaseURL = "https://api.frankfurter.dev"
     /// Where `nestegg fetch starling` asks Starling's API: an `https` address (plain `http` only on
     /// this machine, for tests), without a trailing `/`.
     public var starlingBaseURL = "https://api.starlingbank.com"

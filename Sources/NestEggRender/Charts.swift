@@ -21,6 +21,7 @@ enum ChartSVG {
         case .sparkline(let values): return sparkline(values, title: chart.title)
         case .stackedColumns(let columns, let series, let axis): return stackedColumns(columns, series: series, title: chart.title, axis: axis)
         case .worldMap(let points, let cells): return worldMap(points, title: chart.title, cells: cells)
+        case .flow(let flow): return self.flow(flow, title: chart.title)
         }
     }
 

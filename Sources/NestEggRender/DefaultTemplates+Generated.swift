@@ -2,6 +2,30 @@
 
 enum DefaultTemplates {
     static let files: [String: String] = [
+        "budgets-index.md.mustache": #"""
+# {{title}}
+
+{{rule}}
+
+{{#months}}
+## {{heading}}
+
+{{note}}
+
+| Category | Budget | Budget so far | Spent | Left |
+|:--|--:|--:|--:|:--|
+{{#lines}}
+| {{category}} | {{budget}} | {{prorated}} | {{spent}} | {{#isOver}}**{{status}}**{{/isOver}}{{^isOver}}{{status}}{{/isOver}} |
+{{/lines}}
+| **Total** | | **{{budget}}** | **{{spent}}** | **{{status}}** |
+{{#notConverted}}
+
+Not converted, so not counted (no exchange rate for the month): {{notConverted}}.
+{{/notConverted}}
+
+{{/months}}
+
+"""#,
         "bundle-index.md.mustache": #"""
 {{> statement-head.md}}
 
@@ -39,6 +63,76 @@ The account has no savings goal for its round-ups.
 ## Checking these files
 
 `manifest.json`, in this folder, lists every statement with its digest — printed at the foot of each statement — and the SHA-256 of each of its files. `nestegg verify` run on this folder checks that every file is the one the manifest describes.
+
+"""#,
+        "cashflow-index.md.mustache": #"""
+# {{title}}
+
+{{rule}}
+
+| Month | Money in | Money out | Net | Savings rate | To savings and own accounts |
+|:--|--:|--:|--:|--:|--:|
+{{#months}}
+| [{{label}}]({{root}}{{href}}) | {{income}} | {{spending}} | {{net}} | {{savingsRate}} | {{movedOut}} |
+{{/months}}
+{{#notConverted}}
+
+Not converted, so in none of the figures (no exchange rate for the month): {{notConverted}}.
+{{/notConverted}}
+
+"""#,
+        "cashflow-month.md.mustache": #"""
+# {{title}}
+
+{{rule}}
+
+| Figure | Amount |
+|:--|--:|
+| Money in | {{income}} |
+| Money out | {{spending}} |
+| **Net** | **{{net}}** |
+| Savings rate | {{savingsRate}} |
+| Moved to savings goals and own accounts | {{movedOut}} |
+| Moved from savings goals and own accounts | {{movedIn}} |
+{{#notConverted}}
+
+Not converted, so in none of the figures (no exchange rate for the month): {{notConverted}}.
+{{/notConverted}}
+
+{{#hasFlows}}
+## Where the money came from and went
+
+{{#html}}{{{chart}}}{{/html}}
+
+Every flow, in {{base}}: into each account from where the money came, and out of it to where it
+went. What an account kept is "Left in the accounts"; what it spent beyond what came in came
+"From the accounts' balances".
+
+| From | To | Amount |
+|:--|:--|--:|
+{{#flows}}
+| {{from}} | {{to}} | {{amount}} |
+{{/flows}}
+| **Into the accounts** | | **{{flowTotal}}** |
+{{/hasFlows}}
+
+{{#hasComparison}}
+## Spending by category, compared
+
+{{compareNote}}
+
+| Category | This month | {{previousLabel}} | Change | % | {{lastYearLabel}} | Change | % |
+|:--|--:|--:|--:|--:|--:|--:|--:|
+{{#comparison}}
+{{^isTotal}}| {{category}} | {{now}} | {{previous}} | {{previousChange}} | {{previousPercent}} | {{lastYear}} | {{lastYearChange}} | {{lastYearPercent}} |{{/isTotal}}{{#isTotal}}| **{{category}}** | **{{now}}** | **{{previous}}** | **{{previousChange}}** | **{{previousPercent}}** | **{{lastYear}}** | **{{lastYearChange}}** | **{{lastYearPercent}}** |{{/isTotal}}
+{{/comparison}}
+{{/hasComparison}}
+{{#hasRates}}
+
+Rates used: {{#rates}}{{.}}; {{/rates}}each the European Central Bank's of the month's last day or the working day before.
+{{/hasRates}}
+
+{{#previous}}← [{{label}}]({{root}}{{href}}){{/previous}}{{#previous}}{{#next}} · {{/next}}{{/previous}}{{#next}}[{{label}}]({{root}}{{href}}) →{{/next}}
 
 """#,
         "changes.md.mustache": #"""
@@ -276,10 +370,10 @@ from {{asOf}}; dates are in {{timeZone}}.{{/asOf}}
 {{> pager-top.md}}
 
 {{#hasGoals}}
-| Goal | Source | Saved | Target | Progress | Members | Last activity |
-|:--|:--|--:|--:|:--|:--|:--|
+| Goal | Source | Saved | Target | Progress | Outlook | Members | Last activity |
+|:--|:--|--:|--:|:--|:--|:--|:--|
 {{#goals}}
-| {{#html}}<span class="goal-cell">{{#imageURL}}<img class="goal-thumb" src="{{imageURL}}" alt="" width="40" height="40" loading="lazy"> {{/imageURL}}{{^imageURL}}{{#hasImage}}<span class="goal-thumb goal-placeholder" aria-hidden="true"></span> {{/hasImage}}{{/imageURL}}{{/html}}[{{name}}]({{root}}{{href}}){{#html}}</span>{{/html}} | {{source}} | {{saved}} | {{target}} | {{#html}}{{#progressChart}}{{{progressChart}}} {{/progressChart}}{{/html}}{{progressText}} | {{#members}}{{#html}}{{#avatarURL}}<img class="avatar" src="{{avatarURL}}" alt="" width="24" height="24" loading="lazy"> {{/avatarURL}}{{^avatarURL}}<span class="avatar avatar-initials avatar-c{{avatarColour}}" aria-hidden="true">{{initials}}</span> {{/avatarURL}}{{/html}}{{name}}{{#isOwner}} (owner){{/isOwner}}{{^isLast}}, {{/isLast}}{{/members}}{{^hasMembers}}–{{/hasMembers}} | {{lastActivity}} |
+| {{#html}}<span class="goal-cell">{{#imageURL}}<img class="goal-thumb" src="{{imageURL}}" alt="" width="40" height="40" loading="lazy"> {{/imageURL}}{{^imageURL}}{{#hasImage}}<span class="goal-thumb goal-placeholder" aria-hidden="true"></span> {{/hasImage}}{{/imageURL}}{{/html}}[{{name}}]({{root}}{{href}}){{#html}}</span>{{/html}} | {{source}} | {{saved}} | {{target}} | {{#html}}{{#progressChart}}{{{progressChart}}} {{/progressChart}}{{/html}}{{progressText}} | {{outlook}} | {{#members}}{{#html}}{{#avatarURL}}<img class="avatar" src="{{avatarURL}}" alt="" width="24" height="24" loading="lazy"> {{/avatarURL}}{{^avatarURL}}<span class="avatar avatar-initials avatar-c{{avatarColour}}" aria-hidden="true">{{initials}}</span> {{/avatarURL}}{{/html}}{{name}}{{#isOwner}} (owner){{/isOwner}}{{^isLast}}, {{/isLast}}{{/members}}{{^hasMembers}}–{{/hasMembers}} | {{lastActivity}} |
 {{/goals}}
 {{/hasGoals}}
 {{#noActiveGoals}}
@@ -750,6 +844,69 @@ it; loans at the poles or on the 180° meridian count in the outermost squares.
 {{placed}} loans placed by the coordinates Kiva gives them.{{#hasUnplaced}} {{unplaced}} without usable coordinates are not on the map.{{/hasUnplaced}}
 
 """#,
+        "networth-index.md.mustache": #"""
+# {{title}}
+
+What the household holds, in {{base}}: every Starling account's balance, the savings goals, the
+Qapital goals and the credit in the Kiva lender account. Money lent out on Kiva is not counted:
+the data gives each loan's whole amount, not the part lent from this account, nor what has been
+repaid. {{rateNote}}
+{{#withoutBalance}}
+
+Not counted, because the data has no cleared balance for them: {{withoutBalance}}.
+{{/withoutBalance}}
+
+{{#hasNow}}
+## On {{nowDay}}
+
+| Holding | Kind | Amount | Rate used | In {{base}} |
+|:--|:--|--:|:--|--:|
+{{#now}}
+| {{name}} | {{kind}} | {{amount}} | {{rate}} | {{converted}} |
+{{/now}}
+| **Net worth** | | | | **{{nowTotal}}** |
+{{#nowNotConverted}}
+
+Not converted, so not in the total (no rate for the day): {{nowNotConverted}}.
+{{/nowNotConverted}}
+{{/hasNow}}
+
+{{#hasMonths}}
+## At each month-end
+
+The accounts' balances at the end of each month (savings goals and Kiva have no history in the
+data, so they are only in today's figure above). Each month's page lists every account, its
+balance and the rate used.
+
+{{#html}}{{{chart}}}{{/html}}
+
+| Month | Day | Accounts | In {{base}} |{{#hasNotConverted}} Not converted |{{/hasNotConverted}}
+|:--|:--|--:|--:|{{#hasNotConverted}}--:|{{/hasNotConverted}}
+{{#months}}
+| [{{label}}]({{root}}{{href}}) | {{day}} | {{accounts}} | {{total}} |{{#hasNotConverted}} {{notConverted}} |{{/hasNotConverted}}
+{{/months}}
+{{/hasMonths}}
+
+"""#,
+        "networth-month.md.mustache": #"""
+# {{title}}
+
+Every account's balance at the end of the day on {{day}}, in its own currency and in {{base}}. {{rateNote}}
+
+| Account | Balance | Rate used | In {{base}} |
+|:--|--:|:--|--:|
+{{#lines}}
+| {{name}} | {{amount}} | {{rate}} | {{converted}} |
+{{/lines}}
+| **Total** | | | **{{total}}** |
+{{#notConverted}}
+
+Not converted, so not in the total (no rate for the day): {{notConverted}}.
+{{/notConverted}}
+
+{{#previous}}← [{{label}}]({{root}}{{href}}){{/previous}}{{#previous}}{{#next}} · {{/next}}{{/previous}}{{#next}}[{{label}}]({{root}}{{href}}) →{{/next}}
+
+"""#,
         "not-found.md.mustache": #"""
 # {{title}}
 
@@ -790,6 +947,52 @@ Go to the [start page]({{startHref}}).
 {{#html}}</nav>{{/html}}
 {{/isPaged}}
 {{/pager}}
+
+"""#,
+        "recurring-index.md.mustache": #"""
+# {{title}}
+
+Payments that come back on a regular day: the same payee, amounts within 10% of each other,
+every week, month or year. Each shows its usual amount, when it last went, when it is next
+expected and what it costs in a year. A payment that has not come for longer than its interval
+allows is marked as stopped and left out of the yearly total.
+
+{{#hasPayments}}
+## Subscriptions and bills
+
+| Payee | Account | How often | Usual amount | Last | Next expected | A year | Payments |
+|:--|:--|:--|--:|:--|:--|--:|--:|
+{{#payments}}
+| {{counterparty}}{{#stopped}} (stopped){{/stopped}} | {{account}} | {{every}} | {{typical}} | {{last}} | {{next}} | {{yearly}} | {{count}} |
+{{/payments}}
+| **Total a year** | | | | | | **{{yearlyTotal}}** | |
+{{#yearlyInBase}}
+
+In all, {{yearlyInBase}} a year{{#rates}}, at {{rates}}{{/rates}}.
+{{/yearlyInBase}}
+{{/hasPayments}}
+
+{{#hasUpcoming}}
+## Scheduled by the bank
+
+Payments the bank shows as upcoming: not paid yet, and in no total.
+
+| Date | Payee | Account | In or out | Amount |
+|:--|:--|:--|:--|--:|
+{{#upcoming}}
+| {{date}} | {{counterparty}} | {{account}} | {{direction}} | {{amount}} |
+{{/upcoming}}
+{{/hasUpcoming}}
+
+{{#hasIncome}}
+## Regular income
+
+| From | Account | How often | Usual amount | Last | Next expected | A year | Payments |
+|:--|:--|:--|--:|:--|:--|--:|--:|
+{{#income}}
+| {{counterparty}}{{#stopped}} (stopped){{/stopped}} | {{account}} | {{every}} | {{typical}} | {{last}} | {{next}} | {{yearly}} | {{count}} |
+{{/income}}
+{{/hasIncome}}
 
 """#,
         "roundups-index.md.mustache": #"""
@@ -1515,6 +1718,11 @@ svg.chart-map { max-width: 52rem; }
 }
 .pagination a:hover, .pagination a:focus-visible { border-color: var(--accent); }
 .pagination strong { background: var(--accent); border-color: var(--accent); color: var(--accent-fg); }
+/* The money-flow diagram: bands between the nodes, labels kept legible over them; on a phone its
+   640 units shrink to about 0.56, so its text is set larger there. */
+.chart-flow .flow-link { fill-opacity: .35; }
+.chart-flow .flow-label { paint-order: stroke; stroke: var(--bg); stroke-width: 4px; stroke-linejoin: round; }
+@media (max-width: 30rem) { .chart-flow text { font-size: 20px; } }
 
 """#,
         "summary.md.mustache": #"""

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NestEggFetch
+import NestEggModel
 
 struct FetchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,14 +11,15 @@ struct FetchCommand: ParsableCommand {
             Every answer is checked with the loaders that build uses before anything is written; \
             the files are then written together, each renamed into place, so a failed or \
             interrupted fetch leaves every file old or new, never half-written. Base URLs are \
-            settings in nestegg.json ("starling": {"baseURL": …}, "restcountries": {"baseURL": …}).
+            settings in nestegg.json ("starling": {"baseURL": …}, "restcountries": {"baseURL": …}, \
+            "frankfurter": {"baseURL": …}).
 
             Exit codes: 0 fetched, 64 usage, 65 nestegg.json or a held feed is wrong, 69 the API \
             could not be reached or answered with an error, 73 the data folder cannot be written, \
             76 an answer is not JSON of the expected shape, 77 no token, a token file others may \
             read, or a token the API refused.
             """,
-        subcommands: [FetchStarlingCommand.self, FetchCountriesCommand.self]
+        subcommands: [FetchStarlingCommand.self, FetchCountriesCommand.self, FetchRatesCommand.self]
     )
 }
 
@@ -85,6 +87,48 @@ struct FetchCountriesCommand: AsyncParsableCommand {
             var fetcher = Fetcher(data: URL(fileURLWithPath: dataOptions.data), label: dataOptions.data)
             fetcher.progress = { console.progress($0) }
             try await fetcher.countries()
+        } catch {
+            throw console.fail(error)
+        }
+    }
+}
+
+struct FetchRatesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rates",
+        abstract: "Fetch the ECB's reference rates against the base currency from Frankfurter into rates/<BASE>.json.",
+        discussion: """
+            Asks GET /v1/FROM..TO?base=BASE (BASE is "baseCurrency" in nestegg.json, GBP by \
+            default) and saves the answer as it came, after reading it as build does. FROM defaults \
+            to the first day of the month of the earliest Starling date in the data folder, TO to today.
+            """
+    )
+
+    @OptionGroup var dataOptions: DataOptions
+
+    @Option(help: ArgumentHelp("The first day (YYYY-MM-DD).", valueName: "date"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("The last day (YYYY-MM-DD); default: today (UTC).", valueName: "date"))
+    var to: String?
+
+    @Flag(name: .shortAndLong, help: "Print only errors.")
+    var quiet = false
+
+    func validate() throws {
+        for (name, value) in [("--from", from), ("--to", to)] {
+            if let value, CivilDate(iso8601: value) == nil {
+                throw ValidationError("\(name) needs a date such as 2026-01-31, found \"\(value)\"")
+            }
+        }
+    }
+
+    func run() async throws {
+        let console = Console(quiet: quiet)
+        do {
+            var fetcher = Fetcher(data: URL(fileURLWithPath: dataOptions.data), label: dataOptions.data)
+            fetcher.progress = { console.progress($0) }
+            try await fetcher.rates(from: from.flatMap(CivilDate.init(iso8601:)), to: to.flatMap(CivilDate.init(iso8601:)))
         } catch {
             throw console.fail(error)
         }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A stand-in for Starling's API v2 and RESTCountries v3.1, for the end-to-end test of
+"""A stand-in for Starling's API v2, RESTCountries v3.1 and Frankfurter's /v1 time series, for the end-to-end test of
 `nestegg fetch`. It serves canned answers built from a data folder in the input contract's
 shapes (Fixtures/), on 127.0.0.1 only, and stops by itself after --lifetime seconds.
 
@@ -65,6 +65,19 @@ class Handler(BaseHTTPRequestHandler):
             fields = query.get("fields", [""])[0].split(",")
             countries = json.loads(read(os.path.join(data, "restcountries", "countries.json")))
             return self.answer(200, [{key: value for key, value in country.items() if key in fields} for country in countries])
+        match = re.fullmatch(r"/v1/(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})", path)
+        if match:
+            # Frankfurter's time series: the held answer's days within the span (start_date is
+            # the first working day of the span, as Frankfurter gives it).
+            base = query.get("base", ["EUR"])[0]
+            held = os.path.join(data, "rates", base + ".json")
+            if not os.path.exists(held):
+                return self.answer(404, {"message": "not found"})
+            series = json.loads(read(held))
+            days = {day: rates for day, rates in series["rates"].items() if match.group(1) <= day <= match.group(2)}
+            if not days:
+                return self.answer(404, {"message": "not found"})
+            return self.answer(200, {"amount": 1.0, "base": base, "start_date": min(days), "end_date": max(days), "rates": days})
         if self.headers.get("Authorization") != "Bearer " + self.server.token:
             return self.answer(401, {"error": "invalid_token", "error_description": "no valid token"})
         starling = os.path.join(data, "starling")

@@ -326,7 +326,7 @@ private func render(_ page: Page, in site: Site) throws -> PageRenderer.Output {
         #expect(paris.contains("**No saving history.**"))
         #expect(!paris.contains("## Saved per week"))
         let index = try markdown("goals/index")
-        #expect(index.contains("| [Done](../goals/1-done.md) | Qapital | US$500.00 | US$500.00 | reached | Mikael (owner) | 16 Nov 2026 |"))
+        #expect(index.contains("| [Done](../goals/1-done.md) | Qapital | US$500.00 | US$500.00 | reached | Reached | Mikael (owner) | 16 Nov 2026 |"))
         #expect(index.contains("| [Open](../goals/2-open.md) | Qapital | US$1.00 | no target | – |"))
     }
 
@@ -384,8 +384,8 @@ private func render(_ page: Page, in site: Site) throws -> PageRenderer.Output {
         #expect(!html.contains("<img"))
         #expect(html.contains(#"<svg class="chart chart-columns""#))
         let index = text("goals/index.md")
-        #expect(index.contains("| [Tent](../goals/23-tent.md) | Qapital | US$350.00 | US$350.00 | reached | Priya (owner), Sam | – |"))
-        #expect(index.contains("| [Emergency fund](../goals/25-emergency-fund.md) | Qapital | US$40.50 | no target | – | Sam (owner), User 14 | – |"))
+        #expect(index.contains("| [Tent](../goals/23-tent.md) | Qapital | US$350.00 | US$350.00 | reached | Reached | Priya (owner), Sam | – |"))
+        #expect(index.contains("| [Emergency fund](../goals/25-emergency-fund.md) | Qapital | US$40.50 | no target | – | No target | Sam (owner), User 14 | – |"))
         // The deleted goal is listed apart and left out of the totals.
         #expect(index.contains("| USD | 4 | **US$1,077.85** | US$2,750.00 |"))
         #expect(index.contains("| [Wedding gift](../goals/24-wedding-gift.md) | Qapital | deleted | US$0.00 | US$5,000.00 | – |"))

@@ -121,6 +121,8 @@ public enum GoalsReport {
         let hasMembers: Bool
         let lastActivity: String
         let status: String
+        /// On track, behind, reached, or the projection in words (``GoalOutlook``).
+        let outlook: String
     }
 
     struct MemberView: Sendable, Encodable {
@@ -239,7 +241,7 @@ public enum GoalsReport {
                         breadcrumbs: first ? [Link("Dashboard", "index")] : crumbs,
                         view: IndexView(
                             asOf: asOf.map(context.date), timeZone: context.clock.identifier,
-                            goals: active[activeRange].map { row($0, names: names, context: context) }, hasGoals: !activeRange.isEmpty,
+                            goals: active[activeRange].map { row($0, names: names, asOf: asOf, context: context) }, hasGoals: !activeRange.isEmpty,
                             totals: first ? totalRows : [], hasTotals: first && !totalRows.isEmpty,
                             inactive: inactive[inactiveShown].map { row($0, names: names, context: context) },
                             hasInactive: !inactiveShown.isEmpty, noActiveGoals: active.isEmpty,
@@ -280,7 +282,7 @@ public enum GoalsReport {
         return text
     }
 
-    static func row(_ entry: Entry, names: QapitalNames, context: ReportContext) -> GoalRow {
+    static func row(_ entry: Entry, names: QapitalNames, asOf: Instant? = nil, context: ReportContext) -> GoalRow {
         let progress = entry.progress
         let members = self.members(entry, names: names, context: context)
         return GoalRow(
@@ -290,7 +292,8 @@ public enum GoalsReport {
             hasTarget: progress != .noTarget, progressText: progressText(progress),
             progressChart: progressChart(progress, name: entry.name), isReached: progress.isReached,
             members: members, hasMembers: !members.isEmpty,
-            lastActivity: entry.lastActivity.map(context.date) ?? "–", status: entry.inactiveStatus ?? "active")
+            lastActivity: entry.lastActivity.map(context.date) ?? "–", status: entry.inactiveStatus ?? "active",
+            outlook: GoalOutlook.text(entry, asOf: asOf, context: context))
     }
 
     static func goalView(_ entry: Entry, names: QapitalNames, asOf: Instant?, context: ReportContext) -> GoalView {

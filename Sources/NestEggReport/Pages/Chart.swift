@@ -24,6 +24,9 @@ public struct Chart: Sendable, Encodable {
         /// The world, with a circle per point (area by value) and 30° cells shaded by count
         /// (`[row][column]`, north to south, west to east).
         case worldMap([MapPoint], cells: [[Int]])
+        /// Money flowing through three columns of nodes (``Flow``): where it came from, where it
+        /// went through, where it ended; each node labelled with its name and amount.
+        case flow(Flow)
     }
 
     public let kind: Kind

@@ -153,6 +153,11 @@ public enum SiteReport {
         Report(section: StatementsReport.section, pages: { StatementsReport.pages($2.statements, context: $1) },
                dashboard: { StatementsReport.dashboard($2.statements, context: $1) }),
         Report(section: TransfersReport.section, pages: TransfersReport.pages, dashboard: TransfersReport.dashboard),
+        Report(section: NetWorthReport.section, pages: { NetWorthReport.pages(for: $0, context: $1, elsewhere: $2.elsewhere) },
+               dashboard: { NetWorthReport.dashboard(for: $0, context: $1, elsewhere: $2.elsewhere) }),
+        Report(section: CashFlowReport.section, pages: CashFlowReport.pages, dashboard: CashFlowReport.dashboard),
+        Report(section: BudgetsReport.section, pages: BudgetsReport.pages, dashboard: BudgetsReport.dashboard),
+        Report(section: RecurringReport.section, pages: RecurringReport.pages, dashboard: RecurringReport.dashboard),
     ]
 
     /// Every report's pages (the reports are worked out at once, on every core), the start page

@@ -1,0 +1,92 @@
+import NestEggModel
+import NestEggSupport
+/// What cash flow, comparisons and budgets need of one Starling account (a pure function of that
+/// account's data and the settings' category names): per month, the money that came in by
+/// source, the money that went out by category, and what moved to and from savings goals, in the
+/// account's own currency.
+///
+/// The rule: settled items in the account's currency count, as on its statements (pending,
+/// upcoming, declined and reversed items do not; an item in another currency is apart there too).
+/// An internal transfer (Starling's `INTERNAL_TRANSFER`: to or from a savings goal, or between the
+/// household's own accounts) is a move, neither income nor spending. Every other incoming item is
+/// income, named by its counterparty; every other outgoing item is spending, in its category
+/// (``TransactionsRules``' names, the settings' `categories` applied).
+public struct AccountCashFlow: Sendable, Hashable {
+    public struct Month: Sendable, Hashable {
+        public let month: CalendarMonth
+        /// Income by source (counterparty), by name.
+        public var income: [String: Money]
+        /// Spending by category, by name.
+        public var spending: [String: Money]
+        /// Spending by category and day of the month (1…31), for comparing a month in progress with
+        /// the same days of another month.
+        public var spendingByDay: [String: [Int: Money]]
+        /// Moved to savings goals or own accounts (out), and back (in).
+        public var movedOut: Money
+        public var movedIn: Money
+
+        init(month: CalendarMonth, currency: Currency) {
+            self.month = month
+            income = [:]
+            spending = [:]
+            spendingByDay = [:]
+            movedOut = .zero(currency)
+            movedIn = .zero(currency)
+        }
+
+        public var totalIncome: Money? { AccountCashFlow.sum(income.values) }
+        public var totalSpending: Money? { AccountCashFlow.sum(spending.values) }
+
+        /// The spending of each category on days 1…`day` only.
+        public func spending(throughDay day: Int) -> [String: Money] {
+            spendingByDay.compactMapValues { days in AccountCashFlow.sum(days.filter { $0.key <= day }.values) }
+        }
+    }
+
+    public let uid: String
+    public let name: String
+    public let currency: Currency
+    /// Months with at least one counted item, oldest first.
+    public let months: [Month]
+
+    public init(uid: String, name: String, currency: Currency, months: [Month]) {
+        self.uid = uid
+        self.name = name
+        self.currency = currency
+        self.months = months
+    }
+
+    /// The sum of amounts of one currency; `nil` for none.
+    public static func sum<S: Sequence>(_ amounts: S) -> Money? where S.Element == Money {
+        var total: Money?
+        for amount in amounts { total = total.map { $0 + amount } ?? amount }
+        return total
+    }
+
+    /// Whether an item is a move within the household rather than income or spending.
+    public static func isMove(_ item: FeedItem) -> Bool { item.source == .internalTransfer }
+
+    public static func of(_ data: StarlingAccountData, clock: LocalClock, settings: Settings) -> AccountCashFlow {
+        let currency = data.account.currency
+        var categories = TransactionsRules.StarlingCategories(settings: settings)
+        var months: [CalendarMonth: Month] = [:]
+        for item in data.keptFeed where StatementPeriods.apart(item, accountCurrency: currency) == nil {
+            let date = clock.date(of: item.transactionTime)
+            let key = CalendarMonth(date)
+            var month = months[key] ?? Month(month: key, currency: currency)
+            if isMove(item) {
+                if item.direction == .in { month.movedIn += item.amount } else { month.movedOut += item.amount }
+            } else if item.direction == .in {
+                let source = Text.trimmed(item.counterPartyName).isEmpty ? "Unnamed payer" : Text.trimmed(item.counterPartyName)
+                month.income[source] = (month.income[source].map { $0 + item.amount }) ?? item.amount
+            } else {
+                let name = categories.category(item.spendingCategory).name
+                month.spending[name] = (month.spending[name].map { $0 + item.amount }) ?? item.amount
+                month.spendingByDay[name, default: [:]][date.day] = (month.spendingByDay[name]?[date.day].map { $0 + item.amount }) ?? item.amount
+            }
+            months[key] = month
+        }
+        return AccountCashFlow(uid: data.account.uid, name: data.account.name, currency: currency,
+                               months: months.values.sorted { $0.month < $1.month })
+    }
+}

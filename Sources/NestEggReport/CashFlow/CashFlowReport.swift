@@ -1,0 +1,199 @@
+import NestEggModel
+import NestEggSupport
+/// Cash flow (`cashflow/index`, `cashflow/<yyyy-mm>`): per month, the money that came into the
+/// household's Starling accounts, the money that went out, the difference and the savings rate;
+/// a money-flow diagram (sources → accounts → categories and savings) with its table; and each
+/// spending category against the month before and the same month a year before.
+///
+/// The site-wide step works from each account's ``AccountCashFlow`` alone. Each account's sums
+/// are converted into the base currency once per month, source and category, at the rate of the
+/// month's last day (the as-of date in the month in progress; ``ExchangeRates/convert(_:on:)``),
+/// and every total is a sum of those converted amounts, so the diagram, its table and the totals
+/// agree to the penny.
+public enum CashFlowReport {
+    public static let section = Section(id: "cashflow", title: "Cash flow", path: "cashflow/index")
+
+    // MARK: Figures
+
+    /// One flow of the diagram, in the base currency.
+    public struct Flow: Sendable, Hashable {
+        public enum End: Sendable, Hashable {
+            case source(String), account(String), category(String)
+            case movedIn, movedOut, fromBalance, leftOver
+        }
+        public let from: End
+        public let to: End
+        public let amount: Money
+    }
+
+    public struct Month: Sendable {
+        public let month: CalendarMonth
+        /// The day the rates are taken on: the month's last, or the as-of date.
+        public let day: CivilDate
+        /// Through which day of the month the figures run (the last, or the as-of date's).
+        public let throughDay: Int
+        public let income: Money
+        public let spending: Money
+        public let movedOut: Money
+        public let movedIn: Money
+        /// Spending per category, in the base currency.
+        public let categories: [String: Money]
+        /// Spending per category on days 1…`throughDay` of the month only, for comparisons.
+        public let categoriesByDay: [String: [Int: Money]]
+        public let flows: [Flow]
+        /// The rates used, by currency.
+        public let rates: [ExchangeRate]
+        /// Sums that could not be converted (no rate), per currency: in none of the figures.
+        public let notConverted: MoneyTotals
+
+        public var net: Money { income - spending }
+        /// (income − spending) ÷ income as a whole percentage, rounded toward zero; `nil` without income.
+        public var savingsRate: Int? { ReportContext.percent(net.minorUnits, of: income.minorUnits) }
+
+        /// Spending per category on days 1…`day`.
+        public func categories(throughDay day: Int) -> [String: Money] {
+            day >= throughDay ? categories : categoriesByDay.compactMapValues { AccountCashFlow.sum($0.filter { $0.key <= day }.values) }
+        }
+    }
+
+    public static func months(_ accounts: [AccountCashFlow], rates: ExchangeRates?, base: Currency, asOf: CivilDate?) -> [Month] {
+        let firsts = accounts.compactMap { $0.months.first?.month }
+        guard let first = firsts.min() else { return [] }
+        let lastMonth = asOf.map(CalendarMonth.init) ?? accounts.compactMap { $0.months.last?.month }.max() ?? first
+        var byAccount: [[CalendarMonth: AccountCashFlow.Month]] = accounts.map { Dictionary($0.months.map { ($0.month, $0) }, uniquingKeysWith: { a, _ in a }) }
+        var result: [Month] = []
+        var month = first
+        while month <= lastMonth {
+            let day = asOf.map { min(month.lastDay, $0) } ?? month.lastDay
+            result.append(self.month(month, day: day, accounts: accounts, sums: byAccount.map { $0[month] }, rates: rates, base: base))
+            month = month.next
+        }
+        byAccount = []
+        return result
+    }
+
+    static func month(_ month: CalendarMonth, day: CivilDate, accounts: [AccountCashFlow], sums: [AccountCashFlow.Month?],
+                      rates: ExchangeRates?, base: Currency) -> Month {
+        var income = Money.zero(base), spending = Money.zero(base), movedOut = Money.zero(base), movedIn = Money.zero(base)
+        var categories: [String: Money] = [:]
+        var byDay: [String: [Int: Money]] = [:]
+        var flows: [Flow] = []
+        var used: [Currency: ExchangeRate] = [:]
+        var notConverted = MoneyTotals()
+        func convert(_ amount: Money) -> Money? {
+            if amount.currency == base { return amount }
+            guard let conversion = rates?.convert(amount, on: day) else { notConverted.add(amount); return nil }
+            if let rate = conversion.rate { used[rate.quote] = rate }
+            return conversion.converted
+        }
+        for (account, sum) in zip(accounts, sums) {
+            guard let sum else { continue }
+            let name = account.name
+            var into = Money.zero(base), outOf = Money.zero(base)
+            for (source, amount) in sum.income.sorted(by: { $0.key < $1.key }) {
+                guard let value = convert(amount) else { continue }
+                flows.append(Flow(from: .source(source), to: .account(name), amount: value))
+                income += value
+                into += value
+            }
+            if !sum.movedIn.isZero, let value = convert(sum.movedIn) {
+                flows.append(Flow(from: .movedIn, to: .account(name), amount: value))
+                movedIn += value
+                into += value
+            }
+            for (category, amount) in sum.spending.sorted(by: { $0.key < $1.key }) {
+                guard let value = convert(amount) else { continue }
+                flows.append(Flow(from: .account(name), to: .category(category), amount: value))
+                spending += value
+                outOf += value
+                categories[category] = (categories[category] ?? .zero(base)) + value
+                // Each day's sum converted at the month's rate, for the same-days comparisons.
+                for (dayOfMonth, amount) in sum.spendingByDay[category] ?? [:] {
+                    if let value = convert(amount) { byDay[category, default: [:]][dayOfMonth] = (byDay[category]?[dayOfMonth] ?? .zero(base)) + value }
+                }
+            }
+            if !sum.movedOut.isZero, let value = convert(sum.movedOut) {
+                flows.append(Flow(from: .account(name), to: .movedOut, amount: value))
+                movedOut += value
+                outOf += value
+            }
+            if into.minorUnits > outOf.minorUnits {
+                flows.append(Flow(from: .account(name), to: .leftOver, amount: into - outOf))
+            } else if outOf.minorUnits > into.minorUnits {
+                flows.append(Flow(from: .fromBalance, to: .account(name), amount: outOf - into))
+            }
+        }
+        // Per-day conversions of a foreign currency round each day apart: the by-day sums are for
+        // comparing the same days of two months only, never shown as the month's total.
+        return Month(month: month, day: day, throughDay: day.day, income: income, spending: spending, movedOut: movedOut, movedIn: movedIn,
+                     categories: categories, categoriesByDay: byDay, flows: flows, rates: used.keys.sorted().map { used[$0]! },
+                     notConverted: notConverted)
+    }
+
+    static func accounts(_ dataset: Dataset, context: ReportContext) -> [AccountCashFlow] {
+        dataset.starling.filter { $0.feedNotKept == nil }.map { AccountCashFlow.of($0, clock: context.clock, settings: context.settings) }
+    }
+
+    static func months(_ dataset: Dataset, context: ReportContext) -> [Month] {
+        months(accounts(dataset, context: context), rates: dataset.rates, base: context.settings.baseCurrency, asOf: context.progress.asOf)
+    }
+
+    // MARK: Comparisons
+
+    /// A figure against another: the change and its percentage of the other.
+    public struct Change: Sendable {
+        public let now: Money
+        public let then: Money?
+        public var change: Money? { then.map { now - $0 } }
+        /// Rounded toward zero; `nil` when the other is missing or zero.
+        public var percent: Int? {
+            guard let then, then.minorUnits != 0 else { return nil }
+            return Int(clamping: (now.minorUnits - then.minorUnits) * 100 / then.minorUnits.magnitude.clampedInt128)
+        }
+    }
+
+    /// The month's spending per category (and in total) against the month before and the same
+    /// month a year before; for a month in progress, against the same days of those months.
+    public struct Comparison: Sendable {
+        public struct Row: Sendable {
+            public let category: String
+            public let previous: Change
+            public let lastYear: Change
+        }
+        public let rows: [Row]
+        public let total: Row
+        /// The day of the month the comparison runs through (the whole month: its last day).
+        public let throughDay: Int
+        public let isPartial: Bool
+        public let previousMonth: CalendarMonth
+        public let lastYearMonth: CalendarMonth
+        public let hasPrevious: Bool
+        public let hasLastYear: Bool
+    }
+
+    public static func comparison(_ months: [Month], at index: Int, complete: Bool) -> Comparison {
+        let current = months[index]
+        let base = current.spending.currency
+        let previousMonth = current.month.previous
+        let lastYearMonth = CalendarMonth(year: current.month.year - 1, month: current.month.month)
+        let byMonth = Dictionary(months.map { ($0.month, $0) }, uniquingKeysWith: { a, _ in a })
+        let day = complete ? 31 : current.throughDay
+        let previous = byMonth[previousMonth]?.categories(throughDay: day)
+        let lastYear = byMonth[lastYearMonth]?.categories(throughDay: day)
+        let names = Set(current.categories.keys).union(previous?.keys ?? [:].keys).union(lastYear?.keys ?? [:].keys)
+        func sum(_ values: [String: Money]?) -> Money? { values.map { AccountCashFlow.sum($0.values) ?? .zero(base) } }
+        let rows = names.sorted().map { name in
+            Comparison.Row(category: name,
+                           previous: Change(now: current.categories[name] ?? .zero(base), then: previous.map { $0[name] ?? .zero(base) }),
+                           lastYear: Change(now: current.categories[name] ?? .zero(base), then: lastYear.map { $0[name] ?? .zero(base) }))
+        }
+        let total = Comparison.Row(category: "Total", previous: Change(now: current.spending, then: sum(previous)),
+                                   lastYear: Change(now: current.spending, then: sum(lastYear)))
+        return Comparison(rows: rows, total: total, throughDay: day, isPartial: !complete, previousMonth: previousMonth,
+                          lastYearMonth: lastYearMonth, hasPrevious: previous != nil, hasLastYear: lastYear != nil)
+    }
+}
+
+extension UInt128 {
+    var clampedInt128: Int128 { self > UInt128(Int128.max) ? Int128.max : Int128(self) }
+}

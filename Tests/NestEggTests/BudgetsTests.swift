@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import NestEggLoad
+@testable import NestEggModel
+@testable import NestEggRender
+@testable import NestEggReport
+@testable import NestEggSupport
+
+@Suite struct BudgetsTests {
+    /// Every budget line of the fixtures, from the raw JSON and the settings file as text.
+    @Test func everyLineEqualsAnIndependentCheck() throws {
+        let dataset = try NetWorthTests.fixtures()
+        let context = ReportContext(dataset: dataset)
+        let asOf = try #require(context.progress.asOf)
+        let settings = HouseholdCheck.json("nestegg.json") as! [String: Any]
+        let budgets = (settings["budgets"] as! [String: String]).mapValues { Int((Decimal(string: $0)! * 100 as NSDecimalNumber).intValue) }
+        #expect(budgets.count == 4)
+        let expected = CashFlowTests.expected(asOf: asOf.description)
+        let months = BudgetsReport.months(dataset, context: context)
+        #expect(months.count == 3)
+        for month in months {
+            let check = try #require(expected[month.month.description])
+            let days = Int(HouseholdCheck.lastDay(month.month.description).suffix(2))!
+            let inProgress = month.month == CalendarMonth(asOf)
+            #expect(month.complete == !inProgress)
+            let through = inProgress ? asOf.day : days
+            for line in month.lines {
+                let budget = try #require(budgets[line.category])
+                var share = Decimal(budget) * Decimal(through) / Decimal(days)
+                var rounded = Decimal()
+                NSDecimalRound(&rounded, &share, 0, .plain)
+                #expect(line.budget.minorUnits == Int128(budget))
+                #expect(line.prorated.minorUnits == Int128(NSDecimalNumber(decimal: rounded).intValue), "\(line.category) \(month.month)")
+                #expect(line.spent.minorUnits == Int128(check.categories[line.category] ?? 0), "\(line.category) \(month.month)")
+                #expect(line.left.minorUnits == line.prorated.minorUnits - line.spent.minorUnits)
+            }
+        }
+        // The page and the start page show them.
+        let site = SiteReport.build(dataset)
+        let page = try #require(site.pages.first { $0.path == BudgetsReport.section.path })
+        let markdown = unpadded(try PageRenderer(templates: try TemplateLibrary(), site: site).render(page).markdown)
+        #expect(markdown.contains("| Transport | £80.00 | £80.00 | £80.12 | **over by £0.12** |"), "\(markdown)")
+        #expect(markdown.contains("each budget counts 21 of its 30 days so far"))
+        #expect(site.dashboard.contains { $0.section == BudgetsReport.section })
+    }
+
+    @Test func prorationRoundsHalvesUp() {
+        #expect(BudgetsReport.prorate(gbp(25_000), day: 21, of: 30).minorUnits == 17_500)
+        #expect(BudgetsReport.prorate(gbp(100), day: 1, of: 8).minorUnits == 13, "12.5 pence: a half, up")
+        #expect(BudgetsReport.prorate(gbp(100), day: 1, of: 3).minorUnits == 33)
+        #expect(BudgetsReport.prorate(gbp(100), day: 31, of: 31).minorUnits == 100)
+    }
+
+    @Test func budgetsAreReadInTheBaseCurrencyWhereverItIsSet() throws {
+        let (doc, log) = document(#"{"budgets": {"Groceries": "250.00", "eating out": 120}, "baseCurrency": "EUR"}"#)
+        let settings = SettingsLoader.settings(in: try #require(doc))
+        #expect(!log.hasErrors)
+        #expect(settings.budgets == ["Groceries": Money(minorUnits: 25_000, currency: .eur), "eating out": Money(minorUnits: 12_000, currency: .eur)])
+        let (wrong, wrongLog) = document(#"{"budgets": {"Groceries": "-5", "Shopping": "1.234", "": "3", "Fun": true}}"#)
+        _ = SettingsLoader.settings(in: try #require(wrong))
+        #expect(wrongLog.errors.map(\.path) == ["$.budgets.Groceries", "$.budgets.Shopping", "$.budgets['']", "$.budgets.Fun"],
+                "\(wrongLog.errors.map(\.description))")
+        // Without budgets there is no page and no start-page card.
+        var dataset = try NetWorthTests.fixtures()
+        dataset.settings.budgets = [:]
+        #expect(!SiteReport.build(dataset).pages.contains { $0.path == BudgetsReport.section.path })
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+@testable import NestEggLoad
+@testable import NestEggModel
+@testable import NestEggRender
+@testable import NestEggReport
+@testable import NestEggSupport
+
+@Suite struct CashFlowTests {
+    /// `EATING_OUT` → `Eating out`, as a household reads it.
+    static func humanized(_ code: String?) -> String {
+        guard let code, !code.isEmpty else { return "Uncategorised" }
+        let words = code.lowercased().replacingOccurrences(of: "_", with: " ")
+        return words.prefix(1).uppercased() + words.dropFirst()
+    }
+
+    struct Expected {
+        var income = 0, spending = 0, movedOut = 0, movedIn = 0
+        var categories: [String: Int] = [:]
+        var categoriesThrough: [Int: [String: Int]] = [:]
+    }
+
+    /// Every month's figures from the raw JSON: sums per account and source or category, each
+    /// converted by `Decimal` at the rate of the month's last day (or the as-of date).
+    static func expected(asOf: String) -> [String: Expected] {
+        var months: [String: Expected] = [:]
+        for account in HouseholdCheck.accounts {
+            var sums: [String: [String: Int]] = [:]  // month → key → minor units
+            var byDay: [String: [String: [Int: Int]]] = [:]
+            for item in account.items where HouseholdCheck.counted(item, account) {
+                let month = String(item.day.prefix(7))
+                let key: String
+                if item.source == "INTERNAL_TRANSFER" { key = item.out ? "moved out" : "moved in" }
+                else if !item.out { key = "in:" + item.counterParty }
+                else {
+                    key = "out:" + humanized(item.category)
+                    byDay[month, default: [:]][key, default: [:]][Int(item.day.suffix(2))!, default: 0] += item.minor
+                }
+                sums[month, default: [:]][key, default: 0] += item.minor
+            }
+            for (month, keys) in sums {
+                let day = min(HouseholdCheck.lastDay(month), asOf)
+                var expected = months[month] ?? Expected()
+                for (key, minor) in keys {
+                    let pence = HouseholdCheck.toGBP(minor, account.currency, on: day)!.pence
+                    switch key {
+                    case "moved out": expected.movedOut += pence
+                    case "moved in": expected.movedIn += pence
+                    case let key where key.hasPrefix("in:"): expected.income += pence
+                    default:
+                        expected.spending += pence
+                        expected.categories[String(key.dropFirst(4)), default: 0] += pence
+                    }
+                }
+                for through in [21] {
+                    for (key, days) in byDay[month] ?? [:] {
+                        let total = days.filter { $0.key <= through }.reduce(0) { $0 + HouseholdCheck.toGBP($1.value, account.currency, on: day)!.pence }
+                        if days.contains(where: { $0.key <= through }) { expected.categoriesThrough[through, default: [:]][String(key.dropFirst(4)), default: 0] += total }
+                    }
+                }
+                months[month] = expected
+            }
+        }
+        return months
+    }
+
+    @Test func everyMonthEqualsAnIndependentCheck() throws {
+        let dataset = try NetWorthTests.fixtures()
+        let context = ReportContext(dataset: dataset)
+        let asOf = try #require(context.progress.asOf)
+        let months = CashFlowReport.months(dataset, context: context)
+        let expected = Self.expected(asOf: asOf.description)
+        #expect(months.map(\.month.description) == ["2026-09", "2026-10", "2026-11"])
+        for month in months {
+            let check = try #require(expected[month.month.description])
+            #expect(month.income.minorUnits == Int128(check.income), "\(month.month)")
+            #expect(month.spending.minorUnits == Int128(check.spending), "\(month.month)")
+            #expect(month.movedOut.minorUnits == Int128(check.movedOut), "\(month.month)")
+            #expect(month.movedIn.minorUnits == Int128(check.movedIn), "\(month.month)")
+            #expect(month.categories.mapValues { Int($0.minorUnits) } == check.categories, "\(month.month)")
+            #expect(month.savingsRate == (check.income > 0 ? (check.income - check.spending) * 100 / check.income : nil))
+            // The flows: what enters the accounts leaves them, and the money in and out are the table's.
+            func isAccount(_ end: CashFlowReport.Flow.End) -> Bool { if case .account = end { true } else { false } }
+            let into = month.flows.filter { isAccount($0.to) }.reduce(0) { $0 + $1.amount.minorUnits }
+            let out = month.flows.filter { isAccount($0.from) }.reduce(0) { $0 + $1.amount.minorUnits }
+            #expect(into == out)
+            let sources = month.flows.filter { if case .source = $0.from { true } else { false } }.reduce(0) { $0 + $1.amount.minorUnits }
+            let categories = month.flows.filter { if case .category = $0.to { true } else { false } }.reduce(0) { $0 + $1.amount.minorUnits }
+            #expect(sources == month.income.minorUnits && categories == month.spending.minorUnits)
+        }
+        // November is in progress (data as of the 21st): compared with 1–21 October.
+        let november = try #require(months.firstIndex { $0.month == CalendarMonth(year: 2026, month: 11) })
+        let comparison = CashFlowReport.comparison(months, at: november, complete: false)
+        #expect(comparison.throughDay == 21 && comparison.hasPrevious && !comparison.hasLastYear)
+        let october = try #require(expected["2026-10"]?.categoriesThrough[21])
+        for row in comparison.rows {
+            #expect(row.previous.then?.minorUnits == Int128(october[row.category] ?? 0), "\(row.category)")
+        }
+        #expect(comparison.total.previous.then?.minorUnits == Int128(october.values.reduce(0, +)))
+        let whole = CashFlowReport.comparison(months, at: november - 1, complete: true)
+        #expect(whole.total.previous.then?.minorUnits == Int128(try #require(expected["2026-09"]).spending))
+        #expect(whole.total.previous.percent == Int((Int128(try #require(expected["2026-10"]).spending) - Int128(expected["2026-09"]!.spending)) * 100
+                                                    / Int128(expected["2026-09"]!.spending)))
+    }
+
+    /// The diagram has one band per flow, and its table beside it lists the same flows.
+    @Test func theDiagramDrawsEveryFlowOfItsTable() throws {
+        let dataset = try NetWorthTests.fixtures()
+        let site = SiteReport.build(dataset)
+        let renderer = PageRenderer(templates: try TemplateLibrary(), site: site)
+        let page = try #require(site.pages.first { $0.path == "cashflow/2026-10" })
+        let output = try renderer.render(page)
+        let months = CashFlowReport.months(dataset, context: ReportContext(dataset: dataset))
+        let october = try #require(months.first { $0.month == CalendarMonth(year: 2026, month: 10) })
+        #expect(output.html.components(separatedBy: "flow-link\"").count - 1 == october.flows.count)
+        #expect(output.html.contains("<svg class=\"chart chart-flow\""))
+        let markdown = unpadded(output.markdown)
+        #expect(!markdown.contains("<svg"), "Markdown shows the table, not the drawing")
+        for flow in october.flows {
+            #expect(markdown.contains("| \(CashFlowReport.name(flow.from)) | \(CashFlowReport.name(flow.to)) | \(ReportContext(dataset: dataset).money(flow.amount)) |"))
+        }
+        // Every node is labelled with its amount on the drawing itself (no hovering needed).
+        #expect(output.html.contains(">£2,850.00</text>"))
+        #expect(markdown.contains("| Money in | £2,850.00 |"))
+    }
+}
