@@ -137,7 +137,10 @@ public struct Build {
         if let census { try placing(folder) { () throws(BuildError) in try census.checkAgain(folder, dataset: dataset, own: ownsFeed) } }
         let templates = try loadTemplates()
         let loaded = incremental?.loaded(dataset)
-        let elsewhere = if let census { try census.figures(of: dataset, folder: options.data) } else { try figuresElsewhere(dataset, folder: folder) }
+        // A census carries what the round-ups, statements and spending pages need; the cash-flow,
+        // budgets and recurring pages' figures come from reading the feed again either way.
+        let elsewhere = try figuresElsewhere(dataset, folder: folder, census: census.map { census throws(BuildError) in try census.figures(of: dataset, folder: options.data) },
+                                            censusDigests: shareDigests?.byPath ?? [:])
         // A share compares with nothing: its part is rebuilt whole, without a build cache.
         var site = SiteReport.build(dataset, notes: notes, previous: incremental?.previous?.changes, memo: loaded?.memo,
                                     elsewhere: elsewhere, rows: census.map { .runs($0.totals) } ?? .inMemory)
@@ -413,7 +416,9 @@ public struct Build {
     func load(_ folder: DataFolder, census: CensusSet? = nil) throws(BuildError) -> (Dataset, [Diagnostic], notes: [Diagnostic]) {
         let log = DiagnosticLog()
         let kept = options.shard.map { shard in
-            var kept = FeedsKept(starling: { shard.owns(Page.entity(of: $0)) }, qapital: { shard.owns(Page.entity(ofQapitalGoal: $0)) },
+            // Every share keeps every Qapital goal's feed (a goal's feed is a few kilobytes): the
+            // goals list projects each goal from its feed.
+            var kept = FeedsKept(starling: { shard.owns(Page.entity(of: $0)) }, qapital: { _ in true },
                                  known: { census?.feeds[$0]?.known })
             kept.digests = census != nil
             return kept
@@ -487,29 +492,37 @@ public struct Build {
     /// worked out and the feed let go. (The load reported the feeds' problems and kept their latest
     /// times, which make the as-of date the figures need.) A feed that cannot be read now, or whose
     /// bytes changed since the load read them (SHA-256), stops the build.
-    func figuresElsewhere(_ dataset: Dataset, folder: DataFolder) throws(BuildError) -> [String: AccountFigures] {
+    /// With `census` (the census's figures, by UID), each account's are those, with what the feed
+    /// adds (``AccountFigures/withFeedFigures(of:context:)``).
+    /// `censusDigests`: the census's digests of the feeds, by path, which the feeds read again must still have.
+    func figuresElsewhere(_ dataset: Dataset, folder: DataFolder, census: [String: AccountFigures]? = nil,
+                          censusDigests: [String: String] = [:]) throws(BuildError) -> [String: AccountFigures] {
         let others = dataset.starling.filter { $0.feedNotKept != nil }
         if let shard = options.shard {
             progress("load: share \(shard) keeps the feeds of \(dataset.starling.count - others.count) of \(dataset.starling.count) accounts"
                 + " and \(dataset.qapital.feeds.count) goals' feeds; of the others, what the site-wide pages need")
         }
-        guard !others.isEmpty else { return [:] }
+        guard !others.isEmpty else { return census ?? [:] }
         let context = ReportContext(dataset: dataset)
         let log = DiagnosticLog()
         let figures = Concurrently.map(others.count, log: log) { index, log -> AccountFigures in
             var data = others[index]
             let (items, digest) = StarlingLoader.readFeed(of: data.account, in: folder, log: log, digest: true)
             data.feed = items
-            if digest != data.feedNotKept?.digest {
+            // (With a census the load keeps no digest: the census's stands for the feed.)
+            if let kept = data.feedNotKept?.digest ?? censusDigests[StarlingLoader.feedPath(of: data.account)], digest != kept {
                 log.report(Diagnostic(.error, file: StarlingLoader.feedPath(of: data.account), message: "changed while the build read it; build again"))
             }
             data.feedNotKept = nil
+            if let counted = census?[data.account.uid] { return counted.withFeedFigures(of: data, context: context) }
             return AccountFigures(data, context: context)
         }
         if log.hasErrors {
             throw BuildError(step: .load, exitCode: .dataError, diagnostics: placed(log.diagnostics.filter { $0.severity == .error }, folder: folder))
         }
-        return Dictionary(uniqueKeysWithValues: zip(others.map(\.account.uid), figures))
+        var all = census ?? [:]
+        for (uid, figure) in zip(others.map(\.account.uid), figures) { all[uid] = figure }
+        return all
     }
 
     func loadTemplates() throws(BuildError) -> TemplateLibrary {

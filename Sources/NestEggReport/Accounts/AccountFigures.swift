@@ -35,6 +35,11 @@ public struct AccountFigures: Sendable {
     /// which keeps the rows apart, in one sorted run a file (``SpendingLists``), and their totals
     /// as one sum of all its accounts' (``SpendingTotals``).
     public let spending: [SpendingItem]?
+    /// The account's cash flow (``AccountCashFlow``) and recurring series (``RecurringRule``), for
+    /// the cash-flow, budgets and recurring pages: worked out from the feed; from a census, `nil`
+    /// until the build reads the feed for them (``withFeedFigures(of:context:)``).
+    public private(set) var cashFlow: AccountCashFlow?
+    public private(set) var recurring: RecurringRule.Found?
 
     /// Which of the figures a read decodes: the lines of the other are passed over.
     private enum Part { case weeks, basis, both }
@@ -59,6 +64,17 @@ public struct AccountFigures: Sendable {
         weekCount = weeks.count
         var categories = TransactionsRules.StarlingCategories(settings: context.settings)
         spending = TransactionsRules.starlingItems(of: data, clock: context.clock, categories: &categories)
+        cashFlow = AccountCashFlow.of(data, clock: context.clock, settings: context.settings)
+        recurring = RecurringRule.of(data, clock: context.clock)
+    }
+
+    /// These figures with the cash flow and recurring series of `data` (the account's feed, read
+    /// again for them): what a census does not carry.
+    public func withFeedFigures(of data: StarlingAccountData, context: ReportContext) -> AccountFigures {
+        var figures = self
+        figures.cashFlow = AccountCashFlow.of(data, clock: context.clock, settings: context.settings)
+        figures.recurring = RecurringRule.of(data, clock: context.clock)
+        return figures
     }
 
     /// ``StatementPeriods/statements(for:clock:asOf:)`` to the data's as-of date, each ``StatementPeriods/Statement/trimmed()``.

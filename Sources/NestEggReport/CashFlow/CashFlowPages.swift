@@ -149,8 +149,8 @@ extension CashFlowReport {
                      title: "Where the money came from and went in \(NetWorthReport.monthLabel(month.month, context: context)), in \(month.income.currency.code)")
     }
 
-    public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
-        let months = months(dataset, context: context)
+    public static func pages(for dataset: Dataset, context: ReportContext, elsewhere: [String: AccountFigures] = [:]) -> [Page] {
+        let months = months(dataset, context: context, elsewhere: elsewhere)
         guard !months.isEmpty else { return [] }
         let base = context.settings.baseCurrency
         let crumbs = [Link("Dashboard", "index")]
@@ -209,8 +209,8 @@ extension CashFlowReport {
     }
 
     /// The start page's cash flow: the latest month's money in, out, net and savings rate.
-    public static func dashboard(for dataset: Dataset, context: ReportContext) -> DashboardSection? {
-        guard let month = months(dataset, context: context).last else { return nil }
+    public static func dashboard(for dataset: Dataset, context: ReportContext, elsewhere: [String: AccountFigures] = [:]) -> DashboardSection? {
+        guard let month = months(dataset, context: context, elsewhere: elsewhere).last else { return nil }
         let label = NetWorthReport.monthLabel(month.month, context: context) + context.progress.soFar(month.month)
         return DashboardSection(title: "Cash flow, \(label)", href: ReportContext.href(monthPath(month.month)),
                                 linkText: "Where the money came from and went, month by month", figures: [

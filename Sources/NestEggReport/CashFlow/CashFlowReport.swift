@@ -130,12 +130,16 @@ public enum CashFlowReport {
                      notConverted: notConverted)
     }
 
-    static func accounts(_ dataset: Dataset, context: ReportContext) -> [AccountCashFlow] {
-        dataset.starling.filter { $0.feedNotKept == nil }.map { AccountCashFlow.of($0, clock: context.clock, settings: context.settings) }
+    /// Every account's cash flow: worked out from its feed, or, for an account whose feed this
+    /// build did not keep, the one its ``AccountFigures`` carry (in the data's order either way).
+    static func accounts(_ dataset: Dataset, context: ReportContext, elsewhere: [String: AccountFigures] = [:]) -> [AccountCashFlow] {
+        dataset.starling.compactMap { data in
+            data.feedNotKept == nil ? AccountCashFlow.of(data, clock: context.clock, settings: context.settings) : elsewhere[data.account.uid]?.cashFlow
+        }
     }
 
-    static func months(_ dataset: Dataset, context: ReportContext) -> [Month] {
-        months(accounts(dataset, context: context), rates: dataset.rates, base: context.settings.baseCurrency, asOf: context.progress.asOf)
+    static func months(_ dataset: Dataset, context: ReportContext, elsewhere: [String: AccountFigures] = [:]) -> [Month] {
+        months(accounts(dataset, context: context, elsewhere: elsewhere), rates: dataset.rates, base: context.settings.baseCurrency, asOf: context.progress.asOf)
     }
 
     // MARK: Comparisons

@@ -40,8 +40,12 @@ public enum RecurringReport {
         let rates: String?
     }
 
-    static func found(_ dataset: Dataset, context: ReportContext) -> [RecurringRule.Found] {
-        dataset.starling.filter { $0.feedNotKept == nil }.map { RecurringRule.of($0, clock: context.clock) }
+    /// Every account's series: found in its feed, or, for an account whose feed this build did not
+    /// keep, those its ``AccountFigures`` carry (in the data's order either way).
+    static func found(_ dataset: Dataset, context: ReportContext, elsewhere: [String: AccountFigures] = [:]) -> [RecurringRule.Found] {
+        dataset.starling.compactMap { data in
+            data.feedNotKept == nil ? RecurringRule.of(data, clock: context.clock) : elsewhere[data.account.uid]?.recurring
+        }
     }
 
     /// Whether a series has stopped: its next date is more than one interval's slack behind the data's date.
@@ -51,8 +55,8 @@ public enum RecurringReport {
         return series.next.adding(days: slack) < asOf
     }
 
-    public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
-        let found = found(dataset, context: context)
+    public static func pages(for dataset: Dataset, context: ReportContext, elsewhere: [String: AccountFigures] = [:]) -> [Page] {
+        let found = found(dataset, context: context, elsewhere: elsewhere)
         let series = found.flatMap(\.series)
         let upcoming = found.flatMap(\.upcoming).sorted { ($0.date, $0.counterparty, $0.account) < ($1.date, $1.counterparty, $1.account) }
         guard !series.isEmpty || !upcoming.isEmpty else { return [] }
@@ -93,8 +97,8 @@ public enum RecurringReport {
     }
 
     /// The start page's recurring payments: how many, and what they cost a year.
-    public static func dashboard(for dataset: Dataset, context: ReportContext) -> DashboardSection? {
-        let found = found(dataset, context: context)
+    public static func dashboard(for dataset: Dataset, context: ReportContext, elsewhere: [String: AccountFigures] = [:]) -> DashboardSection? {
+        let found = found(dataset, context: context, elsewhere: elsewhere)
         let payments = found.flatMap(\.series).filter { !$0.incoming && !stopped($0, asOf: context.progress.asOf) }
         guard !payments.isEmpty else { return nil }
         let upcoming = found.flatMap(\.upcoming)

@@ -155,9 +155,12 @@ public enum SiteReport {
         Report(section: TransfersReport.section, pages: TransfersReport.pages, dashboard: TransfersReport.dashboard),
         Report(section: NetWorthReport.section, pages: { NetWorthReport.pages(for: $0, context: $1, elsewhere: $2.elsewhere) },
                dashboard: { NetWorthReport.dashboard(for: $0, context: $1, elsewhere: $2.elsewhere) }),
-        Report(section: CashFlowReport.section, pages: CashFlowReport.pages, dashboard: CashFlowReport.dashboard),
-        Report(section: BudgetsReport.section, pages: BudgetsReport.pages, dashboard: BudgetsReport.dashboard),
-        Report(section: RecurringReport.section, pages: RecurringReport.pages, dashboard: RecurringReport.dashboard),
+        Report(section: CashFlowReport.section, pages: { CashFlowReport.pages(for: $0, context: $1, elsewhere: $2.elsewhere) },
+               dashboard: { CashFlowReport.dashboard(for: $0, context: $1, elsewhere: $2.elsewhere) }),
+        Report(section: BudgetsReport.section, pages: { BudgetsReport.pages(for: $0, context: $1, elsewhere: $2.elsewhere) },
+               dashboard: { BudgetsReport.dashboard(for: $0, context: $1, elsewhere: $2.elsewhere) }),
+        Report(section: RecurringReport.section, pages: { RecurringReport.pages(for: $0, context: $1, elsewhere: $2.elsewhere) },
+               dashboard: { RecurringReport.dashboard(for: $0, context: $1, elsewhere: $2.elsewhere) }),
     ]
 
     /// Every report's pages (the reports are worked out at once, on every core), the start page
