@@ -19,7 +19,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 .PHONY: site test conformance pdf deps pdf-deps browser-deps host-deps browser-test screenshots bench bench-shards bench-writes build templates templates-check fixtures clean engines-test engines-run
 
 ## site: install what is missing, build nestegg, and generate Output/ from Fixtures/.
-## A debug build: it compiles in about half the time of a release build (swift-crypto's BoringSSL
+## A debug build: it compiles faster than a release build (swift-crypto's BoringSSL
 ## above all), renders the sample in seconds, and is the build `make test` reuses. For large data
 ## build the release binary (`swift build -c release`); both write the same bytes.
 site: deps templates
