@@ -39,7 +39,7 @@ import Testing
         let site = SiteReport.build(dataset)
         let page = try #require(site.pages.first { $0.path == BudgetsReport.section.path })
         let markdown = unpadded(try PageRenderer(templates: try TemplateLibrary(), site: site).render(page).markdown)
-        #expect(markdown.contains("| Transport | £80.00 | £80.00 | £80.12 | **over by £0.12** |"), "\(markdown)")
+        #expect(markdown.contains("| Travel | £80.00 | £80.00 | £80.12 | **over by £0.12** |"), "\(markdown)")
         #expect(markdown.contains("each budget counts 21 of its 30 days so far"))
         #expect(site.dashboard.contains { $0.section == BudgetsReport.section })
     }

@@ -7,9 +7,15 @@ import Testing
 @testable import NestEggSupport
 
 @Suite struct CashFlowTests {
-    /// `EATING_OUT` → `Eating out`, as a household reads it.
+    /// `EATING_OUT` → `Eating out`, as a household reads it; the bank's groceries count as the
+    /// app's Food, its transport and holidays as Travel (the default category mapping).
     static func humanized(_ code: String?) -> String {
         guard let code, !code.isEmpty else { return "Uncategorised" }
+        switch code {
+        case "GROCERIES": return "Food"
+        case "TRANSPORT", "HOLIDAYS": return "Travel"
+        default: break
+        }
         let words = code.lowercased().replacingOccurrences(of: "_", with: " ")
         return words.prefix(1).uppercased() + words.dropFirst()
     }
