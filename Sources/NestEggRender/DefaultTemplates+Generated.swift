@@ -5,7 +5,9 @@ enum DefaultTemplates {
         "budgets-index.md.mustache": #"""
 # {{title}}
 
-{{rule}}
+{{#rule}}
+{{.}}
+{{/rule}}
 
 {{#months}}
 ## {{heading}}
@@ -68,7 +70,9 @@ The account has no savings goal for its round-ups.
         "cashflow-index.md.mustache": #"""
 # {{title}}
 
-{{rule}}
+{{#rule}}
+{{.}}
+{{/rule}}
 
 | Month | Money in | Money out | Net | Savings rate | To savings and own accounts |
 |:--|--:|--:|--:|--:|--:|
@@ -84,7 +88,9 @@ Not converted, so in none of the figures (no exchange rate for the month): {{not
         "cashflow-month.md.mustache": #"""
 # {{title}}
 
-{{rule}}
+{{#rule}}
+{{.}}
+{{/rule}}
 
 | Figure | Amount |
 |:--|--:|
@@ -119,7 +125,9 @@ went. What an account kept is "Left in the accounts"; what it spent beyond what 
 {{#hasComparison}}
 ## Spending by category, compared
 
-{{compareNote}}
+{{#compareNote}}
+{{.}}
+{{/compareNote}}
 
 | Category | This month | {{previousLabel}} | Change | % | {{lastYearLabel}} | Change | % |
 |:--|--:|--:|--:|--:|--:|--:|--:|
@@ -129,7 +137,8 @@ went. What an account kept is "Left in the accounts"; what it spent beyond what 
 {{/hasComparison}}
 {{#hasRates}}
 
-Rates used: {{#rates}}{{.}}; {{/rates}}each the European Central Bank's of the month's last day or the working day before.
+Rates used: {{#rates}}{{.}}; {{/rates}}
+each the European Central Bank's of the month's last day or the working day before.
 {{/hasRates}}
 
 {{#previous}}← [{{label}}]({{root}}{{href}}){{/previous}}{{#previous}}{{#next}} · {{/next}}{{/previous}}{{#next}}[{{label}}]({{root}}{{href}}) →{{/next}}
@@ -850,7 +859,10 @@ it; loans at the poles or on the 180° meridian count in the outermost squares.
 What the household holds, in {{base}}: every Starling account's balance, the savings goals, the
 Qapital goals and the credit in the Kiva lender account. Money lent out on Kiva is not counted:
 the data gives each loan's whole amount, not the part lent from this account, nor what has been
-repaid. {{rateNote}}
+repaid.
+{{#rateNote}}
+{{.}}
+{{/rateNote}}
 {{#withoutBalance}}
 
 Not counted, because the data has no cleared balance for them: {{withoutBalance}}.
@@ -891,7 +903,10 @@ balance and the rate used.
         "networth-month.md.mustache": #"""
 # {{title}}
 
-Every account's balance at the end of the day on {{day}}, in its own currency and in {{base}}. {{rateNote}}
+Every account's balance at the end of the day on {{day}}, in its own currency and in {{base}}.
+{{#rateNote}}
+{{.}}
+{{/rateNote}}
 
 | Account | Balance | Rate used | In {{base}} |
 |:--|--:|:--|--:|
@@ -1722,7 +1737,7 @@ svg.chart-map { max-width: 52rem; }
    640 units shrink to about 0.56, so its text is set larger there. */
 .chart-flow .flow-link { fill-opacity: .35; }
 .chart-flow .flow-label { paint-order: stroke; stroke: var(--bg); stroke-width: 4px; stroke-linejoin: round; }
-@media (max-width: 30rem) { .chart-flow text { font-size: 20px; } }
+@media (max-width: 30rem) { .chart-flow text { font-size: 22px; } }
 
 """#,
         "summary.md.mustache": #"""

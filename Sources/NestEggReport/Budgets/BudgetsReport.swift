@@ -81,7 +81,7 @@ public enum BudgetsReport {
 
     struct View: Sendable, Encodable {
         let title: String
-        let rule: String
+        let rule: [String]
         let months: [MonthView]
     }
 
@@ -117,7 +117,7 @@ public enum BudgetsReport {
             + "in \(context.settings.baseCurrency.code), other currencies converted at the month's rate) against the monthly budgets "
             + "set in the settings. Newest month first."
         return [Page(path: section.path, title: "Budgets", template: "budgets-index", section: section.id, breadcrumbs: [Link("Dashboard", "index")],
-                     view: View(title: "Budgets", rule: rule, months: months.suffix(12).reversed().map { monthView($0, context: context) }))]
+                     view: View(title: "Budgets", rule: Prose.lines(rule), months: months.suffix(12).reversed().map { monthView($0, context: context) }))]
     }
 
     /// The start page's budgets: the latest month's budget so far, spent and what is left.

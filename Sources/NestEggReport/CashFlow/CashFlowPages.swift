@@ -15,7 +15,7 @@ extension CashFlowReport {
     struct IndexView: Sendable, Encodable {
         let title: String
         let base: String
-        let rule: String
+        let rule: [String]
         let months: [MonthRow]
         let notConverted: String?
     }
@@ -41,7 +41,7 @@ extension CashFlowReport {
     struct MonthView: Sendable, Encodable {
         let title: String
         let base: String
-        let rule: String
+        let rule: [String]
         let income: String
         let spending: String
         let net: String
@@ -55,7 +55,7 @@ extension CashFlowReport {
         let rates: [String]
         let hasRates: Bool
         let notConverted: String?
-        let compareNote: String
+        let compareNote: [String]
         let previousLabel: String
         let lastYearLabel: String
         let comparison: [CompareRow]
@@ -162,7 +162,7 @@ extension CashFlowReport {
                      savingsRate: month.savingsRate.map { "\($0)%" } ?? "–", movedOut: context.money(month.movedOut))
         }
         var pages = [Page(path: section.path, title: "Cash flow", template: "cashflow-index", section: section.id, breadcrumbs: crumbs,
-                          view: IndexView(title: "Cash flow", base: base.code, rule: rule(base), months: rows,
+                          view: IndexView(title: "Cash flow", base: base.code, rule: Prose.lines(rule(base)), months: rows,
                                           notConverted: notConverted.isEmpty ? nil : context.money(notConverted)))]
         let monthCrumbs = crumbs + [Link("Cash flow", section.path)]
         for (index, month) in months.enumerated() {
@@ -185,14 +185,14 @@ extension CashFlowReport {
                        lastYear: row.lastYear.then.map(context.money) ?? "–", lastYearChange: row.lastYear.change.map { signed($0, context: context) } ?? "–",
                        lastYearPercent: percentText(row.lastYear.percent), isTotal: total)
         }
-        let compareNote = complete
+        let compareNote = Prose.lines(complete
             ? "Each category's spending against the whole month before and the same month a year before."
             : "This month is in progress: each category's spending on its days 1 to \(comparison.throughDay) against days 1 to "
-                + "\(comparison.throughDay) of the month before and of the same month a year before."
+                + "\(comparison.throughDay) of the month before and of the same month a year before.")
         let link = { (month: CalendarMonth) in LinkView(label: NetWorthReport.monthLabel(month, context: context), href: ReportContext.href(monthPath(month))) }
         let flowTotal = month.flows.filter { if case .account = $0.to { true } else { false } }.reduce(Money.zero(base)) { $0 + $1.amount }
         return MonthView(
-            title: title, base: base.code, rule: rule(base), income: context.money(month.income), spending: context.money(month.spending),
+            title: title, base: base.code, rule: Prose.lines(rule(base)), income: context.money(month.income), spending: context.money(month.spending),
             net: signed(month.net, context: context), savingsRate: month.savingsRate.map { "\($0)%" } ?? "–",
             movedOut: context.money(month.movedOut), movedIn: context.money(month.movedIn), chart: chart(month, context: context),
             flows: month.flows.map { FlowRow(from: name($0.from), to: name($0.to), amount: context.money($0.amount)) },

@@ -137,7 +137,7 @@ public enum NetWorthReport {
     struct IndexView: Sendable, Encodable {
         let title: String
         let base: String
-        let rateNote: String
+        let rateNote: [String]
         let hasNow: Bool
         let nowDay: String
         let now: [LineView]
@@ -155,7 +155,7 @@ public enum NetWorthReport {
         let title: String
         let day: String
         let base: String
-        let rateNote: String
+        let rateNote: [String]
         let lines: [LineView]
         let total: String
         let notConverted: String?
@@ -215,7 +215,7 @@ public enum NetWorthReport {
             let title = "Net worth, \(monthLabel(holdings.month, context: context))\(context.progress.soFar(holdings.month))"
             pages.append(Page(path: monthPath(holdings.month), title: title, template: "networth-month", section: section.id,
                               breadcrumbs: monthCrumbs, view: MonthView(
-                                title: title, day: context.date(holdings.day), base: figures.base.code, rateNote: rateNote(figures, context: context),
+                                title: title, day: context.date(holdings.day), base: figures.base.code, rateNote: Prose.lines(rateNote(figures, context: context)),
                                 lines: holdings.lines.map { lineView($0, context: context) }, total: context.money(holdings.total),
                                 notConverted: notConvertedText(holdings.notConverted, context: context),
                                 previous: previous.map { MonthLinkView(label: monthLabel($0, context: context), href: ReportContext.href(monthPath($0))) },
@@ -240,7 +240,7 @@ public enum NetWorthReport {
                 + "\(monthLabel(figures.months[figures.months.count - 1].month, context: context)), converted amounts only",
             axis: Chart.moneyAxis(upTo: Money(minorUnits: maximum, currency: figures.base), format: context.money))
         return IndexView(
-            title: "Net worth", base: figures.base.code, rateNote: rateNote(figures, context: context),
+            title: "Net worth", base: figures.base.code, rateNote: Prose.lines(rateNote(figures, context: context)),
             hasNow: now != nil, nowDay: now.map { context.date($0.day) } ?? "", now: now?.lines.map { lineView($0, context: context) } ?? [],
             nowTotal: now.map { context.money($0.total) } ?? "", nowNotConverted: now.flatMap { notConvertedText($0.notConverted, context: context) },
             months: rows, hasMonths: !rows.isEmpty, hasNotConverted: figures.months.contains { !$0.isComplete },
