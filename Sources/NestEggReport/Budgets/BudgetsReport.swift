@@ -90,7 +90,7 @@ public enum BudgetsReport {
     }
 
     static func monthView(_ month: Month, context: ReportContext) -> MonthView {
-        let label = NetWorthReport.monthLabel(month.month, context: context) + context.progress.soFar(month.month)
+        let label = TransactionsInsightsReport.monthHeading(month.month, context: context)
         let note = month.complete
             ? "The whole month's budget."
             : "The month is in progress: each budget counts \(month.throughDay) of its \(month.days) days so far."
@@ -123,7 +123,7 @@ public enum BudgetsReport {
     /// The start page's budgets: the latest month's budget so far, spent and what is left.
     public static func dashboard(for dataset: Dataset, context: ReportContext, elsewhere: [String: AccountFigures] = [:]) -> DashboardSection? {
         guard let month = months(dataset, context: context, elsewhere: elsewhere).last else { return nil }
-        let label = NetWorthReport.monthLabel(month.month, context: context) + context.progress.soFar(month.month)
+        let label = TransactionsInsightsReport.monthHeading(month.month, context: context)
         let over = month.lines.filter(\.isOver).map(\.category)
         var figures: [DashboardSection.Figure] = [
             .init(label: month.complete ? "Budget" : "Budget to day \(month.throughDay)", value: context.money(month.budget), amount: month.budget, id: "budget"),

@@ -90,10 +90,6 @@ extension CashFlowReport {
 
     static func percentText(_ value: Int?) -> String { value.map { "\($0 > 0 ? "+" : "")\($0)%" } ?? "–" }
 
-    static func signed(_ money: Money, context: ReportContext) -> String {
-        (money.minorUnits > 0 ? "+" : "") + context.money(money)
-    }
-
     /// The diagram of a month's flows: sources and moves in (column 0), accounts (1), categories, moves out and what was left (2).
     static func chart(_ month: Month, context: ReportContext) -> Chart? {
         guard !month.flows.isEmpty else { return nil }
@@ -146,7 +142,7 @@ extension CashFlowReport {
             Chart.Flow.Link(from: position[$0.from]!, to: position[$0.to]!, value: $0.amount.minorUnits, valueText: context.money($0.amount))
         }
         return .flow(Chart.Flow(nodes: nodes, links: links),
-                     title: "Where the money came from and went in \(NetWorthReport.monthLabel(month.month, context: context)), in \(month.income.currency.code)")
+                     title: "Where the money came from and went in \(TransactionsInsightsReport.monthLabel(month.month, context: context)), in \(month.income.currency.code)")
     }
 
     public static func pages(for dataset: Dataset, context: ReportContext, elsewhere: [String: AccountFigures] = [:]) -> [Page] {
@@ -154,11 +150,11 @@ extension CashFlowReport {
         guard !months.isEmpty else { return [] }
         let base = context.settings.baseCurrency
         let crumbs = [Link("Dashboard", "index")]
-        func label(_ month: CalendarMonth) -> String { NetWorthReport.monthLabel(month, context: context) + context.progress.soFar(month) }
+        func label(_ month: CalendarMonth) -> String { TransactionsInsightsReport.monthLabel(month, context: context) + context.progress.soFar(month) }
         let notConverted = MoneyTotals(months.flatMap(\.notConverted.amounts))
         let rows = months.reversed().map { month in
             MonthRow(label: label(month.month), href: ReportContext.href(monthPath(month.month)), income: context.money(month.income),
-                     spending: context.money(month.spending), net: signed(month.net, context: context),
+                     spending: context.money(month.spending), net: HeadlineReport.signed(month.net, context: context),
                      savingsRate: month.savingsRate.map { "\($0)%" } ?? "–", movedOut: context.money(month.movedOut))
         }
         var pages = [Page(path: section.path, title: "Cash flow", template: "cashflow-index", section: section.id, breadcrumbs: crumbs,
@@ -180,28 +176,28 @@ extension CashFlowReport {
         let comparison = comparison(months, at: index, complete: complete)
         func row(_ row: Comparison.Row, total: Bool) -> CompareRow {
             CompareRow(category: row.category, now: context.money(row.previous.now),
-                       previous: row.previous.then.map(context.money) ?? "–", previousChange: row.previous.change.map { signed($0, context: context) } ?? "–",
+                       previous: row.previous.then.map(context.money) ?? "–", previousChange: row.previous.change.map { HeadlineReport.signed($0, context: context) } ?? "–",
                        previousPercent: percentText(row.previous.percent),
-                       lastYear: row.lastYear.then.map(context.money) ?? "–", lastYearChange: row.lastYear.change.map { signed($0, context: context) } ?? "–",
+                       lastYear: row.lastYear.then.map(context.money) ?? "–", lastYearChange: row.lastYear.change.map { HeadlineReport.signed($0, context: context) } ?? "–",
                        lastYearPercent: percentText(row.lastYear.percent), isTotal: total)
         }
         let compareNote = Prose.lines(complete
             ? "Each category's spending against the whole month before and the same month a year before."
             : "This month is in progress: each category's spending on its days 1 to \(comparison.throughDay) against days 1 to "
                 + "\(comparison.throughDay) of the month before and of the same month a year before.")
-        let link = { (month: CalendarMonth) in LinkView(label: NetWorthReport.monthLabel(month, context: context), href: ReportContext.href(monthPath(month))) }
+        let link = { (month: CalendarMonth) in LinkView(label: TransactionsInsightsReport.monthLabel(month, context: context), href: ReportContext.href(monthPath(month))) }
         let flowTotal = month.flows.filter { if case .account = $0.to { true } else { false } }.reduce(Money.zero(base)) { $0 + $1.amount }
         return MonthView(
             title: title, base: base.code, rule: Prose.lines(rule(base)), income: context.money(month.income), spending: context.money(month.spending),
-            net: signed(month.net, context: context), savingsRate: month.savingsRate.map { "\($0)%" } ?? "–",
+            net: HeadlineReport.signed(month.net, context: context), savingsRate: month.savingsRate.map { "\($0)%" } ?? "–",
             movedOut: context.money(month.movedOut), movedIn: context.money(month.movedIn), chart: chart(month, context: context),
             flows: month.flows.map { FlowRow(from: name($0.from), to: name($0.to), amount: context.money($0.amount)) },
             flowTotal: context.money(flowTotal), hasFlows: !month.flows.isEmpty,
             rates: month.rates.map { "\($0.description) (ECB, \(context.date($0.date)))" }, hasRates: !month.rates.isEmpty,
             notConverted: month.notConverted.isEmpty ? nil : context.money(month.notConverted),
             compareNote: compareNote,
-            previousLabel: NetWorthReport.monthLabel(comparison.previousMonth, context: context),
-            lastYearLabel: NetWorthReport.monthLabel(comparison.lastYearMonth, context: context),
+            previousLabel: TransactionsInsightsReport.monthLabel(comparison.previousMonth, context: context),
+            lastYearLabel: TransactionsInsightsReport.monthLabel(comparison.lastYearMonth, context: context),
             comparison: comparison.rows.map { row($0, total: false) } + [row(comparison.total, total: true)],
             hasComparison: !comparison.rows.isEmpty,
             previous: index > 0 ? link(months[index - 1].month) : nil,
@@ -211,12 +207,12 @@ extension CashFlowReport {
     /// The start page's cash flow: the latest month's money in, out, net and savings rate.
     public static func dashboard(for dataset: Dataset, context: ReportContext, elsewhere: [String: AccountFigures] = [:]) -> DashboardSection? {
         guard let month = months(dataset, context: context, elsewhere: elsewhere).last else { return nil }
-        let label = NetWorthReport.monthLabel(month.month, context: context) + context.progress.soFar(month.month)
+        let label = TransactionsInsightsReport.monthHeading(month.month, context: context)
         return DashboardSection(title: "Cash flow, \(label)", href: ReportContext.href(monthPath(month.month)),
                                 linkText: "Where the money came from and went, month by month", figures: [
                                     .init(label: "Money in", value: context.money(month.income), amount: month.income, id: "money-in"),
                                     .init(label: "Money out", value: context.money(month.spending), amount: month.spending, id: "money-out"),
-                                    .init(label: "Net", value: signed(month.net, context: context), amount: month.net, id: "net"),
+                                    .init(label: "Net", value: HeadlineReport.signed(month.net, context: context), amount: month.net, id: "net"),
                                     .init(label: "Savings rate", value: month.savingsRate.map { "\($0)%" } ?? "–", id: "savings-rate"),
                                 ])
     }

@@ -169,9 +169,6 @@ public enum NetWorthReport {
     }
 
     static func monthPath(_ month: CalendarMonth) -> String { "networth/\(month)" }
-    static func monthLabel(_ month: CalendarMonth, context: ReportContext) -> String {
-        "\(context.locale.monthAbbreviations[month.month - 1]) \(month.year)"
-    }
 
     /// `1 GBP = 1.1362 EUR (ECB, 30 Oct 2026)`; `–` for the base currency; why not, without a rate.
     static func rateText(_ line: Line, context: ReportContext) -> String {
@@ -212,14 +209,14 @@ public enum NetWorthReport {
         for (index, holdings) in figures.months.enumerated() {
             let previous = index > 0 ? figures.months[index - 1].month : nil
             let next = index + 1 < figures.months.count ? figures.months[index + 1].month : nil
-            let title = "Net worth, \(monthLabel(holdings.month, context: context))\(context.progress.soFar(holdings.month))"
+            let title = "Net worth, \(TransactionsInsightsReport.monthLabel(holdings.month, context: context))\(context.progress.soFar(holdings.month))"
             pages.append(Page(path: monthPath(holdings.month), title: title, template: "networth-month", section: section.id,
                               breadcrumbs: monthCrumbs, view: MonthView(
                                 title: title, day: context.date(holdings.day), base: figures.base.code, rateNote: Prose.lines(rateNote(figures, context: context)),
                                 lines: holdings.lines.map { lineView($0, context: context) }, total: context.money(holdings.total),
                                 notConverted: notConvertedText(holdings.notConverted, context: context),
-                                previous: previous.map { MonthLinkView(label: monthLabel($0, context: context), href: ReportContext.href(monthPath($0))) },
-                                next: next.map { MonthLinkView(label: monthLabel($0, context: context), href: ReportContext.href(monthPath($0))) })))
+                                previous: previous.map { MonthLinkView(label: TransactionsInsightsReport.monthLabel($0, context: context), href: ReportContext.href(monthPath($0))) },
+                                next: next.map { MonthLinkView(label: TransactionsInsightsReport.monthLabel($0, context: context), href: ReportContext.href(monthPath($0))) })))
         }
         return pages
     }
@@ -227,7 +224,7 @@ public enum NetWorthReport {
     static func indexView(_ figures: Figures, context: ReportContext) -> IndexView {
         let now = figures.now
         let rows = figures.months.reversed().map { holdings in
-            MonthRow(label: monthLabel(holdings.month, context: context) + context.progress.soFar(holdings.month),
+            MonthRow(label: TransactionsInsightsReport.monthLabel(holdings.month, context: context) + context.progress.soFar(holdings.month),
                      href: ReportContext.href(monthPath(holdings.month)), day: context.date(holdings.day), total: context.money(holdings.total),
                      notConverted: notConvertedText(holdings.notConverted, context: context) ?? "", accounts: holdings.lines.count)
         }
@@ -236,8 +233,8 @@ public enum NetWorthReport {
             // A column's label is its month's abbreviation (thirteen full labels overlap); the title names the span.
             figures.months.map { Chart.Bar(label: context.locale.monthAbbreviations[$0.month.month - 1], value: max(0, $0.total.minorUnits),
                                            valueText: context.money($0.total)) },
-            title: "The accounts' total in \(figures.base.code) at each month-end, \(monthLabel(figures.months[0].month, context: context)) to "
-                + "\(monthLabel(figures.months[figures.months.count - 1].month, context: context)), converted amounts only",
+            title: "The accounts' total in \(figures.base.code) at each month-end, \(TransactionsInsightsReport.monthLabel(figures.months[0].month, context: context)) to "
+                + "\(TransactionsInsightsReport.monthLabel(figures.months[figures.months.count - 1].month, context: context)), converted amounts only",
             axis: Chart.moneyAxis(upTo: Money(minorUnits: maximum, currency: figures.base), format: context.money))
         return IndexView(
             title: "Net worth", base: figures.base.code, rateNote: Prose.lines(rateNote(figures, context: context)),
