@@ -212,7 +212,10 @@ enum ChartSVG {
         let plot = height - top - bottom
         let maximum = max(largest, axis.last?.value ?? 0)
         let slot = Double(width - gutter) / Double(columns.count)
-        let totalsFit = Double(columns.map(\.totalText.count).max() ?? 0) * 11 <= slot
+        // A total is 12 px text (style.css, `.chart-stacked .chart-value`) at the 640 units' own
+        // size on a wide screen: some 7.5 units a character, 8 with a margin each side. Too wide
+        // for its slot (a year of months), the totals are left to the table beside the chart.
+        let totalsFit = Double(columns.map(\.totalText.count).max() ?? 0) * 8 + 4 <= slot
         let steps = labelSteps(columns.map { clip($0.label, 9) }, slot: slot)
         var svg = open(width: width, height: height, title: title, kind: "stacked")
         svg += gridlines(axis, maximum: maximum, top: top, plot: plot, from: gutter, width: width)

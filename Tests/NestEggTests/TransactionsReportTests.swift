@@ -181,6 +181,20 @@ import Testing
         #expect(ChartSVG.draw(Chart.stackedColumns([], series: [], title: "x")) == "")
     }
 
+    /// Six months' totals of nine characters (`£2,222.74`) fit over their columns at the chart's
+    /// own size (12 px text in a slot of some 85 units) and are drawn; a year's do not, and are
+    /// left to the table.
+    @Test func theStackedChartShowsEachMonthsTotalWhileItFits() {
+        func svg(months: Int) -> String {
+            ChartSVG.draw(Chart.stackedColumns(
+                (1...months).map { Chart.StackedColumn(label: "M\($0)", values: [222_274], valueTexts: ["£2,222.74"], totalText: "£2,222.74") },
+                series: [Chart.Series(label: "Food", colorIndex: 0)], title: "Per month",
+                axis: [Chart.Tick(value: 100_000, text: "£1,000.00"), Chart.Tick(value: 300_000, text: "£3,000.00")]))
+        }
+        #expect(svg(months: 6).components(separatedBy: #"<text class="chart-value""#).count - 1 == 6)
+        #expect(!svg(months: 12).contains("chart-value"))
+    }
+
     @Test func noTransactionsAndNoStarlingMeansNoPages() {
         let site = SiteReport.build(Dataset())
         #expect(!site.sections.contains { $0.id == "transactions" || $0.id == "insights" })
