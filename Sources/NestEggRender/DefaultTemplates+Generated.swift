@@ -663,6 +663,8 @@ No pinned transactions in {{month}}.
 <header class="site-header">
 <a class="site-title" href="{{root}}index.html">{{siteTitle}}</a>
 {{#hasNav}}
+<details class="site-menu">
+<summary>Menu</summary>
 <nav aria-label="Sections">
 <ul>
 {{#nav}}
@@ -670,6 +672,7 @@ No pinned transactions in {{month}}.
 {{/nav}}
 </ul>
 </nav>
+</details>
 {{/hasNav}}
 </header>
 {{#hasBreadcrumbs}}
@@ -1420,6 +1423,40 @@ a:focus-visible, summary:focus-visible, input:focus-visible { outline: 3px solid
 .site-title { font-weight: 700; font-size: 1.15rem; color: var(--fg); text-decoration: none; }
 .site-header ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: 0; padding: 0; list-style: none; }
 .site-header a[aria-current="page"] { font-weight: 700; text-decoration-thickness: 2px; }
+/* The menu (layout.html: a <details> around the sections' <nav>, no script). Wide screens show it
+   open and without its "Menu" button, on one row under the title: the header is then wider than
+   the text column, so that the thirteen sections and one more fit 1,280 px. Narrower, it is a
+   "Menu" button beside the title that opens the sections below, three to a row: the header is one
+   row on a phone instead of three. A browser without ::details-content shows the button at every
+   width. The current section is bold (aria-current="page") either way. */
+.site-menu > summary {
+  display: inline-flex; align-items: center; gap: .4rem; min-height: 2.5rem; padding: .2rem .8rem;
+  border: 1px solid var(--line); border-radius: 8px; background: var(--bg); color: var(--fg);
+  cursor: pointer; list-style: none; font-weight: 600;
+}
+.site-menu > summary::-webkit-details-marker { display: none; }
+.site-menu > summary::after { content: "▾"; color: var(--muted); }
+.site-menu[open] > summary::after { content: "▴"; }
+.site-menu > nav { padding-top: .5rem; }
+@supports selector(::details-content) {
+  @media (min-width: 64rem) {
+    .site-header:has(> .site-menu) { gap: .35rem 1.5rem; padding-left: max(1rem, calc((100% - 76rem) / 2)); padding-right: max(1rem, calc((100% - 76rem) / 2)); }
+    .site-header > .site-title { flex-basis: 100%; }
+    .site-menu::details-content { content-visibility: visible; }
+    .site-menu > summary { display: none; }
+    .site-menu > nav { padding-top: 0; }
+    .site-menu ul { flex-wrap: nowrap; gap: .25rem .85rem; font-size: .95rem; }
+  }
+}
+@media (max-width: 63.99rem) {
+  .site-header:has(> .site-menu) { position: relative; min-height: 3.5rem; }
+  .site-menu { flex-basis: 100%; }
+  .site-header:has(> .site-menu) > .site-title { display: inline-flex; align-items: center; min-height: 2.5rem; }
+  .site-menu > summary { position: absolute; top: .75rem; right: max(1rem, calc((100% - 66rem) / 2)); }
+  .site-menu:not([open]) { margin-top: -.5rem; }
+  .site-menu ul { display: grid; grid-template-columns: repeat(auto-fill, minmax(7rem, 1fr)); gap: 0 1rem; }
+  .site-menu li a { display: block; padding: .45rem 0; }
+}
 .breadcrumbs { padding: .5rem max(1rem, calc((100% - 66rem) / 2)) 0; font-size: .9rem; color: var(--muted); }
 .breadcrumbs ol { display: flex; flex-wrap: wrap; margin: 0; padding: 0; list-style: none; }
 .breadcrumbs li + li::before { content: "›"; padding: 0 .4rem; }
@@ -1471,11 +1508,12 @@ a.figure:hover .figure-value { text-decoration: underline; }
 .figure-value { font-size: 1.2rem; line-height: 1.25; font-weight: 700; color: var(--accent); overflow-wrap: normal; }
 .figure-value.figure-phrase { font-size: 1rem; font-weight: 600; }
 @media (max-width: 30rem) { body { font-size: 15px; } th, td { padding: .35rem .45rem; } }
-/* Phones: the menu in two short rows under the title (nine sections at 15 px took three rows,
-   a sixth of an 844 px screen, on every page). */
+/* Phones: a shorter header and breadcrumb trail (the menu is a button, above). */
 @media (max-width: 30rem) {
   .site-header { gap: .15rem 1rem; padding-top: .5rem; padding-bottom: .5rem; }
   .site-header ul { gap: 0 .7rem; font-size: .85rem; line-height: 1.6; }
+  .site-menu ul { font-size: .95rem; }
+  .site-menu > summary { top: .5rem; }
   .breadcrumbs { padding-top: .35rem; font-size: .85rem; }
   main { padding-top: .5rem; }
 }
@@ -1575,7 +1613,7 @@ svg.chart-ring { width: 12.5rem; max-width: 100%; flex: none; }
 @media print {
   @page { size: A4 portrait; margin: 18mm 14mm 20mm; }
   body { font-size: 10.5pt; background: #fff; color: #000; }
-  .site-header nav, .skip-link, .breadcrumbs, .site-footer a { display: none; }
+  .site-header nav, .site-menu, .skip-link, .breadcrumbs, .site-footer a { display: none; }
   .site-header { padding: 0 0 4mm; background: none; }
   main { max-width: none; padding: 0; }
   a { color: inherit; text-decoration: none; }

@@ -38,7 +38,7 @@ import Testing
         #expect(!all.contains("[Saving]"), "a transfer to one's own account (category SAVING) is not spending")
         #expect(all.contains("**Sum of ") && all.contains(" pinned transactions: £"))
         let html = try #require(files["transactions/index.html"])
-        #expect(html.contains(#"<nav aria-label="Sections">"#) && html.contains(#"href="../insights/index.html">Insights</a>"#))
+        #expect(html.contains(#"<summary>Menu</summary>\#n<nav aria-label="Sections">"#) && html.contains(#"href="../insights/index.html">Insights</a>"#))
         #expect(html.contains(#"<strong>All ("#))
         let insights = try #require(files["insights/index.md"])
         #expect(insights.contains("## Spending in GBP") && insights.contains("## Spending in EUR"))

@@ -29,12 +29,14 @@ def limit_for(name: str) -> int:
 
 # Every piece of text on the page as boxes in page coordinates: each text node's line boxes (a
 # Range's client rects), and each SVG <text>'s box. Hidden text (also clipped away for screen
-# readers only), text out of the viewport on purpose (the skip link) and text in a sticky or
+# readers only, or in a closed <details>), text out of the viewport on purpose (the skip link) and text in a sticky or
 # fixed bar (which scrolls over the page by design, on its own background) are left out. Then every pair of boxes from different
 # texts that overlap by more than 2 px across and a quarter of the shorter one's height down.
 OVERLAP_SCRIPT = """
 const boxes = [];
 const hidden = el => {
+  // Not rendered: in a closed <details> (the phone's menu), whose content is laid out but not drawn.
+  if (!el.checkVisibility({contentVisibilityAuto: false, visibilityProperty: true})) return true;
   for (let e = el; e && e !== document.body; e = e.parentElement) {
     const s = getComputedStyle(e);
     if (s.display === 'none' || s.visibility === 'hidden' || s.position === 'sticky' || s.position === 'fixed') return true;
