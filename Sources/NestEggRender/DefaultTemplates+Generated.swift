@@ -1646,8 +1646,37 @@ tr:has(.tx-unpinned) td { color: var(--muted); font-style: italic; }
 }
 .tx-sum p { margin: 0; }
 .chart-stacked .chart-value { font-size: 12px; }
-@media print { .tx-sum { position: static; box-shadow: none; } }
+@media print { .tx-sum { position: static; box-shadow: none; } .tx-filters p { flex-wrap: wrap; overflow-x: visible; } }
 .tx-filters ~ .table-scroll table td { overflow-wrap: normal; }
+/* Phones, the transactions lists: one row is two short lines and a small third, not a card of six
+   labelled lines (a page of 100 rows is then some 7,000 px, ten screens): date and amount, then
+   name and category, then provider, account and source in small muted type, each row ruled off
+   from the next. The cells stay the cells of a real <table> (its head kept for screen readers,
+   visually hidden by the card rules above), and print and wider screens keep the table. */
+@media screen and (max-width: 30rem) {
+  .tx-filters ~ .table-scroll > table:has(th:nth-child(3)) > tbody > tr {
+    display: flex; flex-wrap: wrap; align-items: baseline; column-gap: .35rem;
+    margin: 0; padding: .4rem .1rem; border: 0; border-bottom: 1px solid var(--line); border-radius: 0;
+  }
+  .tx-filters ~ .table-scroll > table:has(th:nth-child(3)) > tbody > tr::before,
+  .tx-filters ~ .table-scroll > table:has(th:nth-child(3)) > tbody > tr::after { content: ""; flex-basis: 100%; height: 0; }
+  .tx-filters ~ .table-scroll > table:has(th:nth-child(3)) > tbody > tr::before { order: 3; }
+  .tx-filters ~ .table-scroll > table:has(th:nth-child(3)) > tbody > tr::after { order: 6; }
+  .tx-filters ~ .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td { display: block; padding: 0; line-height: 1.35; }
+  .tx-filters ~ .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td::before { content: none; }
+  .tx-filters ~ .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td[data-label="Date"] { order: 1; flex: 1 1 auto; min-width: 0; font-weight: 600; }
+  .tx-filters ~ .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td[data-label="Amount"] { order: 2; font-weight: 600; }
+  .tx-filters ~ .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td[data-label="Name"] { order: 4; flex: 1 1 auto; min-width: 0; overflow-wrap: anywhere; }
+  .tx-filters ~ .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td[data-label="Category"] { order: 5; text-align: right; }
+  .tx-filters ~ .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td:is([data-label="Provider"], [data-label="Account"], [data-label="Source"]) {
+    order: 7; color: var(--muted); font-size: .85rem;
+  }
+  .tx-filters ~ .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td:not(:empty) + td[data-label="Account"]::before,
+  .tx-filters ~ .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td[data-label="Source"]::before {
+    content: "· "; float: none; width: auto; margin: 0; padding: 0; color: inherit; font-size: inherit;
+  }
+  .tx-filters ~ .table-scroll > table:has(th:nth-child(3)) > tbody > tr > td:empty { display: none; }
+}
 /* qapital */
 .goal-thumb, .goal-image, .avatar { object-fit: cover; vertical-align: middle; background: var(--panel); }
 .goal-thumb { border-radius: 6px; }

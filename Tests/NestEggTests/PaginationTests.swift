@@ -12,14 +12,14 @@ import Testing
 /// Long lists split over pages: the helper's ranges, paths and bars, and a list through the binary.
 @Suite struct PaginationTests {
     @Test func rangesCoverEveryItemOnceAtTheEdges() {
-        #expect(Pagination.defaultPageSize == 500)
+        #expect(Pagination.defaultPageSize == 100 && Pagination.defaultRowsPerPage == 500)
         #expect(Pagination(count: 0).ranges == [0..<0], "an empty list still has its one page")
         #expect(Pagination(count: 1).ranges == [0..<1])
-        #expect(Pagination(count: 500).ranges == [0..<500], "exactly one page")
-        #expect(Pagination(count: 501).ranges == [0..<500, 500..<501], "one more than a page")
-        #expect(Pagination(count: 1_201).ranges == [0..<500, 500..<1_000, 1_000..<1_201])
+        #expect(Pagination(count: 100).ranges == [0..<100], "exactly one page")
+        #expect(Pagination(count: 101).ranges == [0..<100, 100..<101], "one more than a page")
+        #expect(Pagination(count: 1_201, pageSize: 500).ranges == [0..<500, 500..<1_000, 1_000..<1_201])
         #expect(Pagination(count: 7, pageSize: 3).ranges == [0..<3, 3..<6, 6..<7])
-        #expect(!Pagination(count: 500).isPaged && Pagination(count: 501).isPaged)
+        #expect(!Pagination(count: 100).isPaged && Pagination(count: 101).isPaged)
         #expect(Pagination(count: 1_201).count == 1_201 && Pagination(count: 0).count == 0)
     }
 
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func laterPagesSayWhereTheyAreInTheTitle() {
-        let pagination = Pagination(count: 3_500)
+        let pagination = Pagination(count: 3_500, pageSize: 500)
         #expect(pagination.title("All transactions", page: 1) == "All transactions")
         #expect(pagination.title("All transactions", page: 2) == "All transactions (page 2 of 7)")
         let pages = pagination.pages(base: "loans/index", title: "Kiva loans")
@@ -56,12 +56,12 @@ import Testing
 
     @Test func theBarLinksPreviousNextFirstLastAndNeighbours() {
         let locale = SiteLocale.enGB
-        let single = Pagination(count: 500).view(page: 1, base: "a/index", noun: "rows", locale: locale)
+        let single = Pagination(count: 500, pageSize: 500).view(page: 1, base: "a/index", noun: "rows", locale: locale)
         #expect(!single.isPaged && !single.hasPrevious && !single.hasNext && single.links.isEmpty && single.rangeText == "")
         let empty = Pagination(count: 0).view(page: 1, base: "a/index", noun: "rows", locale: locale)
         #expect(!empty.isPaged && !empty.hasPrevious && !empty.hasNext)
 
-        let two = Pagination(count: 501)
+        let two = Pagination(count: 501, pageSize: 500)
         let first = two.view(page: 1, base: "a/index", noun: "rows", locale: locale)
         #expect(first.isPaged && !first.hasPrevious && first.hasNext && first.nextHref == "a/index.page2.md")
         #expect(first.label == "Page 1 of 2" && first.rangeText == "1–500 of 501 rows")
@@ -70,7 +70,7 @@ import Testing
         #expect(last.hasPrevious && !last.hasNext && last.previousHref == "a/index.md" && last.nextHref == "")
         #expect(last.rangeText == "501 of 501 rows")
 
-        let seven = Pagination(count: 3_500)
+        let seven = Pagination(count: 3_500, pageSize: 500)
         let middle = seven.view(page: 4, base: "t/food", noun: "transactions", locale: locale)
         #expect(middle.links.map(\.number) == ["1", "3", "4", "5", "7"])
         #expect(middle.links.map(\.gapBefore) == [false, true, false, false, true])
@@ -80,12 +80,12 @@ import Testing
         #expect(second.links.map(\.number) == ["1", "2", "3", "7"] && second.links.map(\.gapBefore) == [false, false, false, true])
     }
 
-    /// 1,201 transactions: All pages as 500 + 500 + 201, food (801) as 500 + 301, travel (400) whole.
+    /// 201 transactions: All pages as 100 + 100 + 1, food (134) as 100 + 34, travel (67) whole.
     @Test func aLongListBuildsLinkedPagesWithoutLossOrDuplication() throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         let data = work.appendingPathComponent("data"), output = work.appendingPathComponent("site")
-        let rows = (1...1_201).map { id in
+        let rows = (1...201).map { id in
             let time = String(format: "2026-06-%02dT%02d:%02d:00Z", 1 + id / 1_440, id / 60 % 24, id % 60)
             return #"{"id": \#(id), "name": "Purchase \#(id)", "category": "\#(id % 3 == 0 ? "travel" : "food")", "#
                 + #""amount": 1.25, "date": "\#(time)", "accountName": "Card"}"#
@@ -102,22 +102,22 @@ import Testing
             }
         }
         let all = ["transactions/index.md", "transactions/index.page2.md", "transactions/index.page3.md"]
-        #expect(all.map { names($0).count } == [500, 500, 201])
+        #expect(all.map { names($0).count } == [100, 100, 1])
         #expect(files["transactions/index.page4.md"] == nil && files["transactions/index.page1.md"] == nil)
         let listed = all.flatMap(names)
-        #expect(listed.count == 1_201 && Set(listed).count == 1_201, "every transaction once")
-        #expect(listed.first == "1201" && listed.last == "1", "newest first across the pages")
+        #expect(listed.count == 201 && Set(listed).count == 201, "every transaction once")
+        #expect(listed.first == "201" && listed.last == "1", "newest first across the pages")
 
-        #expect(["transactions/food.md", "transactions/food.page2.md"].map { names($0).count } == [500, 301])
-        #expect(names("transactions/travel.md").count == 400 && files["transactions/travel.page2.md"] == nil)
+        #expect(["transactions/food.md", "transactions/food.page2.md"].map { names($0).count } == [100, 34])
+        #expect(names("transactions/travel.md").count == 67 && files["transactions/travel.page2.md"] == nil)
 
         let first = try #require(files["transactions/index.md"])
         #expect(first.hasPrefix("# All transactions\n"))
-        #expect(first.contains("Page 1 of 3, 1–500 of 1,201 transactions: **1** [2](../transactions/index.page2.md) "
+        #expect(first.contains("Page 1 of 3, 1–100 of 201 transactions: **1** [2](../transactions/index.page2.md) "
             + "[3](../transactions/index.page3.md) [Next →](../transactions/index.page2.md)"))
-        #expect(first.contains("**Sum of 1,201 pinned transactions on all 3 pages: £1,501.25**"), "the sum is the whole list's, its count grouped")
-        #expect(first.contains("[Food (801)](../transactions/food.md)"), "the filters count the whole category")
-        #expect(first.contains("**All (1,201)**") && first.contains("1,201 transactions, newest first"), "counts are grouped")
+        #expect(first.contains("**Sum of 201 pinned transactions on all 3 pages: £251.25**"), "the sum is the whole list's")
+        #expect(first.contains("[Food (134)](../transactions/food.md)"), "the filters count the whole category")
+        #expect(first.contains("**All (201)**") && first.contains("201 transactions, newest first"), "the counts are the whole list's")
         let middle = try #require(files["transactions/index.page2.md"])
         #expect(middle.hasPrefix("# All transactions (page 2 of 3)\n"))
         #expect(middle.contains("[← Previous](../transactions/index.md) [1](../transactions/index.md) **2** "
@@ -126,7 +126,7 @@ import Testing
         #expect(last.contains("[← Previous](../transactions/index.page2.md)") && !last.contains("Next →"))
         let food = try #require(files["transactions/food.page2.md"])
         #expect(food.hasPrefix("# Transactions: Food (page 2 of 2)\n"))
-        #expect(food.contains("**Sum of 801 pinned transactions in Food on all 2 pages: £1,001.25**"))
+        #expect(food.contains("**Sum of 134 pinned transactions in Food on all 2 pages: £167.50**"))
 
         let html = try #require(files["transactions/index.page2.html"])
         #expect(html.contains(#"<nav class="pagination" aria-label="Pages">"#))

@@ -36,7 +36,7 @@ import Testing
         #expect(all.contains("[Eating out](../transactions/eating-out.md)"))
         #expect(!all.contains("Northwind"), "money in is not spending")
         #expect(!all.contains("[Saving]"), "a transfer to one's own account (category SAVING) is not spending")
-        #expect(all.contains("**Sum of ") && all.contains(" pinned transactions: £"))
+        #expect(all.contains("**Sum of ") && all.contains(" pinned transactions on all 4 pages: £"), "the sample's 347 rows, 100 to a page")
         let html = try #require(files["transactions/index.html"])
         #expect(html.contains(#"<summary>Menu</summary>\#n<nav aria-label="Sections">"#) && html.contains(#"href="../insights/index.html">Insights</a>"#))
         #expect(html.contains(#"<strong>All ("#))

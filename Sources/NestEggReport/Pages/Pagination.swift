@@ -11,9 +11,16 @@ import NestEggSupport
 /// second "Food", and a category "Index 2" slugs to `index-2`. (An underscore would be as safe,
 /// but Markdown escaping would write it `\_` in every link of the .md pages.)
 public struct Pagination: Sendable, Equatable {
-    /// Rows per page unless a report says otherwise: large enough that the sample data never
-    /// pages, small enough that a page stays quick to load and to render.
-    public static let defaultPageSize = 500
+    /// Items per page of a list of one row an item (the transactions lists, the transfers, the
+    /// goals) unless a report says otherwise: about a busy month's payments (the sample's November
+    /// has 98), which on a phone, a row as two short lines and a small third, is some 7,000 px of
+    /// page — ten screens, under the 12,000 px the browser test allows every page kind.
+    public static let defaultPageSize = 100
+
+    /// Rows per page of a list of items that each show several rows (an account and its weeks or
+    /// months, ``init(rows:pageSize:)``): a summary table per item, so that the sample's accounts
+    /// share one page and a page stays quick to load and to render.
+    public static let defaultRowsPerPage = 500
 
     /// The items of each page, in order; always at least one page (empty when there are no items),
     /// so a list page exists however short its list.
@@ -29,7 +36,7 @@ public struct Pagination: Sendable, Equatable {
     /// Items that each show several rows (an account and its weeks), kept whole: consecutive
     /// items share a page while their rows fit in `pageSize`; an item larger than a page gets a
     /// page of its own.
-    public init(rows: [Int], pageSize: Int = defaultPageSize) {
+    public init(rows: [Int], pageSize: Int = defaultRowsPerPage) {
         precondition(pageSize > 0, "a page holds at least one row")
         var result: [Range<Int>] = []
         var start = 0
