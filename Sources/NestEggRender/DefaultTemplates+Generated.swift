@@ -478,14 +478,16 @@ Data as of {{dataAsOf}}.
 
 **Spent in {{month}}:** **[{{spent}}]({{root}}{{href}})**
 ({{previousMonth}}: {{previousSpent}}{{#previousToDate}}, {{previousToDate}}{{/previousToDate}})
-{{#sources}}
-{{sources}}
-{{/sources}}
+{{#sourcesLines}}
+{{.}}
+{{/sourcesLines}}
 
-{{definition}}
-{{#statements}}
-{{statements}}
-{{/statements}}
+{{#definitionLines}}
+{{.}}
+{{/definitionLines}}
+{{#statementsLines}}
+{{.}}
+{{/statementsLines}}
 {{/spending}}
 {{/html}}
 {{#excludedAccounts}}
@@ -560,7 +562,9 @@ The data folder holds no data that NestEgg reports on yet.
 Spending per category, {{firstDate}} to {{lastDate}}: {{pinnedCount}} payments counted{{#hasUnpinned}},
 {{unpinnedCount}} unpinned left out{{/hasUnpinned}}. Amounts in different currencies are never added together,
 so each currency has its own table. Shares are rounded down.
-{{definition}}
+{{#definition}}
+{{.}}
+{{/definition}}
 
 {{#currencies}}
 ## Spending in {{currency}}
@@ -584,7 +588,8 @@ No pinned transactions yet.
 ## The last six months
 
 {{monthRange}}, up to the month of the latest transaction. Each month on its own:
-{{#months}}{{^first}} · {{/first}}[{{label}}]({{root}}{{href}}){{/months}}.
+{{#months}}{{^first}}{{^html}} ·
+{{/html}}{{#html}} · {{/html}}{{/first}}[{{label}}]({{root}}{{href}}){{/months}}.
 
 {{#trends}}
 ### Per month in {{currency}}
@@ -611,7 +616,9 @@ No pinned transactions in these months.
 
 Spending per category in {{month}}: {{pinnedCount}} payments counted{{#hasUnpinned}},
 {{unpinnedCount}} unpinned left out{{/hasUnpinned}}. Each currency has its own table. Shares are rounded down.
-{{definition}}
+{{#definition}}
+{{.}}
+{{/definition}}
 
 {{#currencies}}
 ## Spending in {{currency}}
@@ -948,7 +955,10 @@ Go to the [start page]({{startHref}}).
 {{#isPaged}}
 {{#html}}<nav class="pagination" aria-label="Pages (end of list)">{{/html}}
 
-{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
+{{label}}, {{rangeText}}:{{#hasPrevious}}{{^html}}
+{{/html}}{{#html}} {{/html}}[← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}}{{^html}}
+{{/html}}{{#html}} {{/html}}{{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}}{{^html}}
+{{/html}}{{#html}} {{/html}}[Next →]({{root}}{{nextHref}}){{/hasNext}}
 
 {{#html}}</nav>{{/html}}
 {{/isPaged}}
@@ -960,7 +970,10 @@ Go to the [start page]({{startHref}}).
 {{#isPaged}}
 {{#html}}<nav class="pagination" aria-label="Pages">{{/html}}
 
-{{label}}, {{rangeText}}:{{#hasPrevious}} [← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}} {{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}} [Next →]({{root}}{{nextHref}}){{/hasNext}}
+{{label}}, {{rangeText}}:{{#hasPrevious}}{{^html}}
+{{/html}}{{#html}} {{/html}}[← Previous]({{root}}{{previousHref}}){{/hasPrevious}}{{#links}}{{^html}}
+{{/html}}{{#html}} {{/html}}{{#gapBefore}}… {{/gapBefore}}{{#current}}{{#html}}<strong aria-current="page">{{number}}</strong>{{/html}}{{^html}}**{{number}}**{{/html}}{{/current}}{{^current}}[{{number}}]({{root}}{{href}}){{/current}}{{/links}}{{#hasNext}}{{^html}}
+{{/html}}{{#html}} {{/html}}[Next →]({{root}}{{nextHref}}){{/hasNext}}
 
 {{#html}}</nav>{{/html}}
 {{/isPaged}}
@@ -1858,7 +1871,8 @@ names the {{shown}} largest.
 
 {{#html}}<nav class="tx-filters" aria-label="Filter by category">{{/html}}
 
-{{#filters}}{{^first}}{{^html}} · {{/html}}{{#html}} {{/html}}{{/first}}{{#current}}**{{name}} ({{count}})**{{/current}}{{^current}}[{{name}} ({{count}})]({{root}}{{href}}){{/current}}{{/filters}}
+{{#filters}}{{^first}}{{^html}} ·
+{{/html}}{{#html}} {{/html}}{{/first}}{{#current}}**{{name}} ({{count}})**{{/current}}{{^current}}[{{name}} ({{count}})]({{root}}{{href}}){{/current}}{{/filters}}
 
 {{#html}}</nav>{{/html}}
 

@@ -113,15 +113,15 @@ import Testing
 
         let first = try #require(files["transactions/index.md"])
         #expect(first.hasPrefix("# All transactions\n"))
-        #expect(first.contains("Page 1 of 3, 1–100 of 201 transactions: **1** [2](../transactions/index.page2.md) "
-            + "[3](../transactions/index.page3.md) [Next →](../transactions/index.page2.md)"))
+        #expect(first.contains("Page 1 of 3, 1–100 of 201 transactions:\n**1**\n[2](../transactions/index.page2.md)\n"
+            + "[3](../transactions/index.page3.md)\n[Next →](../transactions/index.page2.md)\n"), "a link a line, short in a terminal")
         #expect(first.contains("**Sum of 201 pinned transactions on all 3 pages: £251.25**"), "the sum is the whole list's")
         #expect(first.contains("[Food (134)](../transactions/food.md)"), "the filters count the whole category")
         #expect(first.contains("**All (201)**") && first.contains("201 transactions, newest first"), "the counts are the whole list's")
         let middle = try #require(files["transactions/index.page2.md"])
         #expect(middle.hasPrefix("# All transactions (page 2 of 3)\n"))
-        #expect(middle.contains("[← Previous](../transactions/index.md) [1](../transactions/index.md) **2** "
-            + "[3](../transactions/index.page3.md) [Next →](../transactions/index.page3.md)"))
+        #expect(middle.contains("[← Previous](../transactions/index.md)\n[1](../transactions/index.md)\n**2**\n"
+            + "[3](../transactions/index.page3.md)\n[Next →](../transactions/index.page3.md)"))
         let last = try #require(files["transactions/index.page3.md"])
         #expect(last.contains("[← Previous](../transactions/index.page2.md)") && !last.contains("Next →"))
         let food = try #require(files["transactions/food.page2.md"])

@@ -42,15 +42,15 @@ import Testing
         }
         let food = try #require(site["transactions/food.md"])
         #expect(food.contains("# Transactions: Food\n"))
-        #expect(food.contains("[All (6)](../transactions/index.md) · **Food (4)** · [Travel (1)](../transactions/travel.md)"),
-                "All first, then the categories in the app's order, the current one marked")
+        #expect(food.contains("[All (6)](../transactions/index.md) ·\n**Food (4)** ·\n[Travel (1)](../transactions/travel.md)"),
+                "All first, then the categories in the app's order, the current one marked, one a line")
         #expect(food.contains("| 3 Nov 2026 | Snack *(unpinned)* | "))
         #expect(food.contains("**Sum of 3 pinned transactions in Food: £99.50 · €3.20** (1 unpinned not counted)"), "\(food)")
         // Newest first.
         let order = ["Snack", "Lunch", "Weekly shop", "Croissant"].map { food.range(of: "| \($0)")!.lowerBound }
         #expect(order == order.sorted())
         let all = try #require(site["transactions/index.md"])
-        #expect(all.contains("**All (6)** · [Food (4)]"))
+        #expect(all.contains("**All (6)** ·\n[Food (4)]"))
         #expect(all.contains("**Sum of 4 pinned transactions: £119.50 · €3.20** (2 unpinned not counted)"))
 
         let html = try #require(site["transactions/food.html"])

@@ -24,20 +24,12 @@ LIMITS = {
     # sentence of four amounts and a date; the goals list's table has eight columns, its outlook
     # ("Behind: 5 Aug 2027 at this pace, due 31 Jan 2027") a sentence of two dates.
     "goals/": (240, 240),
-    # The headline's definition of "spent" and its reconciliation with the statements' money out
-    # are one sentence each (the same words on every page that shows the figure).
-    "index.md": (210, TABLE),
-    # The index links the last six months in one line, as the HTML shows them in one row.
-    "insights/": (225, TABLE),
-    # A page of loans names every other page in its pager line; the loans' table has seven
-    # columns, its "Loan for" cell the loan's activity, sector and use in words.
-    "loans/": (160, 230),
+    # The loans' table has seven columns, its "Loan for" cell the loan's activity, sector and use
+    # in words. (A pager puts each page's link on a line of its own.)
+    "loans/": (PROSE, 230),
     # The issuer's footer (its regulator, registration and deposit protection) is the data's one
     # paragraph; a statement's digest line carries its 64-digit SHA-256 (statements' work, issue 32 item 6).
     "statements/": (300, TABLE),
-    # The category filter line names every category with its count: the pipeline's work to shorten
-    # (issue 32, items 4 and 13).
-    "transactions/": (430, TABLE),
     # A person's page links each transfer's other side inline in a table of eight columns.
     "transfers/": (140, 210),
 }

@@ -55,6 +55,11 @@ enum HeadlineReport {
         let definition: String
         /// How the figure meets the statements' money out of the same month, when there are statements.
         let statements: String?
+        /// The three sentences above as lines for the Markdown page (``Prose``); the HTML page
+        /// shows each as one paragraph.
+        let sourcesLines: [String]
+        let definitionLines: [String]
+        let statementsLines: [String]
     }
 
     /// What "spent" means wherever the site shows it (the start page, the insights, the
@@ -154,6 +159,8 @@ enum HeadlineReport {
             let sameDays = totals.pinnedSum(from: previous.firstDay, to: day)
             toDate = "\(TransactionsRules.text(sameDays, preferred: preferred, context: context)) by \(context.locale.formatShort(day))"
         }
+        let bySource = app.flatMap { sources(totals, app: $0, month: month, preferred: preferred, context: context) }
+        let note = statementsNote(statements, month: month, preferred: preferred, context: context)
         return SpendingView(
             month: TransactionsInsightsReport.monthHeading(month, context: context),
             spent: TransactionsRules.text(totals.pinnedSum(month: month), preferred: preferred, context: context),
@@ -161,9 +168,9 @@ enum HeadlineReport {
             previousSpent: TransactionsRules.text(totals.pinnedSum(month: previous), preferred: preferred, context: context),
             previousToDate: toDate, href: ReportContext.href(TransactionsInsightsReport.monthPath(month)),
             htmlHref: Page.htmlLink(ReportContext.href(TransactionsInsightsReport.monthPath(month))),
-            sources: app.flatMap { sources(totals, app: $0, month: month, preferred: preferred, context: context) },
-            definition: definition,
-            statements: statementsNote(statements, month: month, preferred: preferred, context: context))
+            sources: bySource, definition: definition, statements: note,
+            sourcesLines: bySource.map { Prose.lines($0) } ?? [], definitionLines: Prose.lines(definition),
+            statementsLines: note.map { Prose.lines($0) } ?? [])
     }
 
     /// The month's spending by source, when both have some: the Starling accounts' part is the

@@ -9,8 +9,9 @@ public enum TransactionsInsightsReport {
     // MARK: View data
 
     struct IndexView: Sendable, Encodable {
-        /// What "spent" counts (``HeadlineReport/definition``), the same sentence wherever the figure is shown.
-        let definition = HeadlineReport.definition
+        /// What "spent" counts (``HeadlineReport/definition``), the same sentence wherever the figure
+        /// is shown, as lines for the Markdown page (``Prose``).
+        let definition = Prose.lines(HeadlineReport.definition)
         let firstDate: String
         let lastDate: String
         let pinnedCount: String
@@ -62,7 +63,7 @@ public enum TransactionsInsightsReport {
     }
 
     struct MonthView: Sendable, Encodable {
-        let definition = HeadlineReport.definition
+        let definition = Prose.lines(HeadlineReport.definition)
         let month: String
         let pinnedCount: String
         let unpinnedCount: String
