@@ -133,13 +133,15 @@ public struct Build {
         let census = try readCensus(folder)
         let shareDigests = try census.map { census throws(BuildError) in try placing(folder) { () throws(BuildError) in
             try census.digests(of: folder, notOwn: { !ownsFeed($0) }) } }
-        let (dataset, warnings, notes) = try load(folder, census: census)
-        if let census { try placing(folder) { () throws(BuildError) in try census.checkAgain(folder, dataset: dataset, own: ownsFeed) } }
+        let (dataset, warnings, notes, feeds) = try load(folder, census: census)
+        if let census { try placing(folder) { () throws(BuildError) in try census.checkAgain(folder, parsed: feeds.parsed, own: ownsFeed) } }
         let templates = try loadTemplates()
         let loaded = incremental?.loaded(dataset)
         // A census carries what the round-ups, statements and spending pages need; the cash-flow,
         // budgets and recurring pages' figures come from reading the feed again either way.
-        let elsewhere = try figuresElsewhere(dataset, folder: folder, census: census.map { census throws(BuildError) in try census.figures(of: dataset, folder: options.data) },
+        let summarised = dataset.starling.map(\.account.uid).filter { feeds.summarised[$0] != nil }
+        let elsewhere = try figuresElsewhere(dataset, folder: folder, summarised: feeds.summarised,
+                                            census: census.map { census throws(BuildError) in try census.figures(of: summarised, folder: options.data) },
                                             censusDigests: shareDigests?.byPath ?? [:])
         // A share compares with nothing: its part is rebuilt whole, without a build cache.
         var site = SiteReport.build(dataset, notes: notes, previous: incremental?.previous?.changes, memo: loaded?.memo,
@@ -388,7 +390,7 @@ public struct Build {
 
     /// Step 1: every source in the data folder into a dataset; all errors of the run together.
     public func load() throws(BuildError) -> (Dataset, [Diagnostic]) {
-        let (dataset, warnings, _) = try load(openDataFolder())
+        let (dataset, warnings, _, _) = try load(openDataFolder())
         return (dataset, warnings)
     }
 
@@ -412,18 +414,14 @@ public struct Build {
     /// The dataset, its warnings as the console shows them (paths from the data folder's label),
     /// and as the data notes page does (paths inside the data folder: a published page never shows
     /// where the data sat on the machine that built it).
-    /// A share keeps the feeds of the accounts and goals whose pages are its own (``Page/entity``).
-    func load(_ folder: DataFolder, census: CensusSet? = nil) throws(BuildError) -> (Dataset, [Diagnostic], notes: [Diagnostic]) {
+    /// A share keeps the feeds of the accounts whose pages are its own (``Page/entity``), and of
+    /// the others what their summaries need first (``ShareFeeds``).
+    func load(_ folder: DataFolder, census: CensusSet? = nil) throws(BuildError)
+        -> (Dataset, [Diagnostic], notes: [Diagnostic], feeds: ShareFeeds) {
         let log = DiagnosticLog()
-        let kept = options.shard.map { shard in
-            // Every share keeps every Qapital goal's feed (a goal's feed is a few kilobytes): the
-            // goals list projects each goal from its feed.
-            var kept = FeedsKept(starling: { shard.owns(Page.entity(of: $0)) }, qapital: { _ in true },
-                                 known: { census?.feeds[$0]?.known })
-            kept.digests = census != nil
-            return kept
-        }
-        let dataset = DataLoader.load(folder, log: log, keeping: kept)
+        let record = ShareFeeds.Recorder()
+        let readers = options.shard.map { ShareFeeds.readers($0, census: census, into: record) } ?? .files
+        let dataset = DataLoader.load(folder, log: log, feeds: readers)
         let label = options.dataLabel ?? folder.root.path
         let diagnostics = placed(log.diagnostics, folder: folder)
         if log.hasErrors {
@@ -435,7 +433,7 @@ public struct Build {
             if note.file.isEmpty { note.file = "(the data folder)" }
             return note
         }
-        return (dataset, diagnostics, notes)
+        return (dataset, diagnostics, notes, record.feeds)
     }
 
     /// Runs a check whose diagnostics name files inside the data folder, placing them as the console shows them.
@@ -487,17 +485,18 @@ public struct Build {
         return census
     }
 
-    /// What a share needs of the accounts whose pages are not its own (``AccountFigures``), by
-    /// UID: each feed the load let go is read again, one account per core at a time, its figures
-    /// worked out and the feed let go. (The load reported the feeds' problems and kept their latest
-    /// times, which make the as-of date the figures need.) A feed that cannot be read now, or whose
-    /// bytes changed since the load read them (SHA-256), stops the build.
+    /// The summaries of the accounts whose pages are not this share's (``AccountFigures``), by
+    /// UID (`summarised`: what the load kept of their feeds): each feed the load let go is read
+    /// again, one account per core at a time, its summary worked out and the feed let go. (The load
+    /// reported the feeds' problems and kept their latest times, which the summaries carry: they make
+    /// the data's as-of date.) A feed that cannot be read now, or whose bytes changed since the load
+    /// read them (SHA-256), stops the build.
     /// With `census` (the census's figures, by UID), each account's are those, with what the feed
     /// adds (``AccountFigures/withFeedFigures(of:context:)``).
     /// `censusDigests`: the census's digests of the feeds, by path, which the feeds read again must still have.
-    func figuresElsewhere(_ dataset: Dataset, folder: DataFolder, census: [String: AccountFigures]? = nil,
-                          censusDigests: [String: String] = [:]) throws(BuildError) -> [String: AccountFigures] {
-        let others = dataset.starling.filter { $0.feedNotKept != nil }
+    func figuresElsewhere(_ dataset: Dataset, folder: DataFolder, summarised: [String: ShareFeeds.Summarised],
+                          census: [String: AccountFigures]? = nil, censusDigests: [String: String] = [:]) throws(BuildError) -> [String: AccountFigures] {
+        let others = dataset.starling.filter { summarised[$0.account.uid] != nil }
         if let shard = options.shard {
             progress("load: share \(shard) keeps the feeds of \(dataset.starling.count - others.count) of \(dataset.starling.count) accounts"
                 + " and \(dataset.qapital.feeds.count) goals' feeds; of the others, what the site-wide pages need")
@@ -510,12 +509,13 @@ public struct Build {
             let (items, digest) = StarlingLoader.readFeed(of: data.account, in: folder, log: log, digest: true)
             data.feed = items
             // (With a census the load keeps no digest: the census's stands for the feed.)
-            if let kept = data.feedNotKept?.digest ?? censusDigests[StarlingLoader.feedPath(of: data.account)], digest != kept {
+            let loaded = summarised[data.account.uid]
+            if let first = loaded?.digest ?? censusDigests[StarlingLoader.feedPath(of: data.account)], digest != first {
                 log.report(Diagnostic(.error, file: StarlingLoader.feedPath(of: data.account), message: "changed while the build read it; build again"))
             }
-            data.feedNotKept = nil
-            if let counted = census?[data.account.uid] { return counted.withFeedFigures(of: data, context: context) }
-            return AccountFigures(data, context: context)
+            var figures = census?[data.account.uid].map { $0.withFeedFigures(of: data, context: context) } ?? AccountFigures(data, context: context)
+            figures.latest = loaded?.latest
+            return figures
         }
         if log.hasErrors {
             throw BuildError(step: .load, exitCode: .dataError, diagnostics: placed(log.diagnostics.filter { $0.severity == .error }, folder: folder))

@@ -59,9 +59,9 @@ public struct Census {
         // build's error, so it is the census's: a census that took it for no feed would pass it on.
         folder.listingProblems.filter { $0.severity == .error }.forEach(log.report)
         let settings = SettingsLoader.load(from: folder, log: log)
-        let accounts = StarlingLoader.load(from: folder, settings: settings, log: log, kept: .noFeed)
+        let accounts = StarlingLoader.load(from: folder, settings: settings, log: log, feed: FeedReaders.none.starling)
             .filter { shard.owns(Page.entity(of: $0.account)) }
-        let qapital = QapitalLoader.load(from: folder, settings: settings, log: log, kept: .noFeed)
+        let qapital = QapitalLoader.load(from: folder, settings: settings, log: log, feed: FeedReaders.none.qapital)
         if log.hasErrors {
             throw BuildError(step: .load, exitCode: .dataError, diagnostics: build.placed(log.errors, folder: folder))
         }
@@ -80,7 +80,6 @@ public struct Census {
             // The digest is of the bytes parsed: a file that changes while it is read cannot pass for the one the figures come from.
             let (items, digest) = StarlingLoader.readFeed(of: data.account, in: folder, log: feedLog, digest: true)
             data.feed = items
-            data.feedNotKept = nil
             if digest == nil, folder.contains(path), !feedLog.hasErrors {
                 feedLog.report(Diagnostic(.error, file: path, message: "cannot be read for the census"))
             }
@@ -145,6 +144,17 @@ public struct Census {
             Diagnostic(.error, file: url.path, message: "--output: refusing to write the census here: \($0)")
         })
     }
+}
+
+/// What a census found in a feed, so that a share of a sharded build need not read it: its latest
+/// time and its problems, as reading it reports them.
+struct KnownFeed: Sendable {
+    var latest: Instant?
+    /// What reading the file reports (its syntax, its shape, items in another currency), in order.
+    var notes: [Diagnostic]
+    /// A Qapital feed's notes on users and rules it names that the folder does not have, which
+    /// the load reports after every file (``QapitalLoader/referenceNotes(_:goalId:users:rules:)``).
+    var references: [Diagnostic] = []
 }
 
 /// One census file, lines of ``FieldLine`` fields in two parts, each signed by its last line so
@@ -567,14 +577,9 @@ extension CensusSet {
     /// bytes the load parsed), and the other files still the ones the census was checked against, so that a file changed
     /// while the share read it cannot give pages that disagree with the census's figures, which
     /// every other share uses.
-    func checkAgain(_ data: DataFolder, dataset: Dataset, own: (String) -> Bool) throws(BuildError) {
-        // The digests of the very bytes the load parsed (not of a second read, which a file changed
-        // and changed back would pass).
-        var parsed: [String: String?] = [:]
-        for account in dataset.starling where account.feedNotKept == nil {
-            parsed[StarlingLoader.feedPath(of: account.account)] = .some(account.feedDigest)
-        }
-        for (id, digest) in dataset.qapital.feedDigests { parsed["qapital/feed/\(id).json"] = .some(digest) }
+    /// `parsed`: the digests of the very bytes the load parsed, by path (``ShareFeeds/parsed``; not
+    /// of a second read, which a file changed and changed back would pass).
+    func checkAgain(_ data: DataFolder, parsed: [String: String?], own: (String) -> Bool) throws(BuildError) {
         let paths = feeds.keys.filter(own).sorted()
         let digests = paths.map { parsed[$0] ?? nil }
         var changed = zip(paths, digests).filter { feeds[$0.0]?.digest != $0.1 }.map {
@@ -587,16 +592,16 @@ extension CensusSet {
         guard changed.isEmpty else { throw BuildError(step: .load, exitCode: .dataError, diagnostics: changed) }
     }
 
-    /// The figures of the accounts whose feeds a share did not keep, by UID; every one must be in
-    /// the census (`data` names the data folder in the error).
-    func figures(of dataset: Dataset, folder data: URL) throws(BuildError) -> [String: AccountFigures] {
+    /// The figures of the accounts a share holds as summaries (`uids`, in the data's order), by
+    /// UID; every one must be in the census (`data` names the data folder in the error).
+    func figures(of uids: [String], folder data: URL) throws(BuildError) -> [String: AccountFigures] {
         var result: [String: AccountFigures] = [:]
         var missing: [Diagnostic] = []
-        for account in dataset.starling where account.feedNotKept != nil {
-            if let figures = figures[account.account.uid] {
-                result[account.account.uid] = figures
+        for uid in uids {
+            if let figures = figures[uid] {
+                result[uid] = figures
             } else {
-                missing.append(Diagnostic(.error, file: folder.path, message: "the census has no figures of account \(account.account.uid)"))
+                missing.append(Diagnostic(.error, file: folder.path, message: "the census has no figures of account \(uid)"))
             }
         }
         if !missing.isEmpty { throw BuildError(step: .load, exitCode: .dataError, diagnostics: missing) }

@@ -1,3 +1,4 @@
+import Synchronization
 import Crypto
 import Foundation
 import NestEggLoad
@@ -188,5 +189,59 @@ extension Shard: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(index, forKey: .index)
         try container.encode(count, forKey: .count)
+    }
+}
+
+/// What a share's load did with the feeds (``Build/load(_:census:)``). A share maps its own
+/// accounts (``Page/entity``) from their feeds; of every other account it keeps a summary instead
+/// (``AccountFigures``), and the load keeps of that account's feed what the summary needs first:
+/// its latest time, for the data's as-of date, and the SHA-256 of the bytes it read (`nil` when a
+/// census stands for the feed), which the second read that works out the summary must find again.
+struct ShareFeeds: Sendable {
+    struct Summarised: Sendable {
+        var latest: Instant?
+        var digest: String?
+    }
+    /// The accounts held as summaries, by UID.
+    var summarised: [String: Summarised] = [:]
+    /// With a census: the SHA-256 of the bytes each feed mapped here was parsed from, by path
+    /// (`nil` without a file), which must be the census's (``CensusSet/checkAgain(_:parsed:own:)``).
+    var parsed: [String: String?] = [:]
+
+    /// The load's feed readers for `shard`, recording into `record`: every Qapital goal's feed is
+    /// read (a goal's feed is a few kilobytes: the goals list projects each goal from its feed);
+    /// of the Starling accounts, a share's own feeds are kept, and every other one is read and let
+    /// go (or, with a census that knows it, not read at all: its notes are the census's).
+    static func readers(_ shard: Shard, census: CensusSet?, into record: Recorder) -> FeedReaders {
+        FeedReaders(starling: { account, folder, log in
+            let path = StarlingLoader.feedPath(of: account)
+            if shard.owns(Page.entity(of: account)) {
+                guard census != nil else { return StarlingLoader.feed(of: account, in: folder, log: log) }
+                let (items, digest) = StarlingLoader.readFeed(of: account, in: folder, log: log, digest: true)
+                record.state.withLock { $0.parsed[path] = .some(digest) }
+                return items
+            }
+            if let known = census?.feeds[path]?.known {
+                if folder.contains(path) { folder.claim(path) }
+                log.absorb(known.notes)
+                record.state.withLock { $0.summarised[account.uid] = .init(latest: known.latest, digest: nil) }
+            } else {
+                let (items, digest) = StarlingLoader.readFeed(of: account, in: folder, log: log, digest: true)
+                record.state.withLock { $0.summarised[account.uid] = .init(latest: items.lazy.map(\.transactionTime).max(), digest: digest) }
+            }
+            return []
+        }, qapital: { goalId, path, folder, currency, log in
+            guard census != nil else { return QapitalLoader.readFeed(path, goalId: goalId, in: folder, currency: currency, log: log) }
+            guard let (items, digest) = QapitalLoader.readFeed(path, goalId: goalId, in: folder, currency: currency, log: log, digest: true)
+            else { return nil }
+            record.state.withLock { $0.parsed[path] = .some(digest) }
+            return items
+        })
+    }
+
+    /// Where the readers record, from every core.
+    final class Recorder: Sendable {
+        let state = Mutex(ShareFeeds())
+        var feeds: ShareFeeds { state.withLock { $0 } }
     }
 }

@@ -4,11 +4,11 @@ import NestEggSupport
 /// Each loader reports problems to `log` and reads on, so one run shows them all.
 public enum DataLoader {
     /// The sources after the settings, read at once; each returns how it fills the dataset.
-    static func sources(keeping kept: FeedsKept?) -> [@Sendable (DataFolder, Settings, DiagnosticLog) -> (inout Dataset) -> Void] { [
+    static func sources(feeds: FeedReaders) -> [@Sendable (DataFolder, Settings, DiagnosticLog) -> (inout Dataset) -> Void] { [
         { folder, settings, log in
-            let value = StarlingLoader.load(from: folder, settings: settings, log: log, kept: kept); return { $0.starling = value } },
+            let value = StarlingLoader.load(from: folder, settings: settings, log: log, feed: feeds.starling); return { $0.starling = value } },
         { folder, settings, log in
-            let value = QapitalLoader.load(from: folder, settings: settings, log: log, kept: kept); return { $0.qapital = value } },
+            let value = QapitalLoader.load(from: folder, settings: settings, log: log, feed: feeds.qapital); return { $0.qapital = value } },
         { folder, settings, log in
             let value = TransactionsLoader.load(from: folder, settings: settings, log: log); return { $0.transactions = value } },
         { folder, settings, log in let value = KivaLoader.load(from: folder, settings: settings, log: log); return { $0.kiva = value } },
@@ -19,8 +19,8 @@ public enum DataLoader {
     /// The folders a data folder is read from; one of them must hold a file.
     public static let sourceFolders = ["starling", "qapital", "transactions", "kiva", "restcountries", "transfers"]
 
-    /// `keeping`: which feeds to keep, all when `nil`.
-    public static func load(_ folder: DataFolder, log: DiagnosticLog, keeping kept: FeedsKept? = nil) -> Dataset {
+    /// `feeds`: how each account's and goal's feed is read (``FeedReaders``), by default from its file.
+    public static func load(_ folder: DataFolder, log: DiagnosticLog, feeds: FeedReaders = .files) -> Dataset {
         folder.listingProblems.forEach(log.report)
         if !sourceFolders.contains(where: folder.hasFolder) && !folder.listingProblems.contains(where: { $0.severity == .error }) {
             log.report(Diagnostic(.error, file: "", message: "no data to report on: the folder holds none of "
@@ -29,7 +29,7 @@ public enum DataLoader {
         let settings = SettingsLoader.load(from: folder, log: log)
         var dataset = Dataset(settings: settings)
         // The sources are read on every core; their diagnostics come in the order above.
-        let sources = sources(keeping: kept)
+        let sources = sources(feeds: feeds)
         let fills = Concurrently.map(sources.count, log: log) { index, own in sources[index](folder, settings, own) }
         for fill in fills { fill(&dataset) }
         for path in folder.unclaimedFiles {
@@ -39,47 +39,33 @@ public enum DataLoader {
     }
 }
 
-/// Which feeds a load keeps: a share of a sharded build keeps those of the accounts and goals
-/// whose pages it renders. Of a feed not kept only its latest time stays (the data's as-of date is
-/// everybody's), and its problems are reported all the same: from a census when ``known`` has it
-/// (the feed is then not read at all), else from reading it.
-public struct FeedsKept: Sendable {
-    public var starling: @Sendable (StarlingAccount) -> Bool
-    /// By goal id.
-    public var qapital: @Sendable (Int) -> Bool
-    /// What a census found in a feed not kept, by the feed's path in the data folder.
-    public var known: @Sendable (String) -> KnownFeed?
-    /// Whether to keep the SHA-256 of the bytes each kept feed was parsed from
-    /// (``StarlingAccountData/feedDigest``, ``QapitalData/feedDigests``).
-    public var digests = false
+/// How a load reads the feed of each unit that has one: a Starling account, a Qapital goal.
+/// The load reads every other file itself and calls these in the order it reads the units, each
+/// with the unit's own log, so that what a reader reports lands where the feed's notes belong.
+/// The default reads each feed from its file; a caller that wants a unit's feed read otherwise, or
+/// not at all, passes its own readers (which may, say, work something out of the feed and let it go).
+public struct FeedReaders: Sendable {
+    /// An account's feed (``StarlingLoader/feed(of:in:log:)``).
+    public var starling: StarlingLoader.FeedReader
+    /// A goal's feed, newest first (``QapitalLoader/readFeed(_:goalId:in:currency:log:)``); `nil`
+    /// for none (the file cannot be read, or was not).
+    public var qapital: QapitalLoader.FeedReader
 
-    public init(starling: @escaping @Sendable (StarlingAccount) -> Bool, qapital: @escaping @Sendable (Int) -> Bool,
-                known: @escaping @Sendable (String) -> KnownFeed? = { _ in nil }) {
+    public init(starling: @escaping StarlingLoader.FeedReader, qapital: @escaping QapitalLoader.FeedReader) {
         self.starling = starling
         self.qapital = qapital
-        self.known = known
     }
 
-    /// No feed at all: what a census worker loads before it reads its own feeds one by one.
-    public static let noFeed = FeedsKept(starling: { _ in false }, qapital: { _ in false }, known: { _ in .unread })
-}
-
-/// What a census (`nestegg census`) found in a feed, so that a share of a sharded build need not
-/// read it: its latest time and its problems, as reading it reports them.
-public struct KnownFeed: Sendable {
-    public var latest: Instant?
-    /// What reading the file reports (its syntax, its shape, items in another currency), in order.
-    public var notes: [Diagnostic]
-    /// A Qapital feed's notes on users and rules it names that the folder does not have, which
-    /// the load reports after every file (``QapitalLoader/referenceNotes(_:goalId:users:rules:)``).
-    public var references: [Diagnostic]
-
-    public init(latest: Instant?, notes: [Diagnostic], references: [Diagnostic] = []) {
-        self.latest = latest
-        self.notes = notes
-        self.references = references
-    }
-
-    /// A feed left unread, and nothing known of it.
-    public static let unread = KnownFeed(latest: nil, notes: [])
+    /// Every feed, from its file.
+    public static let files = FeedReaders(starling: { StarlingLoader.feed(of: $0, in: $1, log: $2) },
+                                          qapital: { QapitalLoader.readFeed($1, goalId: $0, in: $2, currency: $3, log: $4) })
+    /// No feed: each feed file is claimed (it is the caller's to read, not an unknown file) and left unread.
+    public static let none = FeedReaders(starling: { account, folder, _ in
+        let path = StarlingLoader.feedPath(of: account)
+        if folder.contains(path) { folder.claim(path) }
+        return []
+    }, qapital: { _, path, folder, _, _ in
+        folder.claim(path)
+        return nil
+    })
 }

@@ -4,10 +4,13 @@ import NestEggSupport
 /// Qapital's test-task API. Amounts carry no currency: they are in the currency set for the
 /// `qapital` source (USD unless `nestegg.json` says otherwise), read exactly.
 public enum QapitalLoader {
-    /// `kept` says which goals' feeds to keep (all when `nil`): of one not kept only its latest
-    /// time stays (``QapitalData/feedsNotKept``), and its problems are reported, from reading it or
-    /// from what a census knows of it (``FeedsKept/known``).
-    public static func load(from folder: DataFolder, settings: Settings, log: DiagnosticLog, kept: FeedsKept? = nil) -> QapitalData {
+    /// Reads a goal's feed (`goalId`, its path) for ``load(from:settings:log:feed:)``, newest first,
+    /// reporting to the goal's log; `nil` for no feed.
+    public typealias FeedReader = @Sendable (_ goalId: Int, _ path: String, DataFolder, Currency, DiagnosticLog) -> [QapitalFeedItem]?
+
+    /// The goals, rules and users; `feed` reads each goal's feed (by default from its file, ``readFeed(_:goalId:in:currency:log:)``).
+    public static func load(from folder: DataFolder, settings: Settings, log: DiagnosticLog,
+                            feed readGoalFeed: FeedReader = { readFeed($1, goalId: $0, in: $2, currency: $3, log: $4) }) -> QapitalData {
         let currency = settings.currency(forSource: "qapital")
         var data = QapitalData(currency: currency)
         guard folder.hasFolder("qapital") else { return data }
@@ -41,10 +44,9 @@ public enum QapitalLoader {
         let goalIds = Set(data.goals.map(\.id))
         let (users, rules) = (data.users, data.rules)
         // Feeds are read on every core (one file per goal), in order; each is checked against the
-        // users and rules as it is read, so a feed that is read but not kept is checked all the same.
+        // users and rules as it is read.
         let feedPaths = folder.files(in: "qapital/feed")
-        let feeds = Concurrently.map(feedPaths.count, log: log) { index, log -> (Int, [QapitalFeedItem], references: [Diagnostic], known: KnownFeed?,
-                                                                               digest: String?)? in
+        let feeds = Concurrently.map(feedPaths.count, log: log) { index, log -> (Int, [QapitalFeedItem], references: [Diagnostic])? in
             let path = feedPaths[index]
             let name = fileStem(path, in: "qapital/feed")
             // Only the canonical spelling (`7.json`, not `07.json` or `+7.json`) names goal 7, so two
@@ -54,26 +56,13 @@ public enum QapitalLoader {
                 log.report(Diagnostic(.warning, file: path, message: "no goal with id \"\(name)\" in qapital/savingsgoals.json; file ignored"))
                 return nil
             }
-            if let kept, !kept.qapital(goalId), let known = kept.known(path) {
-                folder.claim(path)
-                log.absorb(known.notes)
-                return (goalId, [], known.references, known, nil)
-            }
-            let keptDigest = kept?.digests == true && kept?.qapital(goalId) != false
-            guard let (items, digest) = readFeed(path, goalId: goalId, in: folder, currency: currency, log: log, digest: keptDigest) else { return nil }
-            return (goalId, items, referenceNotes(items, goalId: goalId, users: users, rules: rules), nil, digest)
+            guard let items = readGoalFeed(goalId, path, folder, currency, log) else { return nil }
+            return (goalId, items, referenceNotes(items, goalId: goalId, users: users, rules: rules))
         }
         var notes: [Int: [Diagnostic]] = [:]
-        for case let (goalId, items, goalNotes, known, digest)? in feeds {
-            if let digest { data.feedDigests[goalId] = digest }
+        for case let (goalId, items, goalNotes)? in feeds {
             notes[goalId] = goalNotes
-            if let known {
-                if let latest = known.latest { data.feedsNotKept[goalId] = latest }
-            } else if let kept, !kept.qapital(goalId) {
-                if let latest = items.first?.timestamp { data.feedsNotKept[goalId] = latest }
-            } else {
-                data.feeds[goalId] = items
-            }
+            data.feeds[goalId] = items
         }
 
         checkReferences(data, feedNotes: notes, log: log)

@@ -3,11 +3,12 @@ import NestEggSupport
 /// Reads `starling/`: accounts, and per account its feed, balance and savings goals,
 /// each in the shape Starling's public API v2 returns.
 public enum StarlingLoader {
-    /// `kept` says which accounts' feeds to keep (all when `nil`): of one not kept only its latest
-    /// time stays (``StarlingAccountData/feedNotKept``), and its problems are reported, from reading
-    /// it or from what a census knows of it (``FeedsKept/known``).
+    /// Reads an account's feed for ``load(from:settings:log:feed:)``, reporting to the account's log.
+    public typealias FeedReader = @Sendable (StarlingAccount, DataFolder, DiagnosticLog) -> [FeedItem]
+
+    /// Every account with its own files; `feed` reads each one's feed (by default from its file, ``feed(of:in:log:)``).
     public static func load(from folder: DataFolder, settings: Settings = Settings(), log: DiagnosticLog,
-                            kept: FeedsKept? = nil) -> [StarlingAccountData] {
+                            feed readFeed: FeedReader = { feed(of: $0, in: $1, log: $2) }) -> [StarlingAccountData] {
         guard folder.hasFolder("starling") else { return [] }
         guard folder.contains("starling/accounts.json"), let document = folder.document("starling/accounts.json", log: log) else {
             if !folder.contains("starling/accounts.json") {
@@ -24,18 +25,7 @@ public enum StarlingLoader {
             let account = accounts[index]
             var data = StarlingAccountData(account: account, feed: [], balance: nil, savingsGoals: [], holderName: holder)
             let feedPath = feedPath(of: account)
-            if let kept, !kept.starling(account), let known = kept.known(feedPath) {
-                if folder.contains(feedPath) { folder.claim(feedPath) }
-                log.absorb(known.notes)
-                data.feedNotKept = .init(latest: known.latest, digest: nil)
-            } else if let kept, !kept.starling(account) {
-                let (items, digest) = readFeed(of: account, in: folder, log: log, digest: true)
-                data.feedNotKept = .init(latest: items.lazy.map(\.transactionTime).max(), digest: digest)
-            } else if kept?.digests == true {
-                (data.feed, data.feedDigest) = readFeed(of: account, in: folder, log: log, digest: true)
-            } else {
-                data.feed = feed(of: account, in: folder, log: log)
-            }
+            data.feed = readFeed(account, folder, log)
             let balancePath = "starling/balances/\(account.uid).json"
             if folder.contains(balancePath), let balance = folder.document(balancePath, log: log) {
                 data.balance = self.balance(in: balance)

@@ -21,7 +21,8 @@ public struct Dataset: Sendable {
         self.starling = starling
     }
 
-    /// The latest moment found in the data: the start page says "data as of" it (never the build time).
+    /// The latest moment in the data this dataset holds (the report adds that of the units it has
+    /// summaries of instead: ``ReportContext/init(dataset:summaries:)``).
     public var latestInstant: Instant? {
         let candidates: [Instant?] = [
             starling.compactMap(\.latestFeedInstant).max(),

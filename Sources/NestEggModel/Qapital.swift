@@ -99,12 +99,6 @@ public struct QapitalData: Sendable {
     public var feeds: [Int: [QapitalFeedItem]]
     public var rules: [Int: QapitalRule]
     public var users: [Int: QapitalUser]
-    /// The latest time of each feed that was read but not kept, by goal id: a share of a sharded
-    /// build keeps the feeds of the goals whose pages it renders.
-    public var feedsNotKept: [Int: Instant] = [:]
-    /// The SHA-256 of the bytes each kept feed was parsed from, by goal id, when the load was asked
-    /// for them (as ``StarlingAccountData/feedDigest``).
-    public var feedDigests: [Int: String] = [:]
 
     public init(currency: Currency = .usd, goals: [QapitalGoal] = [], feeds: [Int: [QapitalFeedItem]] = [:],
                 rules: [Int: QapitalRule] = [:], users: [Int: QapitalUser] = [:]) {
@@ -120,12 +114,12 @@ public struct QapitalData: Sendable {
     /// A goal's feed, newest first (empty when the goal has no feed file).
     public func feed(of goalId: Int) -> [QapitalFeedItem] { feeds[goalId] ?? [] }
 
-    /// The newest item's time on a goal's feed, kept or not.
-    public func lastActivity(of goalId: Int) -> Instant? { feeds[goalId]?.first?.timestamp ?? feedsNotKept[goalId] }
+    /// The newest item's time on a goal's feed.
+    public func lastActivity(of goalId: Int) -> Instant? { feeds[goalId]?.first?.timestamp }
 
     /// The latest moment in this source, for the start page's "data as of" and the goals' "last N weeks".
     public var latestInstant: Instant? {
-        (feeds.values.compactMap { $0.map(\.timestamp).max() } + feedsNotKept.values).max()
+        feeds.values.compactMap { $0.map(\.timestamp).max() }.max()
     }
 
     /// Orders a feed newest first, ties broken by id, so output never depends on file order.

@@ -101,29 +101,8 @@ public struct StarlingAccountData: Sendable {
     /// identifiers), whether each is there or not: what a page of this account alone depends on
     /// besides the rest of the folder (a build keeps such a page while they are unchanged).
     public var sources: [String] = []
-    /// Set when the feed was read but not kept: a share of a sharded build keeps the feeds of the
-    /// accounts it renders; of the others it keeps only what the data's as-of date needs.
-    public var feedNotKept: FeedNotKept? = nil
-    /// The SHA-256 of the bytes the kept feed was parsed from, when the load was asked for it
-    /// (``FeedsKept``'s `digests`: a share with a census checks them against the census); `nil`
-    /// otherwise, or without a file.
-    public var feedDigest: String? = nil
-
-    /// What is kept of a feed that is not (``StarlingAccountData/feedNotKept``).
-    public struct FeedNotKept: Sendable {
-        /// The feed's latest transaction time.
-        public let latest: Instant?
-        /// The SHA-256 of the file as it was read (``nil`` without a file), so that a second read
-        /// can tell it read the same.
-        public let digest: String?
-        public init(latest: Instant?, digest: String?) {
-            self.latest = latest
-            self.digest = digest
-        }
-    }
-
-    /// The latest transaction time in the account's feed, kept or not.
-    public var latestFeedInstant: Instant? { feedNotKept?.latest ?? feed.lazy.map(\.transactionTime).max() }
+    /// The latest transaction time in the account's feed as loaded.
+    public var latestFeedInstant: Instant? { feed.lazy.map(\.transactionTime).max() }
 
     public init(account: StarlingAccount, feed: [FeedItem], balance: StarlingBalance? = nil, savingsGoals: [StarlingSavingsGoal],
                 identifiers: StarlingIdentifiers? = nil, holderName: String? = nil) {

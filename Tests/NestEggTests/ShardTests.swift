@@ -326,75 +326,88 @@ import Testing
         return folder
     }()
 
-    /// What a share keeps of the accounts and goals: the feeds of its own, and of the others only
-    /// the latest time (their problems reported all the same), so that its memory falls with N.
-    @Test func aShareKeepsTheFeedsOfItsOwnAccountsAndGoalsOnly() throws {
+    /// What a share's load keeps of the accounts and goals: the feeds of its own accounts and of
+    /// every goal, and of the other accounts only what their summaries need first (the latest time,
+    /// the digest of the bytes read), their problems reported all the same, so that its memory falls with N.
+    @Test func aShareKeepsTheFeedsOfItsOwnAccountsOnly() throws {
         let folder = try DataFolder(root: Self.synthetic)
         let wholeLog = DiagnosticLog(), whole = DataLoader.load(folder, log: wholeLog)
         let shard = try #require(Shard(index: 1, count: 3))
-        let shareLog = DiagnosticLog()
-        let share = DataLoader.load(folder, log: shareLog, keeping: FeedsKept(starling: { shard.owns(Page.entity(of: $0)) },
-                                                                             qapital: { shard.owns(Page.entity(ofQapitalGoal: $0)) }))
+        var options = BuildOptions(data: Self.synthetic, output: FileManager.default.temporaryDirectory.appendingPathComponent("unused"))
+        options.shard = shard
+        let (share, warnings, _, feeds) = try Build(options: options).load(try DataFolder(root: Self.synthetic))
         #expect(whole.starling.count == 10 && share.starling.count == 10)
         var kept = 0
         for (all, part) in zip(whole.starling, share.starling) {
-            #expect(all.account.uid == part.account.uid && all.latestFeedInstant == part.latestFeedInstant)
+            #expect(all.account.uid == part.account.uid)
             #expect(part.balance?.cleared == all.balance?.cleared && part.savingsGoals.count == all.savingsGoals.count)
             if shard.owns(Page.entity(of: all.account)) {
                 kept += 1
-                #expect(part.feedNotKept == nil && part.feed.map(\.uid) == all.feed.map(\.uid))
+                #expect(feeds.summarised[all.account.uid] == nil && part.feed.map(\.uid) == all.feed.map(\.uid))
             } else {
-                #expect(part.feedNotKept != nil && part.feed.isEmpty && !all.feed.isEmpty)
+                let summarised = try #require(feeds.summarised[all.account.uid])
+                #expect(part.feed.isEmpty && !all.feed.isEmpty && summarised.latest == all.latestFeedInstant)
+                #expect(summarised.digest == DataDigests.digest(ofFile: Self.synthetic.path + "/" + StarlingLoader.feedPath(of: all.account)))
             }
         }
         #expect(kept > 0 && kept < 10, "the share keeps some accounts' feeds, not all")
-        #expect(share.latestInstant == whole.latestInstant && share.qapital.latestInstant == whole.qapital.latestInstant)
-        let goals = whole.qapital.goals.map(\.id), keptGoals = goals.filter { shard.owns(Page.entity(ofQapitalGoal: $0)) }
-        #expect(keptGoals.count > 0 && keptGoals.count < goals.count)
-        for id in goals {
-            #expect(share.qapital.lastActivity(of: id) == whole.qapital.lastActivity(of: id))
-            #expect(share.qapital.feed(of: id).map(\.id) == (keptGoals.contains(id) ? whole.qapital.feed(of: id).map(\.id) : []))
-        }
+        #expect(feeds.parsed.isEmpty, "without a census no digest of the feeds mapped here is kept")
+        let latest = ([share.latestInstant] + feeds.summarised.values.map(\.latest)).compactMap { $0 }.max()
+        #expect(latest == whole.latestInstant && share.qapital.latestInstant == whole.qapital.latestInstant)
+        for id in whole.qapital.goals.map(\.id) { #expect(share.qapital.feed(of: id).map(\.id) == whole.qapital.feed(of: id).map(\.id)) }
         #expect(wholeLog.diagnostics.count > 25 && wholeLog.diagnostics.filter { $0.file.hasPrefix("qapital/feed/") }.count > 5)
-        #expect(shareLog.diagnostics.map(\.description) == wholeLog.diagnostics.map(\.description), "the same notes, in the same order")
+        #expect(warnings.map(\.description) == Build(options: BuildOptions(data: Self.synthetic, output: options.output))
+            .placed(wholeLog.diagnostics, folder: folder).map(\.description), "the same notes, in the same order")
     }
 
-    /// Asked for them, the load keeps the digest of the bytes each kept feed was parsed from, in
-    /// the form the census and the data's digests have, and of the kept feeds only.
-    @Test func theLoadKeepsTheDigestsOfTheBytesItParsed() throws {
-        let folder = try DataFolder(root: Self.synthetic)
+    /// With a census, a share's load keeps the digest of the bytes each feed mapped here was
+    /// parsed from, in the form the census and the data's digests have, and reads no other
+    /// account's feed: the census stands for it (its latest time, and no digest of a read).
+    @Test func withACensusTheLoadKeepsTheDigestsOfTheBytesItParsed() throws {
+        let censusFolder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: censusFolder) }
+        try CensusFileTests.whole.0.write(to: censusFolder.appendingPathComponent("0.census"), atomically: true, encoding: .utf8)
+        let census = try CensusSet.read(censusFolder, accounts: CensusFileTests.whole.1.values.sorted { $0.uid < $1.uid })
         let shard = try #require(Shard(index: 1, count: 3))
-        var kept = FeedsKept(starling: { shard.owns(Page.entity(of: $0)) }, qapital: { shard.owns(Page.entity(ofQapitalGoal: $0)) })
-        kept.digests = true
-        let dataset = DataLoader.load(folder, log: DiagnosticLog(), keeping: kept)
-        let own = dataset.starling.filter { $0.feedNotKept == nil }
+        var options = BuildOptions(data: Self.synthetic, output: FileManager.default.temporaryDirectory.appendingPathComponent("unused"))
+        options.shard = shard
+        let folder = try DataFolder(root: Self.synthetic)
+        let (dataset, _, _, feeds) = try Build(options: options).load(folder, census: census)
+        let own = dataset.starling.filter { shard.owns(Page.entity(of: $0.account)) }
         #expect(!own.isEmpty && own.count < dataset.starling.count)
         for data in dataset.starling {
             let path = StarlingLoader.feedPath(of: data.account)
-            #expect(data.feedDigest == (data.feedNotKept == nil ? DataDigests.digest(ofFile: Self.synthetic.path + "/" + path) : nil))
+            if shard.owns(Page.entity(of: data.account)) {
+                #expect(feeds.parsed[path] == .some(DataDigests.digest(ofFile: Self.synthetic.path + "/" + path)))
+            } else {
+                #expect(feeds.parsed[path] == nil && feeds.summarised[data.account.uid]?.digest == nil)
+                #expect(feeds.summarised[data.account.uid]?.latest == census.feeds[path]?.known.latest)
+            }
         }
-        #expect(!dataset.qapital.feedDigests.isEmpty && dataset.qapital.feedDigests.keys.allSatisfy { shard.owns(Page.entity(ofQapitalGoal: $0)) })
-        for (id, digest) in dataset.qapital.feedDigests {
-            #expect(digest == DataDigests.digest(ofFile: Self.synthetic.path + "/qapital/feed/\(id).json"))
+        #expect(dataset.qapital.goals.allSatisfy { feeds.parsed["qapital/feed/\($0.id).json"] != nil })
+        for id in dataset.qapital.goals.map(\.id) {
+            #expect(feeds.parsed["qapital/feed/\(id).json"] == .some(DataDigests.digest(ofFile: Self.synthetic.path + "/qapital/feed/\(id).json")))
         }
-        #expect(DataLoader.load(folder, log: DiagnosticLog()).starling.allSatisfy { $0.feedDigest == nil }, "not asked, none kept")
     }
 
-    /// A feed the load let go is read again for its figures; if its bytes are not what the load
+    /// A feed the load let go is read again for its summary; if its bytes are not what the load
     /// read (the file changed in between), the build stops, naming it, instead of mixing two versions.
     @Test func aFeedThatChangedBetweenItsTwoReadsStopsTheShare() throws {
         var options = BuildOptions(data: Self.synthetic, output: FileManager.default.temporaryDirectory.appendingPathComponent("unused"))
         options.shard = Shard(index: 0, count: 3)
         let build = Build(options: options)
         let folder = try DataFolder(root: Self.synthetic)
-        var (dataset, _, _) = try build.load(folder)
-        #expect(try build.figuresElsewhere(dataset, folder: folder).count == dataset.starling.filter { $0.feedNotKept != nil }.count)
-        let index = try #require(dataset.starling.firstIndex { $0.feedNotKept != nil })
-        let latest = dataset.starling[index].feedNotKept?.latest
-        dataset.starling[index].feedNotKept = .init(latest: latest, digest: "the bytes of an earlier version")
-        let error = try #require(throws: BuildError.self) { try build.figuresElsewhere(dataset, folder: folder) }
+        let (dataset, _, _, feeds) = try build.load(folder)
+        var summarised = feeds.summarised
+        let figures = try build.figuresElsewhere(dataset, folder: folder, summarised: summarised)
+        #expect(!summarised.isEmpty && figures.count == summarised.count)
+        #expect(figures.allSatisfy { $0.value.latest == summarised[$0.key]?.latest })
+        let index = try #require(dataset.starling.firstIndex { summarised[$0.account.uid] != nil })
+        let uid = dataset.starling[index].account.uid
+        summarised[uid]?.digest = "the bytes of an earlier version"
+        let error = try #require(throws: BuildError.self) { try build.figuresElsewhere(dataset, folder: folder, summarised: summarised) }
         #expect(error.step == .load && error.exitCode == .dataError)
-        #expect(error.diagnostics.map(\.file) == [Self.synthetic.path + "/starling/feed/\(dataset.starling[index].account.uid).json"])
+        #expect(error.diagnostics.map(\.file) == [Self.synthetic.path + "/starling/feed/\(uid).json"])
     }
 
     /// An account's figures (``AccountFigures``) are what its own pages' report works out, less the items.

@@ -1,12 +1,14 @@
 import NestEggModel
 import NestEggSupport
-/// What the site-wide pages need of a Starling account's feed: its round-up weeks and its
-/// statements without their items, and, when worked out from the feed, its rows of the spending list.
+/// An account's summary: what the site-wide pages need of a Starling account's feed — its latest
+/// time, its round-up weeks and its statements without their items, and, when worked out from the
+/// feed, its rows of the spending list.
 ///
-/// A share of a sharded build renders the pages of its own accounts only (``Page/entity``). It
-/// keeps their feeds; of every other account it has these figures, from a census or from reading
-/// the feed and letting it go: a few records an account instead of its feed. (From a census, the
-/// rows stay in the census's runs, and their totals are one sum a file: ``SpendingTotals``.)
+/// A report given an account's summary (by UID, `elsewhere`) works from it instead of the account's
+/// feed, which the dataset then does not hold, and lists the account's own pages without making
+/// them (``Page/entity``): they are made elsewhere. When the summary was worked out elsewhere too,
+/// it holds no rows (they come with ``SpendingRows/runs``), and their totals are one sum of all
+/// its accounts' (``SpendingTotals``).
 public struct AccountFigures: Sendable {
     /// The figures as they are held: worked out from the feed (a share without a census, which
     /// keeps them decoded, its other accounts' rows too), or, read from a census, its records'
@@ -35,6 +37,9 @@ public struct AccountFigures: Sendable {
     /// which keeps the rows apart, in one sorted run a file (``SpendingLists``), and their totals
     /// as one sum of all its accounts' (``SpendingTotals``).
     public let spending: [SpendingItem]?
+    /// The latest transaction time in the account's feed: the data's as-of date is that of every
+    /// unit (``ReportContext/init(dataset:summaries:)``). Set by whoever read the feed.
+    public var latest: Instant?
     /// The account's cash flow (``AccountCashFlow``) and recurring series (``RecurringRule``), for
     /// the cash-flow, budgets and recurring pages: worked out from the feed; from a census, `nil`
     /// until the build reads the feed for them (``withFeedFigures(of:context:)``).
@@ -59,13 +64,14 @@ public struct AccountFigures: Sendable {
 
     /// Only the context's clock and settings count, not its as-of date.
     public init(_ data: StarlingAccountData, context: ReportContext) {
-        let weeks = RoundUpRule.weeks(of: data.keptFeed, currency: data.account.currency, clock: context.clock).map { $0.trimmed() }
+        let weeks = RoundUpRule.weeks(of: data.feed, currency: data.account.currency, clock: context.clock).map { $0.trimmed() }
         held = .values(weeks: weeks, basis: StatementPeriods.basis(for: data, clock: context.clock)?.trimmed())
         weekCount = weeks.count
         var categories = TransactionsRules.StarlingCategories(settings: context.settings)
         spending = TransactionsRules.starlingItems(of: data, clock: context.clock, categories: &categories)
         cashFlow = AccountCashFlow.of(data, clock: context.clock, settings: context.settings)
         recurring = RecurringRule.of(data, clock: context.clock)
+        latest = data.latestFeedInstant
     }
 
     /// These figures with the cash flow and recurring series of `data` (the account's feed, read
@@ -82,16 +88,6 @@ public struct AccountFigures: Sendable {
 
     /// How many statements ``statements(asOf:)`` gives, without making them.
     public func statementCount(asOf: CivilDate?) -> Int { StatementPeriods.statementCount(statementBasis, asOf: asOf) }
-}
-
-extension StarlingAccountData {
-    /// The feed, for the reports that work from it; reading one that was not kept (a share's
-    /// account of another share, whose figures come from ``AccountFigures``) is a programming
-    /// error, not an account without transactions.
-    var keptFeed: [FeedItem] {
-        precondition(feedNotKept == nil, "the feed of account \(account.uid) was not kept: its figures come from AccountFigures")
-        return feed
-    }
 }
 
 extension AccountFigures {

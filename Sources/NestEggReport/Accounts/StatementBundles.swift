@@ -31,9 +31,9 @@ public enum StatementBundles {
             let data = summary.data, account = data.account
             let title = "Statements for \(account.name)"
             let crumbs = [Link(title, "index")]
-            let weeks = RoundUpRule.weeks(of: data.keptFeed, currency: account.currency, clock: context.clock)
+            let weeks = RoundUpRule.weeks(of: data.feed, currency: account.currency, clock: context.clock)
             let goal = RoundUpsReport.goal(for: data, settings: context.settings).map { RoundUpsReport.goalView($0, context: context) }
-            let roundUps = RoundUpsReport.accountView(.init(account: account, slug: summary.slug, weeks: .kept(weeks), goal: goal),
+            let roundUps = RoundUpsReport.accountView(.init(account: account, slug: summary.slug, weeks: .fromFeed(weeks), goal: goal),
                                                       context: context, path: paths.roundUpWeek)
             let index = IndexView(
                 head: StatementsReport.AccountHead(data, context: context), timeZone: context.clock.identifier, dataAsOf: context.date(asOf),

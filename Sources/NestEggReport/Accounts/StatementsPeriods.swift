@@ -96,9 +96,8 @@ public enum StatementPeriods {
     /// What an account's statements are made of, whatever the as-of date: the day the account was
     /// opened, its latest item's date, each month's items and sums from the opening month to the
     /// latest item's, and the cleared balance. ``statements(_:asOf:)`` adds the quiet months up to
-    /// the as-of date, the statuses and the balances; ``trimmed()`` drops the items, so that a
-    /// share of a sharded build can keep (and a census write) another account's statements before
-    /// the data's as-of date is known.
+    /// the as-of date, the statuses and the balances; ``trimmed()`` drops the items, so that an
+    /// account's summary (``AccountFigures``) can hold its statements before the data's as-of date is known.
     public struct Basis: Sendable {
         let currency: Currency
         let opening: CivilDate
@@ -118,7 +117,7 @@ public enum StatementPeriods {
     /// `nil`: the account has neither an opening date nor an item, so no statement.
     public static func basis(for data: StarlingAccountData, clock: LocalClock) -> Basis? {
         let currency = data.account.currency
-        let ordered = data.keptFeed.sorted { ($0.transactionTime, $0.uid) < ($1.transactionTime, $1.uid) }
+        let ordered = data.feed.sorted { ($0.transactionTime, $0.uid) < ($1.transactionTime, $1.uid) }
         let dates = ordered.map { clock.date(of: $0.transactionTime) }
         // Where a clock turns back across midnight, an item can fall on a later date than the
         // latest instant, and a later item on an earlier date than the first: the data reaches both.

@@ -206,9 +206,10 @@ public enum StatementsReport {
         return nil
     }
 
-    /// The data's as-of date on the site's clock: the one date every account's statements run to.
-    static func asOf(_ dataset: Dataset, context: ReportContext) -> CivilDate? {
-        dataset.latestInstant.map(context.clock.date(of:))
+    /// The data's as-of date on the site's clock: the one date every account's statements run to
+    /// (the latest of the dataset and of the summaries of the accounts held as summaries).
+    static func asOf(_ dataset: Dataset, context: ReportContext, elsewhere: [String: AccountFigures] = [:]) -> CivilDate? {
+        ReportContext.latest(dataset, summaries: elsewhere).map(context.clock.date(of:))
     }
 
     /// `1–31 Oct 2026`; for a provisional statement the days it covers, `1–21 Nov 2026`.
@@ -236,16 +237,16 @@ public enum StatementsReport {
     /// ``SiteReport`` works them out once a build.
     typealias Computed = (asOf: CivilDate, accounts: [AccountStatements])
 
-    /// `elsewhere`: the figures of accounts whose feed was not kept, by UID (``AccountFigures``):
+    /// `elsewhere`: the summaries of the accounts held as summaries, by UID (``AccountFigures``):
     /// their statements have no lines, and no digests (`[]`), as no page of this build shows them.
     static func accounts(_ dataset: Dataset, context: ReportContext, memo: (any DigestMemo)? = nil,
                          elsewhere: [String: AccountFigures] = [:]) -> Computed? {
-        guard let asOf = asOf(dataset, context: context) else { return nil }
+        guard let asOf = asOf(dataset, context: context, elsewhere: elsewhere) else { return nil }
         let all = dataset.starling, slugs = RoundUpsReport.accountSlugs(all)
         // A bank's thousand accounts are worked out on every core.
         let accounts = Concurrently.map(all.count) { index -> AccountStatements? in
             if let figures = elsewhere[all[index].account.uid] {
-                // Another share's account: its statements are decoded where a page or a sum reads them.
+                // An account held as a summary: its statements are decoded where a page or a sum reads them.
                 let count = figures.statementCount(asOf: asOf)
                 guard count > 0 else { return nil }
                 return AccountStatements(data: all[index], slug: slugs[index], held: .figures(figures, asOf: asOf, count: count),
@@ -253,7 +254,7 @@ public enum StatementsReport {
             }
             let statements = StatementPeriods.statements(for: all[index], clock: context.clock, asOf: asOf)
             guard !statements.isEmpty else { return nil }
-            return AccountStatements(data: all[index], slug: slugs[index], held: .kept(statements), noBalanceReason: noBalanceReason(all[index]),
+            return AccountStatements(data: all[index], slug: slugs[index], held: .fromFeed(statements), noBalanceReason: noBalanceReason(all[index]),
                                      digests: statements.map { statement in
                                          (statement.isProvisional ? nil : memo?.finalStatementDigest(account: all[index], month: statement.month))
                                              ?? StatementDigest.digest(statement, data: all[index], timeZone: context.clock.identifier)
@@ -342,13 +343,13 @@ public enum StatementsReport {
     }
 
     static func records(_ computed: Computed?, context: ReportContext) -> [StatementRecord] {
-        keptRecords(computed, context: context).records
+        recordsMappedHere(computed, context: context).records
     }
 
-    /// The statements of the accounts whose feeds were kept (every account's, on one machine), each
-    /// with its place in the site's manifest (``records(_:context:)`` in full), and how many
-    /// statements the site has: a share of a sharded build holds no record of another share's.
-    static func keptRecords(_ computed: Computed?, context: ReportContext) -> (records: [StatementRecord], places: [Int], count: Int) {
+    /// The statements of the accounts mapped here, from their feeds (every account's, when none is
+    /// held as a summary), each with its place in the site's manifest (``records(_:context:)`` in
+    /// full), and how many statements the site has: no record is made of an account held as a summary.
+    static func recordsMappedHere(_ computed: Computed?, context: ReportContext) -> (records: [StatementRecord], places: [Int], count: Int) {
         guard let (_, summaries) = computed else { return ([], [], 0) }
         var starts: [Int] = []
         var count = 0
@@ -356,44 +357,44 @@ public enum StatementsReport {
             starts.append(count)
             count += summary.statementCount
         }
-        let kept = summaries.indices.filter { !summaries[$0].isElsewhere }
-        let perAccount = Concurrently.map(kept.count) { records(summaries[kept[$0]], context: context, paths: .site(slug: summaries[kept[$0]].slug)) }
-        let places = zip(kept, perAccount).flatMap { index, own in starts[index]..<(starts[index] + own.count) }
+        let mapped = summaries.indices.filter { !summaries[$0].isElsewhere }
+        let perAccount = Concurrently.map(mapped.count) { records(summaries[mapped[$0]], context: context, paths: .site(slug: summaries[mapped[$0]].slug)) }
+        let places = zip(mapped, perAccount).flatMap { index, own in starts[index]..<(starts[index] + own.count) }
         return (perAccount.flatMap { $0 }, places, count)
     }
 
     /// One account's statements, as the index needs them.
     struct AccountStatements: Sendable {
-        /// Where the statements are: worked out from the account's feed, or, when the feed was
-        /// not kept, in its figures (``AccountFigures``), decoded on each read (trimmed: no lines).
+        /// Where the statements are: worked out from the account's feed, or, for an account held
+        /// as a summary, in its summary (``AccountFigures``), decoded on each read (trimmed: no lines).
         enum Held: Sendable {
-            case kept([StatementPeriods.Statement])
+            case fromFeed([StatementPeriods.Statement])
             case figures(AccountFigures, asOf: CivilDate, count: Int)
         }
         let data: StarlingAccountData
         let slug: String
         let held: Held
         let noBalanceReason: String?
-        /// ``StatementDigest`` of each statement, in the same order; none for another share's account.
+        /// ``StatementDigest`` of each statement, in the same order; none for an account held as a summary.
         let digests: [String]
 
-        /// Read once where they are used: for another share's account each read decodes them anew.
+        /// Read once where they are used: for an account held as a summary each read decodes them anew.
         var statements: [StatementPeriods.Statement] {
             switch held {
-            case .kept(let statements): return statements
+            case .fromFeed(let statements): return statements
             case .figures(let figures, let asOf, _): return figures.statements(asOf: asOf)
             }
         }
 
         var statementCount: Int {
             switch held {
-            case .kept(let statements): return statements.count
+            case .fromFeed(let statements): return statements.count
             case .figures(_, _, let count): return count
             }
         }
 
-        /// The account's feed was not kept: its statements are figures only, without lines or
-        /// digests, and its pages are another share's.
+        /// The account is held as a summary: its statements are figures only, without lines or
+        /// digests, and its pages are made elsewhere.
         var isElsewhere: Bool {
             if case .figures = held { return true }
             return false

@@ -70,7 +70,7 @@ public struct AccountCashFlow: Sendable, Hashable {
         let currency = data.account.currency
         var categories = TransactionsRules.StarlingCategories(settings: settings)
         var months: [CalendarMonth: Month] = [:]
-        for item in data.keptFeed where StatementPeriods.apart(item, accountCurrency: currency) == nil {
+        for item in data.feed where StatementPeriods.apart(item, accountCurrency: currency) == nil {
             let date = clock.date(of: item.transactionTime)
             let key = CalendarMonth(date)
             var month = months[key] ?? Month(month: key, currency: currency)

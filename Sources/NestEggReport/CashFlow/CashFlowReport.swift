@@ -130,11 +130,12 @@ public enum CashFlowReport {
                      notConverted: notConverted)
     }
 
-    /// Every account's cash flow: worked out from its feed, or, for an account whose feed this
-    /// build did not keep, the one its ``AccountFigures`` carry (in the data's order either way).
+    /// Every account's cash flow: worked out from its feed, or, for an account held as a summary
+    /// instead (`elsewhere`, ``AccountFigures``), the one its summary carries (in the data's order either way).
     static func accounts(_ dataset: Dataset, context: ReportContext, elsewhere: [String: AccountFigures] = [:]) -> [AccountCashFlow] {
         dataset.starling.compactMap { data in
-            data.feedNotKept == nil ? AccountCashFlow.of(data, clock: context.clock, settings: context.settings) : elsewhere[data.account.uid]?.cashFlow
+            if let summary = elsewhere[data.account.uid] { return summary.cashFlow }
+            return AccountCashFlow.of(data, clock: context.clock, settings: context.settings)
         }
     }
 

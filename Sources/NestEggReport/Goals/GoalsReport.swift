@@ -26,12 +26,10 @@ public enum GoalsReport {
         let memberIds: [Int]
         /// `nil` when the source keeps no feed for its goals (Starling).
         let feed: [QapitalFeedItem]?
-        /// The newest item's time on the feed (kept or not: ``QapitalData/lastActivity(of:)``).
+        /// The newest item's time on the feed (``QapitalData/lastActivity(of:)``).
         let lastActivity: Instant?
         /// The goal's ``Page/entity``: a Qapital goal's page is its feed's.
         let entity: String?
-        /// Its feed was read but not kept (``QapitalData/feedsNotKept``): its page is another share's.
-        var feedIsElsewhere = false
         /// Listed apart and left out of every total: deleted (Qapital) or archived (Starling).
         let inactiveStatus: String?
         let created: CivilDate?
@@ -63,7 +61,6 @@ public enum GoalsReport {
                 saved: goal.saved, target: goal.target, reportedPercent: nil, image: goal.imageURL.flatMap(SafeURL.init),
                 memberIds: [goal.ownerId] + goal.connectedUserIds, feed: qapital.feed(of: goal.id),
                 lastActivity: qapital.lastActivity(of: goal.id), entity: Page.entity(ofQapitalGoal: goal.id),
-                feedIsElsewhere: qapital.feedsNotKept[goal.id] != nil,
                 inactiveStatus: goal.status == .deleted ? "deleted" : nil, created: goal.created))
         }
         for (accountIndex, data) in dataset.starling.enumerated() {
@@ -215,8 +212,6 @@ public enum GoalsReport {
 
         var pages: [Page] = []
         for entry in entries.sorted(by: { $0.path < $1.path }) {
-            // A goal whose feed another share keeps: its page is that share's, not listed here.
-            if entry.entity != nil, entry.feedIsElsewhere { continue }
             pages.append(Page(path: entry.path, title: entry.name, template: "goals-goal", section: section.id,
                               breadcrumbs: crumbs, entity: entry.entity, view: goalView(entry, names: names, asOf: asOf, context: context)))
         }

@@ -57,7 +57,7 @@ public enum LenderReport {
     public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
         let kiva = dataset.kiva
         guard kiva.hasLender else { return [] }
-        // The view is worked out when the page is rendered: in a sharded build, by one share only.
+        // The view is worked out when the page is rendered, and only where the page is made.
         return [Page(path: section.path, title: "Your Kiva account", template: "lender-index", section: section.id,
                      breadcrumbs: [Link("Dashboard", "index")], view: view(of: kiva, context: context))]
     }

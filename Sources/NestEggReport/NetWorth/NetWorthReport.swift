@@ -101,12 +101,12 @@ public enum NetWorthReport {
         return Figures(base: base, hasRates: hasRates, months: months, now: now, withoutBalance: withoutBalance)
     }
 
-    /// Every Starling account's ``AccountBalances``: from its feed when kept, else from the figures
-    /// another part of the build worked out (``AccountFigures``).
+    /// Every Starling account's ``AccountBalances``: from its feed, or, for an account held as a
+    /// summary instead (`elsewhere`, ``AccountFigures``), from its summary.
     static func balances(_ dataset: Dataset, context: ReportContext, elsewhere: [String: AccountFigures]) -> [AccountBalances] {
         dataset.starling.map { data in
-            guard data.feedNotKept != nil else { return AccountBalances.of(data, clock: context.clock) }
-            return AccountBalances.of(data, basis: elsewhere[data.account.uid]?.statementBasis)
+            guard let summary = elsewhere[data.account.uid] else { return AccountBalances.of(data, clock: context.clock) }
+            return AccountBalances.of(data, basis: summary.statementBasis)
         }
     }
 

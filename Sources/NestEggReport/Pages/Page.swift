@@ -38,8 +38,8 @@ public struct Page: Sendable {
 
     /// What the page is made of besides the site-wide input, when its report can say (``PageInputs``).
     public let inputs: PageInputs?
-    /// The one entity the page shows (``entity(of:)``), so that a sharded build gives all of an
-    /// entity's pages to the share that keeps its data; `nil` for a page of several.
+    /// The one entity (unit) the page shows (``entity(of:)``): its pages are made where its data is
+    /// mapped; `nil` for a page of several.
     public let entity: String?
     /// A statement's figures and lines, for a statement page: the build writes them beside the
     /// page in each ``StatementData/Format`` (built when written, as the view is).
@@ -129,19 +129,19 @@ public struct Site: Sendable {
     /// Whether the build prints each statement to a PDF beside its page (`--pdf`), which the page
     /// then links to (the templates' `statementPDFs`).
     public var statementPDFs = false
-    /// Every statement of the accounts whose feeds the build kept, for `statements/manifest.json`
-    /// (``StatementsReport/records(for:context:)``): on one machine every statement; in a share of a
-    /// sharded build its own accounts', each at its place in the whole (``statementPlaces``).
+    /// Every statement of the accounts mapped here (from their feeds), for `statements/manifest.json`
+    /// (``StatementsReport/records(for:context:)``): with no account held as a summary every
+    /// statement; else those of the accounts mapped here, each at its place in the whole (``statementPlaces``).
     public var statements: [StatementRecord] = []
     /// Each of ``statements``' places in the site's manifest (`0..<statementCount` on one machine).
     public var statementPlaces: [Int] = []
-    /// How many statements the site has, its other shares' included.
+    /// How many statements the site has, those of accounts held as summaries included.
     public var statementCount = 0
-    /// The transactions lists, whose rows a build with a census brings (``SpendingLists/fill(_:keeps:)``).
+    /// The transactions lists, whose rows the build brings with ``SiteReport/SpendingRows/runs`` (``SpendingLists/fill(_:keeps:)``).
     public var spendingLists: SpendingLists?
     /// What changed since the last build, in a few sentences (``ChangesReport``), for `--summary`.
     public var changeDigest: [String] = []
-    /// What the next build compares with, for the build cache; `nil` for a share of a sharded build.
+    /// What the next build compares with, for the build cache; `nil` when accounts are held as summaries.
     public var changes: ChangeSnapshot?
 
     public struct DashboardEntry: Sendable {

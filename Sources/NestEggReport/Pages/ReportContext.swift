@@ -6,16 +6,22 @@ public struct ReportContext: Sendable {
     /// Which weeks and months are over by the data's "as of" date (``PeriodProgress``).
     public let progress: PeriodProgress
 
-    /// `asOf` is the data's latest date on the site's clock (``Dataset/latestInstant``); `nil`
+    /// `asOf` is the data's latest date on the site's clock (``init(dataset:summaries:)``); `nil`
     /// makes every period complete.
     public init(settings: Settings, asOf: CivilDate? = nil) {
         self.settings = settings
         self.progress = PeriodProgress(asOf: asOf)
     }
 
-    /// The context of a whole dataset: its settings, and "as of" its latest instant.
-    public init(dataset: Dataset) {
-        self.init(settings: dataset.settings, asOf: dataset.latestInstant.map(dataset.settings.clock.date))
+    /// The context of a dataset and the summaries of the accounts it holds without their feeds
+    /// (``AccountFigures``, by UID): its settings, and "as of" the latest instant of them all.
+    public init(dataset: Dataset, summaries: [String: AccountFigures] = [:]) {
+        self.init(settings: dataset.settings, asOf: Self.latest(dataset, summaries: summaries).map(dataset.settings.clock.date))
+    }
+
+    /// The latest instant of a dataset and of the summaries of the accounts it holds without their feeds.
+    public static func latest(_ dataset: Dataset, summaries: [String: AccountFigures]) -> Instant? {
+        ([dataset.latestInstant] + summaries.values.map(\.latest)).compactMap { $0 }.max()
     }
 
     public var locale: SiteLocale { settings.locale }

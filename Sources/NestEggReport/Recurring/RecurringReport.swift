@@ -40,11 +40,12 @@ public enum RecurringReport {
         let rates: String?
     }
 
-    /// Every account's series: found in its feed, or, for an account whose feed this build did not
-    /// keep, those its ``AccountFigures`` carry (in the data's order either way).
+    /// Every account's series: found in its feed, or, for an account held as a summary instead
+    /// (`elsewhere`, ``AccountFigures``), those its summary carries (in the data's order either way).
     static func found(_ dataset: Dataset, context: ReportContext, elsewhere: [String: AccountFigures] = [:]) -> [RecurringRule.Found] {
         dataset.starling.compactMap { data in
-            data.feedNotKept == nil ? RecurringRule.of(data, clock: context.clock) : elsewhere[data.account.uid]?.recurring
+            if let summary = elsewhere[data.account.uid] { return summary.recurring }
+            return RecurringRule.of(data, clock: context.clock)
         }
     }
 

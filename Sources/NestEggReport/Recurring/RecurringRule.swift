@@ -88,7 +88,7 @@ public enum RecurringRule {
         var groups: [String: (name: String, incoming: Bool, payments: [Payment])] = [:]
         var upcoming: [Upcoming] = []
         let account = data.account.name
-        for item in data.keptFeed where item.source != .internalTransfer && item.amount.currency == data.account.currency {
+        for item in data.feed where item.source != .internalTransfer && item.amount.currency == data.account.currency {
             let date = clock.date(of: item.transactionTime)
             let name = Text.trimmed(item.counterPartyName).isEmpty ? "Unnamed" : Text.trimmed(item.counterPartyName)
             if item.status.rawValue == "UPCOMING" {

@@ -105,13 +105,13 @@ public enum RoundUpsReport {
         return accounts.map { allocator.allocate($0.account.name, fallback: "account") }
     }
 
-    /// An account's weeks: worked out from its feed, or the figures of an account whose feed was not kept.
+    /// An account's weeks: worked out from its feed, or those of its summary (``AccountFigures``) when it is held as one.
     static func weeks(of data: StarlingAccountData, context: ReportContext, elsewhere: [String: AccountFigures]) -> [RoundUpRule.Week] {
-        elsewhere[data.account.uid]?.weeks ?? RoundUpRule.weeks(of: data.keptFeed, currency: data.account.currency, clock: context.clock)
+        elsewhere[data.account.uid]?.weeks ?? RoundUpRule.weeks(of: data.feed, currency: data.account.currency, clock: context.clock)
     }
 
-    /// `elsewhere`: the figures of accounts whose feed was not kept, by UID (``AccountFigures``);
-    /// their week pages are another share's, not listed here.
+    /// `elsewhere`: the summaries of the accounts held as summaries, by UID (``AccountFigures``);
+    /// their week pages are made elsewhere, not listed here.
     public static func pages(for accounts: [StarlingAccountData], context: ReportContext,
                              elsewhere: [String: AccountFigures] = [:]) -> [Page] {
         guard !accounts.isEmpty else { return [] }
@@ -125,15 +125,15 @@ public enum RoundUpsReport {
             let account = data.account
             let goal = self.goal(for: data, settings: context.settings).map { goalView($0, context: context) }
             if let figures = elsewhere[account.uid] {
-                // Another share's account: its weeks are decoded where they are read (the index page that lists them, the start page).
+                // An account held as a summary: its weeks are decoded where they are read (the index page that lists them, the start page).
                 summaries.append(AccountSummary(account: account, slug: slug, weeks: .figures(figures), goal: goal))
                 continue
             }
-            let weeks = RoundUpRule.weeks(of: data.keptFeed, currency: account.currency, clock: context.clock)
+            let weeks = RoundUpRule.weeks(of: data.feed, currency: account.currency, clock: context.clock)
             let path = { (week: ISOWeek) in "roundups/\(slug)/\(week)" }
             pages += weekPages(weeks, account: account, goal: goal, context: context, path: path,
                                section: section.id, breadcrumbs: indexCrumbs, sources: data.sources, entity: Page.entity(of: account))
-            summaries.append(AccountSummary(account: account, slug: slug, weeks: .kept(weeks), goal: goal))
+            summaries.append(AccountSummary(account: account, slug: slug, weeks: .fromFeed(weeks), goal: goal))
         }
 
         let pagination = Pagination(rows: summaries.map { $0.weekCount + 1 })
@@ -171,10 +171,10 @@ public enum RoundUpsReport {
 
     /// One account's weeks, as the index needs them.
     struct AccountSummary: Sendable {
-        /// Where the weeks are: worked out from the account's feed, or in another share's
-        /// account's figures (``AccountFigures``), decoded on each read.
+        /// Where the weeks are: worked out from the account's feed, or in the account's summary
+        /// (``AccountFigures``), decoded on each read.
         enum Weeks: Sendable {
-            case kept([RoundUpRule.Week])
+            case fromFeed([RoundUpRule.Week])
             case figures(AccountFigures)
         }
         let account: StarlingAccount
@@ -188,14 +188,14 @@ public enum RoundUpsReport {
 
         var weeks: [RoundUpRule.Week] {
             switch held {
-            case .kept(let weeks): return weeks
+            case .fromFeed(let weeks): return weeks
             case .figures(let figures): return figures.weeks
             }
         }
 
         var weekCount: Int {
             switch held {
-            case .kept(let weeks): return weeks.count
+            case .fromFeed(let weeks): return weeks.count
             case .figures(let figures): return figures.weekCount
             }
         }

@@ -255,7 +255,7 @@ public struct ChangeSnapshot: Sendable, Equatable, Codable {
     public init(_ dataset: Dataset) {
         for data in dataset.starling {
             accounts[data.account.uid] = Account(name: data.account.name, balance: data.balance?.cleared,
-                                                 items: Set(data.keptFeed.map { Self.digest($0.uid) }))
+                                                 items: Set(data.feed.map { Self.digest($0.uid) }))
         }
         for entry in GoalsReport.entries(dataset) {
             let progress = GoalsRules.progress(saved: entry.saved, target: entry.target, reportedPercent: entry.reportedPercent)

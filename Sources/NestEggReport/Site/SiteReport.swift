@@ -18,7 +18,7 @@ public enum SiteReport {
         private var statementAccounts: StatementsReport.Computed??
         private let context: ReportContext
         private let memo: (any DigestMemo)?
-        /// The figures of accounts whose feed was not kept, by UID (``AccountFigures``).
+        /// The summaries of the accounts held as summaries, by UID (``AccountFigures``).
         let elsewhere: [String: AccountFigures]
 
         init(_ dataset: Dataset, context: ReportContext, memo: (any DigestMemo)? = nil, elsewhere: [String: AccountFigures] = [:],
@@ -75,7 +75,7 @@ public enum SiteReport {
                 case .inMemory:
                     totals = SpendingTotals(spending)
                 case .runs(let starling):
-                    // Every Starling account's totals are the census's, the share's own accounts' too.
+                    // Every Starling account's totals come with the runs, those of the accounts mapped here too.
                     totals = SpendingTotals(appSpending)
                     totals.add(starling)
                 }
@@ -104,8 +104,8 @@ public enum SiteReport {
     }
 
     /// Where the transactions lists' rows come from: the dataset (and ``AccountFigures`` worked
-    /// out from feeds), or sorted runs the build brings (a census's) after the report, with the
-    /// totals of every Starling account's rows.
+    /// out from feeds), or sorted runs the build brings after the report, with the totals of every
+    /// Starling account's rows.
     public enum SpendingRows: Sendable {
         case inMemory
         case runs(SpendingTotals)
@@ -169,13 +169,14 @@ public enum SiteReport {
     /// what the last build into the same folder left to compare with (``ChangeSnapshot``),
     /// `nil` when there is none: the `changes` page says what changed since.
     /// `memo` may give final statements' digests an earlier build worked out (``DigestMemo``).
-    /// `elsewhere` gives, by UID, the figures of the accounts whose feed was not kept (``AccountFigures``):
-    /// their own pages are listed but not to be rendered here (``Page/entity``).
+    /// `elsewhere` gives, by UID, the summaries of the accounts the dataset holds without their
+    /// feeds (``AccountFigures``): the site-wide pages use them, and the accounts' own pages are made
+    /// elsewhere (``Page/entity``). The data's as-of date is the latest of the dataset and the summaries.
     /// `rows` says where the transactions lists' rows come from: with `.runs`, the build fills
     /// ``Site/spendingLists`` before it renders them.
     public static func build(_ dataset: Dataset, notes: [Diagnostic] = [], previous: ChangeSnapshot? = nil,
                              memo: (any DigestMemo)? = nil, elsewhere: [String: AccountFigures] = [:], rows: SpendingRows = .inMemory) -> Site {
-        let context = ReportContext(dataset: dataset)
+        let context = ReportContext(dataset: dataset, summaries: elsewhere)
         let derived = Derived(dataset, context: context, memo: memo, elsewhere: elsewhere, rows: rows)
         // The statements (every account's months and digests) take longest: they start first, so
         // that the other reports fill the other cores meanwhile. Results keep the navigation's order.
@@ -202,7 +203,7 @@ public enum SiteReport {
             // The start page, every report's pages, the "what changed" page and the data notes page.
             pages.reserveCapacity(1 + results.reduce(0) { $0 + $1.0.count } + 2)
             pages.append(DashboardReport.page(for: dataset, sections: dashboard.map(\.summary), spending: derived.totals,
-                                              statements: derived.statements, context: context))
+                                              statements: derived.statements, context: context, elsewhere: elsewhere))
             for (reportPages, _) in results { pages += reportPages }
         }
         var changes: ChangeSnapshot?
@@ -213,8 +214,8 @@ public enum SiteReport {
             pages.append(ChangesReport.page(current: snapshot, previous: previous, context: context))
             changeDigest = ChangesReport.digest(current: snapshot, previous: previous, context: context)
         } else {
-            // A share of a sharded build keeps no build cache and compares with nothing: its "what
-            // changed" page is a first build's, as is the merged site's, and it needs no snapshot.
+            // With accounts held as summaries the site is not all made here, and nothing here is the
+            // whole to compare with: the "what changed" page is a first build's, and needs no snapshot.
             pages.append(ChangesReport.page(current: ChangeSnapshot(), previous: nil, context: context))
         }
         let notesPage = DataNotesReport.page(notes, context: context)
@@ -222,7 +223,7 @@ public enum SiteReport {
         var site = Site(title: dataset.settings.title, sections: sections, pages: pages, dashboard: dashboard,
                         dataAsOf: context.progress.asOf, settings: dataset.settings)
         pages = []
-        (site.statements, site.statementPlaces, site.statementCount) = StatementsReport.keptRecords(derived.statements, context: context)
+        (site.statements, site.statementPlaces, site.statementCount) = StatementsReport.recordsMappedHere(derived.statements, context: context)
         site.spendingLists = derived.lists
         site.changes = changes
         site.changeDigest = changeDigest

@@ -129,8 +129,8 @@ public enum TransactionsRules {
     }
 
     /// Every item from both sources, newest first, each category under one name. `elsewhere`
-    /// gives the items of accounts whose feed was not kept (``AccountFigures``), by account UID:
-    /// none of an account whose figures come from a census, which keeps its rows apart. Without
+    /// gives the items of the accounts held as summaries (``AccountFigures``), by account UID: none
+    /// of one whose summary holds no rows (they come as runs, ``SiteReport/SpendingRows``). Without
     /// `starling`, the transactions app's items only.
     public static func items(from dataset: Dataset, clock: LocalClock, elsewhere: [String: AccountFigures] = [:],
                              starling: Bool = true) -> [SpendingItem] {
@@ -161,7 +161,7 @@ public enum TransactionsRules {
 
     /// A Starling account's spending, in feed order.
     static func starlingItems(of data: StarlingAccountData, clock: LocalClock, categories: inout StarlingCategories) -> [SpendingItem] {
-        data.keptFeed.filter(isSpending).map { item in
+        data.feed.filter(isSpending).map { item in
             let name = item.counterPartyName.isEmpty ? Text.singleLine(item.reference) : item.counterPartyName
             return SpendingItem(sourceID: item.uid, source: .starling, name: name,
                                 category: categories.category(item.spendingCategory), amount: item.amount,

@@ -237,10 +237,9 @@ enum FuzzTargets {
         var dataset = Dataset(settings: Settings())
         var elsewhere: [String: AccountFigures] = [:]
         for entry in record.accounts where elsewhere[entry.account.uid] == nil {
-            guard let figures = entry.figures else { continue }
-            var data = StarlingAccountData(account: entry.account, feed: [], balance: nil, savingsGoals: [], holderName: nil)
-            data.feedNotKept = .init(latest: entry.known.latest, digest: nil)
-            dataset.starling.append(data)
+            guard var figures = entry.figures else { continue }
+            figures.latest = entry.known.latest
+            dataset.starling.append(StarlingAccountData(account: entry.account, feed: [], balance: nil, savingsGoals: [], holderName: nil))
             elsewhere[entry.account.uid] = figures
         }
         // The rows of the transactions lists are the census's run, which a share fills them from (not here).
