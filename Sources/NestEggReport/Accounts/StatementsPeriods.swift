@@ -97,7 +97,7 @@ public enum StatementPeriods {
     /// opened, its latest item's date, each month's items and sums from the opening month to the
     /// latest item's, and the cleared balance. ``statements(_:asOf:)`` adds the quiet months up to
     /// the as-of date, the statuses and the balances; ``trimmed()`` drops the items, so that a
-    /// share of a sharded build can keep (and a census write) another account's statements before
+    /// share of a sharded build can keep (and write as a summary) another account's statements before
     /// the data's as-of date is known.
     public struct Basis: Sendable {
         let currency: Currency

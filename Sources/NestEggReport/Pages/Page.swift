@@ -137,7 +137,7 @@ public struct Site: Sendable {
     public var statementPlaces: [Int] = []
     /// How many statements the site has, its other shares' included.
     public var statementCount = 0
-    /// The transactions lists, whose rows a build with a census brings (``SpendingLists/fill(_:keeps:)``).
+    /// The transactions lists, whose rows may come after the report, from sorted runs (``SpendingLists/fill(_:keeps:)``).
     public var spendingLists: SpendingLists?
     /// What changed since the last build, in a few sentences (``ChangesReport``), for `--summary`.
     public var changeDigest: [String] = []

@@ -75,7 +75,7 @@ public enum SiteReport {
                 case .inMemory:
                     totals = SpendingTotals(spending)
                 case .runs(let starling):
-                    // Every Starling account's totals are the census's, the share's own accounts' too.
+                    // Every Starling account's totals are the runs', the share's own accounts' too.
                     totals = SpendingTotals(appSpending)
                     totals.add(starling)
                 }
@@ -104,7 +104,7 @@ public enum SiteReport {
     }
 
     /// Where the transactions lists' rows come from: the dataset (and ``AccountFigures`` worked
-    /// out from feeds), or sorted runs the build brings (a census's) after the report, with the
+    /// out from feeds), or sorted runs the build brings (read from files) after the report, with the
     /// totals of every Starling account's rows.
     public enum SpendingRows: Sendable {
         case inMemory

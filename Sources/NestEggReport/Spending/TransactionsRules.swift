@@ -130,7 +130,7 @@ public enum TransactionsRules {
 
     /// Every item from both sources, newest first, each category under one name. `elsewhere`
     /// gives the items of accounts whose feed was not kept (``AccountFigures``), by account UID:
-    /// none of an account whose figures come from a census, which keeps its rows apart. Without
+    /// none of an account whose figures were read back from their summary, which holds no rows. Without
     /// `starling`, the transactions app's items only.
     public static func items(from dataset: Dataset, clock: LocalClock, elsewhere: [String: AccountFigures] = [:],
                              starling: Bool = true) -> [SpendingItem] {
