@@ -70,21 +70,33 @@ def seeds(target):
                 out.append((f"{f.stem}-{i}", test["template"].encode() + SEPARATOR + partial.encode()))
         return out
     if target == "census":
-        # A census body for accounts a1 (GBP) and a2 (JPY): the reader signs and reads it.
+        # A census body (JSON Lines) for accounts a1 (GBP) and a2 (JPY): the reader signs and reads it.
+        def line(value):
+            return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        note = {"count": 1, "file": "starling/feed/a1.json", "line": 3, "column": 7, "path": "$.feedItems[0]",
+                "severity": "warning", "message": "feed item x is in JPY"}
+        month = lambda i, o, r, n: {"moneyIn": i, "moneyOut": o, "roundUps": r, "lines": n}
         body = "\n".join([
-            "nestegg-census 3", "nestegg 0", "rest", "0 1",
-            "account\ta1\t1795081088000\tdigest",
-            "note\twarning\tstarling/feed/a1.json\t=3\t=7\t=$.feedItems[0]\t1\tfeed item x is in JPY",
-            "w\t2026\t1\t20245\t255\t7", "w\t2026\t2\t61525\t1275\t23",
-            "b\t20400\t20480\t3238398", "m\t100\t200\t30\t4", "m\t0\t0\t0\t0", "m\t5\t6\t7\t1",
-            "account\ta2\t\t", "w\t2026\t3\t500\t0\t1",
-            "goal\t7\t1795081088000\tdigest", "ref\twarning\tqapital/feed/7.json\t\t\t\t2\t2 feed items name user 9",
-            "totals",
-            "t\teating out\t24311\tEUR\t1\t1\t99", "t\tgroceries\t24311\tGBP\t1\t1\t1234",
-            "n\teating out\tEating out", "n\tgroceries\tGroceries",
-            "d\t20450\tGBP\t1234", "d\t20451\tEUR\t99", "p\t20450\t20451",
-            "r\ta1\tuid-2\tCafé \\t\\n\teating out\tEating out\t99\tEUR\t20451\t\t1",
-            "r\ta1\tuid-1\tTesco\tgroceries\tGroceries\t1234\tGBP\t20450\t1766966400000\t0",
+            "nestegg-census 4",
+            line({"version": "0", "rest": "rest", "shard": 0, "shards": 1, "accounts": 2, "goals": 1, "rows": 2}),
+            line({"uid": "a1", "latest": 1795081088000, "digest": "digest", "notes": [note], "figures": {
+                "weeks": [{"year": 2026, "week": 1, "spent": 20245, "roundUp": 255, "payments": 7},
+                          {"year": 2026, "week": 2, "spent": 61525, "roundUp": 1275, "payments": 23}],
+                "basis": {"opening": 20400, "latest": 20480, "cleared": 3238398,
+                          "months": [month(100, 200, 30, 4), month(0, 0, 0, 0), month(5, 6, 7, 1)]}}}),
+            line({"uid": "a2", "notes": [], "figures": {"weeks": [{"year": 2026, "week": 3, "spent": 500, "roundUp": 0, "payments": 1}]}}),
+            line({"id": 7, "latest": 1795081088000, "digest": "digest", "notes": [],
+                  "references": [dict(note, file="qapital/feed/7.json", line=None, column=None, path=None, count=2,
+                                      message="2 feed items name user 9")]}),
+            line({"cells": [{"category": "eating out", "month": 24311, "currency": "EUR", "pinned": True, "count": 1, "units": 99},
+                            {"category": "groceries", "month": 24311, "currency": "GBP", "pinned": True, "count": 1, "units": 1234}],
+                  "names": [{"key": "eating out", "name": "Eating out"}, {"key": "groceries", "name": "Groceries"}],
+                  "days": [{"day": 20450, "currency": "GBP", "units": 1234}, {"day": 20451, "currency": "EUR", "units": 99}],
+                  "dates": [20450, 20451]}),
+            line({"account": "a1", "id": "uid-2", "name": "Café \t\n", "category": "eating out", "categoryName": "Eating out",
+                  "units": 99, "currency": "EUR", "day": 20451, "pending": True}),
+            line({"account": "a1", "id": "uid-1", "name": "Tesco", "category": "groceries", "categoryName": "Groceries",
+                  "units": 1234, "currency": "GBP", "day": 20450, "time": 1766966400000, "pending": False}),
         ]) + "\n"
         return [("census", body.encode())]
     if target == "manifest":

@@ -109,7 +109,7 @@ public struct Census {
         progress("census: share \(shard): the feeds of \(starling.count) of the accounts and \(qapitalFeeds.count) goals")
         // Staged and put in place with a stop (Termination) held off: the file is whole or as it was.
         try Termination.holding { () throws(BuildError) in
-            let staged = try Build.writeError { () throws(SiteWriter.WriteError) in try StagedFile.stage(record.text, at: options.output) }
+            let staged = try Build.writeError { () throws(SiteWriter.WriteError) in try StagedFile.stage(record.text(), at: options.output) }
             do throws(SiteWriter.WriteError) {
                 try staged.commit()
             } catch {
@@ -157,24 +157,21 @@ struct KnownFeed: Sendable {
     var references: [Diagnostic] = []
 }
 
-/// One census file, lines of ``FieldLine`` fields in two parts, each signed by its last line so
-/// that a file cut short or changed is not taken for the one nestegg wrote:
-/// - the head: which data it is of (the nestegg version, the digest of every file but the feeds),
-///   which share, and per feed of that share what ``KnownFeed`` holds, its digest, and an account's
-///   ``AccountFigures``; then the totals of its accounts' rows of the spending list, as one sum
-///   (``SpendingTotals``); last the `head` line: how many feeds and rows the file holds, how many
-///   bytes follow the line, and the SHA-256 of the lines before it;
-/// - the run of rows, newest first (``SpendingLists``), and the `end` line: the SHA-256 of the
-///   `head` line and the rows, so that it signs the whole file.
+/// One census file, in the one format of nestegg's own files (``RecordFile``): its format line,
+/// then one JSON value a line (JSON Lines), then the SHA-256 of the lines before it:
+/// - the head (``HeadLine``): which data it is of (the nestegg version, the digest of every file
+///   but the feeds), which share, how many feeds of accounts and goals and rows it holds;
+/// - per feed of that share what ``KnownFeed`` holds and its digest, and an account's
+///   ``AccountFigures/Summary`` (``AccountLine``, ``GoalLine``);
+/// - the totals of its accounts' rows of the spending list, as one sum (``SpendingTotals``);
+/// - the rows (``SpendingItem/StarlingRow``), newest first (``SpendingLists``).
 ///
-/// A share reads every census file's head first, which is a few KB an account, and stops at its
-/// `head` line, having checked the file's size against it; it reads the runs once, from there,
-/// when it fills its pages of the transactions lists (``CensusRun``). The rows are nineteen
-/// twentieths of the file, so they are read once: the head alone checks the file's signature.
-/// (A share that renders no list page reads no run: a run changed but not cut short is found by
-/// the shares that read it, and the pages of one that does not depend on its head alone.)
+/// A share reads every census file whole once: it decodes the lines before the rows, and only
+/// hashes the rows, counting them, to check the file's signature; it keeps where the rows start
+/// (``RecordFile/Lines/Mark``). It reads the rows again, decoding them, when it fills its pages
+/// of the transactions lists (``CensusRun``), and checks the signature again at their end.
 struct CensusRecord: Sendable {
-    static let format = "nestegg-census 3"
+    static let format = "nestegg-census 4"
 
     struct Account: Sendable {
         let account: StarlingAccount
@@ -191,23 +188,54 @@ struct CensusRecord: Sendable {
         let digest: String
     }
 
+    /// The census's first JSON line.
+    struct HeadLine: Codable {
+        var version: String
+        var rest: String
+        var shard: Int
+        var shards: Int
+        var accounts: Int
+        var goals: Int
+        var rows: Int
+    }
+
+    /// A Starling account's feed: the UID, the latest time (milliseconds since 1970), the digest,
+    /// the notes and the figures.
+    struct AccountLine: Codable {
+        var uid: String
+        var latest: Int64?
+        var digest: String?
+        var notes: [Diagnostic]
+        var figures: AccountFigures.Summary?
+    }
+
+    /// A Qapital goal's feed: its notes, and the notes on what it refers to (users, rules).
+    struct GoalLine: Codable {
+        var id: Int
+        var latest: Int64?
+        var digest: String
+        var notes: [Diagnostic]
+        var references: [Diagnostic]
+    }
+
     let version: String
     let rest: String
     let shard: Shard
     let accounts: [Account]
     let goals: [Goal]
-    /// How many rows its run holds (read from a file).
+    /// How many rows it holds (read from a file).
     var rows = 0
-    /// Its `head` line and where it starts: where a share reads the run from (read from a file).
-    var head = Head(line: "", offset: 0)
-
-    /// A census file's `head` line and where it starts, in bytes from the start of the file.
-    struct Head: Sendable {
-        let line: String
-        let offset: Int64
-    }
+    /// Where its rows start, and the SHA-256 the file was found to have (read from a file).
+    var run = Run(mark: nil, digest: "")
     /// The totals of its accounts' rows (read from a file; written from the figures).
     var totals = SpendingTotals()
+
+    /// Where a census file's rows start (`nil`: at the start of a text, for a record not read from
+    /// one), and the whole file's SHA-256 as the share first read it.
+    struct Run: Sendable {
+        let mark: RecordFile.Lines.Mark?
+        let digest: String
+    }
 
     init(version: String, rest: String, shard: Shard, accounts: [Account], goals: [Goal]) {
         self.version = version
@@ -225,235 +253,135 @@ struct CensusRecord: Sendable {
         return head.starts(with: Data("nestegg-census ".utf8))
     }
 
-    var text: String {
-        var lines = [Self.format, "nestegg " + version, rest, "\(shard.index) \(shard.count)"]
+    /// The file's text: the rows are the accounts' figures' (``AccountFigures/spending``), or
+    /// `rows` with the totals it holds.
+    func text(rows given: [SpendingItem.StarlingRow]? = nil) -> String {
+        var totals = self.totals
+        var rows: [SpendingItem.StarlingRow]
+        if let given {
+            rows = given
+        } else {
+            let items = accounts.flatMap { entry in (entry.figures?.spending ?? []).map { (entry.account.uid, $0) } }
+            totals = SpendingTotals(items.lazy.map(\.1))
+            // Newest first (``TransactionsRules/newestFirst(_:_:)``).
+            let order = items.indices.sorted { TransactionsRules.newestFirst(items[$0].1, items[$1].1) }
+            rows = order.map { items[$0].1.row(account: items[$0].0) }
+        }
+        var writer = RecordFile.Writer(format: Self.format)
+        writer.append(HeadLine(version: version, rest: rest, shard: shard.index, shards: shard.count, accounts: accounts.count,
+                               goals: goals.count, rows: rows.count))
         for entry in accounts {
-            lines.append(FieldLine.join(["account", entry.account.uid, Self.text(entry.known.latest), entry.digest ?? ""]))
-            lines += entry.known.notes.map { FieldLine.join(["note"] + Self.fields($0)) }
-            lines += (entry.figures?.records ?? []).map(FieldLine.join)
+            writer.append(AccountLine(uid: entry.account.uid, latest: entry.known.latest?.millisecondsSinceEpoch, digest: entry.digest,
+                                      notes: entry.known.notes, figures: entry.figures?.summary))
         }
         for entry in goals {
-            lines.append(FieldLine.join(["goal", String(entry.id), Self.text(entry.known.latest), entry.digest]))
-            lines += entry.known.notes.map { FieldLine.join(["note"] + Self.fields($0)) }
-            lines += entry.known.references.map { FieldLine.join(["ref"] + Self.fields($0)) }
+            writer.append(GoalLine(id: entry.id, latest: entry.known.latest?.millisecondsSinceEpoch, digest: entry.digest,
+                                   notes: entry.known.notes, references: entry.known.references))
         }
-        // The accounts' rows of the spending list: their totals, then the rows, newest first (``TransactionsRules/newestFirst(_:_:)``).
-        let rows = accounts.flatMap { entry in (entry.figures?.spending ?? []).map { (entry.account.uid, $0) } }
-        var totals = self.totals
-        for (_, row) in rows { totals.add(row) }
-        lines.append("totals")
-        lines += totals.records.map(FieldLine.join)
-        let order = rows.indices.sorted { TransactionsRules.newestFirst(rows[$0].1, rows[$1].1) }
-        let run = order.map { FieldLine.join(rows[$0].1.record(account: rows[$0].0)) + "\n" }.joined()
-        return Self.signed(head: lines.joined(separator: "\n") + "\n", run: run, accounts: accounts.count, goals: goals.count, rows: rows.count)
+        writer.append(totals)
+        for row in rows { writer.append(row) }
+        return writer.text
     }
 
-    /// The head's lines and the run's (each line with its break), each part signed (``CensusRecord``).
-    static func signed(head: String, run: String, accounts: Int, goals: Int, rows: Int) -> String {
-        let following = run.utf8.count + endLineLength
-        let headLine = FieldLine.join(["head", String(accounts), String(goals), String(rows), String(following),
-                                       Text.hex(SHA256.hash(data: Array(head.utf8)))]) + "\n"
-        var signed = SHA256()
-        signed.update(data: Array(headLine.utf8))
-        signed.update(data: Array(run.utf8))
-        return head + headLine + run + FieldLine.join(["end", Text.hex(signed.finalize())]) + "\n"
-    }
-
-    /// ``signed(head:run:accounts:goals:rows:)`` of lines as a hand-made file could have them: the
-    /// head is every line before the first row (a line that starts `r` and a tab), the run the rest.
-    static func signed(body: String, accounts: Int, goals: Int, rows: Int = 0) -> String {
-        var lineStart = body.utf8.startIndex
-        while lineStart < body.utf8.endIndex, !body[lineStart...].isRowOfTheSpendingList {
-            guard let lineBreak = body.utf8[lineStart...].firstIndex(of: UInt8(ascii: "\n")) else { lineStart = body.utf8.endIndex; break }
-            lineStart = body.utf8.index(after: lineBreak)
-        }
-        return signed(head: String(body[..<lineStart]), run: String(body[lineStart...]), accounts: accounts, goals: goals, rows: rows)
-    }
-
-    /// The fields of a census's `head` line: the counts, how many bytes follow it (the rows and the
-    /// `end` line) and the SHA-256 of the lines before it.
-    static func head(_ line: Substring) -> (accounts: Substring, goals: Substring, rows: Int, following: Int64, signature: Substring)? {
-        let fields = FieldLine.fields(line)
-        // As many rows as the bytes that follow can hold, each a line of eleven fields: a count no
-        // file bears out is refused here, before the lists are laid out for it.
-        guard fields.count == 6, fields[0] == "head", let rows = Int(fields[3]), rows >= 0,
-              let following = Int64(fields[4]), (Int64(endLineLength)...Int64(1) << 56).contains(following),
-              Int64(rows) <= (following - Int64(endLineLength)) / Int64(shortestRow) else { return nil }
-        return (fields[1], fields[2], rows, following, fields[5])
-    }
-
-    /// The shortest a row's line can be, its break included: its tag, ten tabs, an amount, a
-    /// currency, a date and the pending flag of a character or three each (``SpendingItem/record(account:)``).
-    static let shortestRow = "r".utf8.count + 10 + 1 + 3 + 1 + 1 + 1
-
-    /// The `end` line's length, its break included: its tag and a SHA-256 in hexadecimal.
-    static let endLineLength = "end\t".utf8.count + 64 + 1
-
-    /// Whether the line is a census's `head` line (``head(_:)``), by its tag.
-    static func isHead(_ line: Substring) -> Bool { line.utf8.starts(with: "head\t".utf8) }
-
-    /// The SHA-256 an `end` line gives of the `head` line and the rows; `nil` if it is not one.
-    static func end(_ line: Substring) -> Substring? {
-        let fields = FieldLine.fields(line)
-        return fields.count == 2 && fields[0] == "end" ? fields[1] : nil
-    }
-
-
-    static func text(_ instant: Instant?) -> String { instant.map { String($0.millisecondsSinceEpoch) } ?? "" }
-
-    /// A diagnostic's fields; an absent value is empty, a present one starts with `=`.
-    static func fields(_ diagnostic: Diagnostic) -> [String] {
-        [diagnostic.severity.rawValue, diagnostic.file, diagnostic.line.map { "=\($0)" } ?? "", diagnostic.column.map { "=\($0)" } ?? "",
-         diagnostic.path.map { "=" + $0 } ?? "", String(diagnostic.count), diagnostic.message]
-    }
-
-    static func diagnostic(_ fields: ArraySlice<String>) -> Diagnostic? {
-        let fields = Array(fields)
-        guard fields.count == 7, let severity = Diagnostic.Severity(rawValue: fields[0]), let count = Int(fields[5]), (1...1 << 32).contains(count) else { return nil }
-        func optional(_ text: String) -> String?? { text.isEmpty ? .some(nil) : text.hasPrefix("=") ? .some(String(text.dropFirst())) : nil }
-        guard let line = optional(fields[2]), let column = optional(fields[3]), let path = optional(fields[4]) else { return nil }
-        guard line == nil || Int(line!) != nil, column == nil || Int(column!) != nil else { return nil }
-        var diagnostic = Diagnostic(severity, file: fields[1], line: line.flatMap { Int($0) }, column: column.flatMap { Int($0) }, path: path,
-                                    message: fields[6])
-        diagnostic.count = count
-        return diagnostic
-    }
-
-    /// Reads a census file; `accounts` names the data's Starling accounts by UID (an account's
-    /// figures are read with its currency and name), and `figuresOf` says whose figures to read
-    /// (not those of a share's own accounts, which it works out from their feeds).
-    /// - Returns: the record, or why it is not one.
+    /// Reads a census's text; see ``read(_:accounts:figuresOf:)-(RecordFile.Lines,_,_)``.
     static func read(_ text: String, accounts: [String: StarlingAccount],
                      figuresOf: (String) -> Bool = { _ in true }) -> Result<CensusRecord, ShardError> {
-        read(CensusLines(text: text), accounts: accounts, figuresOf: figuresOf)
+        read(RecordFile.Lines(text: text), accounts: accounts, figuresOf: figuresOf)
     }
 
-    /// ``read(_:accounts:figuresOf:)`` from a file's lines, read one at a time (``CensusLines``):
-    /// its head only, to its `head` line, which must sign it; only the figures asked for are held.
-    static func read(_ lines: CensusLines, accounts: [String: StarlingAccount],
+    /// Reads a census file a line at a time; `accounts` names the data's Starling accounts by UID
+    /// (an account's figures are read with its currency), and `figuresOf` says whose figures to
+    /// keep (not those of a share's own accounts, which it works out from their feeds). The rows
+    /// are hashed and counted, not decoded: the file's signature is checked whole.
+    /// - Returns: the record, or why it is not one.
+    static func read(_ lines: RecordFile.Lines, accounts: [String: StarlingAccount],
                      figuresOf: (String) -> Bool = { _ in true }) -> Result<CensusRecord, ShardError> {
-        // The `head` line signs the lines before it: a file that is not the one nestegg wrote is
-        // refused as such, whatever line gave out first.
-        func signatureProblem(at line: Substring?) -> String? {
-            var line = line
-            while let read = line, !isHead(read) { line = lines.next() }
-            if let failure = lines.failure { return failure }
-            guard let line, lines.hasBreak else { return "cut short: its head's last line is missing" }
-            guard let head = head(line) else { return "its head's last line is not a census's" }
-            return head.signature == lines.digest ? nil : "changed since nestegg wrote it (its SHA-256 is not the one it was written with)"
-        }
         var line = lines.next()
-        func fail(_ reason: String) -> Result<CensusRecord, ShardError> { .failure(ShardError(signatureProblem(at: line) ?? reason)) }
-        func nextLine() -> Substring? {
-            line = lines.next()
-            return line.flatMap { isHead($0) ? nil : $0 }
+        var signed = ""
+        // The signature line signs the lines before it: a file that is not the one nestegg wrote
+        // is refused as such, whatever line gave out first.
+        func signatureProblem() -> String? {
+            while let read = line, RecordFile.signature(read) == nil { line = lines.next() }
+            if let failure = lines.failure { return failure }
+            guard let last = line, lines.hasBreak, let signature = RecordFile.signature(last) else { return "cut short: its last line is missing" }
+            let digest = lines.digest
+            guard signature == digest else { return "changed since nestegg wrote it (its SHA-256 is not the one it was written with)" }
+            guard lines.next() == nil else { return lines.failure ?? "changed since nestegg wrote it (a line after its last)" }
+            signed = digest
+            return nil
         }
+        func fail(_ reason: String) -> Result<CensusRecord, ShardError> { .failure(ShardError(signatureProblem() ?? reason)) }
         // A file that is no census at all (empty, or another file named like one) is named so.
         guard let first = line, first.hasPrefix("nestegg-census") else {
             return .failure(ShardError(lines.failure ?? (line == nil ? "empty: not a census" : "not a census: its first line is not a census's")))
         }
-        guard line == Substring(format) else {
+        guard first == Substring(format) else {
             // Another format's census (a whole first line, its number another) is not read
             // further: its signature is another format's too.
-            if let line, lines.hasBreak, line.hasPrefix("nestegg-census "), case let number = line.dropFirst("nestegg-census ".count),
+            if lines.hasBreak, first.hasPrefix("nestegg-census "), case let number = first.dropFirst("nestegg-census ".count),
                (1...9).contains(number.count), number.allSatisfy({ $0.isASCII && $0.isNumber }) {
-                return .failure(ShardError("a census of another format (\(line), where this nestegg reads \(format)); run nestegg census again"))
+                return .failure(ShardError("a census of another format (\(first), where this nestegg reads \(format)); run nestegg census again"))
             }
             return fail("not a census this nestegg wrote")
         }
-        guard let version = nextLine(), version.hasPrefix("nestegg "), let rest = nextLine(),
-              let numbers = nextLine()?.split(separator: " ").compactMap({ Int($0) }), numbers.count == 2,
-              let shard = Shard(index: numbers[0], count: numbers[1]) else { return fail("its head is not a census's") }
+        let decoder = JSONDecoder()
+        /// The next line's value; `nil` at the signature line, or a line that is not one.
+        func decoded<Value: Decodable>(_ type: Value.Type) -> Value? {
+            line = lines.next()
+            guard let text = line, RecordFile.signature(text) == nil else { return nil }
+            return try? decoder.decode(type, from: Data(text.utf8))
+        }
+        func instant(_ value: Int64?) -> Instant?? {
+            guard let value else { return .some(nil) }
+            return AccountFigures.instants.contains(value) ? .some(Instant(millisecondsSinceEpoch: value)) : nil
+        }
+        func notes(_ notes: [Diagnostic]) -> Bool { notes.allSatisfy { (1...1 << 32).contains($0.count) } }
+        guard let head = decoded(HeadLine.self), head.version.utf8.count <= 64, let shard = Shard(index: head.shard, count: head.shards),
+              head.accounts >= 0, head.goals >= 0, head.rows >= 0 else { return fail("its head is not a census's") }
+        var number = 2
         var starling: [Account] = []
-        var goals: [Goal] = []
-        // The feed being read: an account (its figures' records gathered) or a goal.
-        var account: (StarlingAccount, Instant?, String?, notes: [Diagnostic], records: [Substring], wanted: Bool)?
-        var goal: (Int, Instant?, String, notes: [Diagnostic], references: [Diagnostic])?
-        func instant(_ text: String) -> Instant?? {
-            if text.isEmpty { return .some(nil) }
-            guard let value = Int64(text), AccountFigures.instants.contains(value) else { return nil }
-            return .some(Instant(millisecondsSinceEpoch: value))
-        }
-        func finish() -> String? {
-            if let (data, latest, digest, notes, records, wanted) = account {
-                let figures = wanted ? AccountFigures(lines: records, account: data) : nil
-                guard figures != nil || !wanted else { return "the figures of account \(data.uid) cannot be read" }
-                starling.append(Account(account: data, known: KnownFeed(latest: latest, notes: notes), digest: digest, figures: figures))
-            }
-            if let (id, latest, digest, notes, references) = goal {
-                goals.append(Goal(id: id, known: KnownFeed(latest: latest, notes: notes, references: references), digest: digest))
-            }
-            account = nil
-            goal = nil
-            return nil
-        }
-        var number = 4
-        let figureTags: Set<Substring> = ["w", "b", "m"]
-        // After the feeds, the totals of the rows (`totals`, then their records), then the `head` line.
-        var totals: SpendingTotals?
-        while let line = nextLine() {
+        for _ in 0..<head.accounts {
             number += 1
-            if line == "totals", totals == nil {
-                if let problem = finish() { return fail(problem) }
-                totals = SpendingTotals()
-                continue
-            }
-            if totals != nil {
-                guard totals!.read(FieldLine.fields(line)) else {
-                    return fail("line \(number): not a record of the spending list's totals")
+            guard let entry = decoded(AccountLine.self), notes(entry.notes) else { return fail("line \(number): not an account's feed") }
+            guard let data = accounts[entry.uid] else { return fail("line \(number): account \(entry.uid) is not in starling/accounts.json") }
+            guard let latest = instant(entry.latest) else { return fail("line \(number): not a time: \(entry.latest ?? 0)") }
+            var figures: AccountFigures?
+            if figuresOf(data.uid) {
+                guard let summary = entry.figures, let read = AccountFigures(summary: summary, account: data) else {
+                    return fail("the figures of account \(data.uid) cannot be read")
                 }
-                continue
+                figures = read
             }
-            // An account's figures are kept as lines, read by AccountFigures; those nobody asked
-            // for are passed over unread (the file's digest vouches for them).
-            if figureTags.contains(line.prefix { $0 != "\t" }) {
-                guard account != nil else { return fail("line \(number): not a census line") }
-                if account!.wanted { account!.records.append(line) }
-                continue
-            }
-            let fields = FieldLine.split(line)
-            switch fields.first {
-            case "account" where fields.count == 4:
-                if let problem = finish() { return fail(problem) }
-                guard let data = accounts[fields[1]] else { return fail("line \(number): account \(fields[1]) is not in starling/accounts.json") }
-                guard let latest = instant(fields[2]) else { return fail("line \(number): not a time: \(fields[2])") }
-                account = (data, latest, fields[3].isEmpty ? nil : fields[3], [], [], figuresOf(data.uid))
-            case "goal" where fields.count == 4:
-                if let problem = finish() { return fail(problem) }
-                guard let id = Int(fields[1]), let latest = instant(fields[2]), !fields[3].isEmpty else { return fail("line \(number): not a goal's feed") }
-                goal = (id, latest, fields[3], [], [])
-            case "note":
-                guard let diagnostic = diagnostic(fields.dropFirst()), account != nil || goal != nil else { return fail("line \(number): not a note") }
-                if account != nil { account!.notes.append(diagnostic) } else { goal!.notes.append(diagnostic) }
-            case "ref":
-                guard let diagnostic = diagnostic(fields.dropFirst()), goal != nil else { return fail("line \(number): not a goal's note") }
-                goal!.references.append(diagnostic)
-
-            default:
-                return fail("line \(number): not a census line")
-            }
+            starling.append(Account(account: data, known: KnownFeed(latest: latest, notes: entry.notes), digest: entry.digest, figures: figures))
         }
-        if let problem = finish() { return fail(problem) }
-        if let problem = signatureProblem(at: line) { return .failure(ShardError(problem)) }
-        guard let headLine = line, let head = head(headLine), head.accounts == String(starling.count), head.goals == String(goals.count) else {
-            return fail("it does not hold what its head's last line says")
+        var goals: [Goal] = []
+        for _ in 0..<head.goals {
+            number += 1
+            guard let entry = decoded(GoalLine.self), notes(entry.notes), notes(entry.references), !entry.digest.isEmpty,
+                  let latest = instant(entry.latest) else { return fail("line \(number): not a goal's feed") }
+            goals.append(Goal(id: entry.id, known: KnownFeed(latest: latest, notes: entry.notes, references: entry.references), digest: entry.digest))
         }
-        // The run is read later, and only by a share that renders list pages: a file cut short
-        // (or added to) is found now, by its size.
-        let size = lines.offset + Int64(headLine.utf8.count + 1) + head.following
-        if let actual = lines.size, actual != size {
-            return .failure(ShardError(actual < size ? "cut short: \(actual) bytes where its head says \(size)"
-                                                     : "changed since nestegg wrote it: \(actual) bytes where its head says \(size)"))
+        number += 1
+        guard let totals = decoded(SpendingTotals.self) else { return fail("line \(number): not the totals of its spending list") }
+        // The rows are hashed as they are counted, not decoded: the share that fills list pages
+        // decodes them once, later, from here.
+        let mark = lines.mark()
+        var rows = 0
+        line = lines.next()
+        while let row = line, RecordFile.signature(row) == nil {
+            rows += 1
+            line = lines.next()
         }
-        guard let totals else { return fail("the totals of its spending list are missing") }
+        if let problem = signatureProblem() { return .failure(ShardError(problem)) }
+        // Signed as nestegg signs a census, and still not one it writes: no signature to blame.
+        guard rows == head.rows else { return .failure(ShardError("it holds \(rows) rows of the spending list where its head says \(head.rows)")) }
         // Its totals count its rows: what a share lays out from them is the rows it will read.
-        guard let counted = totals.checkedCount, counted == head.rows else {
-            return fail("its spending totals count \(totals.checkedCount.map(String.init) ?? "more") rows where it holds \(head.rows)")
+        guard let counted = totals.checkedCount, counted == rows else {
+            return .failure(ShardError("its spending totals count \(totals.checkedCount.map(String.init) ?? "more") rows where it holds \(rows)"))
         }
-        var record = CensusRecord(version: String(version.dropFirst("nestegg ".count)), rest: String(rest), shard: shard,
-                                  accounts: starling, goals: goals)
-        record.rows = head.rows
-        record.head = Head(line: String(headLine), offset: lines.offset)
+        var record = CensusRecord(version: head.version, rest: head.rest, shard: shard, accounts: starling, goals: goals)
+        record.rows = rows
+        record.run = Run(mark: mark, digest: signed)
         record.totals = totals
         return .success(record)
     }
@@ -468,9 +396,9 @@ struct CensusSet: Sendable {
     let feeds: [String: (known: KnownFeed, digest: String?)]
     /// Each account's figures, by UID.
     let figures: [String: AccountFigures]
-    /// Each file's run of rows: its path, its `head` line and where that starts, how many rows it
+    /// Each file's rows: its path, where they start and the file's SHA-256 as first read, how many rows it
     /// holds and their totals.
-    var runs: [(path: String, head: CensusRecord.Head, rows: Int, totals: SpendingTotals)] = []
+    var runs: [(path: String, run: CensusRecord.Run, rows: Int, totals: SpendingTotals)] = []
     /// The totals of every Starling account's rows of the spending list: the runs' totals.
     var totals = SpendingTotals()
     /// The accounts' names, by UID, for their rows.
@@ -492,7 +420,7 @@ struct CensusSet: Sendable {
         guard !names.isEmpty else { throw failure(folder.path, "no census here (*.\(Census.fileExtension), from nestegg census)", .noInput) }
         let byUID = Dictionary(accounts.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
         let records = Concurrently.map(names.count) { index -> Result<CensusRecord, ShardError> in
-            CensusRecord.read(CensusLines(path: folder.path + "/" + names[index]), accounts: byUID, figuresOf: figuresOf)
+            CensusRecord.read(RecordFile.Lines(path: folder.path + "/" + names[index]), accounts: byUID, figuresOf: figuresOf)
         }
         var problems: [Diagnostic] = []
         var read: [(String, CensusRecord)] = []
@@ -547,7 +475,7 @@ struct CensusSet: Sendable {
             for entry in record.goals { feeds["qapital/feed/\(entry.id).json"] = (entry.known, entry.digest) }
         }
         var census = CensusSet(folder: folder, rest: read[0].1.rest, feeds: feeds, figures: figures)
-        census.runs = read.map { ($0.0, $0.1.head, $0.1.rows, $0.1.totals) }
+        census.runs = read.map { ($0.0, $0.1.run, $0.1.rows, $0.1.totals) }
         for (_, record) in read { census.totals.add(record.totals) }
         census.accountNames = byUID.mapValues(\.name)
         return census
@@ -618,7 +546,7 @@ extension CensusSet {
     func fillRows(_ lists: SpendingLists, keeps: (String) -> Bool) throws(BuildError) {
         // The runs stay open while every core renders and writes pages beside them.
         Self.allowOpenFiles(runs.count + 64 + 8 * ProcessInfo.processInfo.activeProcessorCount)
-        let runs = runs.map { CensusRun(path: $0.path, head: $0.head, rows: $0.rows, totals: $0.totals, accountNames: accountNames) }
+        let runs = runs.map { CensusRun(path: $0.path, run: $0.run, rows: $0.rows, totals: $0.totals, accountNames: accountNames) }
         let mismatch = lists.fill(runs.map { $0 as any IteratorProtocol<SpendingItem> }, keeps: keeps)
         // After a mismatch the other runs are read to their end: a file changed since is named as such, first.
         if mismatch != nil { for run in runs { while run.next() != nil {} } }
@@ -641,13 +569,14 @@ extension CensusSet {
     }
 }
 
-/// A census file's run of rows, read a line at a time (``SpendingItem/init(record:accountName:category:)``)
-/// from its `head` line, which must be the one the share read first: at its end, the `end` line
-/// must sign the `head` line and the rows, and the rows be as many as it says and add up to its
-/// totals. A problem ends the run and is kept in ``problem``.
+/// A census file's rows, read a line at a time (``SpendingItem/init(row:accountName:category:)``)
+/// from where the share's first reading marked their start: at their end, the signature line must
+/// be the one the share found then, and sign the lines before the rows as first read and the rows
+/// as read now; the rows must be as many as the head says and add up to the totals. A problem
+/// ends the run and is kept in ``problem``.
 final class CensusRun: IteratorProtocol {
     let path: String
-    private let head: CensusRecord.Head
+    private let run: CensusRecord.Run
     private let expected: Int
     private let totals: SpendingTotals
     /// The rows' totals, added up as they are read.
@@ -655,60 +584,40 @@ final class CensusRun: IteratorProtocol {
     private let accountNames: [String: String]
     /// Opened at the first row asked for: a share that keeps no list page opens none.
     private lazy var lines = open()
-    private let open: () -> CensusLines
-    /// Whether the `head` line was read, and is the one the share read first.
-    private var atRows = false
+    private let open: () -> RecordFile.Lines
+    private let decoder = JSONDecoder()
     private var count = 0
     private var done = false
     private(set) var problem: String?
-    /// One category a spelling (by its key's, then its name's field), as rows worked out from a
-    /// feed share theirs; looked up by the fields as they stand, without a string made for each row.
-    private var categories: [Substring: [Substring: SpendingCategory]] = [:]
-    /// The accounts' names by their UID's field as it stands in a row, likewise.
-    private var names: [Substring: String] = [:]
+    /// One category a spelling (by its key, then its name), as rows worked out from a feed share theirs.
+    private var categories: [String: [String: SpendingCategory]] = [:]
 
     /// `text`: the file's text, to read instead of the file at `path` (for the fuzz target).
-    init(path: String, head: CensusRecord.Head, rows: Int, totals: SpendingTotals, accountNames: [String: String],
-         text: String? = nil) {
+    init(path: String, run: CensusRecord.Run, rows: Int, totals: SpendingTotals, accountNames: [String: String], text: String? = nil) {
         self.path = path
-        self.head = head
-        open = { text.map { CensusLines(text: $0, from: head.offset) } ?? CensusLines(path: path, from: head.offset) }
+        self.run = run
+        open = { text.map { RecordFile.Lines(text: $0, from: run.mark) } ?? RecordFile.Lines(path: path, from: run.mark) }
         self.expected = rows
         self.totals = totals
         self.accountNames = accountNames
     }
 
-    /// The category of a row's key and name fields, one for each spelling.
-    private func category(_ key: Substring, _ name: Substring) -> SpendingCategory {
+    /// The category of a row's key and name, one for each spelling.
+    private func category(_ key: String, _ name: String) -> SpendingCategory {
         if let known = categories[key]?[name] { return known }
-        let category = SpendingCategory(key: FieldLine.unescaped(key), name: FieldLine.unescaped(name))
+        let category = SpendingCategory(key: key, name: name)
         categories[key, default: [:]][name] = category
         return category
     }
 
-    /// The name of the account whose UID's field is `uid`; `nil` for an account the data does not have.
-    private func accountName(_ uid: Substring) -> String? {
-        if let known = names[uid] { return known }
-        let name = accountNames[FieldLine.unescaped(uid)]
-        if let name { names[uid] = name }
-        return name
-    }
-
     func next() -> SpendingItem? {
         guard !done else { return nil }
-        if !atRows {
-            guard lines.next() == head.line[...] else {
-                return stop(lines.failure.map { "cannot read it again: \($0)" } ?? "changed since the build first read it; run the census again")
-            }
-            atRows = true
-        }
         guard let line = lines.next() else {
             return stop(lines.failure.map { "cannot read it again: \($0)" } ?? "cut short: its last line is missing")
         }
-        if line.isRowOfTheSpendingList {
-            let record = FieldLine.fields(line)
-            guard record.count > 1, let name = accountName(record[1]),
-                  let item = SpendingItem(record: record, accountName: name, category: category) else {
+        if RecordFile.signature(line) == nil {
+            guard let row = try? decoder.decode(SpendingItem.StarlingRow.self, from: Data(line.utf8)), let name = accountNames[row.account],
+                  let item = SpendingItem(row: row, accountName: name, category: category(row.category, row.categoryName)) else {
                 return stop(signatureProblem(from: line) ?? "row \(count + 1) of its spending list is not one")
             }
             count += 1
@@ -716,21 +625,23 @@ final class CensusRun: IteratorProtocol {
             return item
         }
         if let problem = signatureProblem(from: line) { return stop(problem) }
-        guard CensusRecord.end(line) != nil else { return stop("row \(count + 1) of its spending list is not one") }
         if count != expected { return stop("holds \(count) rows of the spending list where its head says \(expected)") }
         if read != totals { return stop("its rows of the spending list do not add up to its totals") }
         done = true
         return nil
     }
 
-    /// Why the run is not the one nestegg wrote, read on from `line` to its `end` line: a run
-    /// damaged (cut short, changed) is named as such, before any row of it that does not read.
+    /// Why the run is not the one the share first read, read on from `line` to the signature
+    /// line: a run damaged (cut short, changed) is named as such, before any row of it that does not read.
     private func signatureProblem(from line: Substring) -> String? {
         var line: Substring? = line
-        while let read = line, CensusRecord.end(read) == nil { line = lines.next() }
+        while let read = line, RecordFile.signature(read) == nil { line = lines.next() }
         if let failure = lines.failure { return "cannot read it again: \(failure)" }
-        guard let line, let signature = CensusRecord.end(line) else { return "cut short: its last line is missing" }
-        guard lines.hasBreak, signature == lines.digest else { return "changed since nestegg wrote it (its SHA-256 is not the one it was written with)" }
+        guard let line, let signature = RecordFile.signature(line) else { return "cut short: its last line is missing" }
+        guard lines.hasBreak else { return "cut short: its last line is missing" }
+        // Another signature: the file was written anew since the share read it first.
+        guard signature == run.digest else { return "changed since the build first read it; run the census again" }
+        guard signature == lines.digest else { return "changed since nestegg wrote it (its SHA-256 is not the one it was written with)" }
         guard lines.next() == nil else { return lines.failure.map { "cannot read it again: \($0)" } ?? "changed since nestegg wrote it (a line after its last)" }
         return nil
     }
@@ -739,129 +650,5 @@ final class CensusRun: IteratorProtocol {
         problem = reason
         done = true
         return nil
-    }
-}
-
-/// A census's lines, read one at a time from a file (or a text) and hashed as they go: a census
-/// of a thousand accounts has millions of lines, and a share reads every census file, so none is
-/// held whole. ``next()`` gives each line without its break; ``digest`` is then the SHA-256 of
-/// the bytes of the lines before it (since the start of the reading), so a line that signs the
-/// lines before it (a census's `head` and `end` lines: ``CensusRecord``) is checked as it is read.
-final class CensusLines {
-    private var file: UnsafeMutablePointer<FILE>?
-    private var text: Substring.UTF8View?
-    /// `getline`'s buffer, kept from line to line.
-    private var buffer: UnsafeMutablePointer<CChar>?
-    private var capacity = 0
-    /// The line ``next()`` gave last, not hashed yet. `raw`: its bytes as read, where they are not
-    /// UTF-8 (the line is their repair, and they are what is hashed).
-    private var current: (line: String, hasBreak: Bool, raw: [UInt8]?)?
-    private var hasher = SHA256()
-    /// Where the line ``next()`` gave last starts, in bytes from the start of the file (or text).
-    private(set) var offset: Int64
-    /// Whether the line ``next()`` gave last ended with a line break (a file's last may not).
-    var hasBreak: Bool { current?.hasBreak ?? false }
-    /// Why the file could not be read, if it could not.
-    private(set) var failure: String?
-    /// How many bytes the file (or text) holds, from its start; `nil` if that cannot be told.
-    private(set) var size: Int64?
-
-    /// Only a regular file is read (``FileBytes/openRegular(_:)``: a FIFO named `*.census` hung a
-    /// share), from `offset` bytes in.
-    init(path: String, from offset: Int64 = 0) {
-        self.offset = offset
-        switch FileBytes.openRegular(path) {
-        case .success(let (descriptor, status)):
-            size = Int64(status.st_size)
-            file = fdopen(descriptor, "rb")
-            if file == nil {
-                failure = "cannot read it: \(systemReason(errno))"
-                close(descriptor)
-            } else if offset > 0, fseeko(file, off_t(offset), SEEK_SET) != 0 {
-                failure = "cannot read it: \(systemReason(errno))"
-            }
-        case .failure(let reading):
-            failure = "cannot read it: \(reading.reason)"
-        }
-    }
-
-    init(text: String, from offset: Int64 = 0) {
-        self.offset = offset
-        self.text = text.utf8.dropFirst(Int(offset))
-        size = Int64(text.utf8.count)
-    }
-
-    deinit {
-        if let file { fclose(file) }
-        free(buffer)
-    }
-
-    /// The next line, without its break; `nil` at the end (or at a ``failure``).
-    func next() -> Substring? {
-        if let (line, hasBreak, raw) = current {
-            // The bytes as read: the line's own where they were UTF-8 (one string a line; its
-            // bytes are copied once more, into the chunk to hash).
-            if let raw {
-                unhashed += raw
-            } else {
-                var bytes = line
-                bytes.withUTF8 { unhashed += $0 }
-                if hasBreak { unhashed.append(UInt8(ascii: "\n")) }
-            }
-            offset += Int64(raw?.count ?? line.utf8.count + (hasBreak ? 1 : 0))
-            if unhashed.count >= 1 << 16 { hashUnhashed() }
-        }
-        current = read()
-        return current?.line[...]
-    }
-
-    /// The SHA-256 of the lines before the one ``next()`` gave last, in hexadecimal.
-    var digest: String {
-        hashUnhashed()
-        return Text.hex(hasher.finalize())
-    }
-
-    /// The bytes not hashed yet: hashed 64 KiB at a time, as a line at a time cost more than the
-    /// hashing itself (a census has millions of short lines).
-    private var unhashed: [UInt8] = []
-
-    private func hashUnhashed() {
-        hasher.update(data: unhashed)
-        unhashed.removeAll(keepingCapacity: true)
-    }
-
-    /// The next line as read, without its break; `nil` at the end.
-    private func read() -> (line: String, hasBreak: Bool, raw: [UInt8]?)? {
-        if let rest = text {
-            guard !rest.isEmpty else { return nil }
-            let newline = rest.firstIndex(of: UInt8(ascii: "\n"))
-            let line = String(Substring(rest[..<(newline ?? rest.endIndex)]))
-            text = newline.map { rest[rest.index(after: $0)...] } ?? rest[rest.endIndex...]
-            return (line, newline != nil, nil)
-        }
-        guard failure == nil, let file else { return nil }
-        let length = getline(&buffer, &capacity, file)
-        guard length > 0, let buffer else {
-            if ferror(file) != 0 { failure = "cannot read it: \(systemReason(errno))" }
-            fclose(file)
-            self.file = nil
-            return nil
-        }
-        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: length)
-        let hasBreak = bytes.last == UInt8(ascii: "\n")
-        let body = UnsafeBufferPointer(rebasing: bytes[..<(hasBreak ? length - 1 : length)])
-        if let line = String(validating: body, as: UTF8.self) { return (line, hasBreak, nil) }
-        return (String(decoding: body, as: UTF8.self), hasBreak, Array(bytes))
-    }
-}
-
-extension Substring {
-    /// Whether the census line is a row of the spending list (`r` and a tab), by its bytes:
-    /// `hasPrefix(_:)` goes the generic way, which a million rows felt.
-    var isRowOfTheSpendingList: Bool {
-        let bytes = utf8
-        guard bytes.first == UInt8(ascii: "r") else { return false }
-        let second = bytes.index(after: bytes.startIndex)
-        return second < bytes.endIndex && bytes[second] == UInt8(ascii: "\t")
     }
 }

@@ -22,15 +22,32 @@ public enum RecordFile {
     /// The file's text for several values, one JSON line each (JSON Lines), so that a reader can
     /// decode the one it needs first (``value(_:from:format:line:of:)``); one signature for all.
     public static func text(_ values: [any Encodable], format: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var body = format + "\n"
-        for value in values {
+        var writer = Writer(format: format)
+        for value in values { writer.append(value) }
+        return writer.text
+    }
+
+    /// A file's text built a value at a time, one JSON line each, then signed (``text``).
+    public struct Writer {
+        private let encoder = JSONEncoder()
+        private let format: String
+        private var body: String
+
+        public init(format: String) {
+            self.format = format
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            body = format + "\n"
+        }
+
+        public mutating func append(_ value: some Encodable) {
             // Values of ours hold strings, integers and booleans only: encoding them does not fail.
             guard let json = try? encoder.encode(value) else { preconditionFailure("a \(format) record does not encode as JSON") }
-            body += String(decoding: json, as: UTF8.self) + "\n"
+            body += String(decoding: json, as: UTF8.self)
+            body += "\n"
         }
-        return signed(body)
+
+        /// The lines appended, with the signature line.
+        public var text: String { signed(body) }
     }
 
     /// The value a file of `format` holds; `nil` for anything else (see ``RecordFile``).
@@ -52,6 +69,13 @@ public enum RecordFile {
         body + "sha256 " + Text.hex(SHA256.hash(data: Array(body.utf8))) + "\n"
     }
 
+    /// The SHA-256 a signature line (`sha256 …`) gives, in hexadecimal; `nil` if it is not one.
+    public static func signature(_ line: Substring) -> Substring? {
+        let prefix = "sha256 "
+        guard line.utf8.starts(with: prefix.utf8) else { return nil }
+        return line.dropFirst(prefix.count)
+    }
+
     /// The lines a file's signature line signs, if it has one and it is theirs.
     static func body(of bytes: [UInt8]) -> ArraySlice<UInt8>? {
         // "sha256 " and 64 hexadecimal digits, and the break.
@@ -61,5 +85,135 @@ public enum RecordFile {
         guard body.last == UInt8(ascii: "\n"),
               Array(bytes[body.endIndex...]) == Array(("sha256 " + Text.hex(SHA256.hash(data: body)) + "\n").utf8) else { return nil }
         return body
+    }
+}
+
+extension RecordFile {
+    /// A file's lines (or a text's), read one at a time and hashed as they go, so that a file of
+    /// millions of lines is never held whole: ``next()`` gives each line without its break;
+    /// ``digest`` is then the SHA-256 of the bytes of the lines before it, so the signature line
+    /// (``signature(_:)``) is checked as it is read. ``mark()`` notes where the reading stands
+    /// (the offset and the hash so far), so that a later reader can go on from there
+    /// (``init(path:from:)``) and still check the signature of the whole file.
+    public final class Lines {
+        /// Where a reading stands: the offset of the next line and the hash of the lines before it.
+        /// `@unchecked`: Crypto's `SHA256` is a value (its state copied on write) not marked `Sendable`.
+        public struct Mark: @unchecked Sendable {
+            public let offset: Int64
+            fileprivate let hasher: SHA256
+        }
+
+        private var file: UnsafeMutablePointer<FILE>?
+        private var text: Substring.UTF8View?
+        /// `getline`'s buffer, kept from line to line.
+        private var buffer: UnsafeMutablePointer<CChar>?
+        private var capacity = 0
+        /// The line ``next()`` gave last, not hashed yet. `raw`: its bytes as read, where they are
+        /// not UTF-8 (the line is their repair, and they are what is hashed).
+        private var current: (line: String, hasBreak: Bool, raw: [UInt8]?)?
+        private var hasher = SHA256()
+        /// The bytes not hashed yet: hashed 64 KiB at a time, as a line at a time costs more than
+        /// the hashing itself (a file of millions of short lines).
+        private var unhashed: [UInt8] = []
+        /// Where the line ``next()`` gave last starts, in bytes from the start of the file (or text).
+        public private(set) var offset: Int64
+        /// Whether the line ``next()`` gave last ended with a line break (a file's last may not).
+        public var hasBreak: Bool { current?.hasBreak ?? false }
+        /// Why the file could not be read, if it could not.
+        public private(set) var failure: String?
+
+        /// Only a regular file is read (``FileBytes/openRegular(_:)``: a FIFO named like a record
+        /// file would hang the reader), from the start or from `mark`.
+        public init(path: String, from mark: Mark? = nil) {
+            offset = mark?.offset ?? 0
+            if let mark { hasher = mark.hasher }
+            switch FileBytes.openRegular(path) {
+            case .success(let (descriptor, _)):
+                file = fdopen(descriptor, "rb")
+                if file == nil {
+                    failure = "cannot read it: \(systemReason(errno))"
+                    close(descriptor)
+                } else if offset > 0, fseeko(file, off_t(offset), SEEK_SET) != 0 {
+                    failure = "cannot read it: \(systemReason(errno))"
+                }
+            case .failure(let reading):
+                failure = "cannot read it: \(reading.reason)"
+            }
+        }
+
+        public init(text: String, from mark: Mark? = nil) {
+            offset = mark?.offset ?? 0
+            if let mark { hasher = mark.hasher }
+            self.text = text.utf8.dropFirst(Int(offset))
+        }
+
+        deinit {
+            if let file { fclose(file) }
+            free(buffer)
+        }
+
+        /// The next line, without its break; `nil` at the end (or at a ``failure``).
+        public func next() -> Substring? {
+            passCurrent()
+            current = read()
+            return current?.line[...]
+        }
+
+        /// Where the reading stands after the line ``next()`` gave last.
+        public func mark() -> Mark {
+            passCurrent()
+            hashUnhashed()
+            return Mark(offset: offset, hasher: hasher)
+        }
+
+        /// The SHA-256 of the lines before the one ``next()`` gave last, in hexadecimal.
+        public var digest: String {
+            hashUnhashed()
+            return Text.hex(hasher.finalize())
+        }
+
+        /// Hashes the line ``next()`` gave last and moves the offset past it.
+        private func passCurrent() {
+            guard let (line, hasBreak, raw) = current else { return }
+            if let raw {
+                unhashed += raw
+            } else {
+                var bytes = line
+                bytes.withUTF8 { unhashed += $0 }
+                if hasBreak { unhashed.append(UInt8(ascii: "\n")) }
+            }
+            offset += Int64(raw?.count ?? line.utf8.count + (hasBreak ? 1 : 0))
+            current = nil
+            if unhashed.count >= 1 << 16 { hashUnhashed() }
+        }
+
+        private func hashUnhashed() {
+            hasher.update(data: unhashed)
+            unhashed.removeAll(keepingCapacity: true)
+        }
+
+        /// The next line as read, without its break; `nil` at the end.
+        private func read() -> (line: String, hasBreak: Bool, raw: [UInt8]?)? {
+            if let rest = text {
+                guard !rest.isEmpty else { return nil }
+                let newline = rest.firstIndex(of: UInt8(ascii: "\n"))
+                let line = String(Substring(rest[..<(newline ?? rest.endIndex)]))
+                text = newline.map { rest[rest.index(after: $0)...] } ?? rest[rest.endIndex...]
+                return (line, newline != nil, nil)
+            }
+            guard failure == nil, let file else { return nil }
+            let length = getline(&buffer, &capacity, file)
+            guard length > 0, let buffer else {
+                if ferror(file) != 0 { failure = "cannot read it: \(systemReason(errno))" }
+                fclose(file)
+                self.file = nil
+                return nil
+            }
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: length)
+            let hasBreak = bytes.last == UInt8(ascii: "\n")
+            let body = UnsafeBufferPointer(rebasing: bytes[..<(hasBreak ? length - 1 : length)])
+            if let line = String(validating: body, as: UTF8.self) { return (line, hasBreak, nil) }
+            return (String(decoding: body, as: UTF8.self), hasBreak, Array(bytes))
+        }
     }
 }

@@ -435,10 +435,11 @@ import Testing
                 #expect(statements.isEmpty == (date == nil), "an as-of date before the latest item counts as the latest item's")
                 #expect(figures.statementCount(asOf: date) == statements.count, "counted without making them")
             }
-            // A census writes the figures as records and a share reads them back: the same figures.
-            let read = try #require(AccountFigures(records: figures.records, account: data.account))
-            #expect(read.records == figures.records && read.spending == nil)
-            // Read back, they are held as lines and decoded on each read: the same weeks, counted without decoding.
+            // The figures' summary, encoded as JSON and read back, gives the same figures.
+            let json = try JSONEncoder().encode(figures.summary)
+            let read = try #require(AccountFigures(summary: try JSONDecoder().decode(AccountFigures.Summary.self, from: json), account: data.account))
+            #expect(read.summary == figures.summary && read.spending == nil)
+            // Read back, they are held as the summary and decoded on each read: the same weeks, counted without decoding.
             #expect(read.weekCount == weeks.count && figures.weekCount == weeks.count)
             #expect(read.weeks.map(\.week) == weeks.map(\.week) && read.weeks.map(\.roundUp) == weeks.map(\.roundUp))
             for date in [asOf, asOf.adding(days: 400), asOf.adding(days: -20_000), nil] as [CivilDate?] {
@@ -447,18 +448,31 @@ import Testing
                 #expect(read.statements(asOf: date).map(\.closing) == statements.map(\.closing))
             }
             #expect(read.statements(asOf: asOf).map(\.lineCount) == figures.statements(asOf: asOf).map(\.lineCount))
-            var monthMissing = figures.records
-            monthMissing.remove(at: try #require(monthMissing.firstIndex { $0.first == "m" }))
-            #expect(AccountFigures(records: monthMissing, account: data.account) == nil, "a month missing is no basis")
-            #expect(AccountFigures(records: figures.records + [["m", "1", "2", "3", "x"]], account: data.account) == nil)
+            var monthMissing = figures.summary
+            monthMissing.basis?.months.removeLast()
+            #expect(AccountFigures(summary: monthMissing, account: data.account) == nil, "a month missing is no basis")
+            var negativeCount = figures.summary
+            negativeCount.basis?.months[0].lines = -1
+            #expect(AccountFigures(summary: negativeCount, account: data.account) == nil)
+            var farFuture = figures.summary
+            farFuture.basis?.latest = 3_000_000
+            #expect(AccountFigures(summary: farFuture, account: data.account) == nil, "a date past the year 9999")
+            if !figures.summary.weeks.isEmpty {
+                var outOfOrder = figures.summary
+                outOfOrder.weeks.append(outOfOrder.weeks[0])
+                #expect(AccountFigures(summary: outOfOrder, account: data.account) == nil, "weeks out of order")
+                var huge = figures.summary
+                huge.weeks[0].spent = Int128.max
+                #expect(AccountFigures(summary: huge, account: data.account) == nil, "an amount out of range")
+            }
             var categories = TransactionsRules.StarlingCategories(settings: dataset.settings)
             let spending = TransactionsRules.starlingItems(of: data, clock: context.clock, categories: &categories)
             #expect(!spending.isEmpty && figures.spending?.map(\.fields) == spending.map(\.fields))
-            // A row as a census's run holds it reads back as itself.
+            // A row, encoded as JSON and read back, is the item.
             for item in spending {
-                let line = FieldLine.join(item.record(account: data.account.uid))
-                let read = try #require(SpendingItem(record: line.split(separator: "\t", omittingEmptySubsequences: false), accountName: data.account.name))
-                #expect(read.fields == item.fields)
+                let row = try JSONDecoder().decode(SpendingItem.StarlingRow.self, from: JSONEncoder().encode(item.row(account: data.account.uid)))
+                let read = try #require(SpendingItem(row: row, accountName: data.account.name, category: item.category))
+                #expect(read.fields == item.fields && row.account == data.account.uid)
             }
             #expect(spending.contains { $0.category.name == "Groceries and eating out" }, "the settings' category mapping applies")
         }
@@ -612,12 +626,11 @@ import Testing
             let file = census.appendingPathComponent("\(index).census")
             return (file, try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init))
         }
-        let (runFile, lines) = try #require(runs.max { $0.1.filter { $0.hasPrefix("r\t") }.count < $1.1.filter { $0.hasPrefix("r\t") }.count })
-        let headIndex = try #require(lines.firstIndex { $0.hasPrefix("head\t") })
-        let counts = FieldLine.split(lines[headIndex][...])
-        var body = Array(lines[..<headIndex] + lines[(headIndex + 1)...].dropLast())
-        let firstRow = try #require(body.firstIndex { $0.hasPrefix("r\t") })
-        try #require(body.count > firstRow + 1 && body[firstRow + 1].hasPrefix("r\t"), "a census file with two rows")
+        let isRow = { (line: String) in line.hasPrefix(#"{"account":""#) }
+        let (runFile, lines) = try #require(runs.max { $0.1.filter(isRow).count < $1.1.filter(isRow).count })
+        var body = Array(lines.dropLast())
+        let firstRow = try #require(body.firstIndex(where: isRow))
+        try #require(body.count > firstRow + 1 && isRow(body[firstRow + 1]), "a census file with two rows")
         body.swapAt(firstRow, firstRow + 1)
         let original = try Data(contentsOf: runFile)
         var refused = 0
@@ -627,8 +640,7 @@ import Testing
             try original.write(to: runFile)
             #expect(try build().status == 0)
             let previous = snapshot(kept)
-            try CensusRecord.signed(body: body.map { $0 + "\n" }.joined(), accounts: Int(counts[1])!, goals: Int(counts[2])!, rows: Int(counts[3])!)
-                .write(to: runFile, atomically: true, encoding: .utf8)
+            try RecordFile.signed(body.map { $0 + "\n" }.joined()).write(to: runFile, atomically: true, encoding: .utf8)
             let unordered = try build()
             guard unordered.status != 0 else { continue }
             refused += 1
@@ -678,30 +690,6 @@ import Testing
         try Data("nestegg-census 1\nnestegg 0.1\n".utf8).write(to: notes.appendingPathComponent("0.census"))
         let earlier = try runCensus(0, of: 2, to: notes)
         #expect(earlier.status == 0, "\(earlier.stderr)")
-    }
-
-    /// A census's records carry any text: fields of generated strings (tabs, line breaks,
-    /// backslashes, escapes, any scalar) read back as written.
-    @Test func fieldLinesCarryAnyText() {
-        var generator = SystemRandomNumberGenerator()
-        let pieces = ["\\", "\t", "\n", "\r", "\\t", "\\n", "\t\n", "é", "🏦", "\u{0}", "\u{1B}[31m", " ", "a", "\"", "=", "\r\n"]
-        for _ in 0..<2_000 {
-            let fields = (0..<Int.random(in: 1...6, using: &generator)).map { _ in
-                (0..<Int.random(in: 0...8, using: &generator)).map { _ in
-                    Bool.random(using: &generator) ? pieces.randomElement(using: &generator)!
-                        : String(UnicodeScalar(UInt32.random(in: 0...0xD7FF, using: &generator))!)
-                }.joined()
-            }
-            let line = FieldLine.join(fields)
-            #expect(!line.contains("\n") && !line.contains("\r"))
-            #expect(FieldLine.split(line[...]) == fields, "\(fields)")
-            // What a part record reserves for a field is what escaping it makes.
-            #expect(fields.allSatisfy { FieldLine.escapedCount($0) == FieldLine.escaped($0).utf8.count }, "\(fields)")
-            // Split at tab bytes, as at Characters: the same fields, combining marks and all after a tab.
-            let marked = line + "\t\u{301}x\t"
-            #expect(FieldLine.fields(marked[...]).map { Array($0.utf8) } == marked.split(separator: "\t", omittingEmptySubsequences: false).map { Array($0.utf8) },
-                    "\(fields)")
-        }
     }
 }
 
@@ -825,21 +813,41 @@ import Testing
         return (try! String(contentsOf: file, encoding: .utf8), Dictionary(uniqueKeysWithValues: dataset.starling.map { ($0.account.uid, $0.account) }))
     }()
 
-    /// The text with `change` made to its body (its lines but the `head` and `end` lines), signed
-    /// anew (with `rows` rows, when it changes how many).
-    func resigned(rows: Int? = nil, _ change: (String) -> String) -> String {
-        let lines = Self.whole.0.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-        let head = lines.firstIndex { $0.hasPrefix("head\t") }!
-        let counts = FieldLine.split(lines[head])
-        let body = (lines[..<head] + lines[(head + 1)...].dropLast()).map { $0 + "\n" }.joined()
-        return CensusRecord.signed(body: change(body), accounts: Int(counts[1])!, goals: Int(counts[2])!, rows: rows ?? Int(counts[3])!)
+    /// The census's lines before its signature line: the format line, the head, the feeds, the totals, the rows.
+    static let lines = whole.0.split(separator: "\n", omittingEmptySubsequences: false).dropLast(2).map(String.init)
+    static let head = try! JSONDecoder().decode(CensusRecord.HeadLine.self, from: Data(lines[1].utf8))
+    /// Where the first account's, the first goal's and the totals' lines are, and the rows'.
+    static let firstAccount = 2, firstGoal = 2 + head.accounts, totalsLine = 2 + head.accounts + head.goals
+    static var rowLines: [String] { Array(lines[(totalsLine + 1)...]) }
+
+    /// The census with `change` made to its lines, signed anew.
+    func resigned(_ change: (inout [String]) -> Void) -> String {
+        var lines = Self.lines
+        change(&lines)
+        return RecordFile.signed(lines.map { $0 + "\n" }.joined())
     }
 
-    /// A census file's lines are read one at a time and hashed as read, in chunks: with each line
+    /// `line` (JSON) with the first value of `key` (a number, a Boolean or an array of numbers) replaced by `value`.
+    static func replacing(_ key: String, in line: String, with value: String) -> String {
+        guard let start = line.range(of: "\"\(key)\":") else { return line }
+        var end = start.upperBound
+        if line[end] == "[" { end = line.index(after: line[end...].firstIndex(of: "]")!) } else {
+            end = line[end...].firstIndex { $0 == "," || $0 == "}" }!
+        }
+        return String(line[..<start.upperBound]) + value + String(line[end...])
+    }
+
+    /// The first value of `key` in `line`, as it stands.
+    static func value(_ key: String, in line: String) -> String {
+        let start = line.range(of: "\"\(key)\":")!.upperBound
+        return String(line[start..<line[start...].firstIndex { $0 == "," || $0 == "}" }!])
+    }
+
+    /// A record file's lines are read one at a time and hashed as read, in chunks: with each line
     /// read, the digest is the SHA-256 of every byte before it (over many chunks, and where a line
     /// is not UTF-8: its bytes, not their repair), the lines come back without breaks, and a
-    /// reading from an offset starts there.
-    @Test func censusLinesHashTheBytesAsRead() throws {
+    /// reading from a mark goes on from there, hashing on from the hash so far.
+    @Test func recordLinesHashTheBytesAsRead() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var body: [UInt8] = []
@@ -851,31 +859,59 @@ import Testing
         }
         let file = folder.appendingPathComponent("a.census")
         try Data(body + Array("end\tlast line\n".utf8)).write(to: file)
-        let lines = CensusLines(path: file.path)
+        let lines = RecordFile.Lines(path: file.path)
         var read: [String] = []
-        var offsets: [Int64] = []
+        var marks: [RecordFile.Lines.Mark] = []
         while let line = lines.next(), line != "end\tlast line" {
             read.append(String(line))
-            offsets.append(lines.offset)
+            if read.count == 12_345 { marks.append(lines.mark()) }
         }
         #expect(lines.failure == nil && read == expected && lines.hasBreak && lines.next() == nil)
         #expect(read[7].unicodeScalars.contains("\u{FFFD}"))
         #expect(lines.digest == StatementDigest.sha256(body + Array("end\tlast line\n".utf8)))
-        // From an offset: the lines from there, hashed from there.
-        let middle = CensusLines(path: file.path, from: offsets[12_345])
-        #expect(middle.next().map(String.init) == expected[12_345] && middle.offset == offsets[12_345])
-        _ = middle.next()
-        #expect(middle.digest == StatementDigest.sha256(Array(body[Int(offsets[12_345])..<Int(offsets[12_346])])))
+        // From a mark: the lines from there, the hash going on from the mark's.
+        let mark = try #require(marks.first)
+        let middle = RecordFile.Lines(path: file.path, from: mark)
+        #expect(middle.next().map(String.init) == expected[12_345] && middle.offset == mark.offset)
+        while let line = middle.next(), line != "end\tlast line" {}
+        #expect(middle.digest == StatementDigest.sha256(body))
         // The same from a text, whose last line has no break.
-        let text = CensusLines(text: String(decoding: body, as: UTF8.self) + "end")
+        let text = RecordFile.Lines(text: String(decoding: body, as: UTF8.self) + "end")
         while let line = text.next(), line != "end" {}
         #expect(!text.hasBreak && text.digest == StatementDigest.sha256(Array(String(decoding: body, as: UTF8.self).utf8)))
-        #expect(CensusLines(text: "ab\ncd\n", from: 3).next() == "cd")
     }
 
-    /// The census's run of rows fills the transactions lists as one machine's rows do; a row that
-    /// is not one, rows out of order, a file changed between the share's two reads, or a run
-    /// shorter than the totals count are refused, naming the file.
+    /// A census's lines carry any text: rows of generated strings (tabs, line breaks, backslashes,
+    /// escapes, quotes, any scalar) are one line each, and read back as written.
+    @Test func recordLinesCarryAnyText() throws {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["\\", "\t", "\n", "\r", "\\t", "\\n", "\t\n", "é", "🏦", "\u{0}", "\u{1B}[31m", " ", "a", "\"", "=", "\r\n", "\u{2028}", "sha256 "]
+        func text() -> String {
+            (0..<Int.random(in: 0...8, using: &generator)).map { _ in
+                Bool.random(using: &generator) ? pieces.randomElement(using: &generator)!
+                    : String(UnicodeScalar(UInt32.random(in: 0...0xD7FF, using: &generator))!)
+            }.joined()
+        }
+        var writer = RecordFile.Writer(format: "test 1")
+        var rows: [SpendingItem.StarlingRow] = []
+        for _ in 0..<2_000 {
+            let row = SpendingItem.StarlingRow(account: text(), id: text(), name: text(), category: text(), categoryName: text(), units: 1,
+                                               currency: "GBP", day: 1, time: nil, pending: false)
+            rows.append(row)
+            writer.append(row)
+        }
+        let lines = RecordFile.Lines(text: writer.text)
+        #expect(lines.next() == "test 1")
+        var read: [SpendingItem.StarlingRow] = []
+        while let line = lines.next(), RecordFile.signature(line) == nil {
+            read.append(try JSONDecoder().decode(SpendingItem.StarlingRow.self, from: Data(line.utf8)))
+        }
+        #expect(read == rows)
+    }
+
+    /// The census's rows fill the transactions lists as one machine's rows do; a row that is not
+    /// one, rows out of order, a file changed between the share's two reads, or rows fewer than
+    /// the totals count are refused, naming the file.
     @Test func aRunOfRowsFillsTheListsOrIsRefused() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -902,44 +938,49 @@ import Testing
             #expect(filled?.rows(of: path).map(\.fields) == oneMachine.rows(of: path).map(\.fields), "\(path)")
         }
 
-        let rows = Self.whole.0.split(separator: "\n").filter { $0.hasPrefix("r\t") }
-        var fields = FieldLine.split(rows[0])
-        fields[6] = "x"
-        let garbled = try fill(resigned { $0.replacingOccurrences(of: rows[0] + "\n", with: FieldLine.join(fields) + "\n") }).1
+        let first = Self.totalsLine + 1
+        let garbled = try fill(resigned { $0[first] = Self.replacing("units", in: $0[first], with: "\"x\"") }).1
         #expect(garbled == [file.path + ": row 1 of its spending list is not one"], "\(garbled)")
-        let swapped = try fill(resigned { $0.replacingOccurrences(of: rows[0] + "\n" + rows[1] + "\n", with: rows[1] + "\n" + rows[0] + "\n") }).1
+        let past = try fill(resigned { $0[first] = Self.replacing("day", in: $0[first], with: "99999999") }).1
+        #expect(past == [file.path + ": row 1 of its spending list is not one"], "a date past the year 9999: \(past)")
+        let swapped = try fill(resigned { $0.swapAt(first, first + 1) }).1
         #expect(swapped == [file.path + ": the census's rows of the spending list are not what its totals count: its rows are not newest first"],
                 "\(swapped)")
         // A row of another amount, signed anew: the rows no longer add up to the file's totals.
-        var amount = FieldLine.split(rows[3])
-        amount[6] = String(Int(amount[6])! + 1)
-        let other = try fill(resigned { $0.replacingOccurrences(of: rows[3] + "\n", with: FieldLine.join(amount) + "\n") }).1
+        let other = try fill(resigned { $0[first + 3] = Self.replacing("units", in: $0[first + 3], with: String(Int(Self.value("units", in: $0[first + 3]))! + 1)) }).1
         #expect(other == [file.path + ": its rows of the spending list do not add up to its totals"], "\(other)")
-        // Read from its `head` line on: a head changed since the share read it; a run changed
-        // (a digit of an amount, the file's size the same), cut short (at its last line, or in
-        // a row that then does not read: the damage is named, not the row), a line after the last.
-        let otherHead = resigned { $0.replacingOccurrences(of: "\nw\t", with: "\nw\t1") }
+        // Read again from where the rows start: a census signed anew since the share read it (its
+        // head changed); the rows changed (a digit of an amount, the file's size the same), cut
+        // short (at its last line, or in a row that then does not read: the damage is named, not
+        // the row), a line after the last.
+        let otherHead = resigned { $0[1] = Self.replacing("version", in: $0[1], with: "\"0.0.0-other\"") }
         let changed = try fill(Self.whole.0, changing: otherHead).1
         #expect(changed == [file.path + ": changed since the build first read it; run the census again"], "\(changed)")
-        var digit = FieldLine.split(rows[3])
-        digit[6] = String(digit[6].dropLast()) + (digit[6].last == "9" ? "8" : "9")
-        let runChanged = try fill(Self.whole.0.replacingOccurrences(of: rows[3] + "\n", with: FieldLine.join(digit) + "\n")).1
+        let row = Self.lines[first + 3], units = Self.value("units", in: row)
+        let digit = Self.replacing("units", in: row, with: String(units.dropLast()) + (units.last == "9" ? "8" : "9"))
+        let runChanged = try fill(Self.whole.0, changing: Self.whole.0.replacingOccurrences(of: row + "\n", with: digit + "\n")).1
         #expect(runChanged == [file.path + ": changed since nestegg wrote it (its SHA-256 is not the one it was written with)"], "\(runChanged)")
         let lastLine = Self.whole.0.dropLast().lastIndex(of: "\n")!
-        for damaged in [String(Self.whole.0[...lastLine]), String(Self.whole.0.dropLast(200)), String(Self.whole.0[..<Self.whole.0.range(of: rows[9])!.upperBound].dropLast(3))] {
+        for damaged in [String(Self.whole.0[...lastLine]), String(Self.whole.0.dropLast(200)),
+                        String(Self.whole.0[..<Self.whole.0.range(of: Self.lines[first + 9])!.upperBound].dropLast(3))] {
             let cut = try fill(Self.whole.0, changing: damaged).1
             #expect(cut == [file.path + ": cut short: its last line is missing"], "\(cut)")
         }
         let after = try fill(Self.whole.0, changing: Self.whole.0 + "x\n").1
         #expect(after == [file.path + ": changed since nestegg wrote it (a line after its last)"], "\(after)")
-        // Cut short or added to before the share read it: its size is not its head's, found at once.
-        let size = Self.whole.0.utf8.count
+        // Cut short or added to before the share read it: the first reading hashes it whole.
         let cutBefore = try fill(String(Self.whole.0[...lastLine])).1
-        #expect(cutBefore == [file.path + ": cut short: \(Self.whole.0[...lastLine].utf8.count) bytes where its head says \(size)"], "\(cutBefore)")
+        #expect(cutBefore == [file.path + ": cut short: its last line is missing"], "\(cutBefore)")
         let addedBefore = try fill(Self.whole.0 + "x\n").1
-        #expect(addedBefore == [file.path + ": changed since nestegg wrote it: \(size + 2) bytes where its head says \(size)"], "\(addedBefore)")
-        let short = try fill(resigned(rows: rows.count - 1) { $0.replacingOccurrences(of: rows[5] + "\n", with: "") }).1
-        #expect(short == [file.path + ": its spending totals count \(rows.count) rows where it holds \(rows.count - 1)"], "\(short)")
+        #expect(addedBefore == [file.path + ": changed since nestegg wrote it (a line after its last)"], "\(addedBefore)")
+        let rows = Self.rowLines.count
+        let fewer = try fill(resigned { $0.remove(at: first + 5) }).1
+        #expect(fewer == [file.path + ": it holds \(rows - 1) rows of the spending list where its head says \(rows)"], "\(fewer)")
+        let short = try fill(resigned {
+            $0.remove(at: first + 5)
+            $0[1] = Self.replacing("rows", in: $0[1], with: String(rows - 1))
+        }).1
+        #expect(short == [file.path + ": its spending totals count \(rows) rows where it holds \(rows - 1)"], "\(short)")
     }
 
     func refusal(_ text: String) -> String? {
@@ -952,106 +993,82 @@ import Testing
         let record = try CensusRecord.read(text, accounts: accounts).get()
         #expect(record.accounts.count == 10 && record.goals.count > 10 && record.shard == Shard(index: 0, count: 1))
         #expect(record.accounts.allSatisfy { $0.digest != nil && !$0.known.notes.isEmpty }, "every synthetic feed has notes")
-        // What is read writes the same head but the count of rows, which it does not hold: a share
-        // reads them as a run (CensusRun), from the `head` line, where the first read stopped.
-        let rows = text.split(separator: "\n").filter { $0.hasPrefix("r\t") }
-        #expect(record.rows == rows.count && rows.count > 1_000)
-        let head = record.text.split(separator: "\n").dropLast(2).joined(separator: "\n") + "\n"
-        #expect(text.hasPrefix(head + "head\t") && Int(record.head.offset) == head.utf8.count)
-        #expect(record.head.line.hasPrefix("head\t") && text.utf8.dropFirst(head.utf8.count).starts(with: (record.head.line + "\n" + rows[0] + "\n").utf8))
+        // The rows are counted, not decoded: a share reads them later (CensusRun), from where the
+        // first reading marked their start. Written again with them, the record is the same bytes.
+        #expect(record.rows == Self.rowLines.count && record.rows > 1_000)
+        let before = Self.lines[...Self.totalsLine].map { $0 + "\n" }.joined()
+        #expect(record.run.mark?.offset == Int64(before.utf8.count))
+        let rows = try Self.rowLines.map { try JSONDecoder().decode(SpendingItem.StarlingRow.self, from: Data($0.utf8)) }
+        #expect(record.text(rows: rows) == text)
     }
 
     @Test func aCensusCutShortOrChangedIsRefused() {
         let (text, _) = Self.whole
-        // Its head is read, to its `head` line: cut short there, or changed, it is refused.
-        let headLine = text.range(of: "\nhead\t")!
-        #expect(refusal(String(text[...headLine.lowerBound]))?.contains("cut short") == true)
-        #expect(refusal(String(text[..<headLine.upperBound]))?.contains("cut short") == true)
+        let headEnd = text.range(of: Self.lines[1] + "\n")!.upperBound
+        #expect(refusal(String(text[..<headEnd]))?.contains("cut short") == true)
+        #expect(refusal(String(text[..<text.index(before: headEnd)]))?.contains("cut short") == true)
         let digit = text[text.firstIndex(of: "\n")!...].firstIndex(where: \.isNumber)!
         var changed = text
         changed.replaceSubrange(digit...digit, with: text[digit] == "1" ? "2" : "1")
         #expect(refusal(changed)?.contains("changed since nestegg wrote it") == true)
         #expect(refusal(String(decoding: Array(text.utf8.dropFirst(4)), as: UTF8.self)) != nil)
-        #expect(refusal(resigned { $0 }) == nil, "signed anew, unchanged, it reads")
-        // A head line that says a size no file has (re-signed by hand) is no head line, not a trap.
-        let headFields = FieldLine.split(text[text.range(of: "\nhead\t")!.upperBound...].prefix { $0 != "\n" })
-        for following in [String(Int64.max), "-1", "68"] {
-            let huge = text.replacingOccurrences(of: "\t" + headFields[2] + "\t" + headFields[3] + "\t", with: "\t" + headFields[2] + "\t" + following + "\t")
-            #expect(huge != text && refusal(huge) == "its head's last line is not a census's", "\(following): \(refusal(huge) ?? "read")")
+        #expect(refusal(resigned { _ in }) == nil, "signed anew, unchanged, it reads")
+        // Counts no file bears out (signed anew by hand) are refused, not a trap or gigabytes.
+        for (key, value) in [("rows", "1099511627776"), ("rows", "-1"), ("accounts", String(Int.max)), ("goals", "-1"), ("shard", "5"),
+                             ("shards", "0"), ("rows", "\"1\"")] {
+            #expect(refusal(resigned { $0[1] = Self.replacing(key, in: $0[1], with: value) }) != nil, "\(key) \(value)")
         }
-        // More rows than the bytes after the head line can hold (the lists were laid out for them
-        // before a row was read: gigabytes, or a trap).
-        let manyRows = text.replacingOccurrences(of: "\t" + headFields[2] + "\t" + headFields[3] + "\t", with: "\t1099511627776\t" + headFields[3] + "\t")
-        #expect(manyRows != text && refusal(manyRows) == "its head's last line is not a census's")
         #expect(refusal("") == "empty: not a census" && refusal("my notes\n") == "not a census: its first line is not a census's")
-        // Cut short in its run: its size tells, though its run is not read.
         #expect(refusal(String(text.dropLast(200)))?.hasPrefix("cut short: ") == true)
         // A first line of this format damaged (a line break made CRLF), or cut: not another format.
         #expect(refusal(text.replacingOccurrences(of: "\n", with: "\r\n"))?.contains("another format") == false)
-        #expect(refusal("nestegg-census ") == "cut short: its head's last line is missing")
+        #expect(refusal("nestegg-census ") == "cut short: its last line is missing")
         // A census of an earlier format is named as such, not as a file cut short.
-        #expect(refusal("nestegg-census 2" + text.drop { $0 != "\n" })
-                == "a census of another format (nestegg-census 2, where this nestegg reads nestegg-census 3); run nestegg census again")
+        #expect(refusal("nestegg-census 3" + text.drop { $0 != "\n" })
+                == "a census of another format (nestegg-census 3, where this nestegg reads nestegg-census 4); run nestegg census again")
     }
 
-    /// Signed anew (as a hand-made file could be): values no data has are refused, naming the
-    /// account, and nothing traps. (tag of the record, field, value)
+    /// Signed anew (as a hand-made file could be): values no data has in the first account's
+    /// figures are refused, naming the account, and nothing traps. (key, value)
     @Test(arguments: [
-        ("w", 1, "9999"), ("w", 1, "10000"), ("w", 2, "54"), ("w", 5, "-1"), ("w", 5, "99999999999"), ("b", 1, "99999999999"),
-        ("b", 3, "99999999999999999"), ("m", 1, "170141183460469231731687303715884105727"), ("m", 4, "99999999999999"),
+        ("year", "9999"), ("year", "10000"), ("week", "54"), ("payments", "-1"), ("payments", "99999999999"), ("opening", "99999999999"),
+        ("cleared", "99999999999999999"), ("moneyIn", "170141183460469231731687303715884105727"), ("lines", "99999999999999"),
+        ("latest", "-99999999999"),
     ])
-    func valuesOutOfRangeAreRefused(_ tag: String, _ field: Int, _ value: String) throws {
-        let text = try #require(withRecord({ lines in
-            // The first account's last record of the tag: a week later than all before it, so that
-            // only the range check can refuse it, not the weeks' order.
-            guard let first = lines.firstIndex(where: { $0.hasPrefix("account\t") }) else { return nil }
-            let next = lines[(first + 1)...].firstIndex { $0.hasPrefix("account\t") || $0.hasPrefix("goal\t") } ?? lines.endIndex
-            return lines[first..<next].lastIndex { $0.hasPrefix(tag + "\t") }
-        }, { $0[field] = value }))
-        let reason = refusal(text)
-        #expect(reason?.contains("the figures of account") == true, "\(tag) \(field) = \(value): \(reason ?? "read")")
-    }
-
-    /// The census with the fields of the record `find` finds changed by `change`, signed anew;
-    /// `nil` when there is no such record.
-    func withRecord(_ find: ([String]) -> Int?, _ change: (inout [String]) -> Void) -> String? {
-        var found = false
-        let text = resigned { body in
-            var lines = body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            guard let index = find(lines) else { return body }
-            var fields = FieldLine.split(lines[index][...])
-            change(&fields)
-            lines[index] = FieldLine.join(fields)
-            found = true
-            return lines.joined(separator: "\n")
-        }
-        return found ? text : nil
+    func valuesOutOfRangeAreRefused(_ key: String, _ value: String) throws {
+        let line = Self.lines[Self.firstAccount]
+        let figures = line.range(of: "\"figures\":")!.upperBound
+        let changed = String(line[..<figures]) + Self.replacing(key, in: String(line[figures...]), with: value)
+        try #require(changed != line, "\(key)")
+        let reason = refusal(resigned { $0[Self.firstAccount] = changed })
+        #expect(reason?.contains("the figures of account") == true, "\(key) = \(value): \(reason ?? "read")")
     }
 
     /// The same for the totals of the file's rows.
     @Test(arguments: [
-        ("t", 2, "11"), ("t", 2, "120000"), ("t", 3, "gbp"), ("t", 4, "2"), ("t", 5, "0"), ("t", 5, "1099511627777"),
-        ("t", 6, "170141183460469231731687303715884105727"), ("d", 1, "99999999999"), ("d", 3, "-170141183460469231731687303715884105727"),
-        ("p", 1, "99999999999"), ("p", 2, "-1000000"), ("n", 1, ""),
+        ("month", "11"), ("month", "120000"), ("currency", "\"gbp\""), ("pinned", "2"), ("count", "0"), ("count", "1099511627777"),
+        ("units", "170141183460469231731687303715884105727"), ("day", "99999999999"), ("dates", "[99999999999,1]"), ("dates", "[5,-1000000]"),
+        ("dates", "[1]"),
     ])
-    func totalsOutOfRangeAreRefused(_ tag: String, _ field: Int, _ value: String) throws {
-        let text = try #require(withRecord({ $0.firstIndex { $0.hasPrefix(tag + "\t") } },
-                                           { fields in if tag == "n" { fields.append(value) } else { fields[field] = value } }))
-        let reason = refusal(text)
-        #expect(reason?.contains("not a record of the spending list's totals") == true, "\(tag) \(field) = \(value): \(reason ?? "read")")
+    func totalsOutOfRangeAreRefused(_ key: String, _ value: String) throws {
+        let line = Self.lines[Self.totalsLine]
+        let changed = Self.replacing(key, in: line, with: value)
+        try #require(changed != line, "\(key)")
+        let reason = refusal(resigned { $0[Self.totalsLine] = changed })
+        #expect(reason?.contains("not the totals of its spending list") == true, "\(key) = \(value): \(reason ?? "read")")
     }
 
     @Test func timesOutOfRangeAndHugeCountsAreRefused() {
-        let (text, _) = Self.whole
-        let account = text.split(separator: "\n").first { $0.hasPrefix("account\t") }!
-        var fields = FieldLine.split(account)
-        fields[2] = String(Int64.max)
-        let farFuture = resigned { $0.replacingOccurrences(of: String(account), with: FieldLine.join(fields)) }
-        #expect(refusal(farFuture)?.contains("not a time") == true)
-        let note = text.split(separator: "\n").first { $0.hasPrefix("note\t") }!
-        var noteFields = FieldLine.split(note)
-        noteFields[6] = String(Int.max)
-        #expect(refusal(resigned { $0.replacingOccurrences(of: String(note), with: FieldLine.join(noteFields)) })?.contains("not a note") == true)
+        let account = Self.lines[Self.firstAccount]
+        let latest = account.range(of: "\"latest\":", options: .backwards)!
+        let end = account[latest.upperBound...].firstIndex { $0 == "," || $0 == "}" }!
+        let farFuture = String(account[..<latest.upperBound]) + String(Int64.max) + String(account[end...])
+        #expect(refusal(resigned { $0[Self.firstAccount] = farFuture })?.contains("not a time") == true)
+        let hugeNote = Self.replacing("count", in: account, with: String(Int.max))
+        #expect(hugeNote != account && refusal(resigned { $0[Self.firstAccount] = hugeNote })?.contains("not an account's feed") == true)
+        let goal = Self.lines[Self.firstGoal]
+        let goalFuture = Self.replacing("latest", in: goal, with: String(Int64.max))
+        #expect(goalFuture != goal && refusal(resigned { $0[Self.firstGoal] = goalFuture })?.contains("not a goal's feed") == true)
     }
 
     /// A head naming a huge N, or two files holding one feed, is refused at once.
@@ -1059,15 +1076,15 @@ import Testing
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let accounts = Self.whole.1.values.sorted { $0.uid < $1.uid }
-        try resigned { $0.replacingOccurrences(of: "\n0 1\n", with: "\n0 9223372036854775807\n") }
-            .write(to: folder.appendingPathComponent("0.census"), atomically: true, encoding: .utf8)
+        func share(_ index: Int, of count: String) -> String {
+            resigned { $0[1] = Self.replacing("shards", in: Self.replacing("shard", in: $0[1], with: String(index)), with: count) }
+        }
+        try share(0, of: "9223372036854775807").write(to: folder.appendingPathComponent("0.census"), atomically: true, encoding: .utf8)
         let huge = try #require(throws: BuildError.self) { try CensusSet.read(folder, accounts: accounts) }
         #expect(huge.diagnostics.map(\.message) == ["the census of share 1/9223372036854775807 is missing (1 of 9223372036854775807 files)"])
         // The same census as share 0 of 2 and 1 of 2: every feed is in both, and some not the file's share's.
-        try resigned { $0.replacingOccurrences(of: "\n0 1\n", with: "\n0 2\n") }
-            .write(to: folder.appendingPathComponent("0.census"), atomically: true, encoding: .utf8)
-        try resigned { $0.replacingOccurrences(of: "\n0 1\n", with: "\n1 2\n") }
-            .write(to: folder.appendingPathComponent("1.census"), atomically: true, encoding: .utf8)
+        try share(0, of: "2").write(to: folder.appendingPathComponent("0.census"), atomically: true, encoding: .utf8)
+        try share(1, of: "2").write(to: folder.appendingPathComponent("1.census"), atomically: true, encoding: .utf8)
         let twice = try #require(throws: BuildError.self) { try CensusSet.read(folder, accounts: accounts) }
         #expect(twice.diagnostics.contains { $0.message.contains("which is not share 0/2's") })
         #expect(twice.diagnostics.contains { $0.message.contains("holds too") })

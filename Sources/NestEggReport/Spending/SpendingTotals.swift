@@ -7,10 +7,10 @@ import NestEggSupport
 /// Per category, month, currency and pinned or not, a count and a sum; per local date, the pinned
 /// sums (the start page compares a month in progress with the same days of the month before);
 /// each category's shown name; the first and last dates. Totals of any set of items add to the
-/// totals of their union (``add(_:)-(SpendingTotals)``), whatever the order, so a share of a
-/// sharded build adds up one total a census file — cells per category and month, sums per day —
-/// instead of holding the other accounts' rows, and every page that sums the list reads the same
-/// figures on one machine and on N.
+/// totals of their union (``add(_:)-(SpendingTotals)``), whatever the order, so a build that
+/// holds only some of the rows adds up the totals of the others — cells per category and month,
+/// sums per day — instead of holding them, and every page that sums the list reads the same
+/// figures however the rows were held.
 public struct SpendingTotals: Sendable, Equatable {
     /// Which items a ``Sum`` counts.
     public struct Cell: Hashable, Sendable {
@@ -52,7 +52,7 @@ public struct SpendingTotals: Sendable, Equatable {
     }
 
     public mutating func add(_ other: SpendingTotals) {
-        // Sums of data's amounts: far from what a cell holds (a census's totals count their rows).
+        // Sums of data's amounts: far from what a cell holds (totals read back are checked to count their rows).
         for (cell, sum) in other.cells { precondition(add(cell, sum), "spending totals past what a cell holds") }
         for (key, name) in other.names { self.name(SpendingCategory(key: key, name: name)) }
         for (day, totals) in other.pinnedByDay {
@@ -84,8 +84,8 @@ public struct SpendingTotals: Sendable, Equatable {
     /// Whether there is no item.
     public var isEmpty: Bool { cells.isEmpty }
 
-    /// How many items in all; `nil` when that is past what an `Int` holds (totals a census file
-    /// claims, before they are checked against its rows).
+    /// How many items in all; `nil` when that is past what an `Int` holds (totals read back,
+    /// before they are checked against their rows).
     public var checkedCount: Int? {
         var total = 0
         for sum in cells.values {
@@ -191,62 +191,81 @@ public struct SpendingTotals: Sendable, Equatable {
     }
 }
 
-extension SpendingTotals {
-    /// The totals as records of fields, for a census (one ``NestEggSupport/FieldLine`` each), in a
-    /// stable order; ``read(_:)`` takes them back. `t`: a cell (category key, month as ``CalendarMonth/index``,
-    /// currency, pinned `1` or `0`, count, sum in minor units); `n`: a category's name; `d`: a
-    /// day's pinned sum (days since 1970-01-01, currency, minor units); `p`: the first and last dates.
-    public var records: [[String]] {
-        var records: [[String]] = []
-        for (cell, sum) in cells.sorted(by: { ($0.key.category, $0.key.month, $0.key.currency, $0.key.pinned ? 1 : 0)
-                                                < ($1.key.category, $1.key.month, $1.key.currency, $1.key.pinned ? 1 : 0) }) {
-            records.append(["t", cell.category, String(cell.month.index), cell.currency.code, cell.pinned ? "1" : "0", String(sum.count),
-                            String(sum.minorUnits)])
+extension SpendingTotals: Codable {
+    /// How the totals encode, in a stable order: the cells (category key, month as
+    /// ``CalendarMonth/index``, currency, pinned, count, sum in minor units), each category's
+    /// name, each day's pinned sums (days since 1970-01-01), and the first and last dates.
+    private struct Coded: Codable {
+        struct Cell: Codable {
+            var category: String
+            var month: Int
+            var currency: String
+            var pinned: Bool
+            var count: Int
+            var units: Int128
         }
-        records += names.sorted { $0.key < $1.key }.map { ["n", $0.key, $0.value] }
-        for (day, sums) in pinnedByDay.sorted(by: { $0.key < $1.key }) {
-            records += sums.amounts.map { ["d", String(day.daysSinceEpoch), $0.currency.code, String($0.minorUnits)] }
+        struct Name: Codable {
+            var key: String
+            var name: String
         }
-        if let dates { records.append(["p", String(dates.lowerBound.daysSinceEpoch), String(dates.upperBound.daysSinceEpoch)]) }
-        return records
+        struct Day: Codable {
+            var day: Int
+            var currency: String
+            var units: Int128
+        }
+        var cells: [Cell]
+        var names: [Name]
+        var days: [Day]
+        var dates: [Int]?
     }
 
-    /// The months a record may name: of the years 1 to 9999 (``CalendarMonth/index``).
+    public func encode(to encoder: any Encoder) throws {
+        let cells = cells.sorted { ($0.key.category, $0.key.month, $0.key.currency, $0.key.pinned ? 1 : 0)
+                                   < ($1.key.category, $1.key.month, $1.key.currency, $1.key.pinned ? 1 : 0) }
+        let coded = Coded(
+            cells: cells.map { .init(category: $0.key.category, month: $0.key.month.index, currency: $0.key.currency.code, pinned: $0.key.pinned,
+                                     count: $0.value.count, units: $0.value.minorUnits) },
+            names: names.sorted { $0.key < $1.key }.map { .init(key: $0.key, name: $0.value) },
+            days: pinnedByDay.sorted { $0.key < $1.key }.flatMap { day, sums in
+                sums.amounts.map { .init(day: day.daysSinceEpoch, currency: $0.currency.code, units: $0.minorUnits) } },
+            dates: dates.map { [$0.lowerBound.daysSinceEpoch, $0.upperBound.daysSinceEpoch] })
+        try coded.encode(to: encoder)
+    }
+
+    /// The months the totals may name: of the years 1 to 9999 (``CalendarMonth/index``).
     static let months = CalendarMonth(year: 1, month: 1).index...CalendarMonth(year: 9999, month: 12).index
 
-    /// The record tags ``records`` writes.
-    public static let tags: Set<Substring> = ["t", "n", "d", "p"]
-
-    /// Adds one record ``records`` wrote, of a census (the totals of its accounts' rows). - Returns:
-    /// `false` when it is not such a record (a field that is not a number, a month, a date or a
-    /// currency, or out of the range a census may hold: dates of the years 1 to 9999, counts up to
-    /// 2⁴⁰ and sums up to 2⁴⁰ amounts a record, and no cell's count or sum past what it can hold
-    /// however many records name it). A census checks that its totals count its rows, which bounds
-    /// what any number of them add up to.
-    public mutating func read(_ record: [Substring]) -> Bool {
+    /// Totals ``encode(to:)`` wrote, checked: a currency that is not one, a month or a date out of
+    /// the years 1 to 9999, a count out of 1 to 2⁴⁰, a sum past 2⁴⁰ amounts, or a cell's count or
+    /// sum past what it can hold however many entries name it, is a `DecodingError`. Whoever reads
+    /// totals apart from their rows checks that they count the rows (``checkedCount``), which
+    /// bounds what any number of them add up to.
+    public init(from decoder: any Decoder) throws {
+        let coded = try Coded(from: decoder)
+        self.init()
         let days = AccountFigures.days, largest = Money.maximumMinorUnits << 40
-        func units(_ text: Substring) -> Int128? { Int128(text).flatMap { (-largest...largest).contains($0) ? $0 : nil } }
-        func date(_ text: Substring) -> CivilDate? { Int(text).flatMap { days.contains($0) ? CivilDate(daysSinceEpoch: $0) : nil } }
-        switch (record.first, record.count) {
-        case ("t", 7):
-            guard let month = Int(record[2]), Self.months.contains(month), let currency = Currency(code: String(record[3])),
-                  record[4] == "0" || record[4] == "1", let count = Int(record[5]), (1...1 << 40).contains(count),
-                  let sum = units(record[6]) else { return false }
-            let cell = Cell(category: FieldLine.unescaped(record[1]), month: CalendarMonth(index: month), currency: currency, pinned: record[4] == "1")
-            guard add(cell, Sum(count: count, minorUnits: sum), limit: largest) else { return false }
-        case ("n", 3):
-            name(SpendingCategory(key: FieldLine.unescaped(record[1]), name: FieldLine.unescaped(record[2])))
-        case ("d", 4):
-            // Each side is within the bound, so their sum cannot overflow before it is checked.
-            guard let day = date(record[1]), let currency = Currency(code: String(record[2])), let sum = units(record[3]),
-                  (-largest...largest).contains((pinnedByDay[day]?[currency].minorUnits ?? 0) + sum) else { return false }
-            pinnedByDay[day, default: MoneyTotals()].add(Money(minorUnits: sum, currency: currency))
-        case ("p", 3):
-            guard let first = date(record[1]), let last = date(record[2]), first <= last else { return false }
-            include(first...last)
-        default:
-            return false
+        func refuse(_ what: String) -> DecodingError {
+            .dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not spending totals: \(what)"))
         }
-        return true
+        func date(_ day: Int) -> CivilDate? { days.contains(day) ? CivilDate(daysSinceEpoch: day) : nil }
+        for entry in coded.cells {
+            guard Self.months.contains(entry.month), let currency = Currency(code: entry.currency), (1...1 << 40).contains(entry.count),
+                  (-largest...largest).contains(entry.units) else { throw refuse("a cell out of range") }
+            let cell = Cell(category: entry.category, month: CalendarMonth(index: entry.month), currency: currency, pinned: entry.pinned)
+            guard add(cell, Sum(count: entry.count, minorUnits: entry.units), limit: largest) else { throw refuse("a cell past what it holds") }
+        }
+        for entry in coded.names { name(SpendingCategory(key: entry.key, name: entry.name)) }
+        for entry in coded.days {
+            // Each side is within the bound, so their sum cannot overflow before it is checked.
+            guard let day = date(entry.day), let currency = Currency(code: entry.currency), (-largest...largest).contains(entry.units),
+                  (-largest...largest).contains((pinnedByDay[day]?[currency].minorUnits ?? 0) + entry.units) else {
+                throw refuse("a day's sum out of range")
+            }
+            pinnedByDay[day, default: MoneyTotals()].add(Money(minorUnits: entry.units, currency: currency))
+        }
+        if let range = coded.dates {
+            guard range.count == 2, let first = date(range[0]), let last = date(range[1]), first <= last else { throw refuse("dates out of range") }
+            include(first...last)
+        }
     }
 }

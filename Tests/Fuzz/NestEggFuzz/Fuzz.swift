@@ -196,8 +196,9 @@ enum FuzzTargets {
     }
 
     /// A census file's body, signed as nestegg signs it (so the reader goes past the signature, as
-    /// with a hand-made file): read for two accounts; what it reads, written again, reads the same,
-    /// and a share's site-wide pages are worked out and rendered from its figures, as a build does.
+    /// with a hand-made file): read for two accounts, its rows too; what it reads, written again,
+    /// reads as itself, and a share's site-wide pages are worked out and rendered from its figures,
+    /// as a build does.
     static let censusAccounts = [
         StarlingAccount(uid: "a1", type: "PRIMARY", currency: .gbp, name: "Main"),
         StarlingAccount(uid: "a2", type: "ADDITIONAL", currency: Currency(code: "JPY")!, name: "Yen"),
@@ -205,32 +206,29 @@ enum FuzzTargets {
     static func census(_ bytes: [UInt8]) {
         var body = String(decoding: bytes, as: UTF8.self)
         if !body.hasSuffix("\n") { body += "\n" }
-        // Lines as a census reader splits them: at each line-feed byte (`"\r\n"` is one Character).
-        let lines = body.utf8.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self)[...] }
-        let rows = lines.filter { $0.hasPrefix("r\t") }
-        let text = CensusRecord.signed(body: body, accounts: lines.filter { $0.hasPrefix("account\t") }.count,
-                                       goals: lines.filter { $0.hasPrefix("goal\t") }.count, rows: rows.count)
+        let text = RecordFile.signed(body)
         let byUID = Dictionary(uniqueKeysWithValues: censusAccounts.map { ($0.uid, $0) })
-        // Its rows as a share's run reads them: any fields, no trap.
-        for row in rows.prefix(1_000) { _ = SpendingItem(record: row.split(separator: "\t", omittingEmptySubsequences: false), accountName: "Main") }
+        // Any line as a share's run decodes a row: no trap.
+        let decoder = JSONDecoder()
+        for line in body.utf8.split(separator: UInt8(ascii: "\n")).prefix(1_000) {
+            guard let row = try? decoder.decode(SpendingItem.StarlingRow.self, from: Data(line)) else { continue }
+            _ = SpendingItem(row: row, accountName: "Main", category: SpendingCategory(key: row.category, name: row.categoryName))
+        }
         guard case .success(let record) = CensusRecord.read(text, accounts: byUID) else { return }
-        // Its run as a share reads it, from where the head ends: any rows, no trap.
-        let run = CensusRun(path: "fuzz.census", head: record.head, rows: record.rows, totals: record.totals,
+        // Its rows as a share reads them, from where they start: any rows, no trap.
+        let run = CensusRun(path: "fuzz.census", run: record.run, rows: record.rows, totals: record.totals,
                             accountNames: Dictionary(uniqueKeysWithValues: censusAccounts.map { ($0.uid, $0.name) }), text: text)
         while run.next() != nil {}
-        // What it read writes itself again; a record keeps no rows (a share reads them as a run),
-        // so the rows read go back after what it writes, signed anew.
-        let written = record.text
-        // Its head's lines: those before its `head` line (a record writes no row).
-        guard let headLine = written.range(of: "\nhead\t", options: .backwards) else { fatalError("a census written has no head line") }
-        let writtenBody = written[...headLine.lowerBound]
-        let again = CensusRecord.signed(body: writtenBody + rows.map { $0 + "\n" }.joined(), accounts: record.accounts.count,
-                                        goals: record.goals.count, rows: rows.count)
-        // (Written again, the rows stand after the head, as nestegg writes them; a body whose rows
-        // stand among its other lines is no census nestegg writes, and reads differently there.)
-        let rowsLast = lines.drop(while: { !$0.hasPrefix("r\t") }).allSatisfy { $0.hasPrefix("r\t") || $0.isEmpty }
-        if rowsLast {
-            guard case .success(let reread) = CensusRecord.read(again, accounts: byUID), reread.text == written else {
+        // What it read, with its rows where they all decode, written again reads as itself.
+        let lines = RecordFile.Lines(text: text, from: record.run.mark)
+        var rows: [SpendingItem.StarlingRow]? = []
+        while let line = lines.next(), RecordFile.signature(line) == nil {
+            guard let row = try? decoder.decode(SpendingItem.StarlingRow.self, from: Data(line.utf8)) else { rows = nil; break }
+            rows?.append(row)
+        }
+        if let rows {
+            let written = record.text(rows: rows)
+            guard case .success(let reread) = CensusRecord.read(written, accounts: byUID), reread.text(rows: rows) == written else {
                 fatalError("a census read back does not read as itself")
             }
         }
