@@ -6,9 +6,9 @@ import Synchronization
 /// out in pages from the spending list's totals alone (``SpendingTotals``), and the rows of the
 /// pages a build renders, taken from the rows in sorted runs merged k-way (``fill(_:keeps:)``).
 ///
-/// On one machine the rows are one run, in memory. A share of a sharded build takes them from
-/// runs the build reads from files — one a file, newest first — and keeps the rows of
-/// its own pages only: what it holds of the list falls with its share, like the rest.
+/// When the report worked out every row, they are one run, in memory. Otherwise the build brings
+/// runs it reads from files — one a file, newest first — and the lists keep the rows of the pages
+/// the build renders (``fill(_:keeps:)``'s `keeps`) only: what is held of a list falls with them.
 public final class SpendingLists: Sendable {
     /// One list: its category (`nil`: every row) and its pages, in order.
     struct List: Sendable {
