@@ -18,6 +18,18 @@ public struct ReportContext: Sendable {
         self.init(settings: dataset.settings, asOf: dataset.latestInstant.map(dataset.settings.clock.date))
     }
 
+    /// The context of one account's own pages: as of its own latest data (``asOf(of:clock:)``), so
+    /// that its periods in progress end where its data does, whatever the rest of the data holds.
+    public func account(_ data: StarlingAccountData) -> ReportContext {
+        ReportContext(settings: settings, asOf: Self.asOf(of: data, clock: clock))
+    }
+
+    /// An account's own "as of" date on `clock`: its latest feed item's (kept or not), or without
+    /// one the day it was opened; `nil` with neither.
+    public static func asOf(of data: StarlingAccountData, clock: LocalClock) -> CivilDate? {
+        (data.latestFeedInstant ?? data.account.createdAt).map(clock.date(of:))
+    }
+
     public var locale: SiteLocale { settings.locale }
     public var clock: LocalClock { settings.clock }
 
