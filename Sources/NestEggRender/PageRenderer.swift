@@ -65,7 +65,9 @@ public struct PageRenderer: Sendable {
         fields["canonical"] = SiteMeta.canonicalURL(of: page.path, site: site).map(TemplateValue.text)
         if site.dataNotes > 0, page.path != DataNotesReport.path {
             fields["dataNotesHref"] = .text(root + DataNotesReport.path + ".html")
-            fields["dataNotesCount"] = .text(site.settings.locale.format(site.dataNotes))
+            // Not on an account's or a goal's own page: the site's count of notes would make it
+            // depend on every other file, and rendered again whenever any of them changed.
+            if page.entity == nil { fields["dataNotesCount"] = .text(site.settings.locale.format(site.dataNotes)) }
         }
         return .object(fields)
     }

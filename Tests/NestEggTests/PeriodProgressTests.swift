@@ -37,10 +37,12 @@ import Testing
         #expect(ReportContext(dataset: dataset).progress.asOf == Self.date("2026-11-21"))
     }
 
-    static func roundUpPages(asOf: String) -> [Page] {
+    /// `later`: a payment after the others, in the account's own data.
+    static func roundUpPages(asOf: String, later: String? = nil) -> [Page] {
         let account = StarlingAccount(uid: "a1", type: "PRIMARY", currency: .gbp, name: "Personal")
         let goal = StarlingSavingsGoal(uid: "g1", name: "Trip", totalSaved: gbp(1000))
         let feed = [feedItem(435, "2026-11-09T09:00:00Z"), feedItem(435, "2026-11-16T09:00:00Z"), feedItem(520, "2026-11-17T12:30:00Z")]
+            + (later.map { [feedItem(100, $0)] } ?? [])
         let data = StarlingAccountData(account: account, feed: feed, savingsGoals: [goal])
         return RoundUpsReport.pages(for: [data], context: ReportContext(settings: Settings(), asOf: date(asOf)))
     }
@@ -56,8 +58,11 @@ import Testing
         #expect((finished.view as? RoundUpsReport.WeekView)?.inProgress == false)
         let index = try #require(pages.first?.view as? RoundUpsReport.IndexView)
         #expect(index.accounts[0].weeks.map(\.inProgress) == [true, false])
-        // Once the data passes Sunday, the week is a transfer to make.
-        let later = Self.roundUpPages(asOf: "2026-11-23")
+        // An account's week goes by its own latest data: a later date elsewhere in the data does
+        // not end it; once the account's own data passes Sunday, the week is a transfer to make.
+        let elsewhere = Self.roundUpPages(asOf: "2026-11-23")
+        #expect((elsewhere.first { $0.path.hasSuffix("2026-W47") }?.view as? RoundUpsReport.WeekView)?.inProgress == true)
+        let later = Self.roundUpPages(asOf: "2026-11-23", later: "2026-11-23T09:00:00Z")
         #expect((later.first { $0.path.hasSuffix("2026-W47") }?.view as? RoundUpsReport.WeekView)?.inProgress == false)
     }
 

@@ -5,7 +5,8 @@ import NestEggSupport
 /// data covers all of it.
 ///
 /// The rule: a period is **final** when the data's "as of" date (``Dataset/latestInstant`` on the
-/// site's clock, the same date for the whole site) is past its last day; a period that has begun
+/// site's clock for the site-wide pages; an account's own latest data for its own pages,
+/// ``ReportContext/account(_:summary:)``) is past its last day; a period that has begun
 /// but not ended by then is **provisional**, its figures known only up to the as-of date. Pages that
 /// show weeks or months use this type so that they all draw the line in the same place.
 public struct ReportingPeriod: Hashable, Sendable, CustomStringConvertible {

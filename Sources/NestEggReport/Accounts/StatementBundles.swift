@@ -24,24 +24,25 @@ public enum StatementBundles {
     }
 
     public static func bundles(for dataset: Dataset) -> [Bundle] {
-        let context = ReportContext(settings: dataset.settings)
-        guard let (asOf, accounts) = StatementsReport.accounts(dataset, context: context) else { return [] }
+        guard let (_, accounts) = StatementsReport.accounts(dataset, context: ReportContext(settings: dataset.settings)) else { return [] }
         let paths = StatementsReport.Paths.bundle
         return accounts.map { summary in
-            let data = summary.data, account = data.account
+            // A bundle is its account's alone: as of its own latest data.
+            let data = summary.data, account = data.account, context = summary.context
+            let asOf = context.progress.asOf
             let title = "Statements for \(account.name)"
             let crumbs = [Link(title, "index")]
             let weeks = RoundUpRule.weeks(of: data.feed, currency: account.currency, clock: context.clock)
             let goal = RoundUpsReport.goal(for: data, settings: context.settings).map { RoundUpsReport.goalView($0, context: context) }
-            let roundUps = RoundUpsReport.accountView(.init(account: account, slug: summary.slug, weeks: .fromFeed(weeks), goal: goal),
+            let roundUps = RoundUpsReport.accountView(.init(account: account, slug: summary.slug, context: context, weeks: .fromFeed(weeks), goal: goal),
                                                       context: context, path: paths.roundUpWeek)
             let index = IndexView(
-                head: StatementsReport.AccountHead(data, context: context), timeZone: context.clock.identifier, dataAsOf: context.date(asOf),
+                head: StatementsReport.AccountHead(data, context: context), timeZone: context.clock.identifier, dataAsOf: asOf.map(context.date) ?? "",
                 openedOn: summary.statements.first.map { context.date($0.period.first) } ?? "",
                 statementCount: context.counted(summary.statementCount, "statement"),
                 account: StatementsReport.indexAccount(summary, context: context, paths: paths), roundUps: roundUps)
             let pages = [Page(path: "index", title: title, template: "bundle-index", section: nil, view: index)]
-                + StatementsReport.statementPages(summary, asOf: asOf, context: context, paths: paths, section: nil, breadcrumbs: crumbs)
+                + StatementsReport.statementPages(summary, paths: paths, section: nil, breadcrumbs: crumbs)
                 + RoundUpsReport.weekPages(weeks, account: account, goal: goal, context: context, path: paths.roundUpWeek,
                                            section: nil, breadcrumbs: crumbs)
             return Bundle(slug: summary.slug,

@@ -12,7 +12,9 @@ public enum StatementsReport {
 
     struct IndexView: Sendable, Encodable {
         let timeZone: String
-        let dataAsOf: String
+        /// The account's own latest date, on its own index; `nil` on the site's, where each
+        /// account's statements run to its own.
+        let dataAsOf: String?
         let accounts: [IndexAccount]
         /// Which accounts this page shows: accounts are kept whole and share a page while their
         /// months fit in one.
@@ -206,8 +208,9 @@ public enum StatementsReport {
         return nil
     }
 
-    /// The data's as-of date on the site's clock: the one date every account's statements run to
-    /// (the latest of the dataset and of the summaries of the accounts held as summaries).
+    /// The data's as-of date on the site's clock: the site-wide pages' (each account's statements
+    /// run to its own, ``ReportContext/account(_:summary:)``): the latest of the dataset and of the
+    /// summaries of the accounts held as summaries.
     static func asOf(_ dataset: Dataset, context: ReportContext, elsewhere: [String: AccountFigures] = [:]) -> CivilDate? {
         ReportContext.latest(dataset, summaries: elsewhere).map(context.clock.date(of:))
     }
@@ -230,10 +233,10 @@ public enum StatementsReport {
         static let bundle = Paths(statement: { "statements/\($0)" }, roundUpWeek: { "roundups/\($0)" })
     }
 
-    /// Every account that has statements, with them, in the order of `accounts.json`; and the as-of
-    /// date they run to (`nil`: the data has no date, or no account has a statement).
-    /// Every account's statements, with their digests, up to the data's as-of date; `nil`
-    /// without any. The pages, the start page, the headline and the manifest all read them:
+    /// Every account that has statements, with them and their digests, in the order of
+    /// `accounts.json`, each account's up to its own latest data (``ReportContext/account(_:summary:)``);
+    /// and the data's as-of date, the site's (`nil`: the data has no date, or no account has a
+    /// statement). The pages, the start page, the headline and the manifest all read them:
     /// ``SiteReport`` works them out once a build.
     typealias Computed = (asOf: CivilDate, accounts: [AccountStatements])
 
@@ -245,16 +248,19 @@ public enum StatementsReport {
         let all = dataset.starling, slugs = RoundUpsReport.accountSlugs(all)
         // A bank's thousand accounts are worked out on every core.
         let accounts = Concurrently.map(all.count) { index -> AccountStatements? in
+            // The account's own latest data, not the site's: its pages depend on its own files only.
+            let own = context.account(all[index], summary: elsewhere[all[index].account.uid])
+            guard let ownAsOf = own.progress.asOf else { return nil }
             if let figures = elsewhere[all[index].account.uid] {
                 // An account held as a summary: its statements are decoded where a page or a sum reads them.
-                let count = figures.statementCount(asOf: asOf)
+                let count = figures.statementCount(asOf: ownAsOf)
                 guard count > 0 else { return nil }
-                return AccountStatements(data: all[index], slug: slugs[index], held: .figures(figures, asOf: asOf, count: count),
+                return AccountStatements(data: all[index], slug: slugs[index], context: own, held: .figures(figures, asOf: ownAsOf, count: count),
                                          noBalanceReason: noBalanceReason(all[index]), digests: [])
             }
-            let statements = StatementPeriods.statements(for: all[index], clock: context.clock, asOf: asOf)
+            let statements = StatementPeriods.statements(for: all[index], clock: context.clock, asOf: ownAsOf)
             guard !statements.isEmpty else { return nil }
-            return AccountStatements(data: all[index], slug: slugs[index], held: .fromFeed(statements), noBalanceReason: noBalanceReason(all[index]),
+            return AccountStatements(data: all[index], slug: slugs[index], context: own, held: .fromFeed(statements), noBalanceReason: noBalanceReason(all[index]),
                                      digests: statements.map { statement in
                                          (statement.isProvisional ? nil : memo?.finalStatementDigest(account: all[index], month: statement.month))
                                              ?? StatementDigest.digest(statement, data: all[index], timeZone: context.clock.identifier)
@@ -268,21 +274,20 @@ public enum StatementsReport {
     }
 
     static func pages(_ computed: Computed?, context: ReportContext) -> [Page] {
-        guard let (asOf, summaries) = computed else { return [] }
+        guard let (_, summaries) = computed else { return [] }
         let crumbs = [Link("Dashboard", "index")]
         let indexCrumbs = crumbs + [Link(section.title, section.path)]
         var pages = summaries.flatMap { summary -> [Page] in
             // Another share's account: its pages are that share's, not even listed here.
             guard !summary.isElsewhere else { return [] }
-            return [accountIndexPage(summary, asOf: asOf, context: context, breadcrumbs: indexCrumbs)]
-                + statementPages(summary, asOf: asOf, context: context, paths: .site(slug: summary.slug), section: section.id,
-                                 breadcrumbs: indexCrumbs)
+            return [accountIndexPage(summary, breadcrumbs: indexCrumbs)]
+                + statementPages(summary, paths: .site(slug: summary.slug), section: section.id, breadcrumbs: indexCrumbs)
         }
         let pagination = Pagination(rows: summaries.map { $0.statementCount + 1 })
         let indexPages = pagination.pages(base: section.path, title: "Statements").map { page in
             Page(path: page.path, title: page.title, template: "statements-index", section: section.id,
                  breadcrumbs: page.number == 1 ? crumbs : indexCrumbs,
-                 view: IndexView(timeZone: context.clock.identifier, dataAsOf: context.date(asOf),
+                 view: IndexView(timeZone: context.clock.identifier, dataAsOf: nil,
                                  accounts: summaries[page.range].map { indexAccount($0, context: context) },
                                  pager: pagination.view(page: page.number, base: section.path, noun: "accounts", locale: context.locale)))
         }
@@ -292,20 +297,21 @@ public enum StatementsReport {
 
     /// `statements/<account>/index`: the account's statements alone, so that an address shortened
     /// from a statement's (`statements/personal/`) is a page, not the host's page for missing ones.
-    static func accountIndexPage(_ summary: AccountStatements, asOf: CivilDate, context: ReportContext, breadcrumbs: [Link]) -> Page {
+    static func accountIndexPage(_ summary: AccountStatements, breadcrumbs: [Link]) -> Page {
+        let context = summary.context
         let path = "statements/\(summary.slug)/index"
         let pagination = Pagination(rows: [summary.statementCount + 1])
         return Page(path: path, title: "Statements: \(summary.data.account.name)", template: "statements-index", section: section.id,
                     breadcrumbs: breadcrumbs, entity: Page.entity(of: summary.data.account),
-                    view: IndexView(timeZone: context.clock.identifier, dataAsOf: context.date(asOf),
+                    view: IndexView(timeZone: context.clock.identifier, dataAsOf: context.progress.asOf.map(context.date),
                                     accounts: [indexAccount(summary, context: context)],
                                     pager: pagination.view(page: 1, base: path, noun: "accounts", locale: context.locale)))
     }
 
-    /// One account's statement pages, linked to each other and to its round-up weeks by `paths`.
-    static func statementPages(_ summary: AccountStatements, asOf: CivilDate, context: ReportContext, paths: Paths,
-                               section: String?, breadcrumbs: [Link]) -> [Page] {
-        let statements = summary.statements
+    /// One account's statement pages, linked to each other and to its round-up weeks by `paths`,
+    /// as of the account's own latest data (``AccountStatements/context``).
+    static func statementPages(_ summary: AccountStatements, paths: Paths, section: String?, breadcrumbs: [Link]) -> [Page] {
+        let statements = summary.statements, context = summary.context
         let link = { (statement: StatementPeriods.Statement) in
             LinkView(title: periodText(statement, context: context), href: ReportContext.href(paths.statement(statement.month)))
         }
@@ -313,7 +319,7 @@ public enum StatementsReport {
             let previous = index > 0 ? link(statements[index - 1]) : nil
             let next = index + 1 < statements.count ? link(statements[index + 1]) : nil
             // A final statement is made of its account's files, but for its neighbours' link text: a
-            // provisional month's says how far it runs (the as-of date). A provisional one shows that date.
+            // provisional month's says how far it runs (the account's as-of date). A provisional one shows that date.
             let inputs = statement.isProvisional ? nil : PageInputs(
                 files: summary.data.sources, detail: "final statement\n\(previous?.title ?? "-")\n\(next?.title ?? "-")")
             return Page(path: paths.statement(statement.month), title: title(statement, account: summary.data.account, context: context),
@@ -323,7 +329,7 @@ public enum StatementsReport {
                             StatementData(statement, data: data, sequence: index + 1, digest: digest, context: context)
                         },
                         view: statementView(statement, data: summary.data, paths: paths, noBalanceReason: summary.noBalanceReason,
-                                            context: context, asOf: asOf, digest: summary.digests[index], previous: previous, next: next))
+                                            context: context, digest: summary.digests[index], previous: previous, next: next))
         }
     }
 
@@ -373,6 +379,8 @@ public enum StatementsReport {
         }
         let data: StarlingAccountData
         let slug: String
+        /// The context of the account's own pages, as of its own latest data (``ReportContext/account(_:summary:)``).
+        let context: ReportContext
         let held: Held
         let noBalanceReason: String?
         /// ``StatementDigest`` of each statement, in the same order; none for an account held as a summary.
@@ -442,7 +450,7 @@ public enum StatementsReport {
     }
 
     static func statementView(_ statement: StatementPeriods.Statement, data: StarlingAccountData, paths: Paths,
-                              noBalanceReason: String?, context: ReportContext, asOf: CivilDate, digest: String,
+                              noBalanceReason: String?, context: ReportContext, digest: String,
                               previous: LinkView?, next: LinkView?) -> StatementView {
         let through = context.date(statement.through)
         let provisional = statement.isProvisional
@@ -496,8 +504,8 @@ public enum StatementsReport {
         return StatementView(
             head: head, period: periodText(statement, context: context),
             periodKey: "\(statement.month)", statementDate: provisional ? nil : through,
-            provisionalText: provisional ? "Provisional statement, to \(through)" : nil,
-            kind: provisional ? "Provisional statement" : "Statement", dataAsOf: provisional ? context.date(asOf) : nil,
+            provisionalText: provisional ? "Provisional statement, to \(through), the account's latest data" : nil,
+            kind: provisional ? "Provisional statement" : "Statement", dataAsOf: provisional ? through : nil,
             closingLabel: provisional ? "Balance on \(through)" : "Closing balance on \(through)",
             totalsLabel: provisional ? "Totals and balance" : "Totals and closing balance",
             timeZone: context.clock.identifier,

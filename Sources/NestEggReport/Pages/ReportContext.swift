@@ -24,6 +24,19 @@ public struct ReportContext: Sendable {
         ([dataset.latestInstant] + summaries.values.map(\.latest)).compactMap { $0 }.max()
     }
 
+    /// The context of one account's own pages: as of its own latest data (``asOf(of:summary:clock:)``), so
+    /// that its periods in progress end where its data does, whatever the rest of the data holds.
+    /// `summary` is the account's when the report is given one instead of its feed.
+    public func account(_ data: StarlingAccountData, summary: AccountFigures? = nil) -> ReportContext {
+        ReportContext(settings: settings, asOf: Self.asOf(of: data, summary: summary, clock: clock))
+    }
+
+    /// An account's own "as of" date on `clock`: its latest feed item's (from its feed, or from its
+    /// summary when it is held as one), or without one the day it was opened; `nil` with neither.
+    public static func asOf(of data: StarlingAccountData, summary: AccountFigures? = nil, clock: LocalClock) -> CivilDate? {
+        ((summary.map(\.latest) ?? data.latestFeedInstant) ?? data.account.createdAt).map(clock.date(of:))
+    }
+
     public var locale: SiteLocale { settings.locale }
     public var clock: LocalClock { settings.clock }
 

@@ -41,7 +41,7 @@ public enum RoundUpsReport {
         let counted: Int
         let spent: String
         let roundUp: String
-        /// The week is not over by the data's "as of" date: its round-up is "so far".
+        /// The week is not over by the account's own latest data: its round-up is "so far".
         let inProgress: Bool
     }
 
@@ -57,7 +57,7 @@ public enum RoundUpsReport {
         let spent: String
         let roundUp: String
         let hasRoundUp: Bool
-        /// The week is not over by the data's "as of" date (`asOf`): its round-up is "so far", not a transfer to make yet.
+        /// The week is not over by the account's own latest data (`asOf`): its round-up is "so far", not a transfer to make yet.
         let inProgress: Bool
         let asOf: String?
         let goal: GoalView?
@@ -123,17 +123,19 @@ public enum RoundUpsReport {
 
         for (data, slug) in zip(accounts, slugs) {
             let account = data.account
-            let goal = self.goal(for: data, settings: context.settings).map { goalView($0, context: context) }
+            // Its weeks are in progress by its own latest data, not the site's (``ReportContext/account(_:summary:)``).
+            let own = context.account(data, summary: elsewhere[account.uid])
+            let goal = self.goal(for: data, settings: own.settings).map { goalView($0, context: own) }
             if let figures = elsewhere[account.uid] {
                 // An account held as a summary: its weeks are decoded where they are read (the index page that lists them, the start page).
-                summaries.append(AccountSummary(account: account, slug: slug, weeks: .figures(figures), goal: goal))
+                summaries.append(AccountSummary(account: account, slug: slug, context: own, weeks: .figures(figures), goal: goal))
                 continue
             }
-            let weeks = RoundUpRule.weeks(of: data.feed, currency: account.currency, clock: context.clock)
+            let weeks = RoundUpRule.weeks(of: data.feed, currency: account.currency, clock: own.clock)
             let path = { (week: ISOWeek) in "roundups/\(slug)/\(week)" }
-            pages += weekPages(weeks, account: account, goal: goal, context: context, path: path,
+            pages += weekPages(weeks, account: account, goal: goal, context: own, path: path,
                                section: section.id, breadcrumbs: indexCrumbs, sources: data.sources, entity: Page.entity(of: account))
-            summaries.append(AccountSummary(account: account, slug: slug, weeks: .fromFeed(weeks), goal: goal))
+            summaries.append(AccountSummary(account: account, slug: slug, context: own, weeks: .fromFeed(weeks), goal: goal))
         }
 
         let pagination = Pagination(rows: summaries.map { $0.weekCount + 1 })
@@ -142,7 +144,7 @@ public enum RoundUpsReport {
             Page(path: page.path, title: page.title, template: "roundups-index", section: section.id,
                  breadcrumbs: page.number == 1 ? crumbs : indexCrumbs,
                  view: IndexView(timeZone: context.clock.identifier,
-                                 accounts: all[page.range].map { accountView($0, context: context) }, hasAccounts: !all.isEmpty,
+                                 accounts: all[page.range].map { accountView($0, context: $0.context) }, hasAccounts: !all.isEmpty,
                                  pager: pagination.view(page: page.number, base: section.path, noun: "accounts", locale: context.locale)))
         }
         pages.insert(contentsOf: indexPages, at: 0)
@@ -179,11 +181,13 @@ public enum RoundUpsReport {
         }
         let account: StarlingAccount
         let slug: String
+        /// The context of the account's own pages, as of its own latest data.
+        let context: ReportContext
         private let held: Weeks
         let goal: GoalView?
 
-        init(account: StarlingAccount, slug: String, weeks: Weeks, goal: GoalView?) {
-            (self.account, self.slug, self.held, self.goal) = (account, slug, weeks, goal)
+        init(account: StarlingAccount, slug: String, context: ReportContext, weeks: Weeks, goal: GoalView?) {
+            (self.account, self.slug, self.context, self.held, self.goal) = (account, slug, context, weeks, goal)
         }
 
         var weeks: [RoundUpRule.Week] {

@@ -96,14 +96,21 @@ enum HeadlineReport {
         // Month-end balances per month, per currency, over the accounts that have a balance.
         var byMonth: [CalendarMonth: MoneyTotals] = [:]
         var excluded: [String] = []
+        let latestMonth = CalendarMonth(asOf)
         for account in accounts {
             let statements = account.statements
-            guard statements.last?.closing != nil else { excluded.append(account.data.account.name); continue }
+            guard let last = statements.last, let lastClosing = last.closing else { excluded.append(account.data.account.name); continue }
             for statement in statements {
                 if let closing = statement.closing { byMonth[statement.month, default: MoneyTotals()].add(closing) }
             }
+            // Each account's statements run to its own latest data: after it, nothing moved, and
+            // its last balance holds to the data's as-of month (as ``AccountBalances`` carries it).
+            var month = last.month.next
+            while month <= latestMonth {
+                byMonth[month, default: MoneyTotals()].add(lastClosing)
+                month = month.next
+            }
         }
-        let latestMonth = CalendarMonth(asOf)
         guard let now = byMonth[latestMonth], !now.isEmpty else { return nil }
         let before = byMonth[latestMonth.previous]
         // The currency most accounts hold leads, and is the chart's (on a tie, the first account's).
