@@ -26,12 +26,13 @@ public enum DataLoader {
             log.report(Diagnostic(.error, file: "", message: "no data to report on: the folder holds none of "
                 + sourceFolders.map { $0 + "/" }.joined(separator: ", ") + " (docs/INPUTS.md says what goes in each)"))
         }
-        let settings = SettingsLoader.load(from: folder, log: log)
+        let (settings, budgetPlaces) = SettingsLoader.loadPlacingBudgets(from: folder, log: log)
         var dataset = Dataset(settings: settings)
         // The sources are read on every core; their diagnostics come in the order above.
         let sources = sources(keeping: kept)
         let fills = Concurrently.map(sources.count, log: log) { index, own in sources[index](folder, settings, own) }
         for fill in fills { fill(&dataset) }
+        if kept == nil { BudgetCategories.notes(dataset, places: budgetPlaces).forEach(log.report) }
         for path in folder.unclaimedFiles {
             log.report(Diagnostic(.warning, file: path, message: "not part of the input contract; not read"))
         }
