@@ -594,12 +594,14 @@ public struct Build {
         let sitemap = options.shard == nil ? SiteMeta.sitemap(for: renderer.site) : nil
         do {
             try writer.write(renderer.templates.stylesheet, to: "style.css")
+            try writer.write(renderer.templates.searchScript, to: SearchIndexScript.scriptName)
+            try writer.write(SearchIndexScript.script(renderer.site.search), to: SearchIndexScript.fileName)
             try writer.write(notFound.html, to: "404.html")
             if let sitemap { try writer.write(sitemap, to: "sitemap.xml") }
         } catch {
             throw BuildError(writing: error)
         }
-        progress("render: \(count * 2 + 2 + (sitemap == nil ? 0 : 1)) files")
+        progress("render: \(count * 2 + 4 + (sitemap == nil ? 0 : 1)) files")
     }
 
     /// One page's Markdown and HTML, rendered and written. - Returns: what went wrong, or `nil`.

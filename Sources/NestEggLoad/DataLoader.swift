@@ -26,12 +26,14 @@ public enum DataLoader {
             log.report(Diagnostic(.error, file: "", message: "no data to report on: the folder holds none of "
                 + sourceFolders.map { $0 + "/" }.joined(separator: ", ") + " (docs/INPUTS.md says what goes in each)"))
         }
-        let settings = SettingsLoader.load(from: folder, log: log)
+        let (settings, budgetPlaces) = SettingsLoader.loadPlacingBudgets(from: folder, log: log)
         var dataset = Dataset(settings: settings)
         // The sources are read on every core; their diagnostics come in the order above.
         let sources = sources(feeds: feeds)
         let fills = Concurrently.map(sources.count, log: log) { index, own in sources[index](folder, settings, own) }
         for fill in fills { fill(&dataset) }
+        // Which categories the spending has is known only when every feed was read.
+        if feeds.readsEveryFeed { BudgetCategories.notes(dataset, places: budgetPlaces).forEach(log.report) }
         for path in folder.unclaimedFiles {
             log.report(Diagnostic(.warning, file: path, message: "not part of the input contract; not read"))
         }
@@ -50,15 +52,21 @@ public struct FeedReaders: Sendable {
     /// A goal's feed, newest first (``QapitalLoader/readFeed(_:goalId:in:currency:log:)``); `nil`
     /// for none (the file cannot be read, or was not).
     public var qapital: QapitalLoader.FeedReader
+    /// Whether the readers give every feed as its file holds it, so that the dataset holds all the
+    /// spending: the checks over all of it (a budget naming no category any spending has) run then only.
+    public var readsEveryFeed: Bool
 
-    public init(starling: @escaping StarlingLoader.FeedReader, qapital: @escaping QapitalLoader.FeedReader) {
+    public init(starling: @escaping StarlingLoader.FeedReader, qapital: @escaping QapitalLoader.FeedReader,
+                readsEveryFeed: Bool = false) {
         self.starling = starling
         self.qapital = qapital
+        self.readsEveryFeed = readsEveryFeed
     }
 
     /// Every feed, from its file.
     public static let files = FeedReaders(starling: { StarlingLoader.feed(of: $0, in: $1, log: $2) },
-                                          qapital: { QapitalLoader.readFeed($1, goalId: $0, in: $2, currency: $3, log: $4) })
+                                          qapital: { QapitalLoader.readFeed($1, goalId: $0, in: $2, currency: $3, log: $4) },
+                                          readsEveryFeed: true)
     /// No feed: each feed file is claimed (it is the caller's to read, not an unknown file) and left unread.
     public static let none = FeedReaders(starling: { account, folder, _ in
         let path = StarlingLoader.feedPath(of: account)

@@ -10,12 +10,25 @@ public enum SettingsLoader {
     static let currencySources = ["qapital", "transactions", "transfers"]
 
     public static func load(from folder: DataFolder, log: DiagnosticLog) -> Settings {
-        guard folder.contains(fileName), let document = folder.document(fileName, log: log) else { return Settings() }
-        return settings(in: document, folder: folder)
+        loadPlacingBudgets(from: folder, log: log).settings
+    }
+
+    /// The settings, and where each budget stands in the file (a diagnostic at its amount, its
+    /// message still empty) for the check that needs the data's categories (``BudgetCategories``).
+    static func loadPlacingBudgets(from folder: DataFolder, log: DiagnosticLog) -> (settings: Settings, budgetPlaces: [String: Diagnostic]) {
+        guard folder.contains(fileName), let document = folder.document(fileName, log: log) else { return (Settings(), [:]) }
+        var places: [String: Diagnostic] = [:]
+        let settings = settings(in: document, folder: folder, budgetPlaces: &places)
+        return (settings, places)
     }
 
     /// The settings in `document`; `folder` is where the issuer's logo is read from.
     public static func settings(in document: JSONDocument, folder: DataFolder? = nil) -> Settings {
+        var places: [String: Diagnostic] = [:]
+        return settings(in: document, folder: folder, budgetPlaces: &places)
+    }
+
+    static func settings(in document: JSONDocument, folder: DataFolder?, budgetPlaces: inout [String: Diagnostic]) -> Settings {
         var settings = Settings()
         guard let members = document.value.memberValues else { return settings }
         // Budgets are amounts in the base currency, which may be set after them: read last.
@@ -112,13 +125,13 @@ public enum SettingsLoader {
                 value.error("unknown setting \"\(key)\"\(hint) (known settings: \(knownKeys.joined(separator: ", ")))")
             }
         }
-        if let budgets { settings.budgets = self.budgets(budgets, currency: settings.baseCurrency) }
+        if let budgets { settings.budgets = self.budgets(budgets, currency: settings.baseCurrency, places: &budgetPlaces) }
         return settings
     }
 
     /// `{"groceries": "250.00", "eating out": 120}`: a category's name to its monthly amount in the
     /// base currency (a string or a number, read exactly; not negative).
-    static func budgets(_ value: JSONValue, currency: Currency) -> [String: Money] {
+    static func budgets(_ value: JSONValue, currency: Currency, places: inout [String: Diagnostic]) -> [String: Money] {
         guard let members = value.memberValues else {
             value.error("budgets is an object: a spending category to its monthly amount in the base currency, such as {\"Groceries\": \"250.00\"}")
             return [:]
@@ -135,6 +148,7 @@ public enum SettingsLoader {
                 continue
             }
             result[name] = money
+            places[name] = amount.diagnostic(.warning, "")
         }
         return result
     }

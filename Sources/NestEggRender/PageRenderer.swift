@@ -57,6 +57,7 @@ public struct PageRenderer: Sendable {
             "breadcrumbs": .list(crumbs),
             "hasBreadcrumbs": .flag(!crumbs.isEmpty),
             "isHome": .flag(page.path == "index"),
+            "isSearch": .flag(page.path == SearchReport.path),
             "markdownHref": .text(page.fileName + ".md"),
             "allowIndexing": .flag(site.settings.allowIndexing),
             "description": .text(SiteMeta.description(of: page, site: site)),

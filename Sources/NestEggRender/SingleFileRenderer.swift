@@ -22,7 +22,8 @@ public struct SingleFileRenderer: Sendable {
 
     public func render() throws -> String {
         var entries: [Entry] = []
-        for page in pages.site.pages {
+        // (The search page needs its scripts beside it, which a single file has not.)
+        for page in pages.site.pages where page.path != SearchReport.path {
             let markdown = try pages.markdown(page, html: true, inSingleFile: true)
             let directory = page.path.split(separator: "/").dropLast().map(String.init)
             // Each page's title becomes an h2 under the file's single h1.

@@ -15,6 +15,8 @@ public struct TemplateLibrary: Sendable {
     private var templates: [String: Template] = [:]
     /// `style.css`, copied to the site root.
     public private(set) var stylesheet: String
+    /// The search page's script (`search.js`), written beside the pages as the stylesheet is.
+    public private(set) var searchScript = ""
     /// SHA-256 of every template's name and text, and the stylesheet's: what a page's output
     /// depends on besides its view data (part of each page's fingerprint).
     public private(set) var digest = ""
@@ -65,6 +67,7 @@ public struct TemplateLibrary: Sendable {
             }
         }
         stylesheet = texts["style.css"]?.text ?? ""
+        searchScript = texts[SearchIndexScript.scriptName]?.text ?? ""
         var bytes: [UInt8] = []
         for (name, entry) in texts.sorted(by: { $0.key < $1.key }) {
             PageFingerprint.append(&bytes, name)

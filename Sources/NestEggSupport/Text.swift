@@ -171,6 +171,13 @@ public enum Text {
         return String(isolated)
     }
 
+    /// The key a spending category is known by: `EATING_OUT`, `Eating  out` and `eating out` all
+    /// give `eating out`. It is in Unicode's composed form (NFC), so that two spellings of one
+    /// letter are one key byte for byte, not only for Swift's string comparison.
+    public static func categoryKey(_ name: String) -> String {
+        singleLine(name.replacingOccurrences(of: "_", with: " ")).lowercased().precomposedStringWithCanonicalMapping
+    }
+
     /// An API code in sentence case: `PRIMARY` → `Primary`, `FIXED_TERM_DEPOSIT` → `Fixed term deposit`,
     /// `in_repayment` → `In repayment`.
     public static func humanized(_ code: String) -> String {

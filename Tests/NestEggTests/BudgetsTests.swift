@@ -65,4 +65,37 @@ import Testing
         dataset.settings.budgets = [:]
         #expect(!SiteReport.build(dataset).pages.contains { $0.path == BudgetsReport.section.path })
     }
+
+    /// A budget naming a category the data does not have is a warning at its amount, saying which
+    /// categories there are; one the data has, or a mapping names, is not.
+    @Test func aBudgetForACategoryNoTransactionHasIsAWarningAtItsPlace() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data")
+        try FileManager.default.copyItem(at: HouseholdCheck.fixtures, to: data)
+        let settings = """
+        {"budgets": {"Food": "450.00", "Fod": "1.00", "Groceries": "2.00",
+                     "Pets": "3.00", "Eating out": "4.00", "Travel": "5.00"}}
+        """
+        try write(settings, to: data.appendingPathComponent("nestegg.json"))
+        let log = DiagnosticLog()
+        _ = DataLoader.load(try DataFolder(root: data), log: log)
+        let notes = log.diagnostics.filter { $0.path?.hasPrefix("$.budgets") == true }
+        #expect(notes.map(\.path) == ["$.budgets.Fod", "$.budgets.Groceries", "$.budgets.Pets"], "\(notes.map(\.description))")
+        #expect(notes.allSatisfy { $0.severity == .warning && $0.file == "nestegg.json" })
+        #expect(notes.map(\.line) == [1, 1, 2])
+        #expect(notes.map(\.column) == [39, 60, 22])
+        #expect(notes[0].message.contains("did you mean \"Food\"?"))
+        #expect(notes[1].message.contains("GROCERIES is counted under \"Food\""))
+        #expect(!notes[2].message.contains("did you mean"))
+        #expect(notes[2].message.contains("(categories: Bills and services, Eating out, Entertainment, Food, Gifts & donations, Health, Shopping, Travel)"))
+        // The fixtures' own budgets all name categories the data has.
+        let fixtures = DiagnosticLog()
+        _ = DataLoader.load(try DataFolder(root: HouseholdCheck.fixtures), log: fixtures)
+        #expect(!fixtures.diagnostics.contains { $0.path?.hasPrefix("$.budgets") == true })
+        // A load whose readers do not give every feed leaves the check out.
+        let partial = DiagnosticLog()
+        _ = DataLoader.load(try DataFolder(root: data), log: partial, feeds: .none)
+        #expect(!partial.diagnostics.contains { $0.path?.hasPrefix("$.budgets") == true })
+    }
 }

@@ -65,6 +65,30 @@ import Testing
         #expect(Self.strings.contains { $0.unicodeScalars.contains(where: Oracle.isRightToLeft) })
     }
 
+    /// The search index (`search-index.js`) holds data as JSON string literals: each reads back as
+    /// the value (its bidi controls stripped), and none holds what could end or change a script
+    /// element or a line of JavaScript (`<`, `>`, `&`, a control character, U+2028, U+2029).
+    @Test func everyValueIsAStringInTheSearchIndex() throws {
+        var failures: [String] = []
+        for value in Self.strings {
+            let literal = SearchIndexScript.literal(value)
+            let forbidden = literal.unicodeScalars.contains { "<>&\u{2028}\u{2029}".unicodeScalars.contains($0) || $0.value < 0x20 || Oracle.isBidiControl($0) }
+            let decoded = try? JSONSerialization.jsonObject(with: Data(literal.utf8), options: .fragmentsAllowed) as? String
+            if forbidden || decoded != Text.withoutBidiControls(value) { failures.append(value.debugDescription) }
+            if failures.count >= 12 { break }
+        }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+        // Whole entries, one a line: four strings each, read back as written.
+        let entries = Self.strings.prefix(2_000).map { SearchReport.Entry(kind: .counterparty, title: $0, path: "transactions/index", detail: $0) }
+        let lines = SearchIndexScript.script(entries).split(separator: "\n").filter { $0.hasPrefix("[") }
+        #expect(lines.count == entries.count)
+        for (line, entry) in zip(lines, entries) {
+            let row = try JSONSerialization.jsonObject(with: Data(line.dropLast().utf8)) as? [String]
+            #expect(row == ["Counterparty", Text.withoutBidiControls(entry.title), "transactions/index", Text.withoutBidiControls(entry.detail)])
+        }
+        #expect(!SearchIndexScript.script(entries).contains("</"))
+    }
+
     @Test(arguments: Harness.all)
     func everyValueIsTextInItsPlace(_ harness: Harness) throws {
         let template = try Template(harness.template, kind: harness.kind)

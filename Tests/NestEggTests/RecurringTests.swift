@@ -106,5 +106,18 @@ import Testing
         #expect(markdown.contains("| Spotify | Personal | Every month | £11.99 | 12 Nov 2026 | 21 Nov 2026 (scheduled by the bank) | £143.88 | 3 |"))
         #expect(markdown.contains("| **Total a year** | | | | | | **£3,761.76** | |"))
         #expect(markdown.contains("| 21 Nov 2026 | Spotify | Personal | Out | £11.99 |"))
+        // Every yearly cost is in pounds: the total row says it all, and no line repeats it.
+        #expect(!markdown.contains("In all,"))
+        // A payment in euros: the total row has both currencies, and a line adds them up in pounds at the rate.
+        var euros = dataset
+        let travel = try #require(euros.starling.firstIndex { $0.account.currency == .eur })
+        for (index, day) in ["2026-08-03", "2026-09-03", "2026-10-03", "2026-11-03"].enumerated() {
+            euros.starling[travel].feed.append(feedItem(999, day + "T09:00:00.000Z", currency: .eur, uid: "recurring-euros-\(index)"))
+        }
+        let withEuros = SiteReport.build(euros)
+        let eurosPage = try #require(withEuros.pages.first { $0.path == RecurringReport.section.path })
+        let eurosMarkdown = unpadded(try PageRenderer(templates: try TemplateLibrary(), site: withEuros).render(eurosPage).markdown)
+        #expect(eurosMarkdown.contains("In all, £"), "\(eurosMarkdown)")
+        #expect(eurosMarkdown.contains("(ECB, "))
     }
 }

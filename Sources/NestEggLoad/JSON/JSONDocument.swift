@@ -115,6 +115,13 @@ public final class JSONDocument {
         return "['\(escaped)']"
     }
 
+    /// A diagnostic at `node` with its line, column and path, for a check that runs after the file
+    /// is read (one that needs other files too) to report when it knows.
+    func diagnostic(_ severity: Diagnostic.Severity, at node: JSONNode, _ message: String) -> Diagnostic {
+        let (line, column) = place(node.offset)
+        return Diagnostic(severity, file: file, line: line, column: column, path: path(to: node.offset), message: message)
+    }
+
     func report(_ severity: Diagnostic.Severity, at node: JSONNode, member: String? = nil, _ message: @autoclosure () -> String) {
         guard log.showsInFull(file) else { return log.count(severity, in: file) }
         let (line, column) = place(node.offset)

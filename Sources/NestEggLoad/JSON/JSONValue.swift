@@ -20,6 +20,10 @@ public struct JSONValue {
 
     public func error(_ message: String) { document.report(.error, at: node, message) }
     public func warning(_ message: String) { document.report(.warning, at: node, message) }
+    /// A diagnostic placed at this value, not yet reported (``JSONDocument/diagnostic(_:at:_:)``).
+    public func diagnostic(_ severity: Diagnostic.Severity, _ message: String) -> Diagnostic {
+        document.diagnostic(severity, at: node, message)
+    }
 
     private func expected(_ what: String) {
         document.report(.error, at: node, "expected \(what), found \(node.typeDescription)")

@@ -18,6 +18,8 @@ public struct AccountCashFlow: Sendable, Hashable {
         public var income: [String: Money]
         /// Spending by category, by name.
         public var spending: [String: Money]
+        /// Spending by counterparty, by name (``payee(of:)``): for the search and the counterparty pages.
+        public var payees: [String: Money]
         /// Spending by category and day of the month (1…31), for comparing a month in progress with
         /// the same days of another month.
         public var spendingByDay: [String: [Int: Money]]
@@ -29,6 +31,7 @@ public struct AccountCashFlow: Sendable, Hashable {
             self.month = month
             income = [:]
             spending = [:]
+            payees = [:]
             spendingByDay = [:]
             movedOut = .zero(currency)
             movedIn = .zero(currency)
@@ -66,6 +69,14 @@ public struct AccountCashFlow: Sendable, Hashable {
     /// Whether an item is a move within the household rather than income or spending.
     public static func isMove(_ item: FeedItem) -> Bool { item.source == .internalTransfer }
 
+    /// Who an outgoing item paid: its counterparty, or its reference when the feed names none.
+    public static func payee(of item: FeedItem) -> String {
+        let name = Text.trimmed(item.counterPartyName)
+        if !name.isEmpty { return name }
+        let reference = Text.singleLine(item.reference)
+        return reference.isEmpty ? "Unnamed payee" : reference
+    }
+
     public static func of(_ data: StarlingAccountData, clock: LocalClock, settings: Settings) -> AccountCashFlow {
         let currency = data.account.currency
         var categories = TransactionsRules.StarlingCategories(settings: settings)
@@ -81,6 +92,8 @@ public struct AccountCashFlow: Sendable, Hashable {
                 month.income[source] = (month.income[source].map { $0 + item.amount }) ?? item.amount
             } else {
                 let name = categories.category(item.spendingCategory).name
+                let payee = payee(of: item)
+                month.payees[payee] = (month.payees[payee].map { $0 + item.amount }) ?? item.amount
                 month.spending[name] = (month.spending[name].map { $0 + item.amount }) ?? item.amount
                 month.spendingByDay[name, default: [:]][date.day] = (month.spendingByDay[name]?[date.day].map { $0 + item.amount }) ?? item.amount
             }

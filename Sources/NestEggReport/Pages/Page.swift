@@ -139,6 +139,8 @@ public struct Site: Sendable {
     public var statementCount = 0
     /// The transactions lists, whose rows the build brings with ``SiteReport/SpendingRows/runs`` (``SpendingLists/fill(_:keeps:)``).
     public var spendingLists: SpendingLists?
+    /// What the search page finds (``SearchReport``): the render stage writes it as `search-index.js`.
+    public var search: [SearchReport.Entry] = []
     /// What changed since the last build, in a few sentences (``ChangesReport``), for `--summary`.
     public var changeDigest: [String] = []
     /// What the next build compares with, for the build cache; `nil` when accounts are held as summaries.

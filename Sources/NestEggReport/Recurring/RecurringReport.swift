@@ -92,7 +92,9 @@ public enum RecurringReport {
             title: "Recurring payments", payments: payments.map(row), hasPayments: !payments.isEmpty, income: income.map(row), hasIncome: !income.isEmpty,
             upcoming: upcoming.map { UpcomingRow(date: context.date($0.date), counterparty: $0.counterparty, account: $0.account,
                                                  amount: context.money($0.amount), direction: $0.incoming ? "In" : "Out") },
-            hasUpcoming: !upcoming.isEmpty, yearlyTotal: context.money(totals), yearlyInBase: inBase, rates: rates)
+            // The total row says it already when every amount is in the base currency: then there is no other line.
+            hasUpcoming: !upcoming.isEmpty, yearlyTotal: context.money(totals),
+            yearlyInBase: totals.amounts.allSatisfy { $0.currency == context.settings.baseCurrency } ? nil : inBase, rates: rates)
         return [Page(path: section.path, title: "Recurring payments", template: "recurring-index", section: section.id,
                      breadcrumbs: [Link("Dashboard", "index")], view: view)]
     }

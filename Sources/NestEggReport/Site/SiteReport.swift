@@ -220,9 +220,15 @@ public enum SiteReport {
         }
         let notesPage = DataNotesReport.page(notes, context: context)
         if let notesPage { pages.append(notesPage) }
+        pages.append(SearchReport.page(sections: sections))
+        let counterparties = SearchReport.counterparties(accounts: CashFlowReport.accounts(dataset, context: context, elsewhere: elsewhere),
+                                                         transactions: dataset.transactions.transactions) { _ in TransactionsReport.section.path }
+        let search = SearchReport.entries(pages: pages, sections: sections, accounts: SearchReport.accounts(derived.statements),
+                                          counterparties: counterparties)
         var site = Site(title: dataset.settings.title, sections: sections, pages: pages, dashboard: dashboard,
                         dataAsOf: context.progress.asOf, settings: dataset.settings)
         pages = []
+        site.search = search
         (site.statements, site.statementPlaces, site.statementCount) = StatementsReport.recordsMappedHere(derived.statements, context: context)
         site.spendingLists = derived.lists
         site.changes = changes

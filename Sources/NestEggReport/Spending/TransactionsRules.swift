@@ -66,12 +66,8 @@ public enum TransactionsRules {
     /// The app's own categories, in the app's order; any other category follows, alphabetically.
     public static let appOrder = ["food", "health", "entertainment", "shopping", "travel"]
 
-    /// `EATING_OUT`, `Eating  out` and `eating out` all give `eating out`.
-    /// The key is in Unicode's composed form (NFC), so that two spellings of one letter are one key
-    /// byte for byte, not only for Swift's string comparison.
-    public static func categoryKey(_ name: String) -> String {
-        Text.singleLine(name.replacingOccurrences(of: "_", with: " ")).lowercased().precomposedStringWithCanonicalMapping
-    }
+    /// `EATING_OUT`, `Eating  out` and `eating out` all give `eating out` (``NestEggSupport/Text/categoryKey(_:)``).
+    public static func categoryKey(_ name: String) -> String { Text.categoryKey(name) }
 
     /// How a category from the transactions app is shown: its first letter capitalised (`food` → `Food`, `DIY` stays).
     public static func appCategory(_ name: String) -> SpendingCategory {

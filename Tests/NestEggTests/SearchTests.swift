@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+@testable import NestEggModel
+@testable import NestEggRender
+@testable import NestEggReport
+@testable import NestEggSupport
+
+/// The search index: one entry per page (a list's first page standing for the rest), account, goal,
+/// category and counterparty, never one per transaction; each opens a page of the site.
+@Suite struct SearchTests {
+    @Test func theIndexHasOneEntryPerThingAndEachOpensAPage() throws {
+        let dataset = try NetWorthTests.fixtures()
+        let site = SiteReport.build(dataset)
+        let paths = Set(site.pages.map(\.path))
+        #expect(paths.contains(SearchReport.path))
+        for entry in site.search { #expect(paths.contains(entry.path), "\(entry.title) opens \(entry.path), which is no page") }
+        #expect(!site.search.contains { SearchReport.isLaterPage($0.path) || $0.path == SearchReport.path || $0.path == "index" })
+        let kinds = Set(site.search.map(\.kind))
+        #expect(kinds == Set(SearchReport.Kind.allCases), "\(kinds)")
+        // Counterparties once each, whatever their spelling: Starling's and the transactions app's.
+        let counterparties = site.search.filter { $0.kind == .counterparty }
+        #expect(Set(counterparties.map { Text.categoryKey($0.title) }).count == counterparties.count)
+        let pingo = try #require(counterparties.first { $0.title == "Pingo Doce" })
+        #expect(pingo.detail == "Euro Travel")
+        #expect(counterparties.contains { $0.title == "Weekly shop" && $0.detail == "the transactions app" })
+        let feedItems = dataset.starling.reduce(0) { $0 + $1.feed.count } + dataset.transactions.transactions.count
+        #expect(counterparties.count < feedItems / 4, "\(counterparties.count) counterparties of \(feedItems) payments")
+        // Sections by their name in the menu; accounts, goals and categories by their pages.
+        #expect(site.search.contains { $0.kind == .section && $0.title == "Transactions" && $0.detail == "All transactions" })
+        #expect(site.search.contains { $0.kind == .account && $0.title == "Personal" && $0.path == "statements/personal/index" })
+        // An account's own pages are reached from its entry, not listed one by one.
+        #expect(!site.search.contains { $0.path.hasPrefix("statements/personal/20") || $0.path.hasPrefix("roundups/personal/") })
+        #expect(site.search.contains { $0.kind == .category && $0.path == "transactions/food" })
+        #expect(site.search.contains { $0.kind == .goal && $0.title == "Summer in Lisbon" })
+        // In order: by kind, then by title.
+        #expect(site.search == site.search.sorted { ($0.kind, $0.title) < ($1.kind, $1.title) || ($0.kind == $1.kind && $0.title == $1.title && $0.path < $1.path) })
+    }
+
+    @Test func laterPagesOfAListAreLeftOut() {
+        #expect(SearchReport.isLaterPage("transactions/index.page2"))
+        #expect(SearchReport.isLaterPage("loans/index.page12"))
+        #expect(!SearchReport.isLaterPage("transactions/index"))
+        #expect(!SearchReport.isLaterPage("goals/1-a.pagex"))
+        #expect(SearchReport.kind(of: "countries/ke") == .country)
+        #expect(SearchReport.kind(of: "statements/personal/2026-10") == .page)
+        #expect(SearchReport.kind(of: "statements/personal/index") == .page)
+        #expect(SearchReport.kind(of: "transactions/categories") == .page)
+    }
+}
