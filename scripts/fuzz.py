@@ -93,10 +93,9 @@ def seeds(target):
                   "names": [{"key": "eating out", "name": "Eating out"}, {"key": "groceries", "name": "Groceries"}],
                   "days": [{"day": 20450, "currency": "GBP", "units": 1234}, {"day": 20451, "currency": "EUR", "units": 99}],
                   "dates": [20450, 20451]}),
-            line({"account": "a1", "id": "uid-2", "name": "Café \t\n", "category": "eating out", "categoryName": "Eating out",
-                  "units": 99, "currency": "EUR", "day": 20451, "pending": True}),
-            line({"account": "a1", "id": "uid-1", "name": "Tesco", "category": "groceries", "categoryName": "Groceries",
-                  "units": 1234, "currency": "GBP", "day": 20450, "time": 1766966400000, "pending": False}),
+            # A row: account, id, name, category, its name, units, currency, day, time or null, pending.
+            line(["a1", "uid-2", "Café \t\n", "eating out", "Eating out", 99, "EUR", 20451, None, True]),
+            line(["a1", "uid-1", "Tesco", "groceries", "Groceries", 1234, "GBP", 20450, 1766966400000, False]),
         ]) + "\n"
         return [("census", body.encode())]
     if target == "manifest":

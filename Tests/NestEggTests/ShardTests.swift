@@ -838,6 +838,20 @@ import Testing
     }
 
     /// The first value of `key` in `line`, as it stands.
+    /// A census row (a JSON array, ``SpendingItem/StarlingRow``) with its field at `index` (5: the
+    /// units, 7: the day) replaced by the JSON text `value`.
+    static func rowReplacing(_ index: Int, in line: String, with value: String) -> String {
+        var fields = rowFields(line)
+        fields[index] = value
+        return "[" + fields.joined(separator: ",") + "]"
+    }
+
+    /// The JSON text of each field of a census row.
+    static func rowFields(_ line: String) -> [String] {
+        let values = try! JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed]) as! [Any]
+        return values.map { String(decoding: try! JSONSerialization.data(withJSONObject: $0, options: [.fragmentsAllowed]), as: UTF8.self) }
+    }
+
     static func value(_ key: String, in line: String) -> String {
         let start = line.range(of: "\"\(key)\":")!.upperBound
         return String(line[start..<line[start...].firstIndex { $0 == "," || $0 == "}" }!])
@@ -939,15 +953,15 @@ import Testing
         }
 
         let first = Self.totalsLine + 1
-        let garbled = try fill(resigned { $0[first] = Self.replacing("units", in: $0[first], with: "\"x\"") }).1
+        let garbled = try fill(resigned { $0[first] = Self.rowReplacing(5, in: $0[first], with: "\"x\"") }).1
         #expect(garbled == [file.path + ": row 1 of its spending list is not one"], "\(garbled)")
-        let past = try fill(resigned { $0[first] = Self.replacing("day", in: $0[first], with: "99999999") }).1
+        let past = try fill(resigned { $0[first] = Self.rowReplacing(7, in: $0[first], with: "99999999") }).1
         #expect(past == [file.path + ": row 1 of its spending list is not one"], "a date past the year 9999: \(past)")
         let swapped = try fill(resigned { $0.swapAt(first, first + 1) }).1
         #expect(swapped == [file.path + ": the census's rows of the spending list are not what its totals count: its rows are not newest first"],
                 "\(swapped)")
         // A row of another amount, signed anew: the rows no longer add up to the file's totals.
-        let other = try fill(resigned { $0[first + 3] = Self.replacing("units", in: $0[first + 3], with: String(Int(Self.value("units", in: $0[first + 3]))! + 1)) }).1
+        let other = try fill(resigned { $0[first + 3] = Self.rowReplacing(5, in: $0[first + 3], with: String(Int(Self.rowFields($0[first + 3])[5])! + 1)) }).1
         #expect(other == [file.path + ": its rows of the spending list do not add up to its totals"], "\(other)")
         // Read again from where the rows start: a census signed anew since the share read it (its
         // head changed); the rows changed (a digit of an amount, the file's size the same), cut
@@ -956,8 +970,8 @@ import Testing
         let otherHead = resigned { $0[1] = Self.replacing("version", in: $0[1], with: "\"0.0.0-other\"") }
         let changed = try fill(Self.whole.0, changing: otherHead).1
         #expect(changed == [file.path + ": changed since the build first read it; run the census again"], "\(changed)")
-        let row = Self.lines[first + 3], units = Self.value("units", in: row)
-        let digit = Self.replacing("units", in: row, with: String(units.dropLast()) + (units.last == "9" ? "8" : "9"))
+        let row = Self.lines[first + 3], units = Self.rowFields(row)[5]
+        let digit = Self.rowReplacing(5, in: row, with: String(units.dropLast()) + (units.last == "9" ? "8" : "9"))
         let runChanged = try fill(Self.whole.0, changing: Self.whole.0.replacingOccurrences(of: row + "\n", with: digit + "\n")).1
         #expect(runChanged == [file.path + ": changed since nestegg wrote it (its SHA-256 is not the one it was written with)"], "\(runChanged)")
         let lastLine = Self.whole.0.dropLast().lastIndex(of: "\n")!

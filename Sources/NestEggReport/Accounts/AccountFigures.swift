@@ -214,6 +214,35 @@ extension SpendingItem {
         /// Milliseconds since 1970-01-01T00:00Z, when the item has a time.
         public var time: Int64?
         public var pending: Bool
+
+        public init(account: String, id: String, name: String, category: String, categoryName: String, units: Int128,
+                    currency: String, day: Int, time: Int64?, pending: Bool) {
+            (self.account, self.id, self.name, self.category, self.categoryName) = (account, id, name, category, categoryName)
+            (self.units, self.currency, self.day, self.time, self.pending) = (units, currency, day, time, pending)
+        }
+
+        // A row is a JSON array of its fields in this order, not an object: a sharded build writes
+        // a million of them, and the keys would be three fifths of each (about 245 bytes a row against 145 at scale 1).
+        public func encode(to encoder: any Encoder) throws {
+            var fields = encoder.unkeyedContainer()
+            try fields.encode(account); try fields.encode(id); try fields.encode(name)
+            try fields.encode(category); try fields.encode(categoryName); try fields.encode(units)
+            try fields.encode(currency); try fields.encode(day)
+            if let time { try fields.encode(time) } else { try fields.encodeNil() }
+            try fields.encode(pending)
+        }
+
+        public init(from decoder: any Decoder) throws {
+            var fields = try decoder.unkeyedContainer()
+            account = try fields.decode(String.self); id = try fields.decode(String.self); name = try fields.decode(String.self)
+            category = try fields.decode(String.self); categoryName = try fields.decode(String.self)
+            units = try fields.decode(Int128.self); currency = try fields.decode(String.self); day = try fields.decode(Int.self)
+            time = try fields.decodeNil() ? nil : try fields.decode(Int64.self)
+            pending = try fields.decode(Bool.self)
+            guard fields.isAtEnd else {
+                throw DecodingError.dataCorruptedError(in: fields, debugDescription: "a row has ten fields")
+            }
+        }
     }
 
     /// The row of this Starling item, of the account whose UID is `uid`.
