@@ -46,4 +46,13 @@ import Testing
         #expect(SearchReport.kind(of: "statements/personal/index") == .page)
         #expect(SearchReport.kind(of: "transactions/categories") == .page)
     }
+
+    /// A counterparty's entry names three places at most, and says how many more: the index stays
+    /// one short line a counterparty however many accounts pay it.
+    @Test func aCounterpartyNamesThreePlacesAtMost() {
+        #expect(SearchReport.placesLine([]) == "")
+        #expect(SearchReport.placesLine(["Personal", "Joint", "Euro Travel"]) == "Personal, Joint, Euro Travel")
+        let many = (1...1_000).map { "Account \($0)" }
+        #expect(SearchReport.placesLine(many) == "Account 1, Account 2, Account 3 and 997 more")
+    }
 }

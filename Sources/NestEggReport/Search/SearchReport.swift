@@ -133,7 +133,17 @@ public enum SearchReport {
         for transaction in transactions { add(transaction.name, in: "the transactions app") }
         return names.map { key, name in
             let where_ = places[key, default: []].sorted(by: Text.precedes)
-            return Entry(kind: .counterparty, title: name, path: target(name), detail: where_.joined(separator: ", "))
+            return Entry(kind: .counterparty, title: name, path: target(name), detail: placesLine(where_))
         }
+    }
+
+    /// How many places a counterparty's entry names: a shop a bank's thousand accounts pay would
+    /// otherwise carry a thousand names in the index, for every visitor to download.
+    static let placesShown = 3
+
+    /// `places`, the first ``placesShown`` of them and how many more: "Personal, Joint and 2 more".
+    static func placesLine(_ places: [String]) -> String {
+        guard places.count > placesShown else { return places.joined(separator: ", ") }
+        return places.prefix(placesShown).joined(separator: ", ") + " and \(places.count - placesShown) more"
     }
 }
