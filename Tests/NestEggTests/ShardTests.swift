@@ -626,7 +626,7 @@ import Testing
             let file = census.appendingPathComponent("\(index).census")
             return (file, try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init))
         }
-        let isRow = { (line: String) in line.hasPrefix(#"{"account":""#) }
+        let isRow = { (line: String) in line.hasPrefix("[") }
         let (runFile, lines) = try #require(runs.max { $0.1.filter(isRow).count < $1.1.filter(isRow).count })
         var body = Array(lines.dropLast())
         let firstRow = try #require(body.firstIndex(where: isRow))
