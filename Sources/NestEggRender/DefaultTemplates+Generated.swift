@@ -1539,8 +1539,8 @@ a:focus-visible, summary:focus-visible, input:focus-visible { outline: 3px solid
 .site-header a[aria-current="page"] { font-weight: 700; text-decoration-thickness: 2px; }
 /* The menu (layout.html: a <details> around the sections' <nav>, no script). Wide screens show it
    open and without its "Menu" button, on one row under the title: the header is then wider than
-   the text column, so that the thirteen sections (1,119 px) fit from 1,152 px on, and one more
-   at 1,280 px; more would wrap to a second row. Narrower, it is a "Menu" button beside the title
+   the text column, so that the thirteen sections and Search (1,153 px) fit from 1,248 px on;
+   more would wrap to a second row. Narrower, it is a "Menu" button beside the title
    that opens the sections below in columns (two on a phone), each link a tall target: the header
    is one row on a phone instead of three. A browser without ::details-content shows the button at
    every width. The current section is bold (aria-current="page") either way. */
@@ -1554,7 +1554,7 @@ a:focus-visible, summary:focus-visible, input:focus-visible { outline: 3px solid
 .site-menu[open] > summary::after { content: "▴"; }
 .site-menu > nav { padding-top: .5rem; }
 @supports selector(::details-content) {
-  @media (min-width: 72rem) {
+  @media (min-width: 78rem) {
     .site-header:has(> .site-menu) { gap: .35rem 1.5rem; padding-left: max(1rem, calc((100% - 76rem) / 2)); padding-right: max(1rem, calc((100% - 76rem) / 2)); }
     .site-header > .site-title { flex-basis: 100%; }
     .site-menu::details-content { content-visibility: visible; }
@@ -1563,7 +1563,7 @@ a:focus-visible, summary:focus-visible, input:focus-visible { outline: 3px solid
     .site-menu ul { gap: .25rem .85rem; font-size: .95rem; }
   }
 }
-@media (max-width: 71.99rem) {
+@media (max-width: 77.99rem) {
   .site-header:has(> .site-menu) { position: relative; min-height: 3.5rem; }
   .site-menu { flex-basis: 100%; }
   .site-header:has(> .site-menu) > .site-title { display: inline-flex; align-items: center; min-height: 2.5rem; }

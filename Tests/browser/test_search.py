@@ -40,7 +40,8 @@ def results(driver) -> list[tuple[str, str]]:
 def test_a_counterparty_is_found_and_its_link_opens_a_page(driver, site: Path, host: str, where: str):
     base = site.as_uri() + "/" if where == "file" else host
     driver.get(base + "index.html")
-    # Every page links to the search page.
+    # Every page links to the search page: on a phone (390 px) from the menu, as a person would.
+    driver.find_element(By.CSS_SELECTOR, ".site-menu > summary").click()
     driver.find_element(By.CSS_SELECTOR, "a.search-link").click()
     WebDriverWait(driver, 10).until(lambda d: d.current_url.split("?")[0].endswith("/search.html"))
     box = driver.find_element(By.ID, "search-box")
