@@ -145,7 +145,7 @@ public struct Build {
                                             censusDigests: shareDigests?.byPath ?? [:])
         // A share compares with nothing: its part is rebuilt whole, without a build cache.
         var site = SiteReport.build(dataset, notes: notes, previous: incremental?.previous?.changes, memo: loaded?.memo,
-                                    elsewhere: elsewhere, rows: census.map { .runs($0.totals) } ?? .inMemory)
+                                    summaries: elsewhere, rows: census.map { .runs($0.totals) } ?? .inMemory)
         site.statementPDFs = printer != nil
         progress("report: \(site.pages.count) pages in \(site.sections.count) section\(site.sections.count == 1 ? "" : "s")")
         // With a census, the transactions lists' rows are its runs, merged: the share keeps its own

@@ -4,7 +4,7 @@ import NestEggSupport
 /// time, its round-up weeks and its statements without their items, and, when worked out from the
 /// feed, its rows of the spending list.
 ///
-/// A report given an account's summary (by UID, `elsewhere`) works from it instead of the account's
+/// A report given an account's summary (by UID, `summaries`) works from it instead of the account's
 /// feed, which the dataset then does not hold, and lists the account's own pages without making
 /// them (``Page/entity``): they are made elsewhere. When the summary was worked out elsewhere too,
 /// it holds no rows (they come with ``SpendingRows/runs``), and their totals are one sum of all
@@ -30,7 +30,7 @@ public struct AccountFigures: Sendable {
     /// What the account's statements are made of (``StatementPeriods/Basis``), trimmed: the
     /// figures do not depend on the data's as-of date, so they can be worked out before it is known.
     var statementBasis: StatementPeriods.Basis? { decoded(.basis).basis }
-    /// The account's rows of the spending list (``TransactionsRules/items(from:clock:elsewhere:)``),
+    /// The account's rows of the spending list (``TransactionsRules/items(from:clock:summaries:)``),
     /// when the figures were worked out from its feed; `nil` when they were read from a
     /// ``Summary``: the rows are then held apart, in sorted runs (``SpendingLists``), and their
     /// totals as one sum (``SpendingTotals``).

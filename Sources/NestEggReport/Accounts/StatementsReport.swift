@@ -211,8 +211,8 @@ public enum StatementsReport {
     /// The data's as-of date on the site's clock: the site-wide pages' (each account's statements
     /// run to its own, ``ReportContext/account(_:summary:)``): the latest of the dataset and of the
     /// summaries of the accounts held as summaries.
-    static func asOf(_ dataset: Dataset, context: ReportContext, elsewhere: [String: AccountFigures] = [:]) -> CivilDate? {
-        ReportContext.latest(dataset, summaries: elsewhere).map(context.clock.date(of:))
+    static func asOf(_ dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:]) -> CivilDate? {
+        ReportContext.latest(dataset, summaries: summaries).map(context.clock.date(of:))
     }
 
     /// `1–31 Oct 2026`; for a provisional statement the days it covers, `1–21 Nov 2026`.
@@ -240,18 +240,18 @@ public enum StatementsReport {
     /// ``SiteReport`` works them out once a build.
     typealias Computed = (asOf: CivilDate, accounts: [AccountStatements])
 
-    /// `elsewhere`: the summaries of the accounts held as summaries, by UID (``AccountFigures``):
+    /// `summaries`: the summaries of the accounts held as summaries, by UID (``AccountFigures``):
     /// their statements have no lines, and no digests (`[]`), as no page of this build shows them.
     static func accounts(_ dataset: Dataset, context: ReportContext, memo: (any DigestMemo)? = nil,
-                         elsewhere: [String: AccountFigures] = [:]) -> Computed? {
-        guard let asOf = asOf(dataset, context: context, elsewhere: elsewhere) else { return nil }
+                         summaries: [String: AccountFigures] = [:]) -> Computed? {
+        guard let asOf = asOf(dataset, context: context, summaries: summaries) else { return nil }
         let all = dataset.starling, slugs = RoundUpsReport.accountSlugs(all)
         // A bank's thousand accounts are worked out on every core.
         let accounts = Concurrently.map(all.count) { index -> AccountStatements? in
             // The account's own latest data, not the site's: its pages depend on its own files only.
-            let own = context.account(all[index], summary: elsewhere[all[index].account.uid])
+            let own = context.account(all[index], summary: summaries[all[index].account.uid])
             guard let ownAsOf = own.progress.asOf else { return nil }
-            if let figures = elsewhere[all[index].account.uid] {
+            if let figures = summaries[all[index].account.uid] {
                 // An account held as a summary: its statements are decoded where a page or a sum reads them.
                 let count = figures.statementCount(asOf: ownAsOf)
                 guard count > 0 else { return nil }

@@ -131,16 +131,16 @@ public enum CashFlowReport {
     }
 
     /// Every account's cash flow: worked out from its feed, or, for an account held as a summary
-    /// instead (`elsewhere`, ``AccountFigures``), the one its summary carries (in the data's order either way).
-    static func accounts(_ dataset: Dataset, context: ReportContext, elsewhere: [String: AccountFigures] = [:]) -> [AccountCashFlow] {
+    /// instead (`summaries`, ``AccountFigures``), the one its summary carries (in the data's order either way).
+    static func accounts(_ dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:]) -> [AccountCashFlow] {
         dataset.starling.compactMap { data in
-            if let summary = elsewhere[data.account.uid] { return summary.cashFlow }
+            if let summary = summaries[data.account.uid] { return summary.cashFlow }
             return AccountCashFlow.of(data, clock: context.clock, settings: context.settings)
         }
     }
 
-    static func months(_ dataset: Dataset, context: ReportContext, elsewhere: [String: AccountFigures] = [:]) -> [Month] {
-        months(accounts(dataset, context: context, elsewhere: elsewhere), rates: dataset.rates, base: context.settings.baseCurrency, asOf: context.progress.asOf)
+    static func months(_ dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:]) -> [Month] {
+        months(accounts(dataset, context: context, summaries: summaries), rates: dataset.rates, base: context.settings.baseCurrency, asOf: context.progress.asOf)
     }
 
     // MARK: Comparisons

@@ -41,10 +41,10 @@ public enum RecurringReport {
     }
 
     /// Every account's series: found in its feed, or, for an account held as a summary instead
-    /// (`elsewhere`, ``AccountFigures``), those its summary carries (in the data's order either way).
-    static func found(_ dataset: Dataset, context: ReportContext, elsewhere: [String: AccountFigures] = [:]) -> [RecurringRule.Found] {
+    /// (`summaries`, ``AccountFigures``), those its summary carries (in the data's order either way).
+    static func found(_ dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:]) -> [RecurringRule.Found] {
         dataset.starling.compactMap { data in
-            if let summary = elsewhere[data.account.uid] { return summary.recurring }
+            if let summary = summaries[data.account.uid] { return summary.recurring }
             return RecurringRule.of(data, clock: context.clock)
         }
     }
@@ -56,8 +56,8 @@ public enum RecurringReport {
         return series.next.adding(days: slack) < asOf
     }
 
-    public static func pages(for dataset: Dataset, context: ReportContext, elsewhere: [String: AccountFigures] = [:]) -> [Page] {
-        let found = found(dataset, context: context, elsewhere: elsewhere)
+    public static func pages(for dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:]) -> [Page] {
+        let found = found(dataset, context: context, summaries: summaries)
         let series = found.flatMap(\.series)
         let upcoming = found.flatMap(\.upcoming).sorted { ($0.date, $0.counterparty, $0.account) < ($1.date, $1.counterparty, $1.account) }
         guard !series.isEmpty || !upcoming.isEmpty else { return [] }
@@ -100,8 +100,8 @@ public enum RecurringReport {
     }
 
     /// The start page's recurring payments: how many, and what they cost a year.
-    public static func dashboard(for dataset: Dataset, context: ReportContext, elsewhere: [String: AccountFigures] = [:]) -> DashboardSection? {
-        let found = found(dataset, context: context, elsewhere: elsewhere)
+    public static func dashboard(for dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:]) -> DashboardSection? {
+        let found = found(dataset, context: context, summaries: summaries)
         let payments = found.flatMap(\.series).filter { !$0.incoming && !stopped($0, asOf: context.progress.asOf) }
         guard !payments.isEmpty else { return nil }
         let upcoming = found.flatMap(\.upcoming)

@@ -106,40 +106,40 @@ public enum RoundUpsReport {
     }
 
     /// An account's weeks: worked out from its feed, or those of its summary (``AccountFigures``) when it is held as one.
-    static func weeks(of data: StarlingAccountData, context: ReportContext, elsewhere: [String: AccountFigures]) -> [RoundUpRule.Week] {
-        elsewhere[data.account.uid]?.weeks ?? RoundUpRule.weeks(of: data.feed, currency: data.account.currency, clock: context.clock)
+    static func weeks(of data: StarlingAccountData, context: ReportContext, summaries: [String: AccountFigures]) -> [RoundUpRule.Week] {
+        summaries[data.account.uid]?.weeks ?? RoundUpRule.weeks(of: data.feed, currency: data.account.currency, clock: context.clock)
     }
 
-    /// `elsewhere`: the summaries of the accounts held as summaries, by UID (``AccountFigures``);
+    /// `summaries`: the summaries of the accounts held as summaries, by UID (``AccountFigures``);
     /// their week pages are made elsewhere, not listed here.
     public static func pages(for accounts: [StarlingAccountData], context: ReportContext,
-                             elsewhere: [String: AccountFigures] = [:]) -> [Page] {
+                             summaries: [String: AccountFigures] = [:]) -> [Page] {
         guard !accounts.isEmpty else { return [] }
         let slugs = accountSlugs(accounts)
         var pages: [Page] = []
-        var summaries: [AccountSummary] = []
+        var listed: [AccountSummary] = []
         let crumbs = [Link("Dashboard", "index")]
         let indexCrumbs = crumbs + [Link(section.title, section.path)]
 
         for (data, slug) in zip(accounts, slugs) {
             let account = data.account
             // Its weeks are in progress by its own latest data, not the site's (``ReportContext/account(_:summary:)``).
-            let own = context.account(data, summary: elsewhere[account.uid])
+            let own = context.account(data, summary: summaries[account.uid])
             let goal = self.goal(for: data, settings: own.settings).map { goalView($0, context: own) }
-            if let figures = elsewhere[account.uid] {
+            if let figures = summaries[account.uid] {
                 // An account held as a summary: its weeks are decoded where they are read (the index page that lists them, the start page).
-                summaries.append(AccountSummary(account: account, slug: slug, context: own, weeks: .figures(figures), goal: goal))
+                listed.append(AccountSummary(account: account, slug: slug, context: own, weeks: .figures(figures), goal: goal))
                 continue
             }
             let weeks = RoundUpRule.weeks(of: data.feed, currency: account.currency, clock: own.clock)
             let path = { (week: ISOWeek) in "roundups/\(slug)/\(week)" }
             pages += weekPages(weeks, account: account, goal: goal, context: own, path: path,
                                section: section.id, breadcrumbs: indexCrumbs, sources: data.sources, entity: Page.entity(of: account))
-            summaries.append(AccountSummary(account: account, slug: slug, context: own, weeks: .fromFeed(weeks), goal: goal))
+            listed.append(AccountSummary(account: account, slug: slug, context: own, weeks: .fromFeed(weeks), goal: goal))
         }
 
-        let pagination = Pagination(rows: summaries.map { $0.weekCount + 1 })
-        let all = summaries
+        let pagination = Pagination(rows: listed.map { $0.weekCount + 1 })
+        let all = listed
         let indexPages = pagination.pages(base: section.path, title: "Weekly round-ups").map { page in
             Page(path: page.path, title: page.title, template: "roundups-index", section: section.id,
                  breadcrumbs: page.number == 1 ? crumbs : indexCrumbs,
@@ -255,12 +255,12 @@ public enum RoundUpsReport {
 
     /// The start page's round-ups: each account's balance and its newest week's round-up.
     public static func dashboard(for accounts: [StarlingAccountData], context: ReportContext,
-                                 elsewhere: [String: AccountFigures] = [:]) -> DashboardSection? {
+                                 summaries: [String: AccountFigures] = [:]) -> DashboardSection? {
         guard !accounts.isEmpty else { return nil }
         var rows: [DashboardSection.Table.Row] = []
         var figures: [DashboardSection.Figure] = []
         for (data, slug) in zip(accounts, accountSlugs(accounts)) {
-            let weeks = self.weeks(of: data, context: context, elsewhere: elsewhere)
+            let weeks = self.weeks(of: data, context: context, summaries: summaries)
             let balance = data.balance.map { context.money($0.cleared) } ?? "–"
             // Every account's figure is of the same week, the one of the data's "as of" date: an
             // account with no payment since an earlier week rounds up nothing in it so far.

@@ -19,16 +19,16 @@ public enum SiteReport {
         private let context: ReportContext
         private let memo: (any DigestMemo)?
         /// The summaries of the accounts held as summaries, by UID (``AccountFigures``).
-        let elsewhere: [String: AccountFigures]
+        let summaries: [String: AccountFigures]
 
-        init(_ dataset: Dataset, context: ReportContext, memo: (any DigestMemo)? = nil, elsewhere: [String: AccountFigures] = [:],
+        init(_ dataset: Dataset, context: ReportContext, memo: (any DigestMemo)? = nil, summaries: [String: AccountFigures] = [:],
              rows: SiteReport.SpendingRows = .inMemory) {
             self.dataset = dataset
             self.rows = rows
             self.clock = context.clock
             self.context = context
             self.memo = memo
-            self.elsewhere = elsewhere
+            self.summaries = summaries
         }
 
         /// Every account's statements and their digests (``StatementsReport/accounts(_:context:)``):
@@ -36,7 +36,7 @@ public enum SiteReport {
         var statements: StatementsReport.Computed? {
             statementsLock.withLock {
                 if let statementAccounts { return statementAccounts }
-                let computed = StatementsReport.accounts(dataset, context: context, memo: memo, elsewhere: elsewhere)
+                let computed = StatementsReport.accounts(dataset, context: context, memo: memo, summaries: summaries)
                 statementAccounts = .some(computed)
                 return computed
             }
@@ -48,7 +48,7 @@ public enum SiteReport {
             precondition(rows.isInMemory, "with runs, the Starling accounts' rows are the build's to bring")
             return lock.withLock {
                 if let spendingItems { return spendingItems }
-                let items = TransactionsRules.items(from: dataset, clock: clock, elsewhere: elsewhere)
+                let items = TransactionsRules.items(from: dataset, clock: clock, summaries: summaries)
                 spendingItems = items
                 return items
             }
@@ -136,8 +136,8 @@ public enum SiteReport {
 
     /// The reports, in the order of the navigation and the start page.
     static let reports: [Report] = [
-        Report(section: RoundUpsReport.section, pages: { RoundUpsReport.pages(for: $0.starling, context: $1, elsewhere: $2.elsewhere) },
-               dashboard: { RoundUpsReport.dashboard(for: $0.starling, context: $1, elsewhere: $2.elsewhere) }),
+        Report(section: RoundUpsReport.section, pages: { RoundUpsReport.pages(for: $0.starling, context: $1, summaries: $2.summaries) },
+               dashboard: { RoundUpsReport.dashboard(for: $0.starling, context: $1, summaries: $2.summaries) }),
         Report(section: GoalsReport.section, pages: GoalsReport.pages, dashboard: GoalsReport.dashboard),
         // Its start-page section is the insights'.
         Report(section: TransactionsReport.section, pages: { _, context, derived in
@@ -153,14 +153,14 @@ public enum SiteReport {
         Report(section: StatementsReport.section, pages: { StatementsReport.pages($2.statements, context: $1) },
                dashboard: { StatementsReport.dashboard($2.statements, context: $1) }),
         Report(section: TransfersReport.section, pages: TransfersReport.pages, dashboard: TransfersReport.dashboard),
-        Report(section: NetWorthReport.section, pages: { NetWorthReport.pages(for: $0, context: $1, elsewhere: $2.elsewhere) },
-               dashboard: { NetWorthReport.dashboard(for: $0, context: $1, elsewhere: $2.elsewhere) }),
-        Report(section: CashFlowReport.section, pages: { CashFlowReport.pages(for: $0, context: $1, elsewhere: $2.elsewhere) },
-               dashboard: { CashFlowReport.dashboard(for: $0, context: $1, elsewhere: $2.elsewhere) }),
-        Report(section: BudgetsReport.section, pages: { BudgetsReport.pages(for: $0, context: $1, elsewhere: $2.elsewhere) },
-               dashboard: { BudgetsReport.dashboard(for: $0, context: $1, elsewhere: $2.elsewhere) }),
-        Report(section: RecurringReport.section, pages: { RecurringReport.pages(for: $0, context: $1, elsewhere: $2.elsewhere) },
-               dashboard: { RecurringReport.dashboard(for: $0, context: $1, elsewhere: $2.elsewhere) }),
+        Report(section: NetWorthReport.section, pages: { NetWorthReport.pages(for: $0, context: $1, summaries: $2.summaries) },
+               dashboard: { NetWorthReport.dashboard(for: $0, context: $1, summaries: $2.summaries) }),
+        Report(section: CashFlowReport.section, pages: { CashFlowReport.pages(for: $0, context: $1, summaries: $2.summaries) },
+               dashboard: { CashFlowReport.dashboard(for: $0, context: $1, summaries: $2.summaries) }),
+        Report(section: BudgetsReport.section, pages: { BudgetsReport.pages(for: $0, context: $1, summaries: $2.summaries) },
+               dashboard: { BudgetsReport.dashboard(for: $0, context: $1, summaries: $2.summaries) }),
+        Report(section: RecurringReport.section, pages: { RecurringReport.pages(for: $0, context: $1, summaries: $2.summaries) },
+               dashboard: { RecurringReport.dashboard(for: $0, context: $1, summaries: $2.summaries) }),
     ]
 
     /// Every report's pages (the reports are worked out at once, on every core), the start page
@@ -169,15 +169,15 @@ public enum SiteReport {
     /// what the last build into the same folder left to compare with (``ChangeSnapshot``),
     /// `nil` when there is none: the `changes` page says what changed since.
     /// `memo` may give final statements' digests an earlier build worked out (``DigestMemo``).
-    /// `elsewhere` gives, by UID, the summaries of the accounts the dataset holds without their
+    /// `summaries` gives, by UID, the summaries of the accounts the dataset holds without their
     /// feeds (``AccountFigures``): the site-wide pages use them, and the accounts' own pages are made
     /// elsewhere (``Page/entity``). The data's as-of date is the latest of the dataset and the summaries.
     /// `rows` says where the transactions lists' rows come from: with `.runs`, the build fills
     /// ``Site/spendingLists`` before it renders them.
     public static func build(_ dataset: Dataset, notes: [Diagnostic] = [], previous: ChangeSnapshot? = nil,
-                             memo: (any DigestMemo)? = nil, elsewhere: [String: AccountFigures] = [:], rows: SpendingRows = .inMemory) -> Site {
-        let context = ReportContext(dataset: dataset, summaries: elsewhere)
-        let derived = Derived(dataset, context: context, memo: memo, elsewhere: elsewhere, rows: rows)
+                             memo: (any DigestMemo)? = nil, summaries: [String: AccountFigures] = [:], rows: SpendingRows = .inMemory) -> Site {
+        let context = ReportContext(dataset: dataset, summaries: summaries)
+        let derived = Derived(dataset, context: context, memo: memo, summaries: summaries, rows: rows)
         // The statements (every account's months and digests) take longest: they start first, so
         // that the other reports fill the other cores meanwhile. Results keep the navigation's order.
         let startsFirst = { (index: Int) in reports[index].section == StatementsReport.section }
@@ -203,12 +203,12 @@ public enum SiteReport {
             // The start page, every report's pages, the "what changed" page and the data notes page.
             pages.reserveCapacity(1 + results.reduce(0) { $0 + $1.0.count } + 2)
             pages.append(DashboardReport.page(for: dataset, sections: dashboard.map(\.summary), spending: derived.totals,
-                                              statements: derived.statements, context: context, elsewhere: elsewhere))
+                                              statements: derived.statements, context: context, summaries: summaries))
             for (reportPages, _) in results { pages += reportPages }
         }
         var changes: ChangeSnapshot?
         var changeDigest: [String] = []
-        if elsewhere.isEmpty {
+        if summaries.isEmpty {
             let snapshot = ChangeSnapshot(dataset)
             changes = snapshot
             pages.append(ChangesReport.page(current: snapshot, previous: previous, context: context))
@@ -221,7 +221,7 @@ public enum SiteReport {
         let notesPage = DataNotesReport.page(notes, context: context)
         if let notesPage { pages.append(notesPage) }
         pages.append(SearchReport.page(sections: sections))
-        let counterparties = SearchReport.counterparties(accounts: CashFlowReport.accounts(dataset, context: context, elsewhere: elsewhere),
+        let counterparties = SearchReport.counterparties(accounts: CashFlowReport.accounts(dataset, context: context, summaries: summaries),
                                                          transactions: dataset.transactions.transactions) { _ in TransactionsReport.section.path }
         let search = SearchReport.entries(pages: pages, sections: sections, accounts: SearchReport.accounts(derived.statements),
                                           counterparties: counterparties)
