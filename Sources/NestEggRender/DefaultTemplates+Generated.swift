@@ -1371,7 +1371,9 @@ Statements, newest first:
 {{#provisionalText}}
 - **Status:** {{provisionalText}}
 
-The account's data ends inside this month: this statement covers its days up to {{dataAsOf}}, the date of the account's latest data. Its balance is the balance on that day, not a closing balance; the final statement follows once the account's data passes the month's end.
+The account's data ends inside this month: this statement covers its days up to {{dataAsOf}},
+the date of the account's latest data. Its balance is the balance on that day, not a closing
+balance; the final statement follows once the account's data passes the month's end.
 {{/provisionalText}}
 
 ## Summary
