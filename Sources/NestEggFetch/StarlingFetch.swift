@@ -4,7 +4,7 @@ import NestEggModel
 import NestEggSupport
 
 /// `nestegg fetch starling`: Starling's public API v2, per account its balance, savings goals,
-/// identifiers and the feed of its default category, and the account holder's name.
+/// identifiers and the feed of its default category, and the account holder's name and address.
 extension Fetcher {
     /// A later fetch starts this long before the newest item held: an item can appear (or settle)
     /// with a transaction time a little in the past.
@@ -13,7 +13,7 @@ extension Fetcher {
     static let window = 365 * Instant.day
     /// The scopes a personal access token needs for `nestegg fetch starling`.
     static let starlingScopes = ["account:read", "account-list:read", "balance:read", "savings-goal:read",
-                                 "account-identifier:read", "account-holder-name:read", "transaction:read"]
+                                 "account-identifier:read", "account-holder-name:read", "address:read", "transaction:read"]
 
     public struct StarlingSummary: Sendable {
         public let accounts: Int
@@ -65,6 +65,11 @@ extension Fetcher {
         let holderBytes = try await api.get(holderPath)
         _ = try Self.read(holderBytes, from: holderPath, api: api.name) { StarlingLoader.holderName(in: $0) }
         files.add(StarlingLoader.holderPath, holderBytes)
+
+        let addressesPath = "/api/v2/addresses"
+        let addressesBytes = try await api.get(addressesPath)
+        _ = try Self.read(addressesBytes, from: addressesPath, api: api.name) { StarlingLoader.currentAddress(in: $0) }
+        files.add(StarlingLoader.addressesPath, addressesBytes)
 
         var total = 0, new = 0, updated = 0
         for (account, category) in accounts {
@@ -214,6 +219,7 @@ extension Fetcher {
         if path.hasSuffix("/savings-goals") { return "savings-goal:read" }
         if path.hasSuffix("/identifiers") { return "account-identifier:read" }
         if path.hasPrefix("/api/v2/account-holder") { return "account-holder-name:read" }
+        if path == "/api/v2/addresses" { return "address:read" }
         if path.hasPrefix("/api/v2/feed/") { return "transaction:read" }
         return nil
     }

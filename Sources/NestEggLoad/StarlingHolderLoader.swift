@@ -1,9 +1,9 @@
 import NestEggModel
 import NestEggSupport
 /// Reads what Starling says about who holds the accounts and how they are numbered:
-/// `starling/account-holder.json` (`GET /api/v2/account-holder/name`) and
-/// `starling/identifiers/<accountUid>.json` (`GET /api/v2/accounts/{accountUid}/identifiers`).
-/// Both are optional; statements print them when they are there.
+/// `starling/account-holder.json` (`GET /api/v2/account-holder/name`), `starling/addresses.json`
+/// (`GET /api/v2/addresses`) and `starling/identifiers/<accountUid>.json`
+/// (`GET /api/v2/accounts/{accountUid}/identifiers`). All are optional; statements print them when they are there.
 extension StarlingLoader {
     public static let holderPath = "starling/account-holder.json"
 
@@ -11,6 +11,52 @@ extension StarlingLoader {
     public static func holderName(in document: JSONDocument) -> String? {
         guard let value = document.value.required("accountHolderName", "the account holder's name") else { return nil }
         return IssuerLoader.nonEmpty(value, "the account holder's name")
+    }
+
+    public static let addressesPath = "starling/addresses.json"
+
+    /// `{"current": {"line1", "line2", "line3", "postTown", "postCode", "countryCode"}, "previous": [...]}`
+    /// (`GET /api/v2/addresses`): the current address. The previous ones are checked the same way
+    /// (a mistake in one is an error at its place) but not kept: a statement prints where the holder lives.
+    public static func currentAddress(in document: JSONDocument) -> PostalAddress? {
+        let value = document.value
+        guard value.object != nil else { return nil }
+        if let previous = value["previous"]?.array {
+            for entry in previous { _ = address(entry) }
+        }
+        guard let current = value.required("current", "the holder's current address, an object") else { return nil }
+        return address(current)
+    }
+
+    static func address(_ value: JSONValue) -> PostalAddress? {
+        guard value.object != nil else { return nil }
+        var lines: [String] = []
+        var complete = true
+        for key in ["line1", "line2", "line3"] {
+            guard let member = key == "line1" ? value.required(key, "the address's first line") : value[key] else { continue }
+            guard let text = member.string.map(Text.singleLine) else { complete = false; continue }
+            if !Text.normalised(text).isEmpty {
+                lines.append(text)
+            } else if key == "line1" {
+                member.error("the address's first line may not be empty")
+                complete = false
+            }
+        }
+        let field = { (key: String, what: String) -> String? in
+            value.required(key, what).flatMap { IssuerLoader.nonEmpty($0, what) }
+        }
+        let town = field("postTown", "the post town")
+        let code = field("postCode", "the postcode")
+        var country: String?
+        if let member = value.required("countryCode", "the ISO 3166 country code, two letters") , let text = member.string {
+            if text.count == 2, text.allSatisfy({ $0.isASCII && $0.isLetter }) {
+                country = text.uppercased()
+            } else {
+                member.error("expected the ISO 3166 country code, two letters such as \"GB\", found \"\(text)\"")
+            }
+        }
+        guard complete, let town, let code, let country, !lines.isEmpty else { return nil }
+        return PostalAddress(lines: lines, postTown: town, postCode: code, countryCode: country)
     }
 
     /// `{"accountIdentifier", "bankIdentifier", "iban", "bic", …}`: every field optional, but the

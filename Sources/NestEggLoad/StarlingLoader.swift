@@ -20,10 +20,12 @@ public enum StarlingLoader {
         let accounts = self.accounts(in: document)
         let known = Set(accounts.map(\.uid))
         let holder = folder.contains(holderPath) ? folder.document(holderPath, log: log).flatMap(holderName(in:)) : nil
+        let address = folder.contains(addressesPath) ? folder.document(addressesPath, log: log).flatMap(currentAddress(in:)) : nil
         // Accounts are read on every core (a bank's data can have thousands), in order.
         let result = Concurrently.map(accounts.count, log: log) { index, log in
             let account = accounts[index]
             var data = StarlingAccountData(account: account, feed: [], balance: nil, savingsGoals: [], holderName: holder)
+            data.holderAddress = address
             let feedPath = feedPath(of: account)
             data.feed = readFeed(account, folder, log)
             let balancePath = "starling/balances/\(account.uid).json"

@@ -87,6 +87,29 @@ public struct StarlingSavingsGoal: Sendable, Hashable {
     }
 }
 
+/// A postal address as Starling's `GET /api/v2/addresses` writes it: up to three lines, the post
+/// town, the postcode and the ISO 3166 country code.
+public struct PostalAddress: Sendable, Hashable, Codable {
+    /// `line1`, `line2`, `line3`, the empty ones left out.
+    public var lines: [String]
+    public var postTown: String
+    public var postCode: String
+    public var countryCode: String
+
+    public init(lines: [String], postTown: String, postCode: String, countryCode: String) {
+        self.lines = lines
+        self.postTown = postTown
+        self.postCode = postCode
+        self.countryCode = countryCode
+    }
+
+    /// The address as a letter is addressed in the UK: the lines, the post town in capitals, the
+    /// postcode, and the country only when it is not the issuer's (`home`).
+    public func printedLines(home: String = "GB") -> [String] {
+        lines + [postTown.uppercased(), postCode] + (countryCode == home ? [] : [countryCode])
+    }
+}
+
 /// Everything loaded for one account: the account, its feed, its balance and its goals.
 public struct StarlingAccountData: Sendable {
     public var account: StarlingAccount
@@ -97,6 +120,8 @@ public struct StarlingAccountData: Sendable {
     public var identifiers: StarlingIdentifiers? = nil
     /// `starling/account-holder.json`'s `accountHolderName` (one holder for the folder's accounts).
     public var holderName: String? = nil
+    /// `starling/addresses.json`'s `current` address: where the holder lives (one for the folder's accounts).
+    public var holderAddress: PostalAddress? = nil
     /// The data folder's files this account's own data is read from (feed, balance, savings goals,
     /// identifiers), whether each is there or not: what a page of this account alone depends on
     /// besides the rest of the folder (a build keeps such a page while they are unchanged).

@@ -1280,6 +1280,11 @@ Searching works on this page in a browser (search.html). Every page is also reac
 {{#holderName}}
 - **Account holder:** {{holderName}}
 {{/holderName}}
+{{^html}}
+{{#holderAddressText}}
+- **Address:** {{holderAddressText}}
+{{/holderAddressText}}
+{{/html}}
 - **Account:** {{accountName}} ({{accountType}})
 - **Currency:** {{currency}}
 {{#identifiers}}
@@ -1289,7 +1294,7 @@ Searching works on this page in a browser (search.html). Every page is also reac
 
 """#,
         "statement-head.md.mustache": #"""
-{{! The head of a statement and of a bundle's index, in HTML: the issuer, and what kind of statement it is. }}
+{{! The head of a statement and of a bundle's index, in HTML: the issuer, the holder's name and address as a letter is addressed, and what kind of statement it is. }}
 {{#head}}
 {{#html}}
 <div class="statement-head">
@@ -1301,6 +1306,11 @@ Searching works on this page in a browser (search.html). Every page is also reac
 <p><strong>{{name}}</strong>{{#address}}<br>{{.}}{{/address}}</p>
 </div>
 {{/issuer}}
+{{#holderAddressText}}
+<div class="statement-addressee">
+<p>{{holderName}}{{#holderAddress}}<br>{{.}}{{/holderAddress}}</p>
+</div>
+{{/holderAddressText}}
 {{#kind}}
 <p class="statement-kind{{#provisionalText}} provisional{{/provisionalText}}">{{kind}}</p>
 {{/kind}}
@@ -1358,6 +1368,11 @@ Statements, newest first:
 {{#holderName}}
 - **Account holder:** {{holderName}}
 {{/holderName}}
+{{^html}}
+{{#holderAddressText}}
+- **Address:** {{holderAddressText}}
+{{/holderAddressText}}
+{{/html}}
 - **Account:** {{accountName}} ({{accountType}})
 - **Currency:** {{currency}}
 {{#identifiers}}
@@ -1827,6 +1842,9 @@ body:has(.ledger-page) tr:has(> td:nth-child(5)) > td:nth-child(-n+2) { white-sp
 .statement-issuer p { margin: 0; font-size: .9rem; line-height: 1.4; color: var(--muted); }
 .statement-issuer strong { color: var(--fg); font-size: 1rem; }
 .issuer-logo { display: block; width: auto; height: 48px; max-width: 12rem; }
+/* The holder's name and address, as a letter is addressed: on its own row under the issuer. */
+.statement-addressee { flex-basis: 100%; order: 1; }
+.statement-addressee p { margin: 0; line-height: 1.4; }
 .statement-kind { margin: 0; padding: .2rem .75rem; border: 1px solid var(--line); border-radius: 999px; font-size: .9rem; font-weight: 600; }
 .statement-kind.provisional { border-color: var(--bad); color: var(--bad); }
 .statement-footer { font-size: .85rem; color: var(--muted); }

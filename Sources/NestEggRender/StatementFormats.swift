@@ -236,8 +236,12 @@ public enum StatementCamt {
         xml.close("Id")
         xml.leaf("Ccy", account.currency.code)
         if let name = XMLText.limited(account.name, to: 70) { xml.leaf("Nm", name) }
-        if let holder = account.holderName.flatMap({ XMLText.limited($0, to: 140) }) {
-            xml.open("Ownr"); xml.leaf("Nm", holder); xml.close("Ownr")
+        let holder = account.holderName.flatMap { XMLText.limited($0, to: 140) }
+        if holder != nil || account.holderAddress != nil {
+            xml.open("Ownr")
+            if let holder { xml.leaf("Nm", holder) }
+            if let address = account.holderAddress { postalAddress(address, into: &xml) }
+            xml.close("Ownr")
         }
         let bic = account.bic.flatMap { isBIC($0) ? $0 : nil }
         let issuer = data.issuerName.flatMap { XMLText.limited($0, to: 140) }
@@ -250,6 +254,19 @@ public enum StatementCamt {
             xml.close("Svcr")
         }
         xml.close("Acct")
+    }
+
+    /// The holder's address as `PostalAddress24`, in the schema's order: postcode, town, country,
+    /// then the lines above the town (each at most 70 characters, up to 7).
+    static func postalAddress(_ address: PostalAddress, into xml: inout XMLWriter) {
+        xml.open("PstlAdr")
+        if let code = XMLText.limited(address.postCode, to: 16) { xml.leaf("PstCd", code) }
+        if let town = XMLText.limited(address.postTown, to: 35) { xml.leaf("TwnNm", town) }
+        xml.leaf("Ctry", address.countryCode)
+        for line in address.lines.prefix(7) {
+            if let line = XMLText.limited(line, to: 70) { xml.leaf("AdrLine", line) }
+        }
+        xml.close("PstlAdr")
     }
 
     /// Opening booked and closing booked (interim booked while provisional); without a balance

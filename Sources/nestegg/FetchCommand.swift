@@ -26,12 +26,12 @@ struct FetchCommand: ParsableCommand {
 struct FetchStarlingCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "starling",
-        abstract: "Fetch accounts, balances, savings goals, identifiers, the holder and the feeds from Starling's API v2.",
+        abstract: "Fetch accounts, balances, savings goals, identifiers, the holder's name and address and the feeds from Starling's API v2.",
         discussion: """
             The personal access token is read from STARLING_TOKEN, or from the file --token-file \
             names (readable by you alone: chmod 600); it is never an argument and never printed. \
             It needs the scopes account:read, account-list:read, balance:read, savings-goal:read, \
-            account-identifier:read, account-holder-name:read and transaction:read. Each feed is \
+            account-identifier:read, account-holder-name:read, address:read and transaction:read. Each feed is \
             merged into the one held, by feedItemUid.
             """
     )

@@ -87,6 +87,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(200, read(os.path.join(starling, "accounts.json")))
         if path == "/api/v2/account-holder/name":
             return self.answer(200, read(os.path.join(starling, "account-holder.json")))
+        if path == "/api/v2/addresses":
+            return self.answer(200, read(os.path.join(starling, "addresses.json")))
         match = re.fullmatch(r"/api/v2/accounts/([^/]+)/(balance|identifiers)", path)
         if match and match.group(1) in known:
             folder = "balances" if match.group(2) == "balance" else "identifiers"

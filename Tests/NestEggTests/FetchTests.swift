@@ -75,6 +75,9 @@ final class FakeStarling: HTTPClient, @unchecked Sendable {
             return Self.ok(#"{"accounts":["# + list.joined(separator: ",") + "]}")
         }
         if path == "/api/v2/account-holder/name" { return Self.ok(#"{"accountHolderName":"Alex Morgan"}"#) }
+        if path == "/api/v2/addresses" {
+            return Self.ok(#"{"current":{"line1":"Flat 2","line2":"18 Albemarle Terrace","line3":"","postTown":"LONDON","postCode":"SW9 8QT","countryCode":"GB"},"previous":[]}"#)
+        }
         let parts = path.split(separator: "/").map(String.init)
         guard parts.count >= 4, let account = accounts.first(where: { parts.contains($0.uid) }) else { return Self.status(404) }
         switch parts.last {
@@ -606,13 +609,22 @@ extension FetchTests {
 
         let starling = try NestEggBinary.run(["fetch", "starling", "--data", data.path], environment: environment)
         #expect(starling.status == 0, "\(starling.stderr)")
-        #expect(starling.stderr.contains("fetch: 2 accounts, 187 feed items (187 new)"), "\(starling.stderr)")
-        #expect(starling.stderr.contains("fetch: 10 of 10 files written into \(data.path)"), "\(starling.stderr)")
+        // What the server holds: the Fixtures' feeds, and per account a balance, goals and identifiers
+        // besides the accounts, the holder's name and address.
+        let starlingFixtures = repositoryRoot.appendingPathComponent("Fixtures/starling")
+        let feedFiles = try FileManager.default.contentsOfDirectory(at: starlingFixtures.appendingPathComponent("feed"), includingPropertiesForKeys: nil)
+        let items = try feedFiles.map { file -> Int in
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as! [String: Any]
+            return (object["feedItems"] as! [Any]).count
+        }.reduce(0, +)
+        let files = 3 + 4 * feedFiles.count
+        #expect(starling.stderr.contains("fetch: \(feedFiles.count) accounts, \(items) feed items (\(items) new)"), "\(starling.stderr)")
+        #expect(starling.stderr.contains("fetch: \(files) of \(files) files written into \(data.path)"), "\(starling.stderr)")
         #expect(!starling.stderr.contains(Self.secret) && !starling.stdout.contains(Self.secret))
         let countries = try NestEggBinary.run(["fetch", "countries", "-q", "--data", data.path])
         #expect(countries.status == 0, "\(countries.stderr)")
         #expect(countries.stderr.isEmpty, "--quiet prints nothing on success")
-        for path in ["starling/accounts.json", "starling/account-holder.json", "restcountries/countries.json",
+        for path in ["starling/accounts.json", "starling/account-holder.json", "starling/addresses.json", "restcountries/countries.json",
                      "starling/feed/91c9cc05-a4ee-56db-b3ea-c773c9ebae81.json", "starling/identifiers/bfddc8b7-9a50-5e33-808c-a63b484b293d.json"] {
             #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent(path).path), "\(path)")
         }

@@ -147,6 +147,33 @@ import Testing
         #expect(holderLog.diagnostics.isEmpty)
     }
 
+    @Test func readsTheCurrentAddressSample() throws {
+        let (doc, log) = try sample("starling/addresses.json")
+        let address = try #require(StarlingLoader.currentAddress(in: doc))
+        #expect(log.diagnostics.isEmpty, "\(log.diagnostics)")
+        #expect(address.lines == ["Flat 4", "2 Tallis Court"], "the empty line3 left out, the padding trimmed")
+        #expect(address.printedLines() == ["Flat 4", "2 Tallis Court", "CARDIFF", "CF10 1AA"], "no country for a UK address")
+        #expect(PostalAddress(lines: ["Rua das Flores 12"], postTown: "Porto", postCode: "4050-262", countryCode: "PT").printedLines()
+                == ["Rua das Flores 12", "PORTO", "4050-262", "PT"])
+    }
+
+    @Test func aWrongAddressIsAnErrorAtItsPlace() throws {
+        let json = """
+            {"current": {"line1": "", "postTown": "London", "countryCode": "GBR"},
+             "previous": [{"line1": "1 High St", "postTown": "Leeds", "postCode": 12, "countryCode": "GB"}]}
+            """
+        let (doc, log) = document(json, file: "starling/addresses.json")
+        #expect(StarlingLoader.currentAddress(in: try #require(doc)) == nil)
+        #expect(log.errors.map(\.path) == ["$.previous[0].postCode", "$.current.line1", "$.current", "$.current.countryCode"])
+        #expect(log.errors.map(\.description).contains {
+            $0.hasPrefix("starling/addresses.json:1:") && $0.contains("expected the ISO 3166 country code, two letters such as \"GB\", found \"GBR\"")
+        })
+        #expect(log.errors.map(\.message).contains("missing required field \"postCode\" (expected the postcode)"))
+        let (none, noneLog) = document(#"{"previous": []}"#)
+        #expect(StarlingLoader.currentAddress(in: try #require(none)) == nil)
+        #expect(noneLog.errors.map(\.path) == ["$"])
+    }
+
     @Test func identifiersThatNameNoAccountAndWrongIBANsAreErrors() throws {
         let (wrong, log) = document(#"{"accountIdentifier": "12345678", "iban": "GB76SRLG60837100012345"}"#, file: "starling/identifiers/a.json")
         #expect(StarlingLoader.identifiers(in: try #require(wrong)) == nil, "an account number alone, and a wrong IBAN")
@@ -170,9 +197,11 @@ import Testing
         try write(try sampleText("starling/identifiers.json"), to: work.appendingPathComponent("starling/identifiers/a1.json"))
         try write(try sampleText("starling/identifiers.json"), to: work.appendingPathComponent("starling/identifiers/nobody.json"))
         try write(try sampleText("starling/account-holder.json"), to: work.appendingPathComponent("starling/account-holder.json"))
+        try write(try sampleText("starling/addresses.json"), to: work.appendingPathComponent("starling/addresses.json"))
         let log = DiagnosticLog()
         let dataset = DataLoader.load(try DataFolder(root: work), log: log)
         #expect(dataset.starling.map(\.holderName) == ["Sam Rivera", "Sam Rivera"])
+        #expect(dataset.starling.map { $0.holderAddress?.postCode } == ["CF10 1AA", "CF10 1AA"])
         #expect(dataset.starling.map { $0.identifiers?.accountIdentifier } == ["00012345", nil])
         #expect(log.diagnostics.map(\.description) == [
             "starling/identifiers/nobody.json: warning: no account \"nobody\" in starling/accounts.json; file ignored",

@@ -25,6 +25,8 @@ public struct StatementData: Sendable {
         public let type: String
         public let currency: Currency
         public let holderName: String?
+        /// Where the holder lives (`starling/addresses.json`), when the data says.
+        public let holderAddress: PostalAddress?
         /// From the account's identifiers file, when it has one.
         public let iban: String?
         public let bic: String?
@@ -121,7 +123,7 @@ public struct StatementData: Sendable {
         let clock = context.clock
         let identifiers = data.identifiers
         account = Account(uid: data.account.uid, name: data.account.name, type: data.account.type, currency: data.account.currency,
-                          holderName: data.holderName, iban: identifiers?.iban, bic: identifiers?.bic,
+                          holderName: data.holderName, holderAddress: data.holderAddress, iban: identifiers?.iban, bic: identifiers?.bic,
                           sortCode: identifiers?.bankIdentifier, accountNumber: identifiers?.accountIdentifier)
         issuerName = context.settings.issuer?.name
         month = statement.month

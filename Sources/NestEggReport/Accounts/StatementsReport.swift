@@ -130,6 +130,10 @@ public enum StatementsReport {
     struct AccountHead: Sendable, Encodable {
         let issuer: IssuerView?
         let holderName: String?
+        /// The holder's address, a line each, as a letter is addressed (`nil` without one).
+        let holderAddress: [String]?
+        /// The same on one line, for the Markdown: `Flat 2, 18 Albemarle Terrace, LONDON, SW9 8QT`.
+        let holderAddressText: String?
         let accountName: String
         let accountType: String
         let currency: String
@@ -142,6 +146,8 @@ public enum StatementsReport {
             let printed = data.identifiers?.printed(currency: data.account.currency) ?? []
             issuer = context.settings.issuer.map(IssuerView.init)
             holderName = data.holderName
+            holderAddress = data.holderAddress?.printedLines()
+            holderAddressText = holderAddress?.joined(separator: ", ")
             accountName = data.account.name
             accountType = Text.humanized(data.account.type)
             currency = data.account.currency.code
