@@ -1555,8 +1555,9 @@ a:focus-visible, summary:focus-visible, input:focus-visible { outline: 3px solid
 .site-header ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: 0; padding: 0; list-style: none; }
 .site-header a[aria-current="page"] { font-weight: 700; text-decoration-thickness: 2px; }
 /* The menu (layout.html: a <details> around the sections' <nav>, no script). Wide screens show it
-   open and without its "Menu" button, on one row under the title: the header is then wider than
-   the text column, so that the thirteen sections and Search (1,153 px) fit from 1,248 px on;
+   open and without its "Menu" button, on one row under the title, within the text column's 66rem
+   (the title and the menu start where the page's text starts): the thirteen sections and Search
+   fit that row (1,011 px of the column's 1,056) from 1,248 px on at 13.6 px with narrow gaps;
    more would wrap to a second row. Narrower, it is a "Menu" button beside the title
    that opens the sections below in columns (two on a phone), each link a tall target: the header
    is one row on a phone instead of three. A browser without ::details-content shows the button at
@@ -1572,12 +1573,12 @@ a:focus-visible, summary:focus-visible, input:focus-visible { outline: 3px solid
 .site-menu > nav { padding-top: .5rem; }
 @supports selector(::details-content) {
   @media (min-width: 78rem) {
-    .site-header:has(> .site-menu) { gap: .35rem 1.5rem; padding-left: max(1rem, calc((100% - 76rem) / 2)); padding-right: max(1rem, calc((100% - 76rem) / 2)); }
+    .site-header:has(> .site-menu) { gap: .35rem 1.5rem; }
     .site-header > .site-title { flex-basis: 100%; }
     .site-menu::details-content { content-visibility: visible; }
     .site-menu > summary { display: none; }
     .site-menu > nav { padding-top: 0; }
-    .site-menu ul { gap: .25rem .85rem; font-size: .95rem; }
+    .site-menu ul { gap: .25rem .5rem; font-size: .85rem; }
   }
 }
 @media (max-width: 77.99rem) {
