@@ -1881,6 +1881,9 @@ body:has(.ledger-page) tr:has(> td:nth-child(5)) > td:nth-child(-n+2) { white-sp
   /* The issuer's head stands for the site's; the statement's own foot (regulatory line, digest) for the site's. */
   body:has(.statement-end) .site-header, body:has(.statement-end) .site-footer { display: none; }
   body:has(.statement-end) .statement-head { margin-top: 0; }
+  /* On paper the holder's address stands beside the issuer, where an envelope's window is, so a
+     month without transactions stays on one page. */
+  .statement-addressee { flex-basis: auto; order: 0; margin-left: auto; }
   /* Amounts, dates and times keep their width and no more (a mostly empty Money in column is
      as wide as its amounts); description and reference share the rest and wrap, never cut. */
   table:has(.ref) td:nth-child(n+5), table:has(.ref) th:nth-child(n+5), table:has(.ref) td:nth-child(-n+2) { white-space: nowrap; width: 1%; }
