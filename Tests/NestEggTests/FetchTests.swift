@@ -638,8 +638,8 @@ extension FetchTests {
         // Again: nothing new, nothing rewritten.
         let again = try NestEggBinary.run(["fetch", "starling", "--data", data.path], environment: environment)
         #expect(again.status == 0, "\(again.stderr)")
-        #expect(again.stderr.contains("fetch: 2 accounts, 187 feed items (0 new)"), "\(again.stderr)")
-        #expect(again.stderr.contains("fetch: 0 of 10 files written"), "\(again.stderr)")
+        #expect(again.stderr.contains("fetch: \(feedFiles.count) accounts, \(items) feed items (0 new)"), "\(again.stderr)")
+        #expect(again.stderr.contains("fetch: 0 of \(files) files written"), "\(again.stderr)")
 
         // A wrong token, and a token file others may read: exit 77, the token never shown.
         let refused = try NestEggBinary.run(["fetch", "starling", "--data", data.path], environment: ["STARLING_TOKEN": "wrong-\(Self.secret)"])

@@ -90,13 +90,14 @@ import Testing
         #expect(RecurringRule.Interval.weekly.next(after: CivilDate(year: 2026, month: 12, day: 29)!) == CivilDate(year: 2027, month: 1, day: 5)!)
     }
 
-    /// The fixtures: the direct debits are found, the shops are not, Spotify's upcoming item is shown as scheduled.
+    /// The fixtures: the direct debits, the salary and Priya's monthly share of the bills are found,
+    /// the shops are not, Spotify's upcoming item is shown as scheduled.
     @Test func theFixturesDirectDebitsAreFound() throws {
         let dataset = try NetWorthTests.fixtures()
         let context = ReportContext(dataset: dataset)
         let found = RecurringReport.found(dataset, context: context)
         let names = found.flatMap(\.series).map(\.counterparty).sorted()
-        #expect(names == ["Gym Group", "Lambeth Council", "Northwind Ltd", "Octopus Energy", "Spotify", "Thames Water"])
+        #expect(names == ["Gym Group", "Lambeth Council", "Northwind Ltd", "Octopus Energy", "Priya Shah", "Spotify", "Thames Water"])
         let spotify = try #require(found.flatMap(\.series).first { $0.counterparty == "Spotify" })
         #expect(spotify.scheduled?.date == CivilDate(year: 2026, month: 11, day: 21))
         #expect(found.flatMap(\.upcoming).count == 1)

@@ -165,6 +165,11 @@ import Testing
         #expect(xml.contains("<IBAN>GB03SRLG60837141234567</IBAN>") || xml.contains("<IBAN>GB19SRLG60837147654321</IBAN>"))
         #expect(xml.contains("<Cd>OPBD</Cd>") && xml.contains("<Cd>CLBD</Cd>") && !xml.contains("ITBD"))
         #expect(xml.contains("<LglSeqNb>"))
+        // The holder's address (starling/addresses.json) is the owner's PstlAdr, in the XSD's order.
+        let owner = xml.components(separatedBy: "<Ownr>").last?.components(separatedBy: "</Ownr>").first ?? ""
+        let compact = owner.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined()
+        #expect(compact == "<Nm>Alex Morgan</Nm><PstlAdr><PstCd>SW9 8QT</PstCd><TwnNm>LONDON</TwnNm><Ctry>GB</Ctry>"
+                + "<AdrLine>Flat 2</AdrLine><AdrLine>18 Albemarle Terrace</AdrLine></PstlAdr>", "\(owner)")
         let provisional = try #require(statements.last { $0.isProvisional })
         let interim = StatementCamt.render(provisional)
         #expect(interim.contains("<Cd>ITBD</Cd>") && !interim.contains("CLBD") && !interim.contains("<LglSeqNb>"))

@@ -233,6 +233,8 @@ import Testing
     }
 
     @Test func theFixturesHaveFiveUsersAndFortyTransfersWithEveryStatus() throws {
+        // The household's transfer app: Alex and Priya, Sam, Jo and Dan; every transfer is in
+        // pounds (Dan names no currency: the one nestegg.json sets for transfers) and in 2026.
         let log = DiagnosticLog()
         let dataset = DataLoader.load(try DataFolder(root: repositoryRoot.appendingPathComponent("Fixtures")), log: log)
         #expect(log.diagnostics.isEmpty, "\(log.diagnostics)")
@@ -243,7 +245,10 @@ import Testing
             #expect(statuses.contains(words))
         }
         #expect(statuses.contains { $0.hasPrefix("Unknown status") })
-        #expect(dataset.transfers.transfers.contains { $0.tid == "wf1clo4lhf" && $0.amount == Money(minorUnits: 1000, currency: .hkd) })
+        #expect(Set(dataset.transfers.users.map(\.name)) == ["Alex Morgan", "Priya Shah", "Sam Morgan", "Jo Reid", "Dan Okafor"])
+        #expect(dataset.transfers.transfers.allSatisfy { $0.amount.currency == .gbp })
+        let year = try #require(Instant(iso8601: "2026-01-01T00:00:00Z")), end = try #require(Instant(iso8601: "2026-11-21T00:00:00Z"))
+        #expect(dataset.transfers.transfers.allSatisfy { $0.time >= year && $0.time < end }, "in 2026, up to the sample's last day")
     }
 
     @Test func withoutUsersJSONEveryoneIsShownByUidWithOneWarning() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NestEggBuild
+@testable import NestEggModel
 
 /// `nestegg verify` against a forger, through the binary: signed manifests (`keygen`,
 /// `build --signing-key`, `merge --signing-key`, `verify --public-key`), files the manifest does
@@ -83,7 +84,9 @@ import Testing
         // One figure of the manifest changed, as a forger would to match a forged statement.
         let manifest = statements.appendingPathComponent("manifest.json")
         let text = try String(contentsOf: manifest, encoding: .utf8)
-        try Data(text.replacingOccurrences(of: #""amount": "6875.10""#, with: #""amount": "9875.10""#).utf8).write(to: manifest)
+        let october = FixtureFigures.decimal(try FixtureFigures.balances(of: "Personal").opening)
+        #expect(text.contains(#""amount": "\#(october)""#))
+        try Data(text.replacingOccurrences(of: #""amount": "\#(october)""#, with: #""amount": "9\#(october.dropFirst())""#).utf8).write(to: manifest)
         let changed = try NestEggBinary.run(["verify", statements.path, "--public-key", key.public])
         #expect(changed.status == 65, "\(changed.stderr)")
         #expect(changed.stderr.contains("manifest.json.sig: error: the signature does not match the manifest: the manifest was changed after it was signed"),
@@ -108,21 +111,28 @@ import Testing
         let statements = try build(in: work)
         let manifest = statements.appendingPathComponent("manifest.json")
         let text = try String(contentsOf: manifest, encoding: .utf8)
-        // October's closing balance (the opening of November too), and the sign of another; a digest.
-        let forged = text.replacingOccurrences(of: #""amount": "6875.10""#, with: #""amount": "6975.10""#)
-            .replacingOccurrences(of: #""amount": "4123.77""#, with: #""amount": "-4123.77""#)
-            .replacingOccurrences(of: "6f143c4c5246d45937090fc975749673c5c47084ea624ff91f7b830ea65c5038",
-                                  with: "0f143c4c5246d45937090fc975749673c5c47084ea624ff91f7b830ea65c5038")
+        // October's closing balance (the opening of November too), one pound more, and the sign of
+        // another (the opening balance of every month before September); a digest.
+        let (october, forgedOctober) = try { () throws -> (String, String) in
+            let closing = try FixtureFigures.balances(of: "Personal").opening
+            return (FixtureFigures.decimal(closing), FixtureFigures.decimal(closing + Money(minorUnits: 100, currency: .gbp)))
+        }()
+        let early = FixtureFigures.decimal(try FixtureFigures.balances(of: "Personal", since: "2026-01-01T00:00:00Z").opening)
+        let digest = try #require(text.components(separatedBy: "\"personal/2026-10.md\"").first?.components(separatedBy: "\"digest\": \"").last?.prefix(64))
+        let forgedDigest = (digest.first == "0" ? "1" : "0") + digest.dropFirst()
+        let forged = text.replacingOccurrences(of: #""amount": "\#(october)""#, with: #""amount": "\#(forgedOctober)""#)
+            .replacingOccurrences(of: #""amount": "\#(early)""#, with: #""amount": "-\#(early)""#)
+            .replacingOccurrences(of: String(digest), with: forgedDigest)
         #expect(forged != text)
         try Data(forged.utf8).write(to: manifest)
         let result = try NestEggBinary.run(["verify", statements.path])
         #expect(result.status == 65, "\(result.stderr)")
-        #expect(result.stderr.contains("personal/2026-10.md: error: the manifest's closing balance, 6975.10 GBP, is not a figure the statement shows"),
+        #expect(result.stderr.contains("personal/2026-10.md: error: the manifest's closing balance, \(forgedOctober) GBP, is not a figure the statement shows"),
                 "\(result.stderr)")
-        #expect(result.stderr.contains("personal/2026-10.html: error: the manifest's closing balance, 6975.10 GBP,"), "\(result.stderr)")
-        #expect(result.stderr.contains("personal/2026-11.md: error: the manifest's opening balance, 6975.10 GBP,"), "\(result.stderr)")
-        #expect(result.stderr.contains("personal/2025-11.md: error: the manifest's opening balance, -4123.77 GBP,"), "\(result.stderr)")
-        #expect(result.stderr.contains("personal/2026-10.md: error: the manifest's digest 0f143c4c"), "\(result.stderr)")
+        #expect(result.stderr.contains("personal/2026-10.html: error: the manifest's closing balance, \(forgedOctober) GBP,"), "\(result.stderr)")
+        #expect(result.stderr.contains("personal/2026-11.md: error: the manifest's opening balance, \(forgedOctober) GBP,"), "\(result.stderr)")
+        #expect(result.stderr.contains("personal/2025-11.md: error: the manifest's opening balance, -\(early) GBP,"), "\(result.stderr)")
+        #expect(result.stderr.contains("personal/2026-10.md: error: the manifest's digest \(forgedDigest.prefix(8))"), "\(result.stderr)")
     }
 
     @Test func aFileTheManifestDoesNotListIsNamed() throws {

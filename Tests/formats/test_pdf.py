@@ -91,6 +91,9 @@ def test_every_page_says_whose_statement_it_is_and_the_balances_run_through(stat
     the transactions start from the balance brought forward and end with the one carried forward;
     references are whole, weeks are dates, and the digest is small print at the end."""
     manifest = json.loads((statements / "manifest.json").read_text(encoding="utf-8"))
+    current = json.loads((ROOT / "Fixtures/starling/addresses.json").read_text(encoding="utf-8"))["current"]
+    address = " ".join([current[key] for key in ("line1", "line2", "line3") if current[key]]
+                       + [current["postTown"].upper(), current["postCode"]])
     several = 0
     for statement in manifest["statements"]:
         pdf = next(f["path"] for f in statement["files"] if f["path"].endswith(".pdf"))
@@ -108,6 +111,9 @@ def test_every_page_says_whose_statement_it_is_and_the_balances_run_through(stat
             assert f"· {kind}, {period}" in flat, f"{pdf} page {number}: {flat[:200]}"
             assert f"Page {number} of {len(pages)}" in flat
             assert "Printed by NestEgg" not in flat
+            if number == 1:
+                # The holder's current address (starling/addresses.json), as a letter is addressed.
+                assert "Alex Morgan " + address in flat, f"{pdf}: no address block in {flat[:400]}"
             assert "…" not in flat, f"{pdf} page {number}: a cut text"
             assert not any(word.startswith("20") and "-W" in word for word in flat.split()), f"{pdf}: a bare ISO week"
         whole = " ".join(" ".join(pages).split())
