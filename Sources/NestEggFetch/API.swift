@@ -33,6 +33,18 @@ struct API: Sendable {
 
     /// The body of a successful (2xx) answer to `GET path?query`.
     func get(_ path: String, query: String? = nil) async throws(FetchError) -> [UInt8] {
+        // Without `optional`, a refusal throws: there is always a body.
+        try await answer(path, query: query, optional: false) ?? []
+    }
+
+    /// The body of a successful answer to `GET path`, or `nil` when the API refuses the token the
+    /// path (HTTP 403: a scope the token was not given), for what a fetch can do without. A token
+    /// that is not valid (HTTP 401) still stops the fetch.
+    func getIfPermitted(_ path: String) async throws(FetchError) -> [UInt8]? {
+        try await answer(path, query: nil, optional: true)
+    }
+
+    private func answer(_ path: String, query: String?, optional: Bool) async throws(FetchError) -> [UInt8]? {
         let shown = query.map { path + "?" + $0 } ?? path
         guard let url = URL(string: baseURL + shown) else {
             throw FetchError(.usage, "\(name): \(baseURL + shown) is not a URL")
@@ -49,6 +61,8 @@ struct API: Sendable {
                 switch response.status {
                 case 200..<300:
                     return response.body
+                case 403 where optional:
+                    return nil
                 case 401, 403:
                     throw refused(response.status, path: path)
                 case 429:

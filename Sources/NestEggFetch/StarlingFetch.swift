@@ -66,10 +66,17 @@ extension Fetcher {
         _ = try Self.read(holderBytes, from: holderPath, api: api.name) { StarlingLoader.holderName(in: $0) }
         files.add(StarlingLoader.holderPath, holderBytes)
 
+        // The address only prints on statements: a token without `address:read` fetches the rest,
+        // and the statements go without it (or with the address a file already held).
         let addressesPath = "/api/v2/addresses"
-        let addressesBytes = try await api.get(addressesPath)
-        _ = try Self.read(addressesBytes, from: addressesPath, api: api.name) { StarlingLoader.currentAddress(in: $0) }
-        files.add(StarlingLoader.addressesPath, addressesBytes)
+        if let addressesBytes = try await api.getIfPermitted(addressesPath) {
+            _ = try Self.read(addressesBytes, from: addressesPath, api: api.name) { StarlingLoader.currentAddress(in: $0) }
+            files.add(StarlingLoader.addressesPath, addressesBytes)
+        } else {
+            let held = folder?.contains(StarlingLoader.addressesPath) ?? false
+            progress("fetch: warning: \(api.name) refused the token \(addressesPath) (HTTP 403: no address:read scope); statements "
+                + (held ? "keep the address in \(StarlingLoader.addressesPath), which is left as it was" : "are printed without the holder's address"))
+        }
 
         var total = 0, new = 0, updated = 0
         for (account, category) in accounts {

@@ -325,6 +325,37 @@ final class FakeStarling: HTTPClient, @unchecked Sendable {
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).isEmpty, "nothing was written")
     }
 
+    @Test func aTokenWithoutTheAddressScopeFetchesTheRestAndSaysSo() async throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let api = FakeStarling()
+        api.addItem("acc-1", "i-1", "2026-11-20T10:00:00.000Z")
+        api.queue("/api/v2/addresses", .success(FakeStarling.status(403)))
+        let progress = Recorded<String>()
+        let summary = try await fetcher(work, api, progress: progress).starling(token: token, since: nil)
+        #expect(summary.accounts == 2 && summary.feedItems == 1)
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("starling/addresses.json").path))
+        #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("starling/feed/acc-1.json").path))
+        #expect(progress.values.contains { $0.contains("refused the token /api/v2/addresses (HTTP 403: no address:read scope)")
+            && $0.contains("without the holder's address") }, "\(progress.values)")
+
+        // An address held from before is left as it was, and the warning says so.
+        let held = work.appendingPathComponent("starling/addresses.json")
+        try write(#"{"current":{"line1":"1 High St","postTown":"LONDON","postCode":"SW9 8QT","countryCode":"GB"},"previous":[]}"#, to: held)
+        let before = try Data(contentsOf: held)
+        api.queue("/api/v2/addresses", .success(FakeStarling.status(403)))
+        let again = Recorded<String>()
+        _ = try await fetcher(work, api, progress: again).starling(token: token, since: nil)
+        #expect(try Data(contentsOf: held) == before)
+        #expect(again.values.contains { $0.contains("which is left as it was") }, "\(again.values)")
+
+        // A token that is not valid still stops the fetch there.
+        let invalid = FakeStarling()
+        invalid.queue("/api/v2/addresses", .success(FakeStarling.status(401)))
+        let error = try await #require(throws: FetchError.self) { try await fetcher(work, invalid).starling(token: token, since: nil) }
+        #expect(error.exitCode == 77)
+    }
+
     @Test func anAnswerOfTheWrongShapeWritesNothing() async throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
