@@ -65,6 +65,20 @@ public enum SiteReport {
         }
         private var appItems: [SpendingItem]?
 
+        /// Every counterparty and its payments (``PayeesReport/payees(_:context:summaries:)``), worked out once:
+        /// their pages, and the links to them from the transactions lists, the recurring payments and the search.
+        var payees: [PayeesReport.Payee] {
+            payeesLock.withLock {
+                if let payeeList { return payeeList }
+                let payees = PayeesReport.payees(dataset, context: context, summaries: summaries)
+                payeeList = payees
+                return payees
+            }
+        }
+        private var payeeList: [PayeesReport.Payee]?
+        private let payeesLock = NSLock()
+        var payeeDirectory: PayeesReport.Directory { PayeesReport.Directory(payees) }
+
         /// The spending list's totals (``SpendingTotals``): the insights, the start page and the
         /// lists' counts and sums read them, not the rows.
         var totals: SpendingTotals {
@@ -141,10 +155,11 @@ public enum SiteReport {
         Report(section: GoalsReport.section, pages: GoalsReport.pages, dashboard: GoalsReport.dashboard),
         // Its start-page section is the insights'.
         Report(section: TransactionsReport.section, pages: { _, context, derived in
-            derived.lists.map { TransactionsReport.pages(for: $0, totals: derived.totals, context: context) } ?? [] },
+            let payees = derived.payeeDirectory
+            return derived.lists.map { TransactionsReport.pages(for: $0, totals: derived.totals, context: context, payee: { payees.path(of: $0) }) } ?? [] },
                dashboard: { _, _, _ in nil }),
         Report(section: TransactionsInsightsReport.section,
-               pages: { TransactionsInsightsReport.pages(for: $2.totals, context: $1) },
+               pages: { TransactionsInsightsReport.pages(for: $2.totals, context: $1, payees: $2.payees) },
                dashboard: { TransactionsInsightsReport.dashboard(for: $2.totals, context: $1) }),
         Report(section: LoansReport.section, pages: LoansReport.pages, dashboard: LoansReport.dashboard),
         // The loans section names the top countries.
@@ -159,7 +174,7 @@ public enum SiteReport {
                dashboard: { CashFlowReport.dashboard(for: $0, context: $1, summaries: $2.summaries) }),
         Report(section: BudgetsReport.section, pages: { BudgetsReport.pages(for: $0, context: $1, summaries: $2.summaries) },
                dashboard: { BudgetsReport.dashboard(for: $0, context: $1, summaries: $2.summaries) }),
-        Report(section: RecurringReport.section, pages: { RecurringReport.pages(for: $0, context: $1, summaries: $2.summaries) },
+        Report(section: RecurringReport.section, pages: { RecurringReport.pages(for: $0, context: $1, summaries: $2.summaries, payee: { [directory = $2.payeeDirectory] in directory.path(of: $0) }) },
                dashboard: { RecurringReport.dashboard(for: $0, context: $1, summaries: $2.summaries) }),
     ]
 
@@ -221,10 +236,16 @@ public enum SiteReport {
         let notesPage = DataNotesReport.page(notes, context: context)
         if let notesPage { pages.append(notesPage) }
         pages.append(SearchReport.page(sections: sections))
+        // The counterparties' pages are in the transactions' section; the search lists each
+        // counterparty once, as a counterparty (so their pages go in after the search's entries).
+        let payeePages = PayeesReport.pages(derived.payees, context: context, section: TransactionsReport.section.id)
+        pages += payeePages.index
+        let payees = derived.payeeDirectory
         let counterparties = SearchReport.counterparties(accounts: CashFlowReport.accounts(dataset, context: context, summaries: summaries),
-                                                         transactions: dataset.transactions.transactions) { _ in TransactionsReport.section.path }
+                                                         transactions: dataset.transactions.transactions) { payees.path(of: $0) ?? TransactionsReport.section.path }
         let search = SearchReport.entries(pages: pages, sections: sections, accounts: SearchReport.accounts(derived.statements),
                                           counterparties: counterparties)
+        pages += payeePages.payees
         var site = Site(title: dataset.settings.title, sections: sections, pages: pages, dashboard: dashboard,
                         dataAsOf: context.progress.asOf, settings: dataset.settings)
         pages = []

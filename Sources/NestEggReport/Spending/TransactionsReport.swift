@@ -24,6 +24,7 @@ public enum TransactionsReport {
         /// Per currency, joined with ` · `.
         let pinnedSum: String
         let insightsHref: String
+        let payeesHref: String
         /// Which part of the list this page shows (the list at `transactions/index` or a category's).
         let pager: Pagination.View
     }
@@ -52,6 +53,9 @@ public enum TransactionsReport {
     struct RowView: Sendable, Encodable {
         let date: String
         let name: String
+        /// The counterparty's page (``PayeesReport``), when it has one.
+        let nameHref: String
+        let hasNameHref: Bool
         let category: String
         let categoryHref: String
         let provider: String
@@ -86,9 +90,12 @@ public enum TransactionsReport {
     /// its own rows only, while the counts, the filters and the pinned sum are the whole list's.
     static func listView(current: SpendingCategory?, rows: [SpendingItem], page: Int,
                          pagination: Pagination, filters: [FilterView], summary: ListSummary,
-                         pathOf: (SpendingCategory?) -> String, context: ReportContext) -> ListView {
+                         pathOf: (SpendingCategory?) -> String, context: ReportContext,
+                         payee: (String) -> String? = { _ in nil }) -> ListView {
         func row(_ item: SpendingItem) -> RowView {
-            RowView(date: context.date(item.date), name: item.name, category: item.category.name,
+            let payeePath = payee(item.name)
+            return RowView(date: context.date(item.date), name: item.name, nameHref: payeePath.map(ReportContext.href) ?? "",
+                    hasNameHref: payeePath != nil, category: item.category.name,
                     categoryHref: ReportContext.href(pathOf(item.category)), provider: item.provider ?? "",
                     account: item.accountName, source: item.source.rawValue, amount: context.money(item.amount),
                     pinned: item.pinned, pending: item.pending)
@@ -110,7 +117,7 @@ public enum TransactionsReport {
             count: context.count(summary.count), pinnedCount: context.count(summary.pinnedCount),
             unpinnedCount: context.count(summary.count - summary.pinnedCount),
             hasUnpinned: summary.pinnedCount < summary.count, pinnedSum: summary.pinnedSum,
-            insightsHref: ReportContext.href(TransactionsInsightsReport.section.path),
+            insightsHref: ReportContext.href(TransactionsInsightsReport.section.path), payeesHref: ReportContext.href(PayeesReport.indexPath),
             pager: pagination.view(page: page, base: pathOf(current), noun: "transactions", locale: context.locale))
     }
 
@@ -133,7 +140,9 @@ public enum TransactionsReport {
 
     /// The pages of the lists (``SpendingLists``) and their totals (``SpendingTotals``): the counts,
     /// filters and sums are the totals'; only the rows are the lists', taken when a page is rendered.
-    static func pages(for lists: SpendingLists, totals: SpendingTotals, context: ReportContext) -> [Page] {
+    /// `payee` gives the page of a row's counterparty (``PayeesReport/Directory/path(of:)``), if any.
+    static func pages(for lists: SpendingLists, totals: SpendingTotals, context: ReportContext,
+                      payee: @escaping @Sendable (String) -> String? = { _ in nil }) -> [Page] {
         let categories = totals.categories()
         let slugs = TransactionsRules.slugs(for: categories)
         let pathOf: @Sendable (SpendingCategory?) -> String = { category in
@@ -177,7 +186,7 @@ public enum TransactionsReport {
                                   breadcrumbs: current == nil && page.number == 1 ? crumbs : crumbs + [Link(section.title, section.path)],
                                   view: listView(current: current, rows: lists.rows(of: page.path), page: page.number,
                                                  pagination: pagination, filters: filters, summary: summary,
-                                                 pathOf: pathOf, context: context)))
+                                                 pathOf: pathOf, context: context, payee: payee)))
             }
         }
         if inBar.count < categories.count {
