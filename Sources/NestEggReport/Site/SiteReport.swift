@@ -76,6 +76,25 @@ public enum SiteReport {
             }
         }
         private var payeeList: [PayeesReport.Payee]?
+
+        /// Every account's cash flow (``CashFlowReport/accounts(_:context:summaries:)``) and its
+        /// months (``CashFlowReport/months(_:rates:base:asOf:)``), worked out once: the cash-flow
+        /// pages, the budgets, their start-page sections and the search read them.
+        var cashFlowAccounts: [AccountCashFlow] {
+            cashFlowLock.withLock {
+                if let cashFlow { return cashFlow.accounts }
+                let accounts = CashFlowReport.accounts(dataset, context: context, summaries: summaries)
+                let months = CashFlowReport.months(accounts, rates: dataset.rates, base: context.settings.baseCurrency, asOf: context.progress.asOf)
+                cashFlow = (accounts, months)
+                return accounts
+            }
+        }
+        var cashFlowMonths: [CashFlowReport.Month] {
+            _ = cashFlowAccounts
+            return cashFlowLock.withLock { cashFlow!.months }
+        }
+        private var cashFlow: (accounts: [AccountCashFlow], months: [CashFlowReport.Month])?
+        private let cashFlowLock = NSLock()
         private let payeesLock = NSLock()
         var payeeDirectory: PayeesReport.Directory { PayeesReport.Directory(payees) }
 
@@ -170,10 +189,10 @@ public enum SiteReport {
         Report(section: TransfersReport.section, pages: TransfersReport.pages, dashboard: TransfersReport.dashboard),
         Report(section: NetWorthReport.section, pages: { NetWorthReport.pages(for: $0, context: $1, summaries: $2.summaries) },
                dashboard: { NetWorthReport.dashboard(for: $0, context: $1, summaries: $2.summaries) }),
-        Report(section: CashFlowReport.section, pages: { CashFlowReport.pages(for: $0, context: $1, summaries: $2.summaries) },
-               dashboard: { CashFlowReport.dashboard(for: $0, context: $1, summaries: $2.summaries) }),
-        Report(section: BudgetsReport.section, pages: { BudgetsReport.pages(for: $0, context: $1, summaries: $2.summaries) },
-               dashboard: { BudgetsReport.dashboard(for: $0, context: $1, summaries: $2.summaries) }),
+        Report(section: CashFlowReport.section, pages: { CashFlowReport.pages(for: $0, context: $1, months: $2.cashFlowMonths) },
+               dashboard: { CashFlowReport.dashboard(for: $0, context: $1, months: $2.cashFlowMonths) }),
+        Report(section: BudgetsReport.section, pages: { BudgetsReport.pages(for: $0, context: $1, cashFlow: $2.cashFlowMonths) },
+               dashboard: { BudgetsReport.dashboard(for: $0, context: $1, cashFlow: $2.cashFlowMonths) }),
         Report(section: RecurringReport.section, pages: { RecurringReport.pages(for: $0, context: $1, summaries: $2.summaries, payee: { [directory = $2.payeeDirectory] in directory.path(of: $0) }) },
                dashboard: { RecurringReport.dashboard(for: $0, context: $1, summaries: $2.summaries) }),
     ]
@@ -241,7 +260,7 @@ public enum SiteReport {
         let payeePages = PayeesReport.pages(derived.payees, context: context, section: TransactionsReport.section.id)
         pages += payeePages.index
         let payees = derived.payeeDirectory
-        let counterparties = SearchReport.counterparties(accounts: CashFlowReport.accounts(dataset, context: context, summaries: summaries),
+        let counterparties = SearchReport.counterparties(accounts: derived.cashFlowAccounts,
                                                          transactions: dataset.transactions.transactions) { payees.path(of: $0) ?? TransactionsReport.section.path }
         let search = SearchReport.entries(pages: pages, sections: sections, accounts: SearchReport.accounts(derived.statements),
                                           counterparties: counterparties)
