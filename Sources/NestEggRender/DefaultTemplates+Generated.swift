@@ -2094,14 +2094,14 @@ it; [Payees]({{root}}{{payeesHref}}) lists them all, the top ones first.
 | Date | Name | Category | Provider | Account | Source | Amount |
 |:--|:--|:--|:--|:--|:--|--:|
 {{#rows}}
-| {{date}} | {{#hasNameHref}}[{{name}}]({{root}}{{nameHref}}){{/hasNameHref}}{{^hasNameHref}}{{name}}{{/hasNameHref}}{{#pending}} (pending){{/pending}}{{^pinned}}{{#html}} <span class="tx-unpinned">unpinned</span>{{/html}}{{^html}} *(unpinned)*{{/html}}{{/pinned}} | [{{category}}]({{root}}{{categoryHref}}) | {{provider}} | {{account}} | {{source}} | {{amount}} |
+| {{date}} | {{#hasNameRef}}[{{name}}][{{nameRef}}]{{/hasNameRef}}{{^hasNameRef}}{{name}}{{/hasNameRef}}{{#pending}} (pending){{/pending}}{{^pinned}}{{#html}} <span class="tx-unpinned">unpinned</span>{{/html}}{{^html}} *(unpinned)*{{/html}}{{/pinned}} | [{{category}}]({{root}}{{categoryHref}}) | {{provider}} | {{account}} | {{source}} | {{amount}} |
 {{/rows}}
 {{/showCategory}}
 {{^showCategory}}
 | Date | Name | Provider | Account | Source | Amount |
 |:--|:--|:--|:--|:--|--:|
 {{#rows}}
-| {{date}} | {{#hasNameHref}}[{{name}}]({{root}}{{nameHref}}){{/hasNameHref}}{{^hasNameHref}}{{name}}{{/hasNameHref}}{{#pending}} (pending){{/pending}}{{^pinned}}{{#html}} <span class="tx-unpinned">unpinned</span>{{/html}}{{^html}} *(unpinned)*{{/html}}{{/pinned}} | {{provider}} | {{account}} | {{source}} | {{amount}} |
+| {{date}} | {{#hasNameRef}}[{{name}}][{{nameRef}}]{{/hasNameRef}}{{^hasNameRef}}{{name}}{{/hasNameRef}}{{#pending}} (pending){{/pending}}{{^pinned}}{{#html}} <span class="tx-unpinned">unpinned</span>{{/html}}{{^html}} *(unpinned)*{{/html}}{{/pinned}} | {{provider}} | {{account}} | {{source}} | {{amount}} |
 {{/rows}}
 {{/showCategory}}
 
@@ -2117,6 +2117,10 @@ it; [Payees]({{root}}{{payeesHref}}) lists them all, the top ones first.
 {{^hasRows}}
 No transactions in this category.
 {{/hasRows}}
+
+{{#references}}
+[{{label}}]: {{root}}{{href}}
+{{/references}}
 
 """#,
         "transfers-index.md.mustache": #"""

@@ -154,7 +154,7 @@ import Testing
         #expect(paths.contains(PayeesReport.indexPath))
         for payee in payees { #expect(paths.contains(payee.path), "\(payee.name)") }
         let list = try renderer.render(try #require(site.pages.first { $0.path == "transactions/index" })).markdown
-        let linked = payees.filter { list.contains("](../\($0.path).md)") }
+        let linked = payees.filter { list.contains("]: ../\($0.path).md\n") }
         #expect(!linked.isEmpty, "transactions rows link to their payees")
         let recurring = try renderer.render(try #require(site.pages.first { $0.path == RecurringReport.section.path })).markdown
         #expect(payees.contains { recurring.contains("](../\($0.path).md)") })

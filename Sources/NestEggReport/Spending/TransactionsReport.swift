@@ -25,8 +25,16 @@ public enum TransactionsReport {
         let pinnedSum: String
         let insightsHref: String
         let payeesHref: String
+        /// The payees' pages this page's rows link to, once each.
+        let references: [Reference]
         /// Which part of the list this page shows (the list at `transactions/index` or a category's).
         let pager: Pagination.View
+    }
+
+    /// A link reference definition: `[p1]: ../payees/tesco.md`.
+    struct Reference: Sendable, Encodable {
+        let label: String
+        let href: String
     }
 
     struct FilterView: Sendable, Encodable {
@@ -53,9 +61,11 @@ public enum TransactionsReport {
     struct RowView: Sendable, Encodable {
         let date: String
         let name: String
-        /// The counterparty's page (``PayeesReport``), when it has one.
-        let nameHref: String
-        let hasNameHref: Bool
+        /// The label of the link to the counterparty's page (``PayeesReport``), when it has one:
+        /// reference-style (`[Tesco][p3]`, the page's address once at the foot of the page), so a
+        /// row reads as names in Markdown, not as names and addresses.
+        let nameRef: String
+        let hasNameRef: Bool
         let category: String
         let categoryHref: String
         let provider: String
@@ -92,10 +102,18 @@ public enum TransactionsReport {
                          pagination: Pagination, filters: [FilterView], summary: ListSummary,
                          pathOf: (SpendingCategory?) -> String, context: ReportContext,
                          payee: (String) -> String? = { _ in nil }) -> ListView {
+        var references: [Reference] = []
+        var labels: [String: String] = [:]
         func row(_ item: SpendingItem) -> RowView {
-            let payeePath = payee(item.name)
-            return RowView(date: context.date(item.date), name: item.name, nameHref: payeePath.map(ReportContext.href) ?? "",
-                    hasNameHref: payeePath != nil, category: item.category.name,
+            var label = ""
+            if let path = payee(item.name) {
+                if let known = labels[path] { label = known } else {
+                    label = "p\(references.count + 1)"
+                    labels[path] = label
+                    references.append(Reference(label: label, href: ReportContext.href(path)))
+                }
+            }
+            return RowView(date: context.date(item.date), name: item.name, nameRef: label, hasNameRef: !label.isEmpty, category: item.category.name,
                     categoryHref: ReportContext.href(pathOf(item.category)), provider: item.provider ?? "",
                     account: item.accountName, source: item.source.rawValue, amount: context.money(item.amount),
                     pinned: item.pinned, pending: item.pending)
@@ -118,6 +136,7 @@ public enum TransactionsReport {
             unpinnedCount: context.count(summary.count - summary.pinnedCount),
             hasUnpinned: summary.pinnedCount < summary.count, pinnedSum: summary.pinnedSum,
             insightsHref: ReportContext.href(TransactionsInsightsReport.section.path), payeesHref: ReportContext.href(PayeesReport.indexPath),
+            references: references,
             pager: pagination.view(page: page, base: pathOf(current), noun: "transactions", locale: context.locale))
     }
 
