@@ -95,6 +95,26 @@ import Testing
         #expect(!markdown.contains("received"), "nothing received: not said")
     }
 
+    @Test func theIndexIsPagedAndItsTopTablesAreOnPageOne() {
+        let payments = (0..<95).map { Self.payment(String(format: "Shop %02d", $0), "2026-05-01", Int64(100 + $0)) }
+            + [Self.payment("Old shop", "2024-05-01", 99_999), Self.payment("Euro shop", "2026-05-02", 500, currency: .eur)]
+        let payees = PayeesReport.payees(of: payments)
+        // The data's as-of date (its latest item's) makes "this year": 2026.
+        var dataset = Dataset()
+        dataset.transactions = TransactionsData(transactions: [Transaction(id: "1", name: "Shop 00", category: "food", amount: gbp(100),
+                                                                           date: .day(CivilDate(year: 2026, month: 5, day: 2)!), accountName: "Visa")])
+        let context = ReportContext(dataset: dataset)
+        let index = PayeesReport.pages(payees, context: context, section: nil).index
+        #expect(index.map(\.path) == ["payees/index", "payees/index.page2", "payees/index.page3"])
+        let views = index.map { $0.view as! PayeesReport.IndexView }
+        #expect(views.map(\.rows.count) == [40, 40, 17])
+        #expect(views.flatMap(\.rows).map(\.name) == payees.map(\.name), "A to Z")
+        #expect(views[0].hasTopYear && views[0].hasTopAll && !views[1].hasTopYear && !views[2].hasTopAll)
+        // The year's (2026: no old shop) and all time's, ten per currency, the base currency's first.
+        #expect(views[0].topYear.map(\.currency) == ["GBP", "EUR"] && views[0].topYear[0].rows.count == 10)
+        #expect(views[0].topYear[0].rows.first?.name == "Shop 94" && views[0].topAll[0].rows.first?.name == "Old shop")
+    }
+
     /// Every payee's counted payments by month, direction and currency, from the raw JSON: the
     /// Starling feeds (settled, in the account's currency, internal transfers left out) and the
     /// transactions app (pinned ones), grouped by the name trimmed, spaces collapsed, in lower case.
