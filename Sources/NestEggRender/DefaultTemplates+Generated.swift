@@ -585,6 +585,21 @@ Each category's spending in {{currency}}, its share of the total and how many tr
 No pinned transactions yet.
 {{/hasCurrencies}}
 
+{{#hasTopPayees}}
+## Top payees in {{topYear}}
+
+Who was paid most this year, by money paid out, each currency apart. [Every payee]({{root}}{{payeesHref}}).
+
+{{#topPayees}}
+| # | Payee | Paid out in {{currency}} | Payments |
+|--:|:--|--:|--:|
+{{#rows}}
+| {{rank}} | [{{name}}]({{root}}{{href}}) | {{amount}} | {{count}} |
+{{/rows}}
+
+{{/topPayees}}
+{{/hasTopPayees}}
+
 ## The last six months
 
 {{monthRange}}, up to the month of the latest transaction. Each month on its own:
@@ -982,6 +997,82 @@ Go to the [start page]({{startHref}}).
 {{/pager}}
 
 """#,
+        "payees-index.md.mustache": #"""
+# Payees
+
+Everyone your accounts paid or were paid by: {{countText}}, from the Starling accounts' settled
+payments (moves to savings goals and between your own accounts left out) and the transactions
+app. Each name opens a page with every payment to and from it, month by month. Amounts in
+different currencies are never added together.
+
+{{#isFirstPage}}
+{{#hasTopYear}}
+## Top payees in {{year}}
+
+By money paid out{{#allInYear}} (all your payments are of {{year}}, so these are the top of all time too){{/allInYear}}.
+
+{{#topYear}}
+| # | Payee | Paid out in {{currency}} | Payments |
+|--:|:--|--:|--:|
+{{#rows}}
+| {{rank}} | [{{name}}]({{root}}{{href}}) | {{amount}} | {{count}} |
+{{/rows}}
+
+{{/topYear}}
+{{/hasTopYear}}
+{{#hasTopAll}}
+## Top payees of all time
+
+{{#topAll}}
+| # | Payee | Paid out in {{currency}} | Payments |
+|--:|:--|--:|--:|
+{{#rows}}
+| {{rank}} | [{{name}}]({{root}}{{href}}) | {{amount}} | {{count}} |
+{{/rows}}
+
+{{/topAll}}
+{{/hasTopAll}}
+{{/isFirstPage}}
+
+## Every payee, A to Z
+
+{{> pager-top.md}}
+
+| Payee | Payments | Paid out | Received | Last |
+|:--|--:|--:|--:|:--|
+{{#rows}}
+| [{{name}}]({{root}}{{href}}) | {{count}} | {{paidOut}} | {{received}} | {{last}} |
+{{/rows}}
+
+{{> pager-bottom.md}}
+
+"""#,
+        "payees-payee.md.mustache": #"""
+# {{title}}
+
+{{countText}} from {{first}} to {{last}}:{{#hasPaidOut}} **{{paidOut}}** paid out{{/hasPaidOut}}{{#hasPaidOut}}{{#hasReceived}},{{/hasReceived}}{{/hasPaidOut}}{{#hasReceived}} **{{received}}** received{{/hasReceived}}{{^hasPaidOut}}{{^hasReceived}} nothing counted{{/hasReceived}}{{/hasPaidOut}}.
+Newest first, by month; amounts in different currencies are never added together.
+{{#hasUncounted}}Unpinned transactions of the transactions app are marked and left out of the sums.{{/hasUncounted}}
+
+[Every payee]({{root}}{{indexHref}})
+
+{{> pager-top.md}}
+
+{{#months}}
+## {{label}}
+
+{{count}}{{#continues}} in all (some on another page){{/continues}}:{{#hasPaidOut}} {{paidOut}} paid out{{/hasPaidOut}}{{#hasPaidOut}}{{#hasReceived}},{{/hasReceived}}{{/hasPaidOut}}{{#hasReceived}} {{received}} received{{/hasReceived}}{{^hasPaidOut}}{{^hasReceived}} nothing counted{{/hasReceived}}{{/hasPaidOut}}.
+
+| Date | Reference | Account | Paid out | Received |
+|:--|:--|:--|--:|--:|
+{{#rows}}
+| {{date}} | {{reference}} | {{account}}{{^counted}}{{#html}} <span class="tx-unpinned">unpinned</span>{{/html}}{{^html}} *(unpinned)*{{/html}}{{/counted}} | {{paidOut}} | {{received}} |
+{{/rows}}
+
+{{/months}}
+{{> pager-bottom.md}}
+
+"""#,
         "recurring-index.md.mustache": #"""
 # {{title}}
 
@@ -996,7 +1087,7 @@ allows is marked as stopped and left out of the yearly total.
 | Payee | Account | How often | Usual amount | Last | Next expected | A year | Payments |
 |:--|:--|:--|--:|:--|:--|--:|--:|
 {{#payments}}
-| {{counterparty}}{{#stopped}} (stopped){{/stopped}} | {{account}} | {{every}} | {{typical}} | {{last}} | {{next}} | {{yearly}} | {{count}} |
+| {{#hasCounterpartyHref}}[{{counterparty}}]({{root}}{{counterpartyHref}}){{/hasCounterpartyHref}}{{^hasCounterpartyHref}}{{counterparty}}{{/hasCounterpartyHref}}{{#stopped}} (stopped){{/stopped}} | {{account}} | {{every}} | {{typical}} | {{last}} | {{next}} | {{yearly}} | {{count}} |
 {{/payments}}
 | **Total a year** | | | | | | **{{yearlyTotal}}** | |
 {{#yearlyInBase}}
@@ -1013,7 +1104,7 @@ Payments the bank shows as upcoming: not paid yet, and in no total.
 | Date | Payee | Account | In or out | Amount |
 |:--|:--|:--|:--|--:|
 {{#upcoming}}
-| {{date}} | {{counterparty}} | {{account}} | {{direction}} | {{amount}} |
+| {{date}} | {{#hasCounterpartyHref}}[{{counterparty}}]({{root}}{{counterpartyHref}}){{/hasCounterpartyHref}}{{^hasCounterpartyHref}}{{counterparty}}{{/hasCounterpartyHref}} | {{account}} | {{direction}} | {{amount}} |
 {{/upcoming}}
 {{/hasUpcoming}}
 
@@ -1023,7 +1114,7 @@ Payments the bank shows as upcoming: not paid yet, and in no total.
 | From | Account | How often | Usual amount | Last | Next expected | A year | Payments |
 |:--|:--|:--|--:|:--|:--|--:|--:|
 {{#income}}
-| {{counterparty}}{{#stopped}} (stopped){{/stopped}} | {{account}} | {{every}} | {{typical}} | {{last}} | {{next}} | {{yearly}} | {{count}} |
+| {{#hasCounterpartyHref}}[{{counterparty}}]({{root}}{{counterpartyHref}}){{/hasCounterpartyHref}}{{^hasCounterpartyHref}}{{counterparty}}{{/hasCounterpartyHref}}{{#stopped}} (stopped){{/stopped}} | {{account}} | {{every}} | {{typical}} | {{last}} | {{next}} | {{yearly}} | {{count}} |
 {{/income}}
 {{/hasIncome}}
 
@@ -2011,7 +2102,8 @@ names the {{shown}} largest.
 {{#hasRows}}
 {{count}} transactions, newest first and by month, from the transactions app and from Starling's outgoing payments
 (settled or pending). Unpinned transactions are marked{{#html}} and dimmed{{/html}}; they are not counted in
-the sum below nor in the [spending by category]({{root}}{{insightsHref}}).
+the sum below nor in the [spending by category]({{root}}{{insightsHref}}). A name opens every payment to and from
+it; [Payees]({{root}}{{payeesHref}}) lists them all, the top ones first.
 
 {{> pager-top.md}}
 
@@ -2024,14 +2116,14 @@ the sum below nor in the [spending by category]({{root}}{{insightsHref}}).
 | Date | Name | Category | Provider | Account | Source | Amount |
 |:--|:--|:--|:--|:--|:--|--:|
 {{#rows}}
-| {{date}} | {{name}}{{#pending}} (pending){{/pending}}{{^pinned}}{{#html}} <span class="tx-unpinned">unpinned</span>{{/html}}{{^html}} *(unpinned)*{{/html}}{{/pinned}} | [{{category}}]({{root}}{{categoryHref}}) | {{provider}} | {{account}} | {{source}} | {{amount}} |
+| {{date}} | {{#hasNameRef}}[{{name}}][{{nameRef}}]{{/hasNameRef}}{{^hasNameRef}}{{name}}{{/hasNameRef}}{{#pending}} (pending){{/pending}}{{^pinned}}{{#html}} <span class="tx-unpinned">unpinned</span>{{/html}}{{^html}} *(unpinned)*{{/html}}{{/pinned}} | [{{category}}]({{root}}{{categoryHref}}) | {{provider}} | {{account}} | {{source}} | {{amount}} |
 {{/rows}}
 {{/showCategory}}
 {{^showCategory}}
 | Date | Name | Provider | Account | Source | Amount |
 |:--|:--|:--|:--|:--|--:|
 {{#rows}}
-| {{date}} | {{name}}{{#pending}} (pending){{/pending}}{{^pinned}}{{#html}} <span class="tx-unpinned">unpinned</span>{{/html}}{{^html}} *(unpinned)*{{/html}}{{/pinned}} | {{provider}} | {{account}} | {{source}} | {{amount}} |
+| {{date}} | {{#hasNameRef}}[{{name}}][{{nameRef}}]{{/hasNameRef}}{{^hasNameRef}}{{name}}{{/hasNameRef}}{{#pending}} (pending){{/pending}}{{^pinned}}{{#html}} <span class="tx-unpinned">unpinned</span>{{/html}}{{^html}} *(unpinned)*{{/html}}{{/pinned}} | {{provider}} | {{account}} | {{source}} | {{amount}} |
 {{/rows}}
 {{/showCategory}}
 
@@ -2047,6 +2139,10 @@ the sum below nor in the [spending by category]({{root}}{{insightsHref}}).
 {{^hasRows}}
 No transactions in this category.
 {{/hasRows}}
+
+{{#references}}
+[{{label}}]: {{root}}{{href}}
+{{/references}}
 
 """#,
         "transfers-index.md.mustache": #"""

@@ -92,7 +92,8 @@ import Testing
         #expect(!html.contains("evil.example/x\"") && !html.contains("evil.example/y\""), "no link to it")
         #expect(html.contains("<td style=\"text-align: left\">http://evil.example/x</td>") || html.contains(">http://evil.example/x<"))
         let markdown = try #require(files["transactions/index.md"])
-        #expect(markdown.contains(#"| http\://evil.example/x |"#) && markdown.contains(#"| https\://evil.example/y |"#))
+        // (Each name is the link text of its payee's page, a reference-style link: `[name][p1]`.)
+        #expect(markdown.contains(#"| [http\://evil.example/x][p"#) && markdown.contains(#"| [https\://evil.example/y][p"#))
     }
 
     @Test func nonWebAutolinksLeaveNoLinkAtAll() throws {

@@ -21,6 +21,7 @@ enum HouseholdCheck {
         let status: String
         let source: String
         let counterParty: String
+        let reference: String
         let category: String?
         let day: String  // yyyy-MM-dd in Europe/London
     }
@@ -56,7 +57,7 @@ enum HouseholdCheck {
                 let amount = item["amount"] as! [String: Any]
                 return Item(minor: amount["minorUnits"] as! Int, currency: amount["currency"] as! String, out: item["direction"] as! String == "OUT",
                             status: item["status"] as! String, source: item["source"] as! String,
-                            counterParty: item["counterPartyName"] as? String ?? "", category: item["spendingCategory"] as? String,
+                            counterParty: item["counterPartyName"] as? String ?? "", reference: item["reference"] as? String ?? "", category: item["spendingCategory"] as? String,
                             day: localDay(item["transactionTime"] as! String))
             }
             let balance = (json("starling/balances/\(uid).json") as! [String: Any])["clearedBalance"] as? [String: Any]

@@ -104,9 +104,9 @@ import Testing
         let site = SiteReport.build(dataset)
         let page = try #require(site.pages.first { $0.path == RecurringReport.section.path })
         let markdown = unpadded(try PageRenderer(templates: try TemplateLibrary(), site: site).render(page).markdown)
-        #expect(markdown.contains("| Spotify | Personal | Every month | £11.99 | 12 Nov 2026 | 21 Nov 2026 (scheduled by the bank) | £143.88 | 3 |"))
+        #expect(markdown.contains("| [Spotify](../payees/spotify.md) | Personal | Every month | £11.99 | 12 Nov 2026 | 21 Nov 2026 (scheduled by the bank) | £143.88 | 3 |"))
         #expect(markdown.contains("| **Total a year** | | | | | | **£3,761.76** | |"))
-        #expect(markdown.contains("| 21 Nov 2026 | Spotify | Personal | Out | £11.99 |"))
+        #expect(markdown.contains("| 21 Nov 2026 | [Spotify](../payees/spotify.md) | Personal | Out | £11.99 |"))
         // Every yearly cost is in pounds: the total row says it all, and no line repeats it.
         #expect(!markdown.contains("In all,"))
         // A payment in euros: the total row has both currencies, and a line adds them up in pounds at the rate.

@@ -43,6 +43,9 @@ public struct AccountFigures: Sendable {
     /// `nil` until the build reads the feed for them (``withFeedFigures(of:context:)``).
     public private(set) var cashFlow: AccountCashFlow?
     public private(set) var recurring: RecurringRule.Found?
+    /// The account's payments to and from its counterparties (``PayeePayment/of(_:clock:)``), for
+    /// the counterparty pages: as the cash flow, from the feed, `nil` from a ``Summary`` until the build reads the feed.
+    public private(set) var payments: [PayeePayment]?
 
     /// Which of the figures a read decodes: the other is passed over.
     private enum Part { case weeks, basis, both }
@@ -68,6 +71,7 @@ public struct AccountFigures: Sendable {
         spending = TransactionsRules.starlingItems(of: data, clock: context.clock, categories: &categories)
         cashFlow = AccountCashFlow.of(data, clock: context.clock, settings: context.settings)
         recurring = RecurringRule.of(data, clock: context.clock)
+        payments = PayeePayment.of(data, clock: context.clock)
         latest = data.latestFeedInstant
     }
 
@@ -77,6 +81,7 @@ public struct AccountFigures: Sendable {
         var figures = self
         figures.cashFlow = AccountCashFlow.of(data, clock: context.clock, settings: context.settings)
         figures.recurring = RecurringRule.of(data, clock: context.clock)
+        figures.payments = PayeePayment.of(data, clock: context.clock)
         return figures
     }
 

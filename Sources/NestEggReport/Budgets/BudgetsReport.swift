@@ -105,13 +105,17 @@ public enum BudgetsReport {
             notConverted: month.notConverted.isEmpty ? nil : context.money(month.notConverted))
     }
 
-    static func months(_ dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:]) -> [Month] {
+    /// `cashFlow`: the cash flow's months when the caller has them, worked out here otherwise.
+    static func months(_ dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:],
+                       cashFlow: [CashFlowReport.Month]? = nil) -> [Month] {
         guard !context.settings.budgets.isEmpty else { return [] }
-        return months(CashFlowReport.months(dataset, context: context, summaries: summaries), budgets: context.settings.budgets, progress: context.progress)
+        return months(cashFlow ?? CashFlowReport.months(dataset, context: context, summaries: summaries), budgets: context.settings.budgets,
+                      progress: context.progress)
     }
 
-    public static func pages(for dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:]) -> [Page] {
-        let months = months(dataset, context: context, summaries: summaries)
+    public static func pages(for dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:],
+                             cashFlow: [CashFlowReport.Month]? = nil) -> [Page] {
+        let months = months(dataset, context: context, summaries: summaries, cashFlow: cashFlow)
         guard !months.isEmpty else { return [] }
         let rule = "Each month's money out per category (as on the cash-flow pages: settled payments from the Starling accounts, "
             + "in \(context.settings.baseCurrency.code), other currencies converted at the month's rate) against the monthly budgets "
@@ -121,8 +125,9 @@ public enum BudgetsReport {
     }
 
     /// The start page's budgets: the latest month's budget so far, spent and what is left.
-    public static func dashboard(for dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:]) -> DashboardSection? {
-        guard let month = months(dataset, context: context, summaries: summaries).last else { return nil }
+    public static func dashboard(for dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:],
+                                 cashFlow: [CashFlowReport.Month]? = nil) -> DashboardSection? {
+        guard let month = months(dataset, context: context, summaries: summaries, cashFlow: cashFlow).last else { return nil }
         let label = TransactionsInsightsReport.monthHeading(month.month, context: context)
         let over = month.lines.filter(\.isOver).map(\.category)
         var figures: [DashboardSection.Figure] = [

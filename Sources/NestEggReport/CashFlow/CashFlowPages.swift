@@ -145,8 +145,9 @@ extension CashFlowReport {
                      title: "Where the money came from and went in \(TransactionsInsightsReport.monthLabel(month.month, context: context)), in \(month.income.currency.code)")
     }
 
-    public static func pages(for dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:]) -> [Page] {
-        let months = months(dataset, context: context, summaries: summaries)
+    /// `months`: the cash flow's months when the caller has them (``months(_:context:summaries:)``), worked out here otherwise.
+    public static func pages(for dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:], months: [Month]? = nil) -> [Page] {
+        let months = months ?? self.months(dataset, context: context, summaries: summaries)
         guard !months.isEmpty else { return [] }
         let base = context.settings.baseCurrency
         let crumbs = [Link("Dashboard", "index")]
@@ -205,8 +206,9 @@ extension CashFlowReport {
     }
 
     /// The start page's cash flow: the latest month's money in, out, net and savings rate.
-    public static func dashboard(for dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:]) -> DashboardSection? {
-        guard let month = months(dataset, context: context, summaries: summaries).last else { return nil }
+    public static func dashboard(for dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:],
+                                 months: [Month]? = nil) -> DashboardSection? {
+        guard let month = (months ?? self.months(dataset, context: context, summaries: summaries)).last else { return nil }
         let label = TransactionsInsightsReport.monthHeading(month.month, context: context)
         return DashboardSection(title: "Cash flow, \(label)", href: ReportContext.href(monthPath(month.month)),
                                 linkText: "Where the money came from and went, month by month", figures: [

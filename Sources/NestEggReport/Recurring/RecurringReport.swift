@@ -9,6 +9,9 @@ public enum RecurringReport {
 
     struct Row: Sendable, Encodable {
         let counterparty: String
+        /// The counterparty's page (``PayeesReport``), when it has one; empty otherwise.
+        let counterpartyHref: String
+        let hasCounterpartyHref: Bool
         let account: String
         let every: String
         let typical: String
@@ -22,6 +25,8 @@ public enum RecurringReport {
     struct UpcomingRow: Sendable, Encodable {
         let date: String
         let counterparty: String
+        let counterpartyHref: String
+        let hasCounterpartyHref: Bool
         let account: String
         let amount: String
         let direction: String
@@ -56,7 +61,9 @@ public enum RecurringReport {
         return series.next.adding(days: slack) < asOf
     }
 
-    public static func pages(for dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:]) -> [Page] {
+    /// `payee` gives a counterparty's page (``PayeesReport/Directory/path(of:)``), if it has one.
+    public static func pages(for dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:],
+                             payee: (String) -> String? = { _ in nil }) -> [Page] {
         let found = found(dataset, context: context, summaries: summaries)
         let series = found.flatMap(\.series)
         let upcoming = found.flatMap(\.upcoming).sorted { ($0.date, $0.counterparty, $0.account) < ($1.date, $1.counterparty, $1.account) }
@@ -66,7 +73,8 @@ public enum RecurringReport {
             let stopped = stopped(series, asOf: asOf)
             let next = series.scheduled.map { "\(context.date($0.date)) (scheduled by the bank)" }
                 ?? (stopped ? "– (none since \(context.date(series.last)))" : context.date(series.next))
-            return Row(counterparty: series.counterparty, account: series.account, every: series.interval.label,
+            return Row(counterparty: series.counterparty, counterpartyHref: payee(series.counterparty).map(ReportContext.href) ?? "",
+                       hasCounterpartyHref: payee(series.counterparty) != nil, account: series.account, every: series.interval.label,
                        typical: context.money(series.typical), last: context.date(series.last), next: next,
                        yearly: context.money(series.yearlyCost), count: series.count, stopped: stopped)
         }
@@ -90,7 +98,9 @@ public enum RecurringReport {
         }
         let view = View(
             title: "Recurring payments", payments: payments.map(row), hasPayments: !payments.isEmpty, income: income.map(row), hasIncome: !income.isEmpty,
-            upcoming: upcoming.map { UpcomingRow(date: context.date($0.date), counterparty: $0.counterparty, account: $0.account,
+            upcoming: upcoming.map { UpcomingRow(date: context.date($0.date), counterparty: $0.counterparty,
+                                                 counterpartyHref: payee($0.counterparty).map(ReportContext.href) ?? "",
+                                                 hasCounterpartyHref: payee($0.counterparty) != nil, account: $0.account,
                                                  amount: context.money($0.amount), direction: $0.incoming ? "In" : "Out") },
             // The total row says it already when every amount is in the base currency: then there is no other line.
             hasUpcoming: !upcoming.isEmpty, yearlyTotal: context.money(totals),

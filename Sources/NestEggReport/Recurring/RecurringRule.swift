@@ -82,7 +82,7 @@ public enum RecurringRule {
         }
     }
 
-    public static func key(_ name: String) -> String { Text.trimmed(name).lowercased() }
+    public static func key(_ name: String) -> String { Counterparty.key(name) }
 
     public static func of(_ data: StarlingAccountData, clock: LocalClock) -> Found {
         var groups: [String: (name: String, incoming: Bool, payments: [Payment])] = [:]

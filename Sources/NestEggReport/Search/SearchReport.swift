@@ -119,7 +119,7 @@ public enum SearchReport {
         var places: [String: Set<String>] = [:]
         func add(_ name: String, in place: String) {
             let single = Text.singleLine(name)
-            let key = Text.categoryKey(single)
+            let key = Counterparty.key(single)
             guard !key.isEmpty else { return }
             if let known = names[key], !Text.precedes(single, known) {} else { names[key] = single }
             places[key, default: []].insert(place)

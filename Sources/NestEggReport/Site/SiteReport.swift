@@ -65,6 +65,39 @@ public enum SiteReport {
         }
         private var appItems: [SpendingItem]?
 
+        /// Every counterparty and its payments (``PayeesReport/payees(_:context:summaries:)``), worked out once:
+        /// their pages, and the links to them from the transactions lists, the recurring payments and the search.
+        var payees: [PayeesReport.Payee] {
+            payeesLock.withLock {
+                if let payeeList { return payeeList }
+                let payees = PayeesReport.payees(dataset, context: context, summaries: summaries)
+                payeeList = payees
+                return payees
+            }
+        }
+        private var payeeList: [PayeesReport.Payee]?
+
+        /// Every account's cash flow (``CashFlowReport/accounts(_:context:summaries:)``) and its
+        /// months (``CashFlowReport/months(_:rates:base:asOf:)``), worked out once: the cash-flow
+        /// pages, the budgets, their start-page sections and the search read them.
+        var cashFlowAccounts: [AccountCashFlow] {
+            cashFlowLock.withLock {
+                if let cashFlow { return cashFlow.accounts }
+                let accounts = CashFlowReport.accounts(dataset, context: context, summaries: summaries)
+                let months = CashFlowReport.months(accounts, rates: dataset.rates, base: context.settings.baseCurrency, asOf: context.progress.asOf)
+                cashFlow = (accounts, months)
+                return accounts
+            }
+        }
+        var cashFlowMonths: [CashFlowReport.Month] {
+            _ = cashFlowAccounts
+            return cashFlowLock.withLock { cashFlow!.months }
+        }
+        private var cashFlow: (accounts: [AccountCashFlow], months: [CashFlowReport.Month])?
+        private let cashFlowLock = NSLock()
+        private let payeesLock = NSLock()
+        var payeeDirectory: PayeesReport.Directory { PayeesReport.Directory(payees) }
+
         /// The spending list's totals (``SpendingTotals``): the insights, the start page and the
         /// lists' counts and sums read them, not the rows.
         var totals: SpendingTotals {
@@ -141,10 +174,11 @@ public enum SiteReport {
         Report(section: GoalsReport.section, pages: GoalsReport.pages, dashboard: GoalsReport.dashboard),
         // Its start-page section is the insights'.
         Report(section: TransactionsReport.section, pages: { _, context, derived in
-            derived.lists.map { TransactionsReport.pages(for: $0, totals: derived.totals, context: context) } ?? [] },
+            let payees = derived.payeeDirectory
+            return derived.lists.map { TransactionsReport.pages(for: $0, totals: derived.totals, context: context, payee: { payees.path(of: $0) }) } ?? [] },
                dashboard: { _, _, _ in nil }),
         Report(section: TransactionsInsightsReport.section,
-               pages: { TransactionsInsightsReport.pages(for: $2.totals, context: $1) },
+               pages: { TransactionsInsightsReport.pages(for: $2.totals, context: $1, payees: $2.payees) },
                dashboard: { TransactionsInsightsReport.dashboard(for: $2.totals, context: $1) }),
         Report(section: LoansReport.section, pages: LoansReport.pages, dashboard: LoansReport.dashboard),
         // The loans section names the top countries.
@@ -155,11 +189,11 @@ public enum SiteReport {
         Report(section: TransfersReport.section, pages: TransfersReport.pages, dashboard: TransfersReport.dashboard),
         Report(section: NetWorthReport.section, pages: { NetWorthReport.pages(for: $0, context: $1, summaries: $2.summaries) },
                dashboard: { NetWorthReport.dashboard(for: $0, context: $1, summaries: $2.summaries) }),
-        Report(section: CashFlowReport.section, pages: { CashFlowReport.pages(for: $0, context: $1, summaries: $2.summaries) },
-               dashboard: { CashFlowReport.dashboard(for: $0, context: $1, summaries: $2.summaries) }),
-        Report(section: BudgetsReport.section, pages: { BudgetsReport.pages(for: $0, context: $1, summaries: $2.summaries) },
-               dashboard: { BudgetsReport.dashboard(for: $0, context: $1, summaries: $2.summaries) }),
-        Report(section: RecurringReport.section, pages: { RecurringReport.pages(for: $0, context: $1, summaries: $2.summaries) },
+        Report(section: CashFlowReport.section, pages: { CashFlowReport.pages(for: $0, context: $1, months: $2.cashFlowMonths) },
+               dashboard: { CashFlowReport.dashboard(for: $0, context: $1, months: $2.cashFlowMonths) }),
+        Report(section: BudgetsReport.section, pages: { BudgetsReport.pages(for: $0, context: $1, cashFlow: $2.cashFlowMonths) },
+               dashboard: { BudgetsReport.dashboard(for: $0, context: $1, cashFlow: $2.cashFlowMonths) }),
+        Report(section: RecurringReport.section, pages: { RecurringReport.pages(for: $0, context: $1, summaries: $2.summaries, payee: { [directory = $2.payeeDirectory] in directory.path(of: $0) }) },
                dashboard: { RecurringReport.dashboard(for: $0, context: $1, summaries: $2.summaries) }),
     ]
 
@@ -221,10 +255,16 @@ public enum SiteReport {
         let notesPage = DataNotesReport.page(notes, context: context)
         if let notesPage { pages.append(notesPage) }
         pages.append(SearchReport.page(sections: sections))
-        let counterparties = SearchReport.counterparties(accounts: CashFlowReport.accounts(dataset, context: context, summaries: summaries),
-                                                         transactions: dataset.transactions.transactions) { _ in TransactionsReport.section.path }
+        // The counterparties' pages are in the transactions' section; the search lists each
+        // counterparty once, as a counterparty (so their pages go in after the search's entries).
+        let payeePages = PayeesReport.pages(derived.payees, context: context, section: TransactionsReport.section.id)
+        pages += payeePages.index
+        let payees = derived.payeeDirectory
+        let counterparties = SearchReport.counterparties(accounts: derived.cashFlowAccounts,
+                                                         transactions: dataset.transactions.transactions) { payees.path(of: $0) ?? TransactionsReport.section.path }
         let search = SearchReport.entries(pages: pages, sections: sections, accounts: SearchReport.accounts(derived.statements),
                                           counterparties: counterparties)
+        pages += payeePages.payees
         var site = Site(title: dataset.settings.title, sections: sections, pages: pages, dashboard: dashboard,
                         dataAsOf: context.progress.asOf, settings: dataset.settings)
         pages = []

@@ -23,6 +23,11 @@ public enum TransactionsInsightsReport {
         let months: [MonthLink]
         let trends: [TrendView]
         let hasTrends: Bool
+        /// The largest payees of the data's year (``PayeesReport/top(_:year:limit:)``) and the payees' index.
+        let topPayees: [PayeesReport.TopTable]
+        let hasTopPayees: Bool
+        let topYear: String
+        let payeesHref: String
     }
 
     /// Spending per category in one currency: the table and its ring.
@@ -94,12 +99,16 @@ public enum TransactionsInsightsReport {
         return percent == 0 && part.minorUnits > 0 ? "<1%" : "\(percent)%"
     }
 
+    /// How many of the year's top payees the index names, per currency: where the money went, by whom.
+    static let topPayeeCount = 5
+
     public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
         pages(for: SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock)), context: context)
     }
 
-    /// The pages for the spending list's totals (``SpendingTotals``).
-    static func pages(for totals: SpendingTotals, context: ReportContext) -> [Page] {
+    /// The pages for the spending list's totals (``SpendingTotals``); `payees`, when given, for the
+    /// index's table of the year's top payees.
+    static func pages(for totals: SpendingTotals, context: ReportContext, payees: [PayeesReport.Payee] = []) -> [Page] {
         guard let dates = totals.dates else { return [] }
         let slugs = TransactionsRules.slugs(for: totals.categories())
         let categoryHref = { (category: SpendingCategory) in ReportContext.href("transactions/" + (slugs[category.key] ?? "index")) }
@@ -115,6 +124,8 @@ public enum TransactionsInsightsReport {
         let trends = currencies.compactMap { currency in
             trend(totals, months: months, currency: currency, context: context)
         }
+        let year = context.progress.asOf?.year
+        let topPayees = year.map { PayeesReport.topTables(PayeesReport.top(payees, year: $0, limit: topPayeeCount, base: context.settings.baseCurrency), context: context) } ?? []
         let index = IndexView(
             firstDate: context.date(dates.lowerBound), lastDate: context.date(dates.upperBound),
             pinnedCount: context.count(pinned), unpinnedCount: context.count(count - pinned), hasUnpinned: pinned < count,
@@ -122,7 +133,9 @@ public enum TransactionsInsightsReport {
                                                    title: "Spending by category", context: context) },
             hasCurrencies: !currencies.isEmpty,
             monthRange: months.first.map { "\(monthLabel($0, context: context)) – \(monthLabel(months.last!, context: context))" } ?? "",
-            months: monthLinks, trends: trends, hasTrends: !trends.isEmpty)
+            months: monthLinks, trends: trends, hasTrends: !trends.isEmpty,
+            topPayees: topPayees, hasTopPayees: !topPayees.isEmpty, topYear: year.map(String.init) ?? "",
+            payeesHref: ReportContext.href(PayeesReport.indexPath))
         var pages = [Page(path: section.path, title: "Spending by category", template: "insights-index",
                           section: section.id, breadcrumbs: crumbs, view: index)]
 

@@ -24,8 +24,17 @@ public enum TransactionsReport {
         /// Per currency, joined with ` · `.
         let pinnedSum: String
         let insightsHref: String
+        let payeesHref: String
+        /// The payees' pages this page's rows link to, once each.
+        let references: [Reference]
         /// Which part of the list this page shows (the list at `transactions/index` or a category's).
         let pager: Pagination.View
+    }
+
+    /// A link reference definition: `[p1]: ../payees/tesco.md`.
+    struct Reference: Sendable, Encodable {
+        let label: String
+        let href: String
     }
 
     struct FilterView: Sendable, Encodable {
@@ -52,6 +61,11 @@ public enum TransactionsReport {
     struct RowView: Sendable, Encodable {
         let date: String
         let name: String
+        /// The label of the link to the counterparty's page (``PayeesReport``), when it has one:
+        /// reference-style (`[Tesco][p3]`, the page's address once at the foot of the page), so a
+        /// row reads as names in Markdown, not as names and addresses.
+        let nameRef: String
+        let hasNameRef: Bool
         let category: String
         let categoryHref: String
         let provider: String
@@ -86,9 +100,20 @@ public enum TransactionsReport {
     /// its own rows only, while the counts, the filters and the pinned sum are the whole list's.
     static func listView(current: SpendingCategory?, rows: [SpendingItem], page: Int,
                          pagination: Pagination, filters: [FilterView], summary: ListSummary,
-                         pathOf: (SpendingCategory?) -> String, context: ReportContext) -> ListView {
+                         pathOf: (SpendingCategory?) -> String, context: ReportContext,
+                         payee: (String) -> String? = { _ in nil }) -> ListView {
+        var references: [Reference] = []
+        var labels: [String: String] = [:]
         func row(_ item: SpendingItem) -> RowView {
-            RowView(date: context.date(item.date), name: item.name, category: item.category.name,
+            var label = ""
+            if let path = payee(item.name) {
+                if let known = labels[path] { label = known } else {
+                    label = "p\(references.count + 1)"
+                    labels[path] = label
+                    references.append(Reference(label: label, href: ReportContext.href(path)))
+                }
+            }
+            return RowView(date: context.date(item.date), name: item.name, nameRef: label, hasNameRef: !label.isEmpty, category: item.category.name,
                     categoryHref: ReportContext.href(pathOf(item.category)), provider: item.provider ?? "",
                     account: item.accountName, source: item.source.rawValue, amount: context.money(item.amount),
                     pinned: item.pinned, pending: item.pending)
@@ -110,7 +135,8 @@ public enum TransactionsReport {
             count: context.count(summary.count), pinnedCount: context.count(summary.pinnedCount),
             unpinnedCount: context.count(summary.count - summary.pinnedCount),
             hasUnpinned: summary.pinnedCount < summary.count, pinnedSum: summary.pinnedSum,
-            insightsHref: ReportContext.href(TransactionsInsightsReport.section.path),
+            insightsHref: ReportContext.href(TransactionsInsightsReport.section.path), payeesHref: ReportContext.href(PayeesReport.indexPath),
+            references: references,
             pager: pagination.view(page: page, base: pathOf(current), noun: "transactions", locale: context.locale))
     }
 
@@ -133,7 +159,9 @@ public enum TransactionsReport {
 
     /// The pages of the lists (``SpendingLists``) and their totals (``SpendingTotals``): the counts,
     /// filters and sums are the totals'; only the rows are the lists', taken when a page is rendered.
-    static func pages(for lists: SpendingLists, totals: SpendingTotals, context: ReportContext) -> [Page] {
+    /// `payee` gives the page of a row's counterparty (``PayeesReport/Directory/path(of:)``), if any.
+    static func pages(for lists: SpendingLists, totals: SpendingTotals, context: ReportContext,
+                      payee: @escaping @Sendable (String) -> String? = { _ in nil }) -> [Page] {
         let categories = totals.categories()
         let slugs = TransactionsRules.slugs(for: categories)
         let pathOf: @Sendable (SpendingCategory?) -> String = { category in
@@ -177,7 +205,7 @@ public enum TransactionsReport {
                                   breadcrumbs: current == nil && page.number == 1 ? crumbs : crumbs + [Link(section.title, section.path)],
                                   view: listView(current: current, rows: lists.rows(of: page.path), page: page.number,
                                                  pagination: pagination, filters: filters, summary: summary,
-                                                 pathOf: pathOf, context: context)))
+                                                 pathOf: pathOf, context: context, payee: payee)))
             }
         }
         if inBar.count < categories.count {

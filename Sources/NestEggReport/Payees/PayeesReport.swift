@@ -1,0 +1,310 @@
+import NestEggModel
+import NestEggSupport
+/// The counterparty pages: `payees/<slug>` (every payment to and from one counterparty, newest
+/// first, grouped by month with each month's totals, 100 rows a page like the transactions lists)
+/// and `payees/index` (the top payees of the data's year and of all time, then every counterparty
+/// from A to Z). Amounts of different currencies are never added: each total is per currency.
+///
+/// Payments are ``PayeePayment``s; names group by ``Counterparty/key(_:)``, as the search and the
+/// recurring payments group them. A counterparty's name on its page is the first of its spellings
+/// (``NestEggSupport/Text/precedes(_:_:)``). Slugs are handed out in that name order
+/// (``SlugAllocator``), so the same data always gives the same addresses.
+///
+/// Every share of a sharded build makes the same pages: an account held as a summary brings its
+/// payments with it (``AccountFigures/payments``), as it brings its cash flow.
+public enum PayeesReport {
+    public static let indexPath = "payees/index"
+    public static let title = "Payees"
+    /// How many payees each top table shows, per currency.
+    static let topCount = 10
+    /// Payees per page of the index. Each shows as a card of five lines on a phone (some 130 px),
+    /// and page 1 also holds the top tables (a card each, two tables per currency): on the
+    /// synthetic data at scale 1 (two currencies) 50 a page made page 1 11,250 px at 390 px, near
+    /// the browser test's 12,000; 40 make it some 9,950.
+    static let indexPageSize = 40
+
+    /// Rows per page of a payee's payments, a month's heading counting as a row. A payment shows
+    /// on a phone as a card of four or five lines (its date, reference, account and amount: some
+    /// 120 px with a long account name, against the transactions lists' two short lines and a
+    /// small third), so 100 of them came to 12,100 px in the browser test, past its limit; 80
+    /// keep a page under 10,000 px.
+    static let rowsPerPage = 80
+
+    /// A payee's payments as pages of ``rowsPerPage`` rows. A monthly bill's payments are a month
+    /// each, so counting only payments, a page would also hold as many headings: twice the height.
+    static func pagination(of payments: [PayeePayment]) -> Pagination {
+        var previous: CalendarMonth?
+        let rows = payments.map { payment -> Int in
+            let month = CalendarMonth(payment.date)
+            defer { previous = month }
+            return month == previous ? 1 : 2
+        }
+        return Pagination(rows: rows, pageSize: rowsPerPage)
+    }
+
+    /// One counterparty and its payments, newest first.
+    public struct Payee: Sendable {
+        public let key: String
+        public let name: String
+        public let slug: String
+        public let payments: [PayeePayment]
+        public var path: String { "payees/" + slug }
+
+        /// The counted payments' sums out and in, per currency; with `year`, of that year only.
+        public func totals(year: Int? = nil) -> (paidOut: MoneyTotals, received: MoneyTotals) {
+            var out = MoneyTotals(), received = MoneyTotals()
+            for payment in payments where payment.counted && (year == nil || payment.date.year == year) {
+                if payment.incoming { received.add(payment.amount) } else { out.add(payment.amount) }
+            }
+            return (out, received)
+        }
+
+        /// Per month: how many payments, and the counted ones' sums out and in.
+        public func months() -> [CalendarMonth: (count: Int, paidOut: MoneyTotals, received: MoneyTotals)] {
+            var months: [CalendarMonth: (count: Int, paidOut: MoneyTotals, received: MoneyTotals)] = [:]
+            for payment in payments {
+                var month = months[CalendarMonth(payment.date)] ?? (0, MoneyTotals(), MoneyTotals())
+                month.count += 1
+                if payment.counted {
+                    if payment.incoming { month.received.add(payment.amount) } else { month.paidOut.add(payment.amount) }
+                }
+                months[CalendarMonth(payment.date)] = month
+            }
+            return months
+        }
+    }
+
+    /// Where each counterparty's page is, by ``Counterparty/key(_:)``: what the transactions
+    /// lists, the recurring payments and the search link with.
+    public struct Directory: Sendable {
+        let paths: [String: String]
+        public init(_ payees: [Payee]) {
+            paths = Dictionary(payees.map { ($0.key, $0.path) }, uniquingKeysWith: { a, _ in a })
+        }
+        /// The page of the counterparty `name`, or `nil` when it has none.
+        public func path(of name: String) -> String? { paths[Counterparty.key(name)] }
+    }
+
+    /// Every account's payments (from its feed, or from its summary) and the transactions app's.
+    static func payments(_ dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures]) -> [PayeePayment] {
+        var payments: [PayeePayment] = []
+        for data in dataset.starling {
+            if let summary = summaries[data.account.uid] { payments += summary.payments ?? [] } else { payments += PayeePayment.of(data, clock: context.clock) }
+        }
+        return payments + PayeePayment.of(dataset.transactions.transactions, clock: context.clock)
+    }
+
+    /// The counterparties, by name (their slugs handed out in that order).
+    public static func payees(_ dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:]) -> [Payee] {
+        payees(of: payments(dataset, context: context, summaries: summaries))
+    }
+
+    /// `payments` grouped by counterparty, by name; each counterparty's payments newest first.
+    public static func payees(of payments: [PayeePayment]) -> [Payee] {
+        var groups: [String: (name: String, payments: [PayeePayment])] = [:]
+        for payment in payments {
+            let key = Counterparty.key(payment.name)
+            guard !key.isEmpty else { continue }
+            if let known = groups[key] {
+                if Text.precedes(payment.name, known.name) { groups[key]!.name = payment.name }
+                groups[key]!.payments.append(payment)
+            } else {
+                groups[key] = (payment.name, [payment])
+            }
+        }
+        let ordered = groups.sorted { a, b in a.value.name != b.value.name ? Text.precedes(a.value.name, b.value.name) : a.key < b.key }
+        var allocator = SlugAllocator(reserved: ["index"])
+        return ordered.map { key, group in
+            Payee(key: key, name: group.name, slug: allocator.allocate(group.name, fallback: "payee"),
+                  payments: group.payments.sorted(by: PayeePayment.newestFirst))
+        }
+    }
+
+    // MARK: View data
+
+    struct PayeeView: Sendable, Encodable {
+        let name: String
+        let countText: String
+        let paidOut: String
+        let hasPaidOut: Bool
+        let received: String
+        let hasReceived: Bool
+        let hasUncounted: Bool
+        let first: String
+        let last: String
+        let months: [MonthGroup]
+        let pager: Pagination.View
+        let indexHref: String
+    }
+
+    struct MonthGroup: Sendable, Encodable {
+        let label: String
+        let count: String
+        let paidOut: String
+        let hasPaidOut: Bool
+        let received: String
+        let hasReceived: Bool
+        let rows: [RowView]
+        /// Part of the month is on the page before or after this one.
+        let continues: Bool
+    }
+
+    struct RowView: Sendable, Encodable {
+        let date: String
+        let reference: String
+        let account: String
+        let paidOut: String
+        let received: String
+        let counted: Bool
+    }
+
+    struct IndexView: Sendable, Encodable {
+        let countText: String
+        let year: String
+        let topYear: [TopTable]
+        let hasTopYear: Bool
+        let topAll: [TopTable]
+        let hasTopAll: Bool
+        /// Every payment is of the data's year: the year's top payees are those of all time.
+        let allInYear: Bool
+        let rows: [IndexRow]
+        let isFirstPage: Bool
+        let pager: Pagination.View
+    }
+
+    /// One currency's top payees.
+    struct TopTable: Sendable, Encodable {
+        let currency: String
+        let rows: [TopRow]
+    }
+
+    struct TopRow: Sendable, Encodable {
+        let rank: Int
+        let name: String
+        let href: String
+        let amount: String
+        let count: String
+    }
+
+    struct IndexRow: Sendable, Encodable {
+        let name: String
+        let href: String
+        let count: String
+        let paidOut: String
+        let received: String
+        let last: String
+    }
+
+    // MARK: Pages
+
+    /// The top payees by money paid out (of `year`, or of all time), per currency: the largest
+    /// `limit` of each currency, by amount, then by name; the base currency first, then the others by code.
+    static func top(_ payees: [Payee], year: Int?, limit: Int = topCount, base: Currency = .gbp) -> [(payee: Payee, amount: Money, count: Int)] {
+        var byCurrency: [Currency: [(payee: Payee, amount: Money, count: Int)]] = [:]
+        for payee in payees {
+            let counted = payee.payments.filter { $0.counted && !$0.incoming && (year == nil || $0.date.year == year) }
+            for amount in MoneyTotals(counted.map(\.amount)).amounts where amount.minorUnits > 0 {
+                byCurrency[amount.currency, default: []].append((payee, amount, counted.filter { $0.amount.currency == amount.currency }.count))
+            }
+        }
+        return byCurrency.keys.sorted { $0 == base || ($1 != base && $0 < $1) }.flatMap { currency in
+            byCurrency[currency]!.sorted { a, b in
+                a.amount.minorUnits != b.amount.minorUnits ? a.amount.minorUnits > b.amount.minorUnits : Text.precedes(a.payee.name, b.payee.name)
+            }.prefix(limit)
+        }
+    }
+
+    static func topRows(_ top: [(payee: Payee, amount: Money, count: Int)], context: ReportContext) -> [TopRow] {
+        var rank = 0
+        var currency: Currency?
+        return top.map { entry in
+            if entry.amount.currency != currency { (rank, currency) = (0, entry.amount.currency) }
+            rank += 1
+            return TopRow(rank: rank, name: entry.payee.name, href: ReportContext.href(entry.payee.path),
+                          amount: context.money(entry.amount), count: context.count(entry.count))
+        }
+    }
+
+    /// The rows of ``topRows(_:context:)``, a table per currency.
+    static func topTables(_ top: [(payee: Payee, amount: Money, count: Int)], context: ReportContext) -> [TopTable] {
+        let rows = topRows(top, context: context)
+        var tables: [TopTable] = []
+        for (entry, row) in zip(top, rows) {
+            if row.rank == 1 { tables.append(TopTable(currency: entry.amount.currency.code, rows: [])) }
+            tables[tables.count - 1] = TopTable(currency: tables[tables.count - 1].currency, rows: tables[tables.count - 1].rows + [row])
+        }
+        return tables
+    }
+
+    /// The index's pages and every counterparty's; none without payments.
+    public static func pages(_ payees: [Payee], context: ReportContext, section: String?) -> (index: [Page], payees: [Page]) {
+        guard !payees.isEmpty else { return ([], []) }
+        let crumbs = [Link("Dashboard", "index")]
+        let year = context.progress.asOf?.year
+        let base = context.settings.baseCurrency
+        let topYear = year.map { topTables(top(payees, year: $0, base: base), context: context) } ?? []
+        let topAll = topTables(top(payees, year: nil, base: base), context: context)
+        let allInYear = year != nil && payees.allSatisfy { $0.payments.allSatisfy { $0.date.year == year } }
+        let pagination = Pagination(count: payees.count, pageSize: indexPageSize)
+        let index = pagination.pages(base: indexPath, title: title).map { page in
+            let rows = payees[page.range].map { payee in
+                let totals = payee.totals()
+                return IndexRow(name: payee.name, href: ReportContext.href(payee.path), count: context.count(payee.payments.count),
+                                paidOut: context.money(totals.paidOut), received: context.money(totals.received),
+                                last: payee.payments.first.map { context.date($0.date) } ?? "")
+            }
+            return Page(path: page.path, title: page.title, template: "payees-index", section: section,
+                        breadcrumbs: page.number == 1 ? crumbs : crumbs + [Link(title, indexPath)],
+                        view: IndexView(countText: context.counted(payees.count, "counterparty", "counterparties"),
+                                        year: year.map(String.init) ?? "", topYear: page.number == 1 ? topYear : [],
+                                        hasTopYear: page.number == 1 && !topYear.isEmpty, topAll: page.number == 1 ? topAll : [],
+                                        hasTopAll: page.number == 1 && !topAll.isEmpty && !allInYear, allInYear: allInYear,
+                                        rows: rows, isFirstPage: page.number == 1,
+                                        pager: pagination.view(page: page.number, base: indexPath, noun: "counterparties", locale: context.locale)))
+        }
+        var pages: [Page] = []
+        for payee in payees {
+            let months = payee.months()
+            let totals = payee.totals()
+            let payments = Self.pagination(of: payee.payments)
+            let summary = (count: context.counted(payee.payments.count, "payment"), out: context.money(totals.paidOut),
+                           hasOut: !totals.paidOut.isEmpty,
+                           received: context.money(totals.received), hasReceived: !totals.received.isEmpty,
+                           uncounted: payee.payments.contains { !$0.counted },
+                           first: payee.payments.last.map { context.date($0.date) } ?? "",
+                           last: payee.payments.first.map { context.date($0.date) } ?? "")
+            for page in payments.pages(base: payee.path, title: payee.name) {
+                let rows = payee.payments[page.range]
+                pages.append(Page(path: page.path, title: page.title, template: "payees-payee", section: section,
+                                  breadcrumbs: crumbs + [Link(title, indexPath)],
+                                  view: view(rows, months: months, summary: summary, name: payee.name,
+                                             pager: payments.view(page: page.number, base: payee.path, noun: "payments", locale: context.locale),
+                                             context: context)))
+            }
+        }
+        return (index, pages)
+    }
+
+    static func view(_ payments: ArraySlice<PayeePayment>, months: [CalendarMonth: (count: Int, paidOut: MoneyTotals, received: MoneyTotals)],
+                     summary: (count: String, out: String, hasOut: Bool, received: String, hasReceived: Bool, uncounted: Bool, first: String, last: String),
+                     name: String, pager: Pagination.View, context: ReportContext) -> PayeeView {
+        var groups: [(month: CalendarMonth, rows: [RowView])] = []
+        for payment in payments {
+            let month = CalendarMonth(payment.date)
+            let money = context.money(payment.amount)
+            let row = RowView(date: context.date(payment.date), reference: payment.reference, account: payment.account,
+                              paidOut: payment.incoming ? "" : money, received: payment.incoming ? money : "", counted: payment.counted)
+            if groups.last?.month == month { groups[groups.count - 1].rows.append(row) } else { groups.append((month, [row])) }
+        }
+        let monthGroups = groups.map { group in
+            let figures = months[group.month] ?? (0, MoneyTotals(), MoneyTotals())
+            return MonthGroup(label: TransactionsInsightsReport.monthHeading(group.month, context: context),
+                              count: context.counted(figures.count, "payment"), paidOut: context.money(figures.paidOut),
+                              hasPaidOut: !figures.paidOut.isEmpty, received: context.money(figures.received),
+                              hasReceived: !figures.received.isEmpty, rows: group.rows, continues: group.rows.count < figures.count)
+        }
+        return PayeeView(name: name, countText: summary.count, paidOut: summary.out, hasPaidOut: summary.hasOut, received: summary.received,
+                         hasReceived: summary.hasReceived, hasUncounted: summary.uncounted, first: summary.first, last: summary.last,
+                         months: monthGroups, pager: pager, indexHref: ReportContext.href(indexPath))
+    }
+}
