@@ -86,6 +86,22 @@ import Testing
                 value = object
             }
         }),
+        // The account leaves the list, and its balance, feed and identifiers go with it: its pages
+        // are removed, the other account's kept.
+        ("a deleted account", true, { data in
+            var uid = ""
+            try editJSON(data.appendingPathComponent("starling/accounts.json")) { value in
+                var object = value as! [String: Any]
+                var accounts = object["accounts"] as! [[String: Any]]
+                uid = accounts.removeLast()["accountUid"] as! String
+                object["accounts"] = accounts
+                value = object
+            }
+            for folder in ["balances", "feed", "identifiers", "savings-goals"] {
+                let file = data.appendingPathComponent("starling/\(folder)/\(uid).json")
+                if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
+            }
+        }),
         ("a changed setting", false, { data in
             try editJSON(data.appendingPathComponent("nestegg.json")) { value in
                 var object = value as! [String: Any]
