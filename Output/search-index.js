@@ -148,3 +148,9 @@ window.nesteggSearch = [
 ["Page","Spending by category, Sep 2026","insights/2026-09","Insights"],
 ["Page","What changed since the last build","changes",""],
 ];
+// The chunks of transactions (search/<account>/<month>.js), newest month first: [month, account, …].
+window.nesteggSearchMonths = [
+["2026-11","personal","euro-travel"],
+["2026-10","personal","euro-travel"],
+["2026-09","personal"],
+];

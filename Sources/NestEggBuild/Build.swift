@@ -595,7 +595,7 @@ public struct Build {
         do {
             try writer.write(renderer.templates.stylesheet, to: "style.css")
             try writer.write(renderer.templates.searchScript, to: SearchIndexScript.scriptName)
-            try writer.write(SearchIndexScript.script(renderer.site.search), to: SearchIndexScript.fileName)
+            try writer.write(SearchIndexScript.script(renderer.site.search, months: renderer.site.searchMonths), to: SearchIndexScript.fileName)
             try writer.write(notFound.html, to: "404.html")
             if let sitemap { try writer.write(sitemap, to: "sitemap.xml") }
         } catch {
@@ -611,7 +611,10 @@ public struct Build {
         do {
             // A statement's other formats are files of its page, kept and written with it.
             let formats = page.statementData == nil ? [] : StatementData.Format.allCases
+            // A page that shows transactions writes their chunk of the search index (``TransactionSearch``) too.
+            let chunkFile = page.searchChunk.map { prefix + $0.path + ".js" }
             let files = [prefix + page.path + ".md", prefix + page.path + ".html"] + formats.map { prefix + page.path + "." + $0.fileExtension }
+                + (chunkFile.map { [$0] } ?? [])
             // A page that names its inputs is kept, its view never worked out, while their key is as recorded.
             let key = page.inputs.flatMap { reuse?.key(of: page, $0, renderer: renderer) }
             if let reuse, let key, reuse.previous?.keys[page.path] == key, let recorded = reuse.previous?.pages[page.path],
@@ -624,8 +627,9 @@ public struct Build {
             // (What they show beyond the view, such as a line's spending category, is in the fingerprint by their hash.)
             let data = page.statementData?()
             let extra = data.map { data in formats.map { StatementFormats.render(data, as: $0) } } ?? []
+            let chunk = page.searchChunk.map { SearchIndexScript.chunk(path: $0.path, rows: $0.rows()) }
             if let reuse {
-                let salt = BuildCache.executableStamp + extra.map { StatementDigest.sha256(Array($0.utf8)) }.joined()
+                let salt = BuildCache.executableStamp + (extra + (chunk.map { [$0] } ?? [])).map { StatementDigest.sha256(Array($0.utf8)) }.joined()
                 let fingerprint = PageFingerprint.of(page, view: view, renderer: renderer, salt: salt)
                 reuse.record(page.path, fingerprint, key: key)
                 if reuse.previous?.pages[page.path] == fingerprint, writer.reuse(files, expected: reuse.previous?.files ?? [:]) {
@@ -637,6 +641,7 @@ public struct Build {
             try writer.write(output.markdown, to: prefix + page.path + ".md")
             try writer.write(output.html, to: prefix + page.path + ".html")
             for (format, text) in zip(formats, extra) { try writer.write(text, to: prefix + page.path + "." + format.fileExtension) }
+            if let chunk, let chunkFile { try writer.write(chunk, to: chunkFile) }
             return nil
         } catch let error as SiteWriter.WriteError {
             return BuildError(writing: error)

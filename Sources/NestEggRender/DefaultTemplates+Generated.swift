@@ -1221,17 +1221,23 @@ No payments that round up this week.
 
 """#,
         "search.js": #"""
-// NestEgg's search page: filters the entries of search-index.js as you type. Everything happens in
-// the page: no request leaves it, so it works from a file as from a static host. Results are made
-// with text nodes only, never parsed as HTML.
+// NestEgg's search page: filters the entries of search-index.js as you type, and the transactions of
+// the statements, which come in chunks (search/<account>/<month>.js, one a statement) loaded with
+// <script> elements, newest month first, once something is typed. Everything happens in the page:
+// no request leaves the site, so it works from a file as from a static host. Results are made with
+// text nodes only, never parsed as HTML.
 (function () {
   "use strict";
   var entries = window.nesteggSearch || [];
+  var months = window.nesteggSearchMonths || [];
   var box = document.getElementById("search-box");
   var list = document.getElementById("search-results");
   var status = document.getElementById("search-status");
+  var found = document.getElementById("search-transactions");
+  var foundStatus = document.getElementById("search-transactions-status");
   if (!box || !list || !status) { return; }
   var shown = 50;
+  var shownTransactions = 50;
   // Case and accents do not count: "cafe" finds "Café".
   function fold(text) { return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase(); }
   var folded = entries.map(function (entry) {
@@ -1241,9 +1247,125 @@ No payments that round up this week.
     if (item.title.indexOf(word) === 0) { return 0; }
     return item.title.indexOf(word) >= 0 ? 1 : 2;
   }
+  function wordsOf(text) { return fold(text).split(/\s+/).filter(function (word) { return word.length > 0; }); }
+  // Pages are site-relative paths of letters, digits and - . /, with an optional #row: anything else is not a page.
+  function href(target) {
+    var match = /^([A-Za-z0-9][A-Za-z0-9._\/-]*)(#[A-Za-z0-9-]+)?$/.exec(target);
+    return match ? match[1] + ".html" + (match[2] || "") : null;
+  }
+  function clear(element) { while (element.firstChild) { element.removeChild(element.firstChild); } }
+  function span(className, text) {
+    var element = document.createElement("span");
+    element.className = className;
+    element.textContent = text;
+    return element;
+  }
+
+  // Amounts, exact: "12.50", "12.5", "£12.50", "-12.50" and "1,200" are read as a sign and a
+  // decimal of digits (never a floating-point number), written without leading zeros or trailing
+  // zeros after the point, so that equal amounts are equal strings: "12.5", "1200".
+  function amountOf(word) {
+    var match = /^([-+\u2212]?)[£$€¥]?([-+\u2212]?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?$/.exec(word);
+    if (!match || (match[1] && match[2])) { return null; }
+    var whole = match[3].replace(/,/g, "").replace(/^0+(?=\d)/, "");
+    var fraction = (match[4] || "").replace(/0+$/, "");
+    var sign = match[1] || match[2];
+    return { sign: sign === "+" ? "+" : sign ? "-" : "", digits: whole + (fraction ? "." + fraction : ""),
+             plain: !sign && match[4] === undefined && !/[£$€¥,]/.test(word) };
+  }
+  // A word finds a transaction by its amount when it reads as one (a signed word, its sign too);
+  // a whole number without sign or symbol ("2026", "3417") may also be part of a date or reference.
+  function matches(row, word) {
+    var amount = amountOf(word);
+    if (amount) {
+      if (amount.digits === row.amount.digits && (!amount.sign || amount.sign === row.amount.sign)) { return true; }
+      if (!amount.plain) { return false; }
+    }
+    return row.text.indexOf(word) >= 0;
+  }
+
+  // The transactions loaded so far, newest month first, each statement's newest line first.
+  var rows = [];
+  function addRows(chunk) {
+    for (var index = chunk.length - 1; index >= 0; index--) {
+      var data = chunk[index];
+      var signed = amountOf(data[5]) || { sign: "", digits: "" };
+      rows.push({ data: data, amount: { sign: signed.sign === "-" ? "-" : "+", digits: signed.digits },
+                  text: fold([data[0], data[1], data[2], data[3], data[4], data[6]].join(" ")) });
+    }
+  }
+  var nextMonth = 0;
+  var loading = false;
+  var chunksLoaded = 0;
+  var chunksTotal = months.reduce(function (sum, month) { return sum + month.length - 1; }, 0);
+  window.nesteggSearchAdd = function (path, chunk) {
+    if (Array.isArray(chunk)) { addRows(chunk); }
+  };
+  // Loads the next month's chunks, all at once, then the month after when they have come.
+  function loadMonth() {
+    if (nextMonth >= months.length) {
+      loading = false;
+      showTransactions();
+      return;
+    }
+    loading = true;
+    var month = months[nextMonth++];
+    var waiting = month.length - 1;
+    function done() {
+      chunksLoaded += 1;
+      waiting -= 1;
+      if (waiting === 0) { showTransactions(); loadMonth(); }
+    }
+    month.slice(1).forEach(function (account) {
+      if (!/^\d{4}-\d{2}$/.test(month[0]) || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(account)) { done(); return; }
+      var script = document.createElement("script");
+      script.src = "search/" + account + "/" + month[0] + ".js";
+      script.onload = done;
+      script.onerror = done;
+      document.head.appendChild(script);
+    });
+    if (waiting === 0) { window.setTimeout(loadMonth, 0); }
+  }
+
+  function showTransactions() {
+    if (!found || !foundStatus) { return; }
+    var words = wordsOf(box.value);
+    clear(found);
+    if (words.length === 0) { foundStatus.textContent = ""; return; }
+    if (!loading && nextMonth === 0 && months.length > 0) { loadMonth(); }
+    var hits = rows.filter(function (row) { return words.every(function (word) { return matches(row, word); }); });
+    hits.slice(0, shownTransactions).forEach(function (row) {
+      var data = row.data;
+      var target = href(data[7]);
+      if (!target) { return; }
+      var item = document.createElement("li");
+      var link = document.createElement("a");
+      link.href = target;
+      link.textContent = data[2];
+      item.appendChild(link);
+      item.appendChild(document.createTextNode(" "));
+      item.appendChild(span("search-amount", data[4]));
+      item.appendChild(document.createTextNode(" "));
+      item.appendChild(span("search-kind", data[1]));
+      if (data[3]) {
+        item.appendChild(document.createTextNode(" "));
+        item.appendChild(span("search-detail", data[3]));
+      }
+      item.appendChild(document.createTextNode(" "));
+      item.appendChild(span("search-detail", data[6]));
+      found.appendChild(item);
+    });
+    var more = hits.length - Math.min(hits.length, shownTransactions);
+    var text = hits.length === 0 ? "No transaction found" : hits.length + (hits.length === 1 ? " transaction" : " transactions") + " found";
+    if (more > 0) { text += "; the newest " + shownTransactions + " are shown, " + more + " more: type more to narrow them"; }
+    text += loading ? " so far (searching " + chunksLoaded + " of " + chunksTotal + " statements)…" : ".";
+    foundStatus.textContent = text;
+  }
+
   function show() {
-    var words = fold(box.value).split(/\s+/).filter(function (word) { return word.length > 0; });
-    while (list.firstChild) { list.removeChild(list.firstChild); }
+    var words = wordsOf(box.value);
+    clear(list);
+    showTransactions();
     if (words.length === 0) { status.textContent = ""; return; }
     var hits = folded.filter(function (item) {
       return words.every(function (word) { return item.text.indexOf(word) >= 0; });
@@ -1254,40 +1376,34 @@ No payments that round up this week.
       .map(function (ranked) { return ranked[2]; });
     hits.slice(0, shown).forEach(function (item) {
       var entry = item.entry;
-      // Pages are site-relative paths of letters, digits and - . /: anything else is not a page.
-      if (!/^[A-Za-z0-9][A-Za-z0-9._\/-]*$/.test(entry[2])) { return; }
+      var target = href(entry[2]);
+      if (!target) { return; }
       var row = document.createElement("li");
       var link = document.createElement("a");
-      link.href = entry[2] + ".html";
+      link.href = target;
       link.textContent = entry[1];
-      var kind = document.createElement("span");
-      kind.className = "search-kind";
-      kind.textContent = entry[0];
       row.appendChild(link);
       row.appendChild(document.createTextNode(" "));
-      row.appendChild(kind);
+      row.appendChild(span("search-kind", entry[0]));
       if (entry[3] && entry[3] !== entry[0]) {
-        var detail = document.createElement("span");
-        detail.className = "search-detail";
-        detail.textContent = entry[3];
         row.appendChild(document.createTextNode(" "));
-        row.appendChild(detail);
+        row.appendChild(span("search-detail", entry[3]));
       }
       list.appendChild(row);
     });
     if (hits.length === 0) {
-      status.textContent = "Nothing found.";
+      status.textContent = "No page found.";
     } else if (hits.length > shown) {
-      status.textContent = "The first " + shown + " of " + hits.length + " found; type more to narrow them.";
+      status.textContent = "The first " + shown + " of " + hits.length + " pages found; type more to narrow them.";
     } else {
-      status.textContent = hits.length + " found.";
+      status.textContent = hits.length + (hits.length === 1 ? " page found." : " pages found.");
     }
   }
   box.addEventListener("input", show);
   // Enter opens the first result.
   box.form.addEventListener("submit", function (event) {
     event.preventDefault();
-    var first = list.querySelector("a");
+    var first = list.querySelector("a") || (found && found.querySelector("a"));
     if (first) { window.location.href = first.href; }
   });
   var asked = new URLSearchParams(window.location.search).get("q");
@@ -1301,15 +1417,17 @@ No payments that round up this week.
 
 {{#html}}
 <form class="search-form" role="search" action="search.html">
-<label for="search-box">Find an account, savings goal, category, counterparty, person, country or page by its name</label>
+<label for="search-box">Find a transaction by its payee, reference, amount (12.50, £12.50, -12.50) or date (2026-11-03); or an account, savings goal, category, counterparty, person, country or page by its name</label>
 <input type="search" id="search-box" name="q" autocomplete="off" spellcheck="false">
 </form>
 <p id="search-status" class="search-status" role="status" aria-live="polite"></p>
 <ul id="search-results" class="search-results"></ul>
-<noscript><p>Searching needs JavaScript, which is off in this browser. Every page is also reached from its section:</p></noscript>
+<p id="search-transactions-status" class="search-status" role="status" aria-live="polite"></p>
+<ul id="search-transactions" class="search-results"></ul>
+<noscript><p>Searching needs JavaScript, which is off in this browser.{{#transactionsHref}} Spending is listed in the <a href="{{root}}transactions/index.html">transactions lists</a>.{{/transactionsHref}}{{#statementsHref}} Every payment in and out is on its account's <a href="{{root}}statements/index.html">statements</a>.{{/statementsHref}} Every page is reached from its section:</p></noscript>
 {{/html}}
 {{^html}}
-Searching works on this page in a browser (search.html). Every page is also reached from its section:
+This page searches the statements' transactions (by payee, reference, amount or date) and the site's pages, in a browser (search.html).{{#transactionsHref}} Spending is listed in the [transactions lists]({{root}}{{transactionsHref}}).{{/transactionsHref}}{{#statementsHref}} Every payment in and out is on its account's [statements]({{root}}{{statementsHref}}).{{/statementsHref}} Every page is reached from its section:
 {{/html}}
 
 ## Sections
@@ -1514,7 +1632,7 @@ The balance over the period, counting settled transactions only:
 |:--|:--|:--|:--|--:|--:|--:|
 | {{firstDay}} | | Balance brought forward | | | | {{opening}} |
 {{#lines}}
-| {{date}} | {{time}} | {{description}}{{#foreign}} (paid {{foreign}}){{/foreign}} | {{#html}}<span class="ref" title="{{reference}}">{{/html}}{{reference}}{{#html}}</span>{{/html}} | {{moneyIn}} | {{moneyOut}} | {{balance}} |
+| {{#html}}<span id="{{anchor}}"></span>{{/html}}{{date}} | {{time}} | {{description}}{{#foreign}} (paid {{foreign}}){{/foreign}} | {{#html}}<span class="ref" title="{{reference}}">{{/html}}{{reference}}{{#html}}</span>{{/html}} | {{moneyIn}} | {{moneyOut}} | {{balance}} |
 {{/lines}}
 | **{{lastDay}}** | | **{{totalsLabel}}**{{^provisionalText}}, **carried forward**{{/provisionalText}} | | **{{moneyIn}}** | **{{moneyOut}}** | **{{closing}}** |
 {{/hasBalance}}
@@ -1524,7 +1642,7 @@ The balance over the period, counting settled transactions only:
 | Date | Time | Description | Reference | Money in | Money out |
 |:--|:--|:--|:--|--:|--:|
 {{#lines}}
-| {{date}} | {{time}} | {{description}}{{#foreign}} (paid {{foreign}}){{/foreign}} | {{#html}}<span class="ref" title="{{reference}}">{{/html}}{{reference}}{{#html}}</span>{{/html}} | {{moneyIn}} | {{moneyOut}} |
+| {{#html}}<span id="{{anchor}}"></span>{{/html}}{{date}} | {{time}} | {{description}}{{#foreign}} (paid {{foreign}}){{/foreign}} | {{#html}}<span class="ref" title="{{reference}}">{{/html}}{{reference}}{{#html}}</span>{{/html}} | {{moneyIn}} | {{moneyOut}} |
 {{/lines}}
 | **Total** | | | | **{{moneyIn}}** | **{{moneyOut}}** |
 {{/hasBalance}}
@@ -2041,6 +2159,9 @@ svg.chart-map { max-width: 52rem; }
 .search-results { padding-left: 1.2rem; }
 .search-results li { margin: .3rem 0; }
 .search-kind, .search-detail { color: var(--muted); font-size: .9rem; }
+.search-amount { font-variant-numeric: tabular-nums; white-space: nowrap; }
+/* A statement's row opened from the search page (statements/…#line-N) stands out. */
+tr:has(> td > span[id^="line-"]:target) { outline: 2px solid var(--accent, currentColor); outline-offset: -2px; }
 
 """#,
         "summary.md.mustache": #"""

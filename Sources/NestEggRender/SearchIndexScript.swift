@@ -12,13 +12,33 @@ public enum SearchIndexScript {
     public static let fileName = "search-index.js"
     public static let scriptName = "search.js"
 
-    public static func script(_ entries: [SearchReport.Entry]) -> String {
+    public static func script(_ entries: [SearchReport.Entry], months: [TransactionSearch.Month] = []) -> String {
         var out = "// NestEgg's search index, made with the site: [kind, title, page, detail] for each entry (search.html).\n"
         out += "window.nesteggSearch = [\n"
         for entry in entries {
             out += "[" + [entry.kind.label, entry.title, entry.path, entry.detail].map(literal).joined(separator: ",") + "],\n"
         }
         out += "];\n"
+        out += "// The chunks of transactions (search/<account>/<month>.js), newest month first: [month, account, …].\n"
+        out += "window.nesteggSearchMonths = [\n"
+        for month in months {
+            out += "[" + ([month.month] + month.accounts).map(literal).joined(separator: ",") + "],\n"
+        }
+        out += "];\n"
+        return out
+    }
+
+    /// A chunk of transactions (``TransactionSearch``), written at `path` + `.js`: it hands its
+    /// rows to the search page, which loads it with a `<script>` element. Each row is
+    /// `[day, date, payee, reference, shown amount, amount, account, page#row]`, one a line.
+    public static func chunk(path: String, rows: [TransactionSearch.Row]) -> String {
+        var out = "// NestEgg's search index: the transactions of one statement (search.html).\n"
+        out += "window.nesteggSearchAdd(" + literal(path) + ", [\n"
+        for row in rows {
+            out += "[" + [row.day, row.date, row.payee, row.reference, row.shown, row.amount, row.account, row.target]
+                .map(literal).joined(separator: ",") + "],\n"
+        }
+        out += "]);\n"
         return out
     }
 

@@ -87,6 +87,20 @@ import Testing
             #expect(row == ["Counterparty", Text.withoutBidiControls(entry.title), "transactions/index", Text.withoutBidiControls(entry.detail)])
         }
         #expect(!SearchIndexScript.script(entries).contains("</"))
+        // A chunk of transactions: eight strings a row, each read back as written; nothing that ends a script.
+        let rows = Self.strings.prefix(2_000).map { value in
+            TransactionSearch.Row(day: "2026-11-03", date: value, payee: value, reference: value, shown: value, amount: "-12.50",
+                                  account: value, target: "statements/personal/2026-11#line-1")
+        }
+        let chunk = SearchIndexScript.chunk(path: "search/personal/2026-11", rows: rows)
+        #expect(!chunk.contains("</") && !chunk.contains("<!--"))
+        let chunkLines = chunk.split(separator: "\n").filter { $0.hasPrefix("[") }
+        #expect(chunkLines.count == rows.count)
+        for (line, row) in zip(chunkLines, rows) {
+            let read = try JSONSerialization.jsonObject(with: Data(line.dropLast().utf8)) as? [String]
+            let value = Text.withoutBidiControls(row.payee)
+            #expect(read == ["2026-11-03", value, value, value, value, "-12.50", value, "statements/personal/2026-11#line-1"])
+        }
     }
 
     @Test(arguments: Harness.all)

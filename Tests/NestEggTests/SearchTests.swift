@@ -55,4 +55,65 @@ import Testing
         let many = (1...1_000).map { "Account \($0)" }
         #expect(SearchReport.placesLine(many) == "Account 1, Account 2, Account 3 and 997 more")
     }
+
+    /// Every settled line of every statement is a transaction of the search page, in its
+    /// statement's chunk (`search/<account>/<month>`), found by the data's payee, reference and
+    /// exact amount, and opening its statement at its row; the index lists every chunk, newest month first.
+    @Test func everyStatementLineIsATransactionOfTheSearch() throws {
+        let dataset = try NetWorthTests.fixtures()
+        let site = SiteReport.build(dataset)
+        let chunked = site.pages.filter { $0.searchChunk != nil }
+        #expect(!chunked.isEmpty)
+        // Each feed item, by what the search shows of it: the data's own fields, not the report's.
+        var items: [String: Int] = [:]
+        for account in dataset.starling {
+            for item in account.feed {
+                let payee = item.counterPartyName.isEmpty ? Text.humanized(item.source.rawValue) : item.counterPartyName
+                let key = [account.account.name, Text.singleLine(payee), Text.singleLine(item.reference), item.signedAmount.decimalString].joined(separator: "|")
+                items[key, default: 0] += 1
+            }
+        }
+        var listed: [String: [String]] = [:]
+        var rowCount = 0
+        for page in chunked {
+            let chunk = try #require(page.searchChunk)
+            #expect(page.path.hasPrefix("statements/") && page.template == StatementsReport.statementTemplate)
+            let parts = page.path.split(separator: "/")
+            #expect(chunk.path == "search/\(parts[1])/\(parts[2])")
+            listed[String(parts[2]), default: []].append(String(parts[1]))
+            let rows = chunk.rows()
+            #expect(!rows.isEmpty)
+            for (index, row) in rows.enumerated() {
+                #expect(row.target == page.path + "#line-\(index + 1)")
+                #expect(row.day.count == 10 && row.day.hasPrefix(String(parts[2])), "\(row.day) in \(page.path)")
+                let key = [row.account, row.payee, row.reference, row.amount].joined(separator: "|")
+                #expect((items[key] ?? 0) > 0, "\(key) is no feed item of the data")
+                items[key, default: 0] -= 1
+                // Exact: the amount reads back as the minor units it was written from.
+                let currency = try #require(dataset.starling.first { $0.account.name == row.account }?.account.currency)
+                let magnitude = try Money.parse(decimal: row.amount.hasPrefix("-") ? String(row.amount.dropFirst()) : row.amount, currency: currency)
+                #expect(magnitude.decimalString == (row.amount.hasPrefix("-") ? String(row.amount.dropFirst()) : row.amount))
+            }
+            rowCount += rows.count
+        }
+        #expect(rowCount > 50, "\(rowCount) transactions")
+        // The index's months: newest first, each with the accounts that have a chunk then.
+        let months = site.searchMonths
+        #expect(months.map(\.month) == months.map(\.month).sorted(by: >))
+        #expect(Dictionary(uniqueKeysWithValues: months.map { ($0.month, $0.accounts.sorted()) }) == listed.mapValues { $0.sorted() })
+        // Some transaction has a reference and is paid out: the browser test finds one by each field.
+        #expect(chunked.flatMap { $0.searchChunk!.rows() }.contains { !$0.reference.isEmpty && $0.amount.hasPrefix("-") })
+    }
+
+    /// A chunk is made of its statement alone: the same data gives the same chunks, byte for byte.
+    @Test func theSameDataGivesTheSameChunks() throws {
+        let chunks = { () throws -> [String] in
+            SiteReport.build(try NetWorthTests.fixtures()).pages.compactMap { page in
+                page.searchChunk.map { SearchIndexScript.chunk(path: $0.path, rows: $0.rows()) }
+            }
+        }
+        let first = try chunks()
+        #expect(first == (try chunks()))
+        #expect(first.allSatisfy { $0.hasPrefix("// NestEgg's search index") && $0.hasSuffix("]);\n") })
+    }
 }

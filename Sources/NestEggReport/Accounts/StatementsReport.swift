@@ -167,6 +167,8 @@ public enum StatementsReport {
     }
 
     struct LineRow: Sendable, Encodable {
+        /// The row's id on the page (``TransactionSearch/anchor(line:)``), which the search page links to.
+        let anchor: String
         let date: String
         let time: String
         let description: String
@@ -287,7 +289,7 @@ public enum StatementsReport {
             // Another share's account: its pages are that share's, not even listed here.
             guard !summary.isElsewhere else { return [] }
             return [accountIndexPage(summary, breadcrumbs: indexCrumbs)]
-                + statementPages(summary, paths: .site(slug: summary.slug), section: section.id, breadcrumbs: indexCrumbs)
+                + statementPages(summary, paths: .site(slug: summary.slug), section: section.id, breadcrumbs: indexCrumbs, search: true)
         }
         let pagination = Pagination(rows: summaries.map { $0.statementCount + 1 })
         let indexPages = pagination.pages(base: section.path, title: "Statements").map { page in
@@ -315,8 +317,9 @@ public enum StatementsReport {
     }
 
     /// One account's statement pages, linked to each other and to its round-up weeks by `paths`,
-    /// as of the account's own latest data (``AccountStatements/context``).
-    static func statementPages(_ summary: AccountStatements, paths: Paths, section: String?, breadcrumbs: [Link]) -> [Page] {
+    /// as of the account's own latest data (``AccountStatements/context``). With `search`, each
+    /// statement with a line has its chunk of the search page's transactions (``TransactionSearch``).
+    static func statementPages(_ summary: AccountStatements, paths: Paths, section: String?, breadcrumbs: [Link], search: Bool = false) -> [Page] {
         let statements = summary.statements, context = summary.context
         let link = { (statement: StatementPeriods.Statement) in
             LinkView(title: periodText(statement, context: context), href: ReportContext.href(paths.statement(statement.month)))
@@ -328,12 +331,18 @@ public enum StatementsReport {
             // provisional month's says how far it runs (the account's as-of date). A provisional one shows that date.
             let inputs = statement.isProvisional ? nil : PageInputs(
                 files: summary.data.sources, detail: "final statement\n\(previous?.title ?? "-")\n\(next?.title ?? "-")")
-            return Page(path: paths.statement(statement.month), title: title(statement, account: summary.data.account, context: context),
+            let path = paths.statement(statement.month)
+            let chunk = search && statement.lineCount > 0 ? (path: TransactionSearch.chunkPath(slug: summary.slug, month: statement.month),
+                                                             rows: { @Sendable [account = summary.data.account] in
+                                                                 TransactionSearch.rows(statement, account: account, page: path, context: context)
+                                                             }) : nil
+            return Page(path: path, title: title(statement, account: summary.data.account, context: context),
                         template: statementTemplate, section: section, breadcrumbs: breadcrumbs,
                         entity: Page.entity(of: summary.data.account), inputs: inputs,
                         statementData: { [data = summary.data, digest = summary.digests[index]] in
                             StatementData(statement, data: data, sequence: index + 1, digest: digest, context: context)
                         },
+                        searchChunk: chunk,
                         view: statementView(statement, data: summary.data, paths: paths, noBalanceReason: summary.noBalanceReason,
                                             context: context, digest: summary.digests[index], previous: previous, next: next))
         }
@@ -469,8 +478,8 @@ public enum StatementsReport {
         } else {
             noLinesText = "No settled transactions in this period."
         }
-        let lines = statement.lines.map { line in
-            LineRow(date: context.date(line.item.transactionTime), time: context.time(line.item.transactionTime),
+        let lines = statement.lines.enumerated().map { index, line in
+            LineRow(anchor: TransactionSearch.anchor(line: index + 1), date: context.date(line.item.transactionTime), time: context.time(line.item.transactionTime),
                     description: line.item.counterPartyName.isEmpty ? Text.humanized(line.item.source.rawValue) : line.item.counterPartyName,
                     reference: Text.singleLine(line.item.reference),
                     moneyIn: line.item.direction == .in ? context.money(line.item.amount) : "",

@@ -44,6 +44,10 @@ public struct Page: Sendable {
     /// A statement's figures and lines, for a statement page: the build writes them beside the
     /// page in each ``StatementData/Format`` (built when written, as the view is).
     public let statementData: (@Sendable () -> StatementData)?
+    /// The search page's chunk of the transactions this page shows (``TransactionSearch``): its
+    /// path (site-relative, without `.js`) and its rows, built when written; the build writes it
+    /// with the page, so the share that writes the page writes its chunk.
+    public let searchChunk: (path: String, rows: @Sendable () -> [TransactionSearch.Row])?
 
     /// An account's pages' ``entity``.
     public static func entity(of account: StarlingAccount) -> String { entity(ofStarlingAccount: account.uid) }
@@ -54,6 +58,7 @@ public struct Page: Sendable {
 
     public init(path: String, title: String, template: String, section: String?, breadcrumbs: [Link] = [],
                 entity: String? = nil, inputs: PageInputs? = nil, statementData: (@Sendable () -> StatementData)? = nil,
+                searchChunk: (path: String, rows: @Sendable () -> [TransactionSearch.Row])? = nil,
                 view: @autoclosure @escaping @Sendable () -> any Encodable & Sendable) {
         self.path = path
         self.title = title
@@ -63,6 +68,7 @@ public struct Page: Sendable {
         self.entity = entity
         self.inputs = inputs
         self.statementData = statementData
+        self.searchChunk = searchChunk
         self.makeView = view
     }
 
@@ -141,6 +147,8 @@ public struct Site: Sendable {
     public var spendingLists: SpendingLists?
     /// What the search page finds (``SearchReport``): the render stage writes it as `search-index.js`.
     public var search: [SearchReport.Entry] = []
+    /// Which chunks of transactions the search page loads (``TransactionSearch/months(_:)``), newest month first.
+    public var searchMonths: [TransactionSearch.Month] = []
     /// What changed since the last build, in a few sentences (``ChangesReport``), for `--summary`.
     public var changeDigest: [String] = []
     /// What the next build compares with, for the build cache; `nil` when accounts are held as summaries.

@@ -44,6 +44,9 @@ public enum SearchReport {
 
     struct View: Sendable, Encodable {
         let sections: [LinkView]
+        /// Where transactions are listed without the search, when the site has them.
+        let transactionsHref: String?
+        let statementsHref: String?
     }
 
     struct LinkView: Sendable, Encodable {
@@ -52,7 +55,9 @@ public enum SearchReport {
     }
 
     static func page(sections: [Section]) -> Page {
-        let view = View(sections: sections.map { LinkView(title: $0.title, href: ReportContext.href($0.path)) })
+        let has = { (section: Section) in sections.contains { $0.id == section.id } ? ReportContext.href(section.path) : nil }
+        let view = View(sections: sections.map { LinkView(title: $0.title, href: ReportContext.href($0.path)) },
+                        transactionsHref: has(TransactionsReport.section), statementsHref: has(StatementsReport.section))
         return Page(path: path, title: title, template: "search", section: nil, breadcrumbs: [Link("Dashboard", "index")], view: view)
     }
 

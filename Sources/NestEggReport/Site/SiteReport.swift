@@ -269,6 +269,7 @@ public enum SiteReport {
                         dataAsOf: context.progress.asOf, settings: dataset.settings)
         pages = []
         site.search = search
+        site.searchMonths = TransactionSearch.months(derived.statements)
         (site.statements, site.statementPlaces, site.statementCount) = StatementsReport.recordsMappedHere(derived.statements, context: context)
         site.spendingLists = derived.lists
         site.changes = changes
