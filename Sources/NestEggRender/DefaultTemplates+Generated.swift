@@ -1050,7 +1050,7 @@ By money paid out{{#allInYear}} (all your payments are of {{year}}, so these are
         "payees-payee.md.mustache": #"""
 # {{title}}
 
-{{countText}} from {{first}} to {{last}}:{{#hasPaidOut}} **{{paidOut}}** paid out{{/hasPaidOut}}{{#hasPaidOut}}{{#hasReceived}},{{/hasReceived}}{{/hasPaidOut}}{{#hasReceived}} **{{received}}** received{{/hasReceived}}{{^hasPaidOut}}{{^hasReceived}} nothing counted{{/hasReceived}}{{/hasPaidOut}}.
+{{countText}} {{span}}:{{#hasPaidOut}} **{{paidOut}}** paid out{{/hasPaidOut}}{{#hasPaidOut}}{{#hasReceived}},{{/hasReceived}}{{/hasPaidOut}}{{#hasReceived}} **{{received}}** received{{/hasReceived}}{{^hasPaidOut}}{{^hasReceived}} nothing counted{{/hasReceived}}{{/hasPaidOut}}.
 Newest first, by month; amounts in different currencies are never added together.
 {{#hasUncounted}}Unpinned transactions of the transactions app are marked and left out of the sums.{{/hasUncounted}}
 

@@ -130,8 +130,8 @@ public enum PayeesReport {
         let received: String
         let hasReceived: Bool
         let hasUncounted: Bool
-        let first: String
-        let last: String
+        /// `on 3 Oct 2026`, or `from 1 Sep 2026 to 3 Oct 2026`.
+        let span: String
         let months: [MonthGroup]
         let pager: Pagination.View
         let indexHref: String
@@ -304,7 +304,8 @@ public enum PayeesReport {
                               hasReceived: !figures.received.isEmpty, rows: group.rows, continues: group.rows.count < figures.count)
         }
         return PayeeView(name: name, countText: summary.count, paidOut: summary.out, hasPaidOut: summary.hasOut, received: summary.received,
-                         hasReceived: summary.hasReceived, hasUncounted: summary.uncounted, first: summary.first, last: summary.last,
+                         hasReceived: summary.hasReceived, hasUncounted: summary.uncounted,
+                         span: summary.first == summary.last ? "on \(summary.first)" : "from \(summary.first) to \(summary.last)",
                          months: monthGroups, pager: pager, indexHref: ReportContext.href(indexPath))
     }
 }
