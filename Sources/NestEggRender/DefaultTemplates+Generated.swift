@@ -1427,7 +1427,15 @@ No payments that round up this week.
 <noscript><p>Searching needs JavaScript, which is off in this browser.{{#transactionsHref}} Spending is listed in the <a href="{{root}}transactions/index.html">transactions lists</a>.{{/transactionsHref}}{{#statementsHref}} Every payment in and out is on its account's <a href="{{root}}statements/index.html">statements</a>.{{/statementsHref}} Every page is reached from its section:</p></noscript>
 {{/html}}
 {{^html}}
-This page searches the statements' transactions (by payee, reference, amount or date) and the site's pages, in a browser (search.html).{{#transactionsHref}} Spending is listed in the [transactions lists]({{root}}{{transactionsHref}}).{{/transactionsHref}}{{#statementsHref}} Every payment in and out is on its account's [statements]({{root}}{{statementsHref}}).{{/statementsHref}} Every page is reached from its section:
+This page searches the statements' transactions (by payee, reference, amount or date) and the
+site's pages, in a browser (search.html).
+{{#transactionsHref}}
+Spending is listed in the [transactions lists]({{root}}{{transactionsHref}}).
+{{/transactionsHref}}
+{{#statementsHref}}
+Every payment in and out is on its account's [statements]({{root}}{{statementsHref}}).
+{{/statementsHref}}
+Every page is reached from its section:
 {{/html}}
 
 ## Sections
