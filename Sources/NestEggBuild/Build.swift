@@ -615,6 +615,8 @@ public struct Build {
             let chunkFile = page.searchChunk.map { prefix + $0.path + ".js" }
             let files = [prefix + page.path + ".md", prefix + page.path + ".html"] + formats.map { prefix + page.path + "." + $0.fileExtension }
                 + (chunkFile.map { [$0] } ?? [])
+                // Its tables' CSVs as the last build wrote them: a page kept as it was keeps them too.
+                + (reuse?.previousTableFiles[prefix + page.path] ?? [])
             // A page that names its inputs is kept, its view never worked out, while their key is as recorded.
             let key = page.inputs.flatMap { reuse?.key(of: page, $0, renderer: renderer) }
             if let reuse, let key, reuse.previous?.keys[page.path] == key, let recorded = reuse.previous?.pages[page.path],
@@ -642,6 +644,9 @@ public struct Build {
             try writer.write(output.html, to: prefix + page.path + ".html")
             for (format, text) in zip(formats, extra) { try writer.write(text, to: prefix + page.path + "." + format.fileExtension) }
             if let chunk, let chunkFile { try writer.write(chunk, to: chunkFile) }
+            for (index, csv) in output.tableCSVs.enumerated() {
+                try writer.write(csv, to: TableCSV.fileName(page: Substring(prefix + page.path), number: index + 1))
+            }
             return nil
         } catch let error as SiteWriter.WriteError {
             return BuildError(writing: error)

@@ -242,9 +242,20 @@ final class PageReuse: Sendable {
     private let inputKeys: InputKeys?
     private let state = Mutex((fingerprints: [String: String](), keys: [String: String](), kept: Set<String>()))
 
+    /// The last build's tables' CSVs (``TableCSV``) by their page's path (without extension), in
+    /// order: files of their page, kept with it.
+    let previousTableFiles: [String: [String]]
+
     init(previous: BuildCache?, keys: InputKeys? = nil) {
         self.previous = previous
         inputKeys = keys
+        var tables: [String: [(Int, String)]] = [:]
+        for path in previous?.files.keys ?? [:].keys where path.hasSuffix(".csv") {
+            guard let range = path.range(of: ".table-", options: .backwards),
+                  let number = Int(path[range.upperBound...].dropLast(4)) else { continue }
+            tables[String(path[..<range.lowerBound]), default: []].append((number, path))
+        }
+        previousTableFiles = tables.mapValues { $0.sorted { $0.0 < $1.0 }.map(\.1) }
     }
 
     /// The key of a page that names its inputs (``PageFingerprint/ofInputs(_:_:renderer:filesKey:)``);

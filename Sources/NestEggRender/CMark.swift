@@ -9,7 +9,7 @@ import Foundation
 public enum CMark {
     static let extensions = ["table", "strikethrough", "autolink", "tagfilter"]
 
-    private static let registerExtensions: Void = { cmark_gfm_core_extensions_ensure_registered() }()
+    static let registerExtensions: Void = { cmark_gfm_core_extensions_ensure_registered() }()
 
     /// Right-aligned cells as `style="text-align: right"` (valid HTML) rather than `align="right"`;
     /// raw HTML is let through because only templates write it: every value from data is escaped

@@ -15,6 +15,9 @@ public struct PageRenderer: Sendable {
     public struct Output: Sendable {
         public let markdown: String
         public let html: String
+        /// The page's tables as CSV, in order: the `n`th is written as
+        /// ``TableCSV/fileName(page:number:)`` beside the page, and linked under its table.
+        public var tableCSVs: [String] = []
     }
 
     public struct MissingTemplate: Error, Sendable {
@@ -32,10 +35,16 @@ public struct PageRenderer: Sendable {
         // Both flavours of the page's Markdown in one pass over its template: the .md file's
         // (tables padded to line up as text) and the one that feeds cmark (with `html` set).
         let (plain, forHTML) = try markdownBoth(page, view: view)
-        let markdown = MarkdownTablePadding.pad(plain)
-        let content = HTMLPolish.polish(SVGIslands.html(from: forHTML, rewriteLink: Page.htmlLink(ofMarkdownLink:)))
+        // Each table gets a CSV beside the page and a link under it (but the page for missing
+        // addresses, which a host serves at any depth, and has no files beside it).
+        let (lifted, islands) = SVGIslands.lift(forHTML)
+        let linked = page.path == SiteMeta.notFoundPath ? (plain: plain, forHTML: lifted, csvs: [])
+            : TableCSV.link(plain: plain, forHTML: lifted, page: page.fileName)
+        let markdown = MarkdownTablePadding.pad(linked.plain)
+        let cmarkHTML = CMark.html(from: linked.forHTML, rewriteLink: Page.htmlLink(ofMarkdownLink:))
+        let content = HTMLPolish.polish(SVGIslands.land(cmarkHTML, islands))
         let html = try templates.render("layout.html", layoutValue(for: page, content: content)) ?? content
-        return Output(markdown: markdown, html: html)
+        return Output(markdown: markdown, html: html, tableCSVs: linked.csvs)
     }
 
     /// What `layout.html` shows around a page's HTML `content`.

@@ -1,0 +1,169 @@
+import NestEggReport
+import NestEggModel
+import NestEggSupport
+import CCmarkGFM
+
+/// A page's tables as CSV files beside the page (`<page>.table-<n>.csv`, from 1 in page order),
+/// each linked under its table in both the Markdown and the HTML.
+///
+/// The tables are read from the page's HTML-flavoured Markdown as cmark-gfm parses it, so a CSV
+/// has the HTML page's rows and cells: a header row, then each body row. A cell is its text as
+/// shown — links and emphasis unwrapped to their text, code as its text, an image as its
+/// description, line breaks (`<br>` too) as spaces, other raw HTML (and so an inline chart) left
+/// out, spaces at the ends trimmed — and every cell goes through ``CSVCell/text(_:)``
+/// (bidirectional controls stripped, formula guard, quoting). Figures stay as displayed
+/// (`£1,234.56`, a negative one guarded as `'-£3.20`): a CSV of bare decimals is another format.
+/// RFC 4180: CRLF line ends, UTF-8 without a byte-order mark.
+public enum TableCSV {
+    /// One table of a page's Markdown: its cells by row (the header first), and the last line it
+    /// takes (1-based), under which its link goes.
+    public struct Table: Equatable, Sendable {
+        public var rows: [[String]]
+        public var endLine: Int
+        /// Whether it stands at the top level of the page (not inside a list or a quote), where a
+        /// link line can follow it.
+        public var topLevel: Bool
+
+        /// The table as CSV.
+        public var csv: String {
+            let width = rows.map(\.count).max() ?? 0
+            return rows.map { row in
+                (row + Array(repeating: "", count: width - row.count)).map(CSVCell.text).joined(separator: ",") + "\r\n"
+            }.joined()
+        }
+    }
+
+    /// The name of a page's `number`th table's CSV, beside the page (`fileName`: the page's file
+    /// name without extension).
+    public static func fileName(page fileName: Substring, number: Int) -> String {
+        "\(fileName).table-\(number).csv"
+    }
+
+    /// The link under a table.
+    static func link(page fileName: Substring, number: Int) -> String {
+        "[This table as CSV](<\(Self.fileName(page: fileName, number: number))>)"
+    }
+
+    /// The tables of `markdown`, in order.
+    public static func tables(in markdown: String) -> [Table] {
+        guard markdown.utf8.contains(UInt8(ascii: "|")) else { return [] }
+        _ = CMark.registerExtensions
+        guard let parser = cmark_parser_new(CMark.options) else { return [] }
+        defer { cmark_parser_free(parser) }
+        for name in CMark.extensions {
+            if let syntax = cmark_find_syntax_extension(name) { cmark_parser_attach_syntax_extension(parser, syntax) }
+        }
+        markdown.utf8CString.withUnsafeBufferPointer { cmark_parser_feed(parser, $0.baseAddress, $0.count - 1) }
+        guard let document = cmark_parser_finish(parser) else { return [] }
+        defer { cmark_node_free(document) }
+
+        var tables: [Table] = []
+        var current: Table? = nil
+        var cell: String? = nil
+        guard let iterator = cmark_iter_new(document) else { return [] }
+        defer { cmark_iter_free(iterator) }
+        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+            guard let node = cmark_iter_get_node(iterator) else { continue }
+            let type = typeName(node)
+            if event == CMARK_EVENT_ENTER {
+                switch type {
+                case "table":
+                    current = Table(rows: [], endLine: Int(cmark_node_get_end_line(node)),
+                                    topLevel: cmark_node_parent(node) == document)
+                case "table_header", "table_row":
+                    current?.rows.append([])
+                case "table_cell":
+                    cell = ""
+                default:
+                    guard cell != nil else { break }
+                    switch cmark_node_get_type(node) {
+                    case CMARK_NODE_TEXT, CMARK_NODE_CODE:
+                        cell! += cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
+                    case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
+                        cell! += " "
+                    case CMARK_NODE_HTML_INLINE:
+                        // A template's `<br>` in a cell is a line break; any other tag is not text.
+                        let tag = cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
+                        if tag.lowercased().hasPrefix("<br") { cell! += " " }
+                    default:
+                        break  // links, emphasis, images: their children are the text; raw HTML is not text
+                    }
+                }
+            } else if event == CMARK_EVENT_EXIT {
+                switch type {
+                case "table_cell":
+                    if let text = cell, var table = current, !table.rows.isEmpty {
+                        // Spaces beside a template's markup left out (an avatar, a chart) go too.
+                        table.rows[table.rows.count - 1].append(trimmingSpaces(text))
+                        current = table
+                    }
+                    cell = nil
+                case "table":
+                    if let table = current { tables.append(table) }
+                    current = nil
+                default:
+                    break
+                }
+            }
+        }
+        return tables
+    }
+
+    /// `markdown` with, under each of its top-level tables, a blank line and the link to its CSV
+    /// (`numbers[i]`: the number of the `i`th table's CSV, `nil` for none).
+    static func linking(_ markdown: String, tables: [Table], numbers: [Int?], page fileName: Substring) -> String {
+        var after: [Int: String] = [:]  // line (1-based) → link line to add after it
+        for (table, number) in zip(tables, numbers) where table.topLevel {
+            if let number { after[table.endLine] = link(page: fileName, number: number) }
+        }
+        guard !after.isEmpty else { return markdown }
+        var out = ""
+        out.reserveCapacity(markdown.utf8.count + after.count * 80)
+        var line = 0
+        for text in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            line += 1
+            if line > 1 { out += "\n" }
+            out += text
+            if let link = after[line] { out += "\n\n" + link + "\n" }
+        }
+        return PageRenderer.tidy(out)
+    }
+
+    /// The page's Markdown (`plain`: the `.md` file's; `forHTML`: the flavour that feeds cmark, SVG
+    /// islands lifted) with their tables linked, and the CSVs. The CSVs are the HTML flavour's
+    /// tables, cell for cell as the HTML page shows them (a template may mark a cell up differently
+    /// in each flavour: `<small>W45</small>` in HTML, `(W45)` in Markdown). A table of the Markdown
+    /// links to the HTML's next table of its shape (rows and columns); the two flavours have the
+    /// same tables, and a table only the HTML shows is still skipped rightly.
+    static func link(plain: String, forHTML: String, page fileName: Substring) -> (plain: String, forHTML: String, csvs: [String]) {
+        let htmlTables = tables(in: forHTML).filter(\.topLevel)
+        guard !htmlTables.isEmpty else { return (plain, forHTML, []) }
+        let plainTables = forHTML == plain ? htmlTables : tables(in: plain).filter(\.topLevel)
+        let shape = { (table: Table) in [table.rows.count, table.rows.first?.count ?? 0] }
+        var numbers: [Int?] = []
+        var next = 0
+        for table in plainTables {
+            if let match = htmlTables[next...].firstIndex(where: { shape($0) == shape(table) }) {
+                numbers.append(match + 1)
+                next = match + 1
+            } else {
+                numbers.append(nil)
+            }
+        }
+        return (linking(plain, tables: plainTables, numbers: numbers, page: fileName),
+                linking(forHTML, tables: htmlTables, numbers: htmlTables.indices.map { $0 + 1 }, page: fileName),
+                htmlTables.map(\.csv))
+    }
+
+    static func trimmingSpaces(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard scalars.first == " " || scalars.last == " " else { return text }
+        let start = scalars.firstIndex { $0 != " " } ?? scalars.endIndex
+        let end = scalars.lastIndex { $0 != " " }.map(scalars.index(after:)) ?? start
+        return String(scalars[start..<max(start, end)])
+    }
+
+    private static func typeName(_ node: OpaquePointer) -> String {
+        cmark_node_get_type_string(node).map { String(cString: $0) } ?? ""
+    }
+}

