@@ -41,7 +41,8 @@ public enum TableCSV {
 
     /// The link under a table.
     static func link(page fileName: Substring, number: Int) -> String {
-        "[This table as CSV](<\(Self.fileName(page: fileName, number: number))>)"
+        // A page's file name is a slug (letters, digits, `-`, `.`): a plain link destination.
+        "[This table as CSV](\(Self.fileName(page: fileName, number: number)))"
     }
 
     /// The tables of `markdown`, in order.

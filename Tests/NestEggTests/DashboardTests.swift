@@ -36,7 +36,7 @@ struct DashboardTests {
         let markdown = unpadded(try PageRenderer(templates: TemplateLibrary(), site: site).render(page).markdown)
         #expect(markdown.contains("  - Account 6: **[£6.00](statements/index.md)**\n  - [and 994 more](statements/index.md)\n"))
         #expect(!markdown.contains("Account 7: "))
-        #expect(markdown.contains("| Account 12 | £12.00 |\n\nThe first 12 of 1,000 rows.\n\n[Every monthly statement →](statements/index.md)"))
+        #expect(markdown.contains("| Account 12 | £12.00 |\n\n[This table as CSV](index.table-1.csv)\n\nThe first 12 of 1,000 rows.\n\n[Every monthly statement →](statements/index.md)"))
         #expect(!markdown.contains("| Account 13 |"))
     }
 

@@ -111,7 +111,7 @@ import Testing
 
         let clean = try NestEggBinary.run(["verify", statements.path])
         #expect(clean.status == 0, "\(clean.stderr)")
-        #expect(clean.stderr.contains("68 files of 17 statements and 6 other files match the manifest"), "\(clean.stderr)")
+        #expect(clean.stderr.contains("68 files of 17 statements and 10 other files match the manifest"), "\(clean.stderr)")
 
         // Same size, one figure changed; and a file gone.
         let october = statements.appendingPathComponent("personal/2026-10.md")

@@ -74,8 +74,8 @@ import Testing
         // The HTML flavour has a table of its own (a chart's data) before the second.
         let forHTML = "# T\n\n| a |\n| - |\n| 1 |\n\nText.\n\n| only HTML |\n| - |\n| x |\n\n| b |\n| - |\n| 2 |\n| 3 |\n"
         let linked = TableCSV.link(plain: plain, forHTML: forHTML, page: "week")
-        #expect(linked.plain == "# T\n\n| a |\n| - |\n| 1 |\n\n[This table as CSV](<week.table-1.csv>)\n\nText.\n\n| b |\n| - |\n| 2 |\n| 3 |\n\n[This table as CSV](<week.table-3.csv>)\n")
-        #expect(linked.forHTML == "# T\n\n| a |\n| - |\n| 1 |\n\n[This table as CSV](<week.table-1.csv>)\n\nText.\n\n| only HTML |\n| - |\n| x |\n\n[This table as CSV](<week.table-2.csv>)\n\n| b |\n| - |\n| 2 |\n| 3 |\n\n[This table as CSV](<week.table-3.csv>)\n")
+        #expect(linked.plain == "# T\n\n| a |\n| - |\n| 1 |\n\n[This table as CSV](week.table-1.csv)\n\nText.\n\n| b |\n| - |\n| 2 |\n| 3 |\n\n[This table as CSV](week.table-3.csv)\n")
+        #expect(linked.forHTML == "# T\n\n| a |\n| - |\n| 1 |\n\n[This table as CSV](week.table-1.csv)\n\nText.\n\n| only HTML |\n| - |\n| x |\n\n[This table as CSV](week.table-2.csv)\n\n| b |\n| - |\n| 2 |\n| 3 |\n\n[This table as CSV](week.table-3.csv)\n")
         #expect(linked.csvs == ["a\r\n1\r\n", "only HTML\r\nx\r\n", "b\r\n2\r\n3\r\n"])
         let html = CMark.html(from: linked.forHTML)
         #expect(html.contains("</table>\n<p><a href=\"week.table-1.csv\">This table as CSV</a></p>"))
@@ -157,7 +157,10 @@ import Testing
         let files = snapshot(site)
         var tablesSeen = 0, failures: [String] = []
         var csvsLinked: Set<String> = []
-        for (path, data) in files.sorted(by: { $0.key < $1.key }) where path.hasSuffix(".html") && path != "404.html" {
+        // Every page but the 404 page and the statements (whose lines have their own CSV and camt.053).
+        let statement = /statements\/[^\/]+\/[0-9]{4}-[0-9]{2}\.html/
+        for (path, data) in files.sorted(by: { $0.key < $1.key })
+        where path.hasSuffix(".html") && path != "404.html" && path.wholeMatch(of: statement) == nil {
             let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) + "/" : ""
             for (index, table) in Self.htmlTables(String(decoding: data, as: UTF8.self)).enumerated() {
                 tablesSeen += 1
@@ -172,13 +175,14 @@ import Testing
             }
         }
         // Each table of the Markdown links, on the line after the next, to a CSV of its rows and columns.
-        for (path, data) in files where path.hasSuffix(".md") {
+        let statementMarkdown = /statements\/[^\/]+\/[0-9]{4}-[0-9]{2}\.md/
+        for (path, data) in files where path.hasSuffix(".md") && path.wholeMatch(of: statementMarkdown) == nil {
             let markdown = String(decoding: data, as: UTF8.self)
             let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
             let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) + "/" : ""
             for (index, table) in TableCSV.tables(in: markdown).enumerated() {
                 let line = table.endLine + 1  // 0-based: the line after the blank one
-                guard line < lines.count, let match = lines[line].wholeMatch(of: /\[This table as CSV\]\(<([^>]+)>\)/) else {
+                guard line < lines.count, let match = lines[line].wholeMatch(of: /\[This table as CSV\]\(([^)]+)\)/) else {
                     failures.append("\(path): table \(index + 1) not linked"); continue
                 }
                 let name = folder + String(match.1)
