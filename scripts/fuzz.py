@@ -77,13 +77,21 @@ def seeds(target):
                 "severity": "warning", "message": "feed item x is in JPY"}
         month = lambda i, o, r, n: {"moneyIn": i, "moneyOut": o, "roundUps": r, "lines": n}
         body = "\n".join([
-            "nestegg-census 4",
+            "nestegg-census 5",
             line({"version": "0", "rest": "rest", "shard": 0, "shards": 1, "accounts": 2, "goals": 1, "rows": 2}),
             line({"uid": "a1", "latest": 1795081088000, "digest": "digest", "notes": [note], "figures": {
                 "weeks": [{"year": 2026, "week": 1, "spent": 20245, "roundUp": 255, "payments": 7},
                           {"year": 2026, "week": 2, "spent": 61525, "roundUp": 1275, "payments": 23}],
                 "basis": {"opening": 20400, "latest": 20480, "cleared": 3238398,
-                          "months": [month(100, 200, 30, 4), month(0, 0, 0, 0), month(5, 6, 7, 1)]}}}),
+                          "months": [month(100, 200, 30, 4), month(0, 0, 0, 0), month(5, 6, 7, 1)]},
+                "flows": {"months": [{"month": 24312, "income": {"Employer": 250000}, "spending": {"Groceries": 4520},
+                                      "payees": {"Tesco": 4520}, "spendingByDay": {"Groceries": {"3": 4520}},
+                                      "movedOut": 1000, "movedIn": 0}],
+                          "series": [{"counterparty": "Netflix", "incoming": False, "interval": "monthly", "typical": 1099,
+                                      "count": 3, "first": 20400, "last": 20460, "next": 20490,
+                                      "scheduled": {"counterparty": "Netflix", "day": 20490, "units": 1099, "incoming": False}}],
+                          "upcoming": [{"counterparty": "Netflix", "day": 20490, "units": 1099, "incoming": False}],
+                          "payments": [["Tesco", 20402, 4520, False, "card", "u1"], ["Employer", 20401, 250000, True, "", "u2"]]}}}),
             line({"uid": "a2", "notes": [], "figures": {"weeks": [{"year": 2026, "week": 3, "spent": 500, "roundUp": 0, "payments": 1}]}}),
             line({"id": 7, "latest": 1795081088000, "digest": "digest", "notes": [],
                   "references": [dict(note, file="qapital/feed/7.json", line=None, column=None, path=None, count=2,

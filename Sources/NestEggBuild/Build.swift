@@ -137,12 +137,11 @@ public struct Build {
         if let census { try placing(folder) { () throws(BuildError) in try census.checkAgain(folder, parsed: feeds.parsed, own: ownsFeed) } }
         let templates = try loadTemplates()
         let loaded = incremental?.loaded(dataset)
-        // A census carries what the round-ups, statements and spending pages need; the cash-flow,
-        // budgets and recurring pages' figures come from reading the feed again either way.
+        // A census carries what every site-wide page needs of the accounts it holds; without one,
+        // a share reads the other accounts' feeds again for it.
         let summarised = dataset.starling.map(\.account.uid).filter { feeds.summarised[$0] != nil }
         let elsewhere = try figuresElsewhere(dataset, folder: folder, summarised: feeds.summarised,
-                                            census: census.map { census throws(BuildError) in try census.figures(of: summarised, folder: options.data) },
-                                            censusDigests: shareDigests?.byPath ?? [:])
+                                            census: census.map { census throws(BuildError) in try census.figures(of: summarised, folder: options.data) })
         // A share compares with nothing: its part is rebuilt whole, without a build cache.
         var site = SiteReport.build(dataset, notes: notes, previous: incremental?.previous?.changes, memo: loaded?.memo,
                                     summaries: elsewhere, rows: census.map { .runs($0.totals) } ?? .inMemory)
@@ -486,41 +485,41 @@ public struct Build {
     }
 
     /// The summaries of the accounts whose pages are not this share's (``AccountFigures``), by
-    /// UID (`summarised`: what the load kept of their feeds): each feed the load let go is read
-    /// again, one account per core at a time, its summary worked out and the feed let go. (The load
-    /// reported the feeds' problems and kept their latest times, which the summaries carry: they make
-    /// the data's as-of date.) A feed that cannot be read now, or whose bytes changed since the load
-    /// read them (SHA-256), stops the build.
-    /// With `census` (the census's figures, by UID), each account's are those, with what the feed
-    /// adds (``AccountFigures/withFeedFigures(of:context:)``).
-    /// `censusDigests`: the census's digests of the feeds, by path, which the feeds read again must still have.
+    /// UID (`summarised`: what the load kept of their feeds). With a census (`census`, by UID) they
+    /// are the census's, which carry everything the site-wide pages need: no feed is read again.
+    /// Without one, each feed the load let go is read again, one account per core at a time, its
+    /// summary worked out and the feed let go; a feed that cannot be read now, or whose bytes
+    /// changed since the load read them (SHA-256), stops the build. (The census's figures are
+    /// checked to be there for every account it holds, ``CensusSet/figures(of:folder:)``.) Either way the load reported
+    /// the feeds' problems and kept their latest times, which the summaries carry: they make the
+    /// data's as-of date.
     func figuresElsewhere(_ dataset: Dataset, folder: DataFolder, summarised: [String: ShareFeeds.Summarised],
-                          census: [String: AccountFigures]? = nil, censusDigests: [String: String] = [:]) throws(BuildError) -> [String: AccountFigures] {
-        let others = dataset.starling.filter { summarised[$0.account.uid] != nil }
+                          census: [String: AccountFigures]? = nil) throws(BuildError) -> [String: AccountFigures] {
         if let shard = options.shard {
-            progress("load: share \(shard) keeps the feeds of \(dataset.starling.count - others.count) of \(dataset.starling.count) accounts"
+            progress("load: share \(shard) keeps the feeds of \(dataset.starling.count - summarised.count) of \(dataset.starling.count) accounts"
                 + " and \(dataset.qapital.feeds.count) goals' feeds; of the others, what the site-wide pages need")
         }
-        guard !others.isEmpty else { return census ?? [:] }
+        var all = census ?? [:]
+        for (uid, loaded) in summarised where all[uid] != nil { all[uid]!.latest = loaded.latest }
+        let others = dataset.starling.filter { summarised[$0.account.uid] != nil && all[$0.account.uid] == nil }
+        guard !others.isEmpty else { return all }
         let context = ReportContext(dataset: dataset)
         let log = DiagnosticLog()
         let figures = Concurrently.map(others.count, log: log) { index, log -> AccountFigures in
             var data = others[index]
             let (items, digest) = StarlingLoader.readFeed(of: data.account, in: folder, log: log, digest: true)
             data.feed = items
-            // (With a census the load keeps no digest: the census's stands for the feed.)
             let loaded = summarised[data.account.uid]
-            if let first = loaded?.digest ?? censusDigests[StarlingLoader.feedPath(of: data.account)], digest != first {
+            if let first = loaded?.digest, digest != first {
                 log.report(Diagnostic(.error, file: StarlingLoader.feedPath(of: data.account), message: "changed while the build read it; build again"))
             }
-            var figures = census?[data.account.uid].map { $0.withFeedFigures(of: data, context: context) } ?? AccountFigures(data, context: context)
+            var figures = AccountFigures(data, context: context)
             figures.latest = loaded?.latest
             return figures
         }
         if log.hasErrors {
             throw BuildError(step: .load, exitCode: .dataError, diagnostics: placed(log.diagnostics.filter { $0.severity == .error }, folder: folder))
         }
-        var all = census ?? [:]
         for (uid, figure) in zip(others.map(\.account.uid), figures) { all[uid] = figure }
         return all
     }

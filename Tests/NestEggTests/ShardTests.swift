@@ -439,6 +439,21 @@ import Testing
             let json = try JSONEncoder().encode(figures.summary)
             let read = try #require(AccountFigures(summary: try JSONDecoder().decode(AccountFigures.Summary.self, from: json), account: data.account))
             #expect(read.summary == figures.summary && read.spending == nil)
+            // The cash flow, recurring series and payments come back as the feed gave them: no feed is read again for them.
+            #expect(figures.summary.flows != nil)
+            #expect(read.cashFlow == AccountCashFlow.of(data, clock: context.clock, settings: context.settings))
+            #expect(read.recurring == RecurringRule.of(data, clock: context.clock))
+            #expect(read.payments == PayeePayment.of(data, clock: context.clock))
+            var badInterval = figures.summary
+            badInterval.flows?.series.append(.init(counterparty: "x", incoming: false, interval: "fortnightly", typical: 100, count: 3,
+                                                   first: 20_000, last: 20_028, next: 20_042))
+            #expect(AccountFigures(summary: badInterval, account: data.account) == nil, "an interval that is not one")
+            var hugePayment = figures.summary
+            hugePayment.flows?.payments.append(.init(name: "x", day: 20_000, units: Money.maximumMinorUnits + 1, incoming: false, reference: "", id: "x"))
+            #expect(AccountFigures(summary: hugePayment, account: data.account) == nil, "a payment out of range")
+            var monthTwice = figures.summary
+            if let month = monthTwice.flows?.months.first { monthTwice.flows?.months.append(month) }
+            #expect(monthTwice.flows?.months.isEmpty == true || AccountFigures(summary: monthTwice, account: data.account) == nil, "a month twice")
             // Read back, they are held as the summary and decoded on each read: the same weeks, counted without decoding.
             #expect(read.weekCount == weeks.count && figures.weekCount == weeks.count)
             #expect(read.weeks.map(\.week) == weeks.map(\.week) && read.weeks.map(\.roundUp) == weeks.map(\.roundUp))
@@ -1039,7 +1054,7 @@ import Testing
         #expect(refusal("nestegg-census ") == "cut short: its last line is missing")
         // A census of an earlier format is named as such, not as a file cut short.
         #expect(refusal("nestegg-census 3" + text.drop { $0 != "\n" })
-                == "a census of another format (nestegg-census 3, where this nestegg reads nestegg-census 4); run nestegg census again")
+                == "a census of another format (nestegg-census 3, where this nestegg reads nestegg-census 5); run nestegg census again")
     }
 
     /// Signed anew (as a hand-made file could be): values no data has in the first account's
@@ -1047,11 +1062,13 @@ import Testing
     @Test(arguments: [
         ("year", "9999"), ("year", "10000"), ("week", "54"), ("payments", "-1"), ("payments", "99999999999"), ("opening", "99999999999"),
         ("cleared", "99999999999999999"), ("moneyIn", "170141183460469231731687303715884105727"), ("lines", "99999999999999"),
-        ("latest", "-99999999999"),
+        ("latest", "-99999999999"), ("month", "99999999999"), ("movedOut", "170141183460469231731687303715884105727"),
     ])
     func valuesOutOfRangeAreRefused(_ key: String, _ value: String) throws {
         let line = Self.lines[Self.firstAccount]
-        let figures = line.range(of: "\"figures\":")!.upperBound
+        // A week's fields in the weeks, a month's of the cash flow in the flows (keys sorted: the flows come before the weeks).
+        let part = ["year", "week", "payments"].contains(key) ? "\"weeks\":" : ["month", "movedOut"].contains(key) ? "\"flows\":" : "\"figures\":"
+        let figures = line.range(of: part)!.upperBound
         let changed = String(line[..<figures]) + Self.replacing(key, in: String(line[figures...]), with: value)
         try #require(changed != line, "\(key)")
         let reason = refusal(resigned { $0[Self.firstAccount] = changed })

@@ -39,12 +39,12 @@ public struct AccountFigures: Sendable {
     /// unit (``ReportContext/init(dataset:summaries:)``). Set by whoever read the feed.
     public var latest: Instant?
     /// The account's cash flow (``AccountCashFlow``) and recurring series (``RecurringRule``), for
-    /// the cash-flow, budgets and recurring pages: worked out from the feed; from a ``Summary``,
-    /// `nil` until the build reads the feed for them (``withFeedFigures(of:context:)``).
+    /// the cash-flow, budgets and recurring pages: worked out from the feed, or read from its
+    /// ``Summary`` (``Summary/flows``); `nil` from a summary without them.
     public private(set) var cashFlow: AccountCashFlow?
     public private(set) var recurring: RecurringRule.Found?
     /// The account's payments to and from its counterparties (``PayeePayment/of(_:clock:)``), for
-    /// the counterparty pages: as the cash flow, from the feed, `nil` from a ``Summary`` until the build reads the feed.
+    /// the counterparty pages: as the cash flow.
     public private(set) var payments: [PayeePayment]?
 
     /// Which of the figures a read decodes: the other is passed over.
@@ -73,16 +73,6 @@ public struct AccountFigures: Sendable {
         recurring = RecurringRule.of(data, clock: context.clock)
         payments = PayeePayment.of(data, clock: context.clock)
         latest = data.latestFeedInstant
-    }
-
-    /// These figures with the cash flow and recurring series of `data` (the account's feed, read
-    /// again for them): what a ``Summary`` does not carry.
-    public func withFeedFigures(of data: StarlingAccountData, context: ReportContext) -> AccountFigures {
-        var figures = self
-        figures.cashFlow = AccountCashFlow.of(data, clock: context.clock, settings: context.settings)
-        figures.recurring = RecurringRule.of(data, clock: context.clock)
-        figures.payments = PayeePayment.of(data, clock: context.clock)
-        return figures
     }
 
     /// ``StatementPeriods/statements(for:clock:asOf:)`` to the data's as-of date, each ``StatementPeriods/Statement/trimmed()``.
@@ -123,12 +113,16 @@ extension AccountFigures {
 
         public var weeks: [Week]
         public var basis: Basis?
+        /// The cash flow, recurring series and payments; `nil` when the figures held none.
+        public var flows: Flows?
     }
 
     /// The figures as ``Summary`` values; ``init(summary:account:)`` takes them back.
     public var summary: Summary {
         switch held {
-        case .summary(let summary, _): return summary
+        case .summary(var summary, _):
+            summary.flows = flows
+            return summary
         case .values(let weeks, let basis):
             return Summary(
                 weeks: weeks.map { .init(year: $0.week.year, week: $0.week.week, spent: $0.spent.minorUnits, roundUp: $0.roundUp.minorUnits,
@@ -137,7 +131,8 @@ extension AccountFigures {
                     .init(opening: basis.opening.daysSinceEpoch, latest: basis.latest?.daysSinceEpoch, cleared: basis.cleared?.minorUnits,
                           months: basis.months.map { .init(moneyIn: $0.moneyIn.minorUnits, moneyOut: $0.moneyOut.minorUnits,
                                                            roundUps: $0.roundUpTotal.minorUnits, lines: $0.lineCount) })
-                })
+                },
+                flows: flows)
         }
     }
 
@@ -150,7 +145,14 @@ extension AccountFigures {
     /// an amount out of range, weeks out of order, a month missing or too many).
     public init?(summary: Summary, account: StarlingAccount) {
         guard let figures = Self.decode(summary, currency: account.currency) else { return nil }
-        held = .summary(summary, account.currency)
+        if let flows = summary.flows {
+            guard let decoded = Self.decode(flows, account: account) else { return nil }
+            (cashFlow, recurring, payments) = (decoded.cashFlow, decoded.recurring, decoded.payments)
+        }
+        // The flows are held decoded, once: the summary keeps the weeks and months.
+        var held = summary
+        held.flows = nil
+        self.held = .summary(held, account.currency)
         weekCount = figures.weeks.count
         spending = nil
     }
