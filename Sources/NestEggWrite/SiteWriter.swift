@@ -363,14 +363,27 @@ public final class SiteWriter: Sendable {
         state.withLock { _ = $0.folders.insert(folder) }
     }
 
-    /// Whether the file at `path` exists and holds exactly `bytes`.
+    /// Whether the file at `path` exists and holds exactly `bytes`. One descriptor answers all of
+    /// it (open, its status, its bytes read in pieces and compared as they come, close): a rebuild
+    /// asks this of every page it renders again.
     static func file(atPath path: String, holds bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Not blocking: a FIFO in the file's place is not a regular file, and is not read.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
         var status = stat()
-        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == bytes.count else { return false }
-        guard let data = FileManager.default.contents(atPath: path), data.count == bytes.count else { return false }
-        return data.withUnsafeBytes { old in
-            bytes.count == 0 || memcmp(old.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) == bytes.count else { return false }
+        guard let start = bytes.baseAddress, bytes.count > 0 else { return true }
+        let piece = UnsafeMutableRawBufferPointer.allocate(byteCount: min(bytes.count, 1 << 20), alignment: 16)
+        defer { piece.deallocate() }
+        var offset = 0
+        while offset < bytes.count {
+            let count = Glibc.read(descriptor, piece.baseAddress!, min(piece.count, bytes.count - offset))
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            guard count > 0, memcmp(piece.baseAddress!, start + offset, count) == 0 else { return false }
+            offset += count
         }
+        return true
     }
 
     /// Writes `bytes` to a new file at `path` (never into an existing one: in the staging folder
