@@ -534,8 +534,14 @@ public struct Build {
 
     func openWriter() throws(BuildError) -> SiteWriter {
         try Self.writeError { () throws(SiteWriter.WriteError) in
-            try SiteWriter(output: options.output, protecting: inputFolders)
+            try SiteWriter(output: options.output, protecting: inputFolders, hashing: Self.manifestHashing(under: StatementsReport.section.id + "/"))
         }
+    }
+
+    /// The files the statements manifest under `folder` lists are hashed as they are written
+    /// (``StatementFiles``), not read back.
+    static func manifestHashing(under folder: String) -> SiteWriter.Hashing {
+        SiteWriter.Hashing(prefix: folder, hash: { StatementDigest.sha256($0) })
     }
 
     /// The single-file report, the summary and the JSON totals, rendered before anything is written.

@@ -7,8 +7,9 @@ import NestEggWrite
 import Foundation
 
 /// What a build writes about its statements besides their pages: the manifest that lists each one
-/// with its digest and the SHA-256 of its files (read back from the staging folder, so the hashes
-/// are of the bytes that will be swapped in).
+/// with its digest and the SHA-256 of its files: of the bytes that will be swapped in, as the
+/// writer hashed them while writing (``SiteWriter/Hashing``), or read back from the staging folder
+/// for a file it did not write itself (a PDF a printer wrote, a file placed from a part).
 extension Build {
     /// Writes `<folder>manifest.json` for `records`, whose files are `<record.path>.md`, `.html`,
     /// `.csv`, `.camt053.xml` and, with `pdf`, `.pdf` in `writer`; paths in the manifest are relative to `folder` (a folder
@@ -50,6 +51,10 @@ extension Build {
         var files: [StatementManifest.File] = []
         for path in SiteWriter.listFiles(under: writer.stagedURL(folder)).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
         where !listed.contains(path) && !own.contains(path) {
+            if let hash = writer.hash(of: folder + path) {
+                files.append(.init(path: path, sha256: hash))
+                continue
+            }
             guard case .success(let bytes) = FileBytes.read(writer.stagedURL(folder + path).path) else {
                 throw BuildError(step: .write, exitCode: .software,
                                  diagnostics: [Diagnostic(.error, file: folder + path, message: "cannot read the file back to hash it for the manifest")])
@@ -82,7 +87,7 @@ extension Build {
             var files: [StatementManifest.File] = []
             for ext in extensions {
                 let path = records[index].path + "." + ext
-                if path.hasPrefix(folder), let hash = known?.hash(of: path) {
+                if path.hasPrefix(folder), let hash = known?.hash(of: path) ?? writer.hash(of: path) {
                     files.append(.init(path: String(path.dropFirst(folder.count)), sha256: hash))
                     continue
                 }
@@ -129,7 +134,8 @@ extension Build {
 
     func openBundlesWriter() throws(BuildError) -> SiteWriter {
         try Self.writeError { () throws(SiteWriter.WriteError) in
-            try SiteWriter(output: options.bundles!, protecting: inputFolders)
+            // The bundles' manifest at the top of the folder lists every file in it.
+            try SiteWriter(output: options.bundles!, protecting: inputFolders, hashing: Self.manifestHashing(under: ""))
         }
     }
 

@@ -25,6 +25,8 @@ public final class SiteWriter: Sendable {
         /// The stamps of the files this writer created, taken from their open descriptor as each
         /// was written (``stamps()`` asks the disk only for the others: kept, copied or adopted).
         var stamps: [String: FileStamp] = [:]
+        /// The digests of the files ``hashing`` asks for, worked out from the bytes written.
+        var hashes: [String: String] = [:]
     }
     private let state = Mutex(State())
     /// Held while a file is created: one at a time.
@@ -34,6 +36,30 @@ public final class SiteWriter: Sendable {
     /// Whether the output folder held files of an earlier build when this writer opened: without
     /// them there is nothing to compare a new file with or keep, and no file is looked for there.
     private let outputHasFiles: Bool
+    private let hashing: Hashing?
+
+    /// Which files the writer hashes as it writes them, and how: the statements manifest lists
+    /// each file of its folder with its SHA-256, which comes from the bytes in memory rather than
+    /// from reading every file back (a build writes tens of thousands; each read back is four
+    /// more system calls).
+    public struct Hashing: Sendable {
+        /// Files whose path begins with this (`""`: every file).
+        public let prefix: String
+        /// The digest of a file's bytes (hexadecimal text, as the manifest writes it).
+        public let hash: @Sendable (UnsafeRawBufferPointer) -> String
+
+        public init(prefix: String, hash: @escaping @Sendable (UnsafeRawBufferPointer) -> String) {
+            self.prefix = prefix
+            self.hash = hash
+        }
+    }
+
+    /// The digest (``Hashing``) of the file at `path`, if this writer wrote its bytes with
+    /// ``write(_:to:)``; `nil` for any other file (kept, placed, adopted, or not hashed), which
+    /// the caller reads.
+    public func hash(of path: String) -> String? {
+        state.withLock { $0.hashes[path] }
+    }
 
     /// The size and modification time of each file written so far, for the build cache (a
     /// file keeps both through the swap).
@@ -83,9 +109,10 @@ public final class SiteWriter: Sendable {
     /// Opens a staging folder beside `output`. Refuses (rather than replace) an output folder that
     /// holds one of the `protecting` folders (the data), the current, home or root folder, or an
     /// existing folder that nestegg did not write — the swap replaces the output folder whole.
-    public init(output: URL, protecting: [URL] = []) throws(WriteError) {
+    public init(output: URL, protecting: [URL] = [], hashing: Hashing? = nil) throws(WriteError) {
         let output = output.standardizedFileURL
         self.output = output
+        self.hashing = hashing
         let parent = output.deletingLastPathComponent()
         try Self.checkOutputIsOurs(output, protecting: protecting)
         Self.recover(output)
@@ -177,8 +204,11 @@ public final class SiteWriter: Sendable {
             return failure
         }
         if let failure { throw WriteError(path: path, reason: failure) }
+        let hash = hashing.flatMap { hashing in
+            path.hasPrefix(hashing.prefix) ? text.withUTF8 { hashing.hash(UnsafeRawBufferPointer($0)) } : nil
+        }
         // (A rewritten unchanged file takes the old one's time after its stamp was taken.)
-        count(path, changed: !unchanged, stamp: unchanged ? nil : stamp)
+        count(path, changed: !unchanged, stamp: unchanged ? nil : stamp, hash: hash)
     }
 
     /// Takes `path` for this build: a path inside the site, not written yet.
@@ -192,10 +222,11 @@ public final class SiteWriter: Sendable {
     }
 
     /// Counts a file as written, and as changed when it is new or its bytes are not the old ones.
-    private func count(_ path: String, changed: Bool, stamp: FileStamp? = nil) {
+    private func count(_ path: String, changed: Bool, stamp: FileStamp? = nil, hash: String? = nil) {
         state.withLock { state in
             state.written.append(path)
             if let stamp { state.stamps[path] = stamp }
+            if let hash { state.hashes[path] = hash }
             // The build cache is bookkeeping: it is not counted as a changed page.
             if changed && path != Self.cacheFileName { state.changed += 1 }
         }
@@ -332,14 +363,27 @@ public final class SiteWriter: Sendable {
         state.withLock { _ = $0.folders.insert(folder) }
     }
 
-    /// Whether the file at `path` exists and holds exactly `bytes`.
+    /// Whether the file at `path` exists and holds exactly `bytes`. One descriptor answers all of
+    /// it (open, its status, its bytes read in pieces and compared as they come, close): a rebuild
+    /// asks this of every page it renders again.
     static func file(atPath path: String, holds bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Not blocking: a FIFO in the file's place is not a regular file, and is not read.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
         var status = stat()
-        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == bytes.count else { return false }
-        guard let data = FileManager.default.contents(atPath: path), data.count == bytes.count else { return false }
-        return data.withUnsafeBytes { old in
-            bytes.count == 0 || memcmp(old.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) == bytes.count else { return false }
+        guard let start = bytes.baseAddress, bytes.count > 0 else { return true }
+        let piece = UnsafeMutableRawBufferPointer.allocate(byteCount: min(bytes.count, 1 << 20), alignment: 16)
+        defer { piece.deallocate() }
+        var offset = 0
+        while offset < bytes.count {
+            let count = Glibc.read(descriptor, piece.baseAddress!, min(piece.count, bytes.count - offset))
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            guard count > 0, memcmp(piece.baseAddress!, start + offset, count) == 0 else { return false }
+            offset += count
         }
+        return true
     }
 
     /// Writes `bytes` to a new file at `path` (never into an existing one: in the staging folder
