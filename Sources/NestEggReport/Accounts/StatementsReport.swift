@@ -342,7 +342,7 @@ public enum StatementsReport {
                         statementData: { [data = summary.data, digest = summary.digests[index]] in
                             StatementData(statement, data: data, sequence: index + 1, digest: digest, context: context)
                         },
-                        searchChunk: chunk,
+                        searchChunk: chunk, tablesAsCSV: false,
                         view: statementView(statement, data: summary.data, paths: paths, noBalanceReason: summary.noBalanceReason,
                                             context: context, digest: summary.digests[index], previous: previous, next: next))
         }

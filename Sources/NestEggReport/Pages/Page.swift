@@ -48,6 +48,11 @@ public struct Page: Sendable {
     /// path (site-relative, without `.js`) and its rows, built when written; the build writes it
     /// with the page, so the share that writes the page writes its chunk.
     public let searchChunk: (path: String, rows: @Sendable () -> [TransactionSearch.Row])?
+    /// Whether each of the page's tables is written as a CSV beside it, linked under the table.
+    /// The report that makes the page says: a statement's is `false` (its lines have their own CSV
+    /// and camt.053, and it prints as the bank's document), as is the page for missing addresses
+    /// (a host serves it at any depth, with no files beside it).
+    public let tablesAsCSV: Bool
 
     /// An account's pages' ``entity``.
     public static func entity(of account: StarlingAccount) -> String { entity(ofStarlingAccount: account.uid) }
@@ -59,6 +64,7 @@ public struct Page: Sendable {
     public init(path: String, title: String, template: String, section: String?, breadcrumbs: [Link] = [],
                 entity: String? = nil, inputs: PageInputs? = nil, statementData: (@Sendable () -> StatementData)? = nil,
                 searchChunk: (path: String, rows: @Sendable () -> [TransactionSearch.Row])? = nil,
+                tablesAsCSV: Bool = true,
                 view: @autoclosure @escaping @Sendable () -> any Encodable & Sendable) {
         self.path = path
         self.title = title
@@ -69,6 +75,7 @@ public struct Page: Sendable {
         self.inputs = inputs
         self.statementData = statementData
         self.searchChunk = searchChunk
+        self.tablesAsCSV = tablesAsCSV
         self.makeView = view
     }
 
