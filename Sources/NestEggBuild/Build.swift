@@ -422,6 +422,9 @@ public struct Build {
         let record = ShareFeeds.Recorder()
         let readers = options.shard.map { ShareFeeds.readers($0, census: census, into: record) } ?? .files
         let dataset = DataLoader.load(folder, log: log, feeds: readers)
+        // The budgets are checked against the categories the report gives the spending, which
+        // needs every feed (the report's one category mapping, ``BudgetCategories``).
+        if readers.readsEveryFeed { BudgetCategories.notes(dataset).forEach(log.report) }
         let label = options.dataLabel ?? folder.root.path
         let diagnostics = placed(log.diagnostics, folder: folder)
         if log.hasErrors {

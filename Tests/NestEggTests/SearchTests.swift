@@ -19,7 +19,7 @@ import Testing
         #expect(kinds == Set(SearchReport.Kind.allCases), "\(kinds)")
         // Counterparties once each, whatever their spelling: Starling's and the transactions app's.
         let counterparties = site.search.filter { $0.kind == .counterparty }
-        #expect(Set(counterparties.map { Text.categoryKey($0.title) }).count == counterparties.count)
+        #expect(Set(counterparties.map { Text.groupingKey($0.title) }).count == counterparties.count)
         let pingo = try #require(counterparties.first { $0.title == "Pingo Doce" })
         #expect(pingo.detail == "Euro Travel")
         #expect(counterparties.contains { $0.title == "Weekly shop" && $0.detail == "the transactions app" })

@@ -46,7 +46,7 @@ public struct Page: Sendable {
     public let statementData: (@Sendable () -> StatementData)?
     /// The search page's chunk of the transactions this page shows (``TransactionSearch``): its
     /// path (site-relative, without `.js`) and its rows, built when written; the build writes it
-    /// with the page, so the share that writes the page writes its chunk.
+    /// with the page, so whichever build writes the page writes its chunk.
     public let searchChunk: (path: String, rows: @Sendable () -> [TransactionSearch.Row])?
     /// Whether each of the page's tables is written as a CSV beside it, linked under the table.
     /// The report that makes the page says: a statement's is `false` (its lines have their own CSV

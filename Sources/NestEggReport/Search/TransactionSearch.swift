@@ -5,8 +5,8 @@ import NestEggSupport
 ///
 /// The index of the pages (``SearchReport``) is one file; the transactions are many, so they come
 /// in chunks, one per statement (an account's month: `search/<account>/<YYYY-MM>.js`), written
-/// beside the statement by whoever writes the statement: a share of a sharded build writes the
-/// chunks of its own accounts, so the merged site has every chunk once. The page learns which
+/// beside the statement by whichever build writes the statement (not that of an account held as a
+/// summary), so the site has every chunk once. The page learns which
 /// chunks exist from the index (``months(_:)``, newest month first) and loads them as it searches.
 /// A chunk is made of the statement alone, so the same statement gives the same chunk.
 public enum TransactionSearch {
@@ -55,8 +55,8 @@ public enum TransactionSearch {
 
     /// Which chunks exist, newest month first, each month's accounts in the order of
     /// `accounts.json`: every statement with a settled line, of every account, including those held
-    /// as summaries (their statements' line counts are in their figures), so that every share
-    /// writes the same list.
+    /// as summaries (their statements' line counts are in their figures), so that whichever build
+    /// writes the search page writes the same list.
     static func months(_ computed: StatementsReport.Computed?) -> [Month] {
         guard let (_, accounts) = computed else { return [] }
         var byMonth: [CalendarMonth: [String]] = [:]
