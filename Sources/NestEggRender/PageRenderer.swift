@@ -38,7 +38,7 @@ public struct PageRenderer: Sendable {
         // Each table gets a CSV beside the page and a link under it, when the page's report says so (``Page/tablesAsCSV``).
         let (lifted, islands) = SVGIslands.lift(forHTML)
         let linked = !page.tablesAsCSV ? (plain: plain, forHTML: lifted, csvs: [])
-            : TableCSV.link(plain: plain, forHTML: lifted, page: page.fileName)
+            : TableCSV.link(plain: plain, forHTML: lifted, page: page.fileName, locale: site.settings.locale)
         let markdown = MarkdownTablePadding.pad(linked.plain)
         let cmarkHTML = CMark.html(from: linked.forHTML, rewriteLink: Page.htmlLink(ofMarkdownLink:))
         let content = HTMLPolish.polish(SVGIslands.land(cmarkHTML, islands))
