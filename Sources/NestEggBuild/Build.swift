@@ -598,7 +598,7 @@ public struct Build {
         do {
             try writer.write(renderer.templates.stylesheet, to: "style.css")
             try writer.write(renderer.templates.searchScript, to: SearchIndexScript.scriptName)
-            try writer.write(SearchIndexScript.script(renderer.site.search, months: renderer.site.searchMonths), to: SearchIndexScript.fileName)
+            try writer.write(SearchIndexScript.script(renderer.site.search, months: renderer.site.searchMonths, lists: renderer.site.searchLists), to: SearchIndexScript.fileName)
             try writer.write(notFound.html, to: "404.html")
             if let sitemap { try writer.write(sitemap, to: "sitemap.xml") }
         } catch {

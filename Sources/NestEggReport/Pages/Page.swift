@@ -156,6 +156,9 @@ public struct Site: Sendable {
     public var search: [SearchReport.Entry] = []
     /// Which chunks of transactions the search page loads (``TransactionSearch/months(_:)``), newest month first.
     public var searchMonths: [TransactionSearch.Month] = []
+    /// The chunks of the list of every transaction (``TransactionSearch/chunkPath(listPage:)``),
+    /// in the list's order, which the search page loads before the statements'.
+    public var searchLists: [String] = []
     /// What changed since the last build, in a few sentences (``ChangesReport``), for `--summary`.
     public var changeDigest: [String] = []
     /// What the next build compares with, for the build cache; `nil` when accounts are held as summaries.

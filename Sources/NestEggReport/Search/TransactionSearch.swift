@@ -1,7 +1,9 @@
 import NestEggModel
 import NestEggSupport
-/// The search page's transactions: every settled line of every Starling statement, found by its
-/// payee, reference, amount or date, each opening its statement at its row (`#line-N`).
+/// The search page's transactions: every settled line of every Starling statement, and every row
+/// of the transactions list that no statement shows (the transactions app's entries, Starling's
+/// pending payments), found by its payee, reference (a list row: its category and provider),
+/// amount or date, each opening the page that shows it at its row (`#line-N`, `#row-N`).
 ///
 /// The index of the pages (``SearchReport``) is one file; the transactions are many, so they come
 /// in chunks, one per statement (an account's month: `search/<account>/<YYYY-MM>.js`), written
@@ -33,6 +35,30 @@ public enum TransactionSearch {
     public struct Month: Sendable, Hashable {
         public let month: String
         public let accounts: [String]
+    }
+
+    /// The chunk of a page of the list of every transaction (`transactions/index-2` →
+    /// `search/transactions/index-2`), site-relative, without `.js`: beside the statements' chunks
+    /// of an account slugged `transactions`, never one of them (theirs are named by month).
+    public static func chunkPath(listPage path: String) -> String { "search/" + path }
+
+    /// The id of a list page's `number`th row (from 1), its anchor.
+    public static func anchor(row number: Int) -> String { "row-\(number)" }
+
+    /// The rows of a page of the list of every transaction that no statement shows: the
+    /// transactions app's entries and Starling's pending payments (a settled one is found on its
+    /// statement). `items` are the page's rows in its order; each links to its row on `page`.
+    /// Money out is negative, as on a statement; the shown amount is the list's. Oldest first, as a
+    /// statement's lines are, so that the search page, which reads a chunk from its end, shows them newest first.
+    static func rows(_ items: [SpendingItem], page: String, context: ReportContext) -> [Row] {
+        items.enumerated().reversed().compactMap { index, item in
+            guard item.source == .transactions || item.pending else { return nil }
+            let detail = [item.category.name, item.provider ?? ""].filter { !$0.isEmpty }.joined(separator: " · ")
+            return Row(day: "\(item.date)", date: context.date(item.date), payee: Text.singleLine(item.name),
+                       reference: Text.singleLine(detail + (item.pending ? " (pending)" : "")),
+                       shown: context.money(item.amount), amount: (-item.amount).decimalString,
+                       account: item.accountName, target: page + "#" + anchor(row: index + 1))
+        }
     }
 
     /// A statement's chunk, site-relative, without `.js`.

@@ -279,6 +279,7 @@ public enum SiteReport {
         pages = []
         site.search = search
         site.searchMonths = TransactionSearch.months(derived.statements)
+        site.searchLists = site.pages.compactMap { $0.section == TransactionsReport.section.id && $0.statementData == nil ? $0.searchChunk?.path : nil }
         (site.statements, site.statementPlaces, site.statementCount) = StatementsReport.recordsMappedHere(derived.statements, context: context)
         site.spendingLists = derived.lists
         site.changes = changes
