@@ -15,7 +15,7 @@ import CCmarkGFM
 /// An amount of money (a cell that is exactly what the site's locale writes for one, ``SiteLocale/money(parsing:)``)
 /// is written as a plain decimal a spreadsheet reads exactly: `-£1,234.56` → `-1234.56`, in the
 /// currency's own minor digits. Its currency is stated once per column: in the header when the
-/// column's amounts are all in one currency (`Amount (GBP)`, the ISO code), else in a column added
+/// column's amounts are all in one currency (`Amount (GBP)`, the ISO code; `In GBP` names it already), else in a column added
 /// right after it (`Amount currency`, the ISO code on each row that has an amount). The rows are
 /// the page's rows. Any other cell is text — a percentage stays `-12%`, a figure with words
 /// `£5.00 (50%)` stays as shown — and goes through ``CSVCell/text(_:)`` (bidirectional controls
@@ -46,7 +46,9 @@ public enum TableCSV {
                 case 0:
                     out[0].append(CSVCell.text(name))
                 case 1:
-                    out[0].append(CSVCell.text(name.isEmpty ? currencies[0] : "\(name) (\(currencies[0]))"))
+                    // (A header that names the currency already, `In GBP`, is left as it is.)
+                    let named = name.split(separator: " ").contains { $0 == currencies[0] }
+                    out[0].append(CSVCell.text(name.isEmpty ? currencies[0] : named ? name : "\(name) (\(currencies[0]))"))
                 default:
                     out[0].append(CSVCell.text(name))
                     out[0].append(CSVCell.text(name.isEmpty ? "Currency" : "\(name) currency"))

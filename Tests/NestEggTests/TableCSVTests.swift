@@ -67,6 +67,8 @@ import Testing
         let markdown = "| Account | Balance | Share |\n| --- | ---: | ---: |\n| A | -£1,234.56 | -12% |\n| B | US$7.00 | 3% |\n| C | – | – |\n"
         let csv = try #require(TableCSV.tables(in: markdown).first).csv(locale: .enGB)
         #expect(csv == "Account,Balance,Balance currency,Share\r\nA,-1234.56,GBP,-12%\r\nB,7.00,USD,3%\r\nC,–,,–\r\n")
+        let named = try #require(TableCSV.tables(in: "| Account | In GBP |\n| --- | --: |\n| A | £2.00 |\n").first).csv(locale: .enGB)
+        #expect(named == "Account,In GBP\r\nA,2.00\r\n")
     }
 
     @Test func anEscapedPipeStaysInItsCell() {
@@ -188,7 +190,10 @@ import Testing
         for (column, name) in pageHeader.enumerated() {
             guard csvColumn < header.count else { return "header \(header) against \(pageHeader)" }
             let heading = header[csvColumn]
+            // `Amount (GBP)`, or a header that names its currency already (`In GBP`).
             let single = heading.wholeMatch(of: /(.*?) ?\(([A-Z]{3})\)/).map { (String($0.1), String($0.2)) }
+                ?? heading.split(separator: " ").first { $0.count == 3 && Currency(code: String($0)) != nil && $0.allSatisfy(\.isUppercase) }
+                    .map { (heading, String($0)) }
             let perRow = csvColumn + 1 < header.count && header[csvColumn + 1] == (name.isEmpty ? "Currency" : "\(name) currency")
                 && !(column + 1 < pageHeader.count && pageHeader[column + 1] == header[csvColumn + 1])
             if single == nil && heading != CSVCell.guarded(Text.withoutBidiControls(name)) { return "header \(heading) for \(name)" }
