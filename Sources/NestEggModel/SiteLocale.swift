@@ -76,6 +76,13 @@ public struct SiteLocale: Sendable, Hashable {
     /// another grouping, a missing decimal, words around the figure — is `nil`, so a figure read
     /// back is the figure written. Digits past what an `Int128` of minor units holds are `nil` too.
     public func money(parsing text: String) -> Money? {
+        // Most cells are no amount: a name, a date, a count. An amount ends with a digit, and, with
+        // the symbol before it, starts with a sign, a symbol or a code's capital; after it, with a digit.
+        let utf8 = text.utf8
+        guard let last = utf8.last, last >= UInt8(ascii: "0") && last <= UInt8(ascii: "9") || !symbolBeforeAmount,
+              let first = utf8.first else { return nil }
+        let startsAsDigit = first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")
+        if first != UInt8(ascii: "-") && first != UInt8(ascii: "+") && startsAsDigit == symbolBeforeAmount { return nil }
         var body = Substring(text)
         let plus = body.hasPrefix("+")
         if plus { body = body.dropFirst() }
@@ -84,7 +91,7 @@ public struct SiteLocale: Sendable, Hashable {
         // The currency: a symbol of this table, else an ISO code, where this locale writes it.
         var currency: Currency?
         var amount: Substring = ""
-        let marks = symbols.map { ($0.value, $0.key) }.sorted { $0.0.count > $1.0.count }
+        let marks = Self.marks[identifier] ?? []
         if symbolBeforeAmount {
             if let (symbol, code) = marks.first(where: { body.hasPrefix($0.0) }) {
                 currency = Currency(code: code); amount = body.dropFirst(symbol.count)
@@ -110,6 +117,11 @@ public struct SiteLocale: Sendable, Hashable {
         guard format(money) == (negative ? "-" : "") + body else { return nil }
         return money
     }
+
+    /// Each locale's symbols with their codes, the longest symbol first (`US$` before `$`), for ``money(parsing:)``.
+    private static let marks: [String: [(String, String)]] = Dictionary(uniqueKeysWithValues: all.map { locale in
+        (locale.identifier, locale.symbols.map { ($0.value, $0.key) }.sorted { ($0.0.count, $0.1) > ($1.0.count, $1.1) })
+    })
 
     /// `53771300` → `53,771,300` (`53.771.300` in de_DE).
     public func format(_ value: Int) -> String {
