@@ -13,7 +13,8 @@
   function chunkPath(path) { return /^search\/[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/.test(path) && path.indexOf("..") < 0 ? path : null; }
   var groups = [];
   var lists = (window.nesteggSearchLists || []).map(chunkPath);
-  if (lists.length > 0) { groups.push(lists); }
+  // (At most 50 at once: a large list has a page, and so a chunk, per 500 rows.)
+  for (var start = 0; start < lists.length; start += 50) { groups.push(lists.slice(start, start + 50)); }
   months.forEach(function (month) {
     groups.push(month.slice(1).map(function (account) {
       return /^\d{4}-\d{2}$/.test(month[0]) && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(account) ? "search/" + account + "/" + month[0] : null;
