@@ -13,7 +13,7 @@
   function chunkPath(path) { return /^search\/[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/.test(path) && path.indexOf("..") < 0 ? path : null; }
   var groups = [];
   var lists = (window.nesteggSearchLists || []).map(chunkPath);
-  // (At most 50 at once: a large list has a page, and so a chunk, per 500 rows.)
+  // (At most 50 at once: a large list has a page, and so a chunk, per 100 rows.)
   for (var start = 0; start < lists.length; start += 50) { groups.push(lists.slice(start, start + 50)); }
   months.forEach(function (month) {
     groups.push(month.slice(1).map(function (account) {
