@@ -2181,8 +2181,8 @@ svg.chart-map { max-width: 52rem; }
 .search-results li { margin: .3rem 0; }
 .search-kind, .search-detail { color: var(--muted); font-size: .9rem; }
 .search-amount { font-variant-numeric: tabular-nums; white-space: nowrap; }
-/* A statement's row opened from the search page (statements/…#line-N) stands out. */
-tr:has(> td > span[id^="line-"]:target) { outline: 2px solid var(--accent, currentColor); outline-offset: -2px; }
+/* A row opened from the search page (statements/…#line-N, transactions/index…#row-N) stands out. */
+tr:has(> td > span[id^="line-"]:target), tr:has(> td > span[id^="row-"]:target) { outline: 2px solid var(--accent, currentColor); outline-offset: -2px; }
 
 """#,
         "summary.md.mustache": #"""
