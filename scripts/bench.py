@@ -167,8 +167,58 @@ def set_aside(folder):
     return previous
 
 
+# The reports of issue 35, by what they write: their sections' folders (the comparisons are part of
+# each cash-flow month's page), the search's chunks of transactions, and every page's table CSVs.
+NEW_REPORTS = [
+    ("net worth", lambda path: path.startswith("networth/")),
+    ("cash flow and comparisons", lambda path: path.startswith("cashflow/")),
+    ("budgets", lambda path: path.startswith("budgets/")),
+    ("recurring", lambda path: path.startswith("recurring/")),
+    ("payees", lambda path: path.startswith("payees/")),
+    ("search chunks", lambda path: path.startswith("search/")),
+]
+
+
+def new_reports(site):
+    """What the new reports add to a full build's output: (name, files, bytes) for each, then the
+    table CSVs (any page's `*.table-N.csv`, the new sections' included, so not added to them) and
+    the whole site. A section's files are its pages (Markdown and HTML); its CSVs are counted as CSVs."""
+    counts = {name: [0, 0] for name, _ in NEW_REPORTS}
+    csvs, total = [0, 0], [0, 0]
+    for path in files_under(site):
+        relative = os.path.relpath(path, site)
+        size = os.path.getsize(path)
+        total[0] += 1
+        total[1] += size
+        if ".table-" in relative and relative.endswith(".csv"):
+            csvs[0] += 1
+            csvs[1] += size
+            continue
+        for name, belongs in NEW_REPORTS:
+            if belongs(relative):
+                counts[name][0] += 1
+                counts[name][1] += size
+                break
+    return [(name, *counts[name]) for name, _ in NEW_REPORTS] + [("table CSVs (every page)", *csvs), ("whole site", *total)]
+
+
+def new_reports_table(scale, site):
+    rows = new_reports(site)
+    files, size = rows[-1][1], rows[-1][2]
+    lines = ["", f"What the new reports add to the full build at scale {scale} (files and bytes of the output):", "",
+             "| report | files | share of files | MB | share of bytes |", "|:--|--:|--:|--:|--:|"]
+    for name, count, bytes_ in rows:
+        lines.append(f"| {name} | {count:,} | {100 * count / files:.1f}% | {bytes_ / 1e6:.2f} | {100 * bytes_ / size:.1f}% |")
+    return lines
+
+
 def main():
+    if sys.argv[1:2] == ["--new-reports"]:
+        # `scripts/bench.py --new-reports SITE`: the table for a site already built.
+        print("\n".join(new_reports_table("?", sys.argv[2])))
+        return
     rows = []
+    added = []
     for scale in scales:
         data = prepare("bench", scale)
         site = os.path.join(work, f"site-{scale}")
@@ -182,6 +232,7 @@ def main():
         parse_seconds, input_bytes = json_floor(data)
         cmark_seconds, markdown_bytes = cmark_floor(site)
         floor = parse_seconds + cmark_seconds
+        added += new_reports_table(scale, site)
         shutil.rmtree(previous, ignore_errors=True)
         rows.append({
             "scale": scale, "input MB": input_bytes / 1e6, "wall s": wall, "CPU s": cpu, "rebuild s": rebuild_wall,
@@ -215,6 +266,7 @@ def main():
     if len(rows) > 1:
         lines += ["", "Growth: " + ", ".join(
             f"scale {a['scale']} → {b['scale']}: ×{b['wall s'] / a['wall s']:.1f} time" for a, b in zip(rows, rows[1:]))]
+    lines += added
     table = "\n".join(lines) + "\n"
     with open(os.path.join(results, "bench.md"), "w") as f:
         f.write(table)

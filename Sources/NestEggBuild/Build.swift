@@ -421,6 +421,9 @@ public struct Build {
         let record = ShareFeeds.Recorder()
         let readers = options.shard.map { ShareFeeds.readers($0, census: census, into: record) } ?? .files
         let dataset = DataLoader.load(folder, log: log, feeds: readers)
+        // The budgets are checked against the categories the report gives the spending, which
+        // needs every feed (the report's one category mapping, ``BudgetCategories``).
+        if readers.readsEveryFeed { BudgetCategories.notes(dataset).forEach(log.report) }
         let label = options.dataLabel ?? folder.root.path
         let diagnostics = placed(log.diagnostics, folder: folder)
         if log.hasErrors {
@@ -600,7 +603,7 @@ public struct Build {
         do {
             try writer.write(renderer.templates.stylesheet, to: "style.css")
             try writer.write(renderer.templates.searchScript, to: SearchIndexScript.scriptName)
-            try writer.write(SearchIndexScript.script(renderer.site.search, months: renderer.site.searchMonths), to: SearchIndexScript.fileName)
+            try writer.write(SearchIndexScript.script(renderer.site.search, months: renderer.site.searchMonths, lists: renderer.site.searchLists), to: SearchIndexScript.fileName)
             try writer.write(notFound.html, to: "404.html")
             if let sitemap { try writer.write(sitemap, to: "sitemap.xml") }
         } catch {

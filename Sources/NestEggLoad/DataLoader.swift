@@ -26,14 +26,12 @@ public enum DataLoader {
             log.report(Diagnostic(.error, file: "", message: "no data to report on: the folder holds none of "
                 + sourceFolders.map { $0 + "/" }.joined(separator: ", ") + " (docs/INPUTS.md says what goes in each)"))
         }
-        let (settings, budgetPlaces) = SettingsLoader.loadPlacingBudgets(from: folder, log: log)
+        let settings = SettingsLoader.load(from: folder, log: log)
         var dataset = Dataset(settings: settings)
         // The sources are read on every core; their diagnostics come in the order above.
         let sources = sources(feeds: feeds)
         let fills = Concurrently.map(sources.count, log: log) { index, own in sources[index](folder, settings, own) }
         for fill in fills { fill(&dataset) }
-        // Which categories the spending has is known only when every feed was read.
-        if feeds.readsEveryFeed { BudgetCategories.notes(dataset, places: budgetPlaces).forEach(log.report) }
         for path in folder.unclaimedFiles {
             log.report(Diagnostic(.warning, file: path, message: "not part of the input contract; not read"))
         }
@@ -53,7 +51,8 @@ public struct FeedReaders: Sendable {
     /// for none (the file cannot be read, or was not).
     public var qapital: QapitalLoader.FeedReader
     /// Whether the readers give every feed as its file holds it, so that the dataset holds all the
-    /// spending: the checks over all of it (a budget naming no category any spending has) run then only.
+    /// spending: the checks over all of it (a budget naming no category any spending has,
+    /// ``NestEggReport/BudgetCategories``, which the build runs after the load) run then only.
     public var readsEveryFeed: Bool
 
     public init(starling: @escaping StarlingLoader.FeedReader, qapital: @escaping QapitalLoader.FeedReader,

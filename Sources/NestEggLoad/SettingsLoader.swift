@@ -10,22 +10,16 @@ public enum SettingsLoader {
     static let currencySources = ["qapital", "transactions", "transfers"]
 
     public static func load(from folder: DataFolder, log: DiagnosticLog) -> Settings {
-        loadPlacingBudgets(from: folder, log: log).settings
-    }
-
-    /// The settings, and where each budget stands in the file (a diagnostic at its amount, its
-    /// message still empty) for the check that needs the data's categories (``BudgetCategories``).
-    static func loadPlacingBudgets(from folder: DataFolder, log: DiagnosticLog) -> (settings: Settings, budgetPlaces: [String: Diagnostic]) {
-        guard folder.contains(fileName), let document = folder.document(fileName, log: log) else { return (Settings(), [:]) }
-        var places: [String: Diagnostic] = [:]
-        let settings = settings(in: document, folder: folder, budgetPlaces: &places)
-        return (settings, places)
+        guard folder.contains(fileName), let document = folder.document(fileName, log: log) else { return Settings() }
+        return settings(in: document, folder: folder)
     }
 
     /// The settings in `document`; `folder` is where the issuer's logo is read from.
     public static func settings(in document: JSONDocument, folder: DataFolder? = nil) -> Settings {
         var places: [String: Diagnostic] = [:]
-        return settings(in: document, folder: folder, budgetPlaces: &places)
+        var settings = settings(in: document, folder: folder, budgetPlaces: &places)
+        settings.budgetPlaces = places
+        return settings
     }
 
     static func settings(in document: JSONDocument, folder: DataFolder?, budgetPlaces: inout [String: Diagnostic]) -> Settings {
@@ -222,22 +216,5 @@ public enum SettingsLoader {
     }
 
     /// The known key nearest to a typo, by edit distance.
-    static func closestKey(to key: String, among knownKeys: [String]) -> String? {
-        let scored = knownKeys.map { ($0, editDistance(key.lowercased(), $0.lowercased())) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, key.count / 3) else { return nil }
-        return best.0
-    }
-
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
-    }
+    static func closestKey(to key: String, among knownKeys: [String]) -> String? { Text.closest(to: key, among: knownKeys) }
 }

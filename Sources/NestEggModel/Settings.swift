@@ -44,6 +44,10 @@ public struct Settings: Sendable {
     /// Monthly budgets per spending category (`"budgets": {"groceries": "250.00"}`), by the
     /// category's name as written, in the base currency.
     public var budgets: [String: Money] = [:]
+    /// Where each budget stands in `nestegg.json`, by its name: a warning at its amount (file,
+    /// line, column, JSON path), its message still empty, for the report's check that the budget
+    /// names a category the spending has (``NestEggReport/BudgetCategories``).
+    public var budgetPlaces: [String: Diagnostic] = [:]
     /// The day each savings goal should reach its target (`"goalDates": {"Trip to Lisbon": "2027-06-01"}`),
     /// by the goal's name: the goals list then says whether it is on track.
     public var goalDates: [String: CivilDate] = [:]

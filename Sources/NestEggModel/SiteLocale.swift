@@ -71,6 +71,58 @@ public struct SiteLocale: Sendable, Hashable {
         return symbolBeforeAmount ? sign + money.currency.code + "\u{00A0}" + grouped : sign + grouped + "\u{00A0}" + money.currency.code
     }
 
+    /// The amount `text` shows, if `text` is exactly what ``format(_:)`` writes for it (a leading
+    /// `+` allowed, as signed changes show): `-£1,234.56` → −1234.56 GBP in en_GB. Anything else —
+    /// another grouping, a missing decimal, words around the figure — is `nil`, so a figure read
+    /// back is the figure written. Digits past what an `Int128` of minor units holds are `nil` too.
+    public func money(parsing text: String) -> Money? {
+        // Most cells are no amount: a name, a date, a count. An amount ends with a digit, and, with
+        // the symbol before it, starts with a sign, a symbol or a code's capital; after it, with a digit.
+        let utf8 = text.utf8
+        guard let last = utf8.last, last >= UInt8(ascii: "0") && last <= UInt8(ascii: "9") || !symbolBeforeAmount,
+              let first = utf8.first else { return nil }
+        let startsAsDigit = first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")
+        if first != UInt8(ascii: "-") && first != UInt8(ascii: "+") && startsAsDigit == symbolBeforeAmount { return nil }
+        var body = Substring(text)
+        let plus = body.hasPrefix("+")
+        if plus { body = body.dropFirst() }
+        let negative = !plus && body.hasPrefix("-")
+        if negative { body = body.dropFirst() }
+        // The currency: a symbol of this table, else an ISO code, where this locale writes it.
+        var currency: Currency?
+        var amount: Substring = ""
+        let marks = Self.marks[identifier] ?? []
+        if symbolBeforeAmount {
+            if let (symbol, code) = marks.first(where: { body.hasPrefix($0.0) }) {
+                currency = Currency(code: code); amount = body.dropFirst(symbol.count)
+            } else if body.count > 4, body[body.index(body.startIndex, offsetBy: 3)] == "\u{00A0}" {
+                currency = Currency(code: String(body.prefix(3))); amount = body.dropFirst(4)
+            }
+        } else if let space = body.lastIndex(of: "\u{00A0}") {
+            let mark = String(body[body.index(after: space)...])
+            currency = marks.first(where: { $0.0 == mark }).flatMap { Currency(code: $0.1) } ?? Currency(code: mark)
+            amount = body[..<space]
+        }
+        guard let currency, !amount.isEmpty else { return nil }
+        var minor: Int128 = 0
+        for character in amount where character.isASCII && character.isNumber {
+            guard let digit = character.wholeNumberValue else { return nil }
+            let (times, overflow) = minor.multipliedReportingOverflow(by: 10)
+            let (sum, overflowAdding) = times.addingReportingOverflow(Int128(digit))
+            guard !overflow, !overflowAdding else { return nil }
+            minor = sum
+        }
+        let money = Money(minorUnits: negative ? -minor : minor, currency: currency)
+        // Exactly the written form, or not a figure this locale writes.
+        guard format(money) == (negative ? "-" : "") + body else { return nil }
+        return money
+    }
+
+    /// Each locale's symbols with their codes, the longest symbol first (`US$` before `$`), for ``money(parsing:)``.
+    private static let marks: [String: [(String, String)]] = Dictionary(uniqueKeysWithValues: all.map { locale in
+        (locale.identifier, locale.symbols.map { ($0.value, $0.key) }.sorted { ($0.0.count, $0.1) > ($1.0.count, $1.1) })
+    })
+
     /// `53771300` → `53,771,300` (`53.771.300` in de_DE).
     public func format(_ value: Int) -> String {
         (value < 0 ? "-" : "") + group(String(value.magnitude))

@@ -1221,15 +1221,28 @@ No payments that round up this week.
 
 """#,
         "search.js": #"""
-// NestEgg's search page: filters the entries of search-index.js as you type, and the transactions of
-// the statements, which come in chunks (search/<account>/<month>.js, one a statement) loaded with
-// <script> elements, newest month first, once something is typed. Everything happens in the page:
+// NestEgg's search page: filters the entries of search-index.js as you type, and the transactions,
+// which come in chunks loaded with <script> elements once something is typed: first the list of
+// every transaction's (search/transactions/<page>.js: the rows no statement shows), then the
+// statements' (search/<account>/<month>.js, one a statement), newest month first. Everything happens in the page:
 // no request leaves the site, so it works from a file as from a static host. Results are made with
 // text nodes only, never parsed as HTML.
 (function () {
   "use strict";
   var entries = window.nesteggSearch || [];
   var months = window.nesteggSearchMonths || [];
+  // The chunks to load, in groups loaded one after the other: the list's, then each month's.
+  // A chunk is a site-relative path of letters, digits and - . / (never ..): anything else is skipped.
+  function chunkPath(path) { return /^search\/[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/.test(path) && path.indexOf("..") < 0 ? path : null; }
+  var groups = [];
+  var lists = (window.nesteggSearchLists || []).map(chunkPath);
+  // (At most 50 at once: a large list has a page, and so a chunk, per 100 rows.)
+  for (var start = 0; start < lists.length; start += 50) { groups.push(lists.slice(start, start + 50)); }
+  months.forEach(function (month) {
+    groups.push(month.slice(1).map(function (account) {
+      return /^\d{4}-\d{2}$/.test(month[0]) && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(account) ? "search/" + account + "/" + month[0] : null;
+    }));
+  });
   var box = document.getElementById("search-box");
   var list = document.getElementById("search-results");
   var status = document.getElementById("search-status");
@@ -1294,37 +1307,37 @@ No payments that round up this week.
                   text: fold([data[0], data[1], data[2], data[3], data[4], data[6]].join(" ")) });
     }
   }
-  var nextMonth = 0;
+  var nextGroup = 0;
   var loading = false;
   var chunksLoaded = 0;
-  var chunksTotal = months.reduce(function (sum, month) { return sum + month.length - 1; }, 0);
+  var chunksTotal = groups.reduce(function (sum, group) { return sum + group.length; }, 0);
   window.nesteggSearchAdd = function (path, chunk) {
     if (Array.isArray(chunk)) { addRows(chunk); }
   };
-  // Loads the next month's chunks, all at once, then the month after when they have come.
-  function loadMonth() {
-    if (nextMonth >= months.length) {
+  // Loads the next group's chunks, all at once, then the group after when they have come.
+  function loadGroup() {
+    if (nextGroup >= groups.length) {
       loading = false;
       showTransactions();
       return;
     }
     loading = true;
-    var month = months[nextMonth++];
-    var waiting = month.length - 1;
+    var group = groups[nextGroup++];
+    var waiting = group.length;
     function done() {
       chunksLoaded += 1;
       waiting -= 1;
-      if (waiting === 0) { showTransactions(); loadMonth(); }
+      if (waiting === 0) { showTransactions(); loadGroup(); }
     }
-    month.slice(1).forEach(function (account) {
-      if (!/^\d{4}-\d{2}$/.test(month[0]) || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(account)) { done(); return; }
+    group.forEach(function (path) {
+      if (!path) { done(); return; }
       var script = document.createElement("script");
-      script.src = "search/" + account + "/" + month[0] + ".js";
+      script.src = path + ".js";
       script.onload = done;
       script.onerror = done;
       document.head.appendChild(script);
     });
-    if (waiting === 0) { window.setTimeout(loadMonth, 0); }
+    if (waiting === 0) { window.setTimeout(loadGroup, 0); }
   }
 
   function showTransactions() {
@@ -1332,7 +1345,7 @@ No payments that round up this week.
     var words = wordsOf(box.value);
     clear(found);
     if (words.length === 0) { foundStatus.textContent = ""; return; }
-    if (!loading && nextMonth === 0 && months.length > 0) { loadMonth(); }
+    if (!loading && nextGroup === 0 && groups.length > 0) { loadGroup(); }
     var hits = rows.filter(function (row) { return words.every(function (word) { return matches(row, word); }); });
     hits.slice(0, shownTransactions).forEach(function (row) {
       var data = row.data;
@@ -1358,7 +1371,7 @@ No payments that round up this week.
     var more = hits.length - Math.min(hits.length, shownTransactions);
     var text = hits.length === 0 ? "No transaction found" : hits.length + (hits.length === 1 ? " transaction" : " transactions") + " found";
     if (more > 0) { text += "; the newest " + shownTransactions + " are shown, " + more + " more: type more to narrow them"; }
-    text += loading ? " so far (searching " + chunksLoaded + " of " + chunksTotal + " statements)…" : ".";
+    text += loading ? " so far (searched " + chunksLoaded + " of " + chunksTotal + " parts)…" : ".";
     foundStatus.textContent = text;
   }
 
@@ -2168,8 +2181,8 @@ svg.chart-map { max-width: 52rem; }
 .search-results li { margin: .3rem 0; }
 .search-kind, .search-detail { color: var(--muted); font-size: .9rem; }
 .search-amount { font-variant-numeric: tabular-nums; white-space: nowrap; }
-/* A statement's row opened from the search page (statements/…#line-N) stands out. */
-tr:has(> td > span[id^="line-"]:target) { outline: 2px solid var(--accent, currentColor); outline-offset: -2px; }
+/* A row opened from the search page (statements/…#line-N, transactions/index…#row-N) stands out. */
+tr:has(> td > span[id^="line-"]:target), tr:has(> td > span[id^="row-"]:target) { outline: 2px solid var(--accent, currentColor); outline-offset: -2px; }
 
 """#,
         "summary.md.mustache": #"""
@@ -2245,7 +2258,7 @@ it; [Payees]({{root}}{{payeesHref}}) lists them all, the top ones first.
 | Date | Name | Category | Provider | Account | Source | Amount |
 |:--|:--|:--|:--|:--|:--|--:|
 {{#rows}}
-| {{date}} | {{#hasNameRef}}[{{name}}][{{nameRef}}]{{/hasNameRef}}{{^hasNameRef}}{{name}}{{/hasNameRef}}{{#pending}} (pending){{/pending}}{{^pinned}}{{#html}} <span class="tx-unpinned">unpinned</span>{{/html}}{{^html}} *(unpinned)*{{/html}}{{/pinned}} | [{{category}}]({{root}}{{categoryHref}}) | {{provider}} | {{account}} | {{source}} | {{amount}} |
+| {{#html}}<span id="{{anchor}}"></span>{{/html}}{{date}} | {{#hasNameRef}}[{{name}}][{{nameRef}}]{{/hasNameRef}}{{^hasNameRef}}{{name}}{{/hasNameRef}}{{#pending}} (pending){{/pending}}{{^pinned}}{{#html}} <span class="tx-unpinned">unpinned</span>{{/html}}{{^html}} *(unpinned)*{{/html}}{{/pinned}} | [{{category}}]({{root}}{{categoryHref}}) | {{provider}} | {{account}} | {{source}} | {{amount}} |
 {{/rows}}
 {{/showCategory}}
 {{^showCategory}}

@@ -35,12 +35,10 @@ public struct PageRenderer: Sendable {
         // Both flavours of the page's Markdown in one pass over its template: the .md file's
         // (tables padded to line up as text) and the one that feeds cmark (with `html` set).
         let (plain, forHTML) = try markdownBoth(page, view: view)
-        // Each table gets a CSV beside the page and a link under it; but not the page for missing
-        // addresses (a host serves it at any depth, with no files beside it), nor a statement, whose
-        // lines have their own CSV and camt.053 and which prints as the bank's document.
+        // Each table gets a CSV beside the page and a link under it, when the page's report says so (``Page/tablesAsCSV``).
         let (lifted, islands) = SVGIslands.lift(forHTML)
-        let linked = page.path == SiteMeta.notFoundPath || page.statementData != nil ? (plain: plain, forHTML: lifted, csvs: [])
-            : TableCSV.link(plain: plain, forHTML: lifted, page: page.fileName)
+        let linked = !page.tablesAsCSV ? (plain: plain, forHTML: lifted, csvs: [])
+            : TableCSV.link(plain: plain, forHTML: lifted, page: page.fileName, locale: site.settings.locale)
         let markdown = MarkdownTablePadding.pad(linked.plain)
         let cmarkHTML = CMark.html(from: linked.forHTML, rewriteLink: Page.htmlLink(ofMarkdownLink:))
         let content = HTMLPolish.polish(SVGIslands.land(cmarkHTML, islands))

@@ -12,7 +12,7 @@ public enum SearchIndexScript {
     public static let fileName = "search-index.js"
     public static let scriptName = "search.js"
 
-    public static func script(_ entries: [SearchReport.Entry], months: [TransactionSearch.Month] = []) -> String {
+    public static func script(_ entries: [SearchReport.Entry], months: [TransactionSearch.Month] = [], lists: [String] = []) -> String {
         var out = "// NestEgg's search index, made with the site: [kind, title, page, detail] for each entry (search.html).\n"
         out += "window.nesteggSearch = [\n"
         for entry in entries {
@@ -25,6 +25,8 @@ public enum SearchIndexScript {
             out += "[" + ([month.month] + month.accounts).map(literal).joined(separator: ",") + "],\n"
         }
         out += "];\n"
+        out += "// The chunks of the list of every transaction (search/transactions/<page>.js): its rows no statement shows.\n"
+        out += "window.nesteggSearchLists = [" + lists.map(literal).joined(separator: ",") + "];\n"
         return out
     }
 
@@ -32,7 +34,7 @@ public enum SearchIndexScript {
     /// rows to the search page, which loads it with a `<script>` element. Each row is
     /// `[day, date, payee, reference, shown amount, amount, account, page#row]`, one a line.
     public static func chunk(path: String, rows: [TransactionSearch.Row]) -> String {
-        var out = "// NestEgg's search index: the transactions of one statement (search.html).\n"
+        var out = "// NestEgg's search index: the transactions of one page, a statement or the list (search.html).\n"
         out += "window.nesteggSearchAdd(" + literal(path) + ", [\n"
         for row in rows {
             out += "[" + [row.day, row.date, row.payee, row.reference, row.shown, row.amount, row.account, row.target]

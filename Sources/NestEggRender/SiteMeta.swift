@@ -51,7 +51,7 @@ public enum SiteMeta {
     public static func notFoundPage(site: Site) -> Page {
         let root = notFoundRoot(site: site)
         let sections = site.sections.map { NotFoundView.SectionLink(title: $0.title, href: root + $0.path + ".html") }
-        return Page(path: notFoundPath, title: "Page not found", template: "not-found", section: nil,
+        return Page(path: notFoundPath, title: "Page not found", template: "not-found", section: nil, tablesAsCSV: false,
                     view: NotFoundView(startHref: root + "index.html", sections: sections, hasSections: !sections.isEmpty))
     }
 

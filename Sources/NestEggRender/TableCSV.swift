@@ -10,10 +10,16 @@ import CCmarkGFM
 /// has the HTML page's rows and cells: a header row, then each body row. A cell is its text as
 /// shown — links and emphasis unwrapped to their text, code as its text, an image as its
 /// description, line breaks (`<br>` too) as spaces, other raw HTML (and so an inline chart) left
-/// out, spaces at the ends trimmed — and every cell goes through ``CSVCell/text(_:)``
-/// (bidirectional controls stripped, formula guard, quoting). Figures stay as displayed
-/// (`£1,234.56`, a negative one guarded as `'-£3.20`): a CSV of bare decimals is another format.
-/// RFC 4180: CRLF line ends, UTF-8 without a byte-order mark.
+/// out, spaces at the ends trimmed.
+///
+/// An amount of money (a cell that is exactly what the site's locale writes for one, ``SiteLocale/money(parsing:)``)
+/// is written as a plain decimal a spreadsheet reads exactly: `-£1,234.56` → `-1234.56`, in the
+/// currency's own minor digits. Its currency is stated once per column: in the header when the
+/// column's amounts are all in one currency (`Amount (GBP)`, the ISO code; `In GBP` names it already), else in a column added
+/// right after it (`Amount currency`, the ISO code on each row that has an amount). The rows are
+/// the page's rows. Any other cell is text — a percentage stays `-12%`, a figure with words
+/// `£5.00 (50%)` stays as shown — and goes through ``CSVCell/text(_:)`` (bidirectional controls
+/// stripped, formula guard, quoting). RFC 4180: CRLF line ends, UTF-8 without a byte-order mark.
 public enum TableCSV {
     /// One table of a page's Markdown: its cells by row (the header first), and the last line it
     /// takes (1-based), under which its link goes.
@@ -24,12 +30,35 @@ public enum TableCSV {
         /// link line can follow it.
         public var topLevel: Bool
 
-        /// The table as CSV.
-        public var csv: String {
+        /// The table as CSV, amounts read as `locale` writes them.
+        public func csv(locale: SiteLocale) -> String {
             let width = rows.map(\.count).max() ?? 0
-            return rows.map { row in
-                (row + Array(repeating: "", count: width - row.count)).map(CSVCell.text).joined(separator: ",") + "\r\n"
-            }.joined()
+            let padded = rows.map { $0 + Array(repeating: "", count: width - $0.count) }
+            guard let header = padded.first else { return "" }
+            let body = padded.dropFirst()
+            // Each column's amounts, by row, and the currencies they are in.
+            var out: [[String]] = [[]] + body.map { _ in [] }
+            for column in 0..<width {
+                let amounts = body.map { locale.money(parsing: Text.withoutBidiControls($0[column])) }
+                let currencies = Set(amounts.compactMap { $0?.currency.code }).sorted()
+                let name = Text.withoutBidiControls(header[column])
+                switch currencies.count {
+                case 0:
+                    out[0].append(CSVCell.text(name))
+                case 1:
+                    // (A header that names the currency already, `In GBP`, is left as it is.)
+                    let named = name.split(separator: " ").contains { $0 == currencies[0] }
+                    out[0].append(CSVCell.text(name.isEmpty ? currencies[0] : named ? name : "\(name) (\(currencies[0]))"))
+                default:
+                    out[0].append(CSVCell.text(name))
+                    out[0].append(CSVCell.text(name.isEmpty ? "Currency" : "\(name) currency"))
+                }
+                for (index, (row, amount)) in zip(body, amounts).enumerated() {
+                    out[index + 1].append(amount.map(\.decimalString) ?? CSVCell.text(row[column]))
+                    if currencies.count > 1 { out[index + 1].append(amount?.currency.code ?? "") }
+                }
+            }
+            return out.map { $0.joined(separator: ",") + "\r\n" }.joined()
         }
     }
 
@@ -136,7 +165,7 @@ public enum TableCSV {
     /// in each flavour: `<small>W45</small>` in HTML, `(W45)` in Markdown). A table of the Markdown
     /// links to the HTML's next table of its shape (rows and columns); the two flavours have the
     /// same tables, and a table only the HTML shows is still skipped rightly.
-    static func link(plain: String, forHTML: String, page fileName: Substring) -> (plain: String, forHTML: String, csvs: [String]) {
+    static func link(plain: String, forHTML: String, page fileName: Substring, locale: SiteLocale) -> (plain: String, forHTML: String, csvs: [String]) {
         let htmlTables = tables(in: forHTML).filter(\.topLevel)
         guard !htmlTables.isEmpty else { return (plain, forHTML, []) }
         let plainTables = forHTML == plain ? htmlTables : tables(in: plain).filter(\.topLevel)
@@ -153,7 +182,7 @@ public enum TableCSV {
         }
         return (linking(plain, tables: plainTables, numbers: numbers, page: fileName),
                 linking(forHTML, tables: htmlTables, numbers: htmlTables.indices.map { $0 + 1 }, page: fileName),
-                htmlTables.map(\.csv))
+                htmlTables.map { $0.csv(locale: locale) })
     }
 
     static func trimmingSpaces(_ text: String) -> String {

@@ -171,10 +171,13 @@ public enum Text {
         return String(isolated)
     }
 
-    /// The key a spending category is known by: `EATING_OUT`, `Eating  out` and `eating out` all
-    /// give `eating out`. It is in Unicode's composed form (NFC), so that two spellings of one
-    /// letter are one key byte for byte, not only for Swift's string comparison.
-    public static func categoryKey(_ name: String) -> String {
+    /// The key names are grouped by where two spellings are one thing: spending categories (the
+    /// spending pages, cash flow, budgets: ``NestEggReport/TransactionsRules/categoryKey(_:)``) and
+    /// counterparties (the payees pages). `EATING_OUT`, `Eating  out` and `eating out` all give
+    /// `eating out`: underscores are spaces, white space is collapsed, case is folded. It is in
+    /// Unicode's composed form (NFC), so that two spellings of one letter are one key byte for byte,
+    /// not only for Swift's string comparison.
+    public static func groupingKey(_ name: String) -> String {
         singleLine(name.replacingOccurrences(of: "_", with: " ")).lowercased().precomposedStringWithCanonicalMapping
     }
 
@@ -217,6 +220,27 @@ public enum Text {
         }
         return result
     }
+    /// The name among `known` nearest to `name` by spelling (edit distance, ignoring case), if it is
+    /// near enough to be a slip: at most 2 edits, or a third of the name's length. For "did you mean …?".
+    public static func closest(to name: String, among known: [String]) -> String? {
+        let scored = known.map { ($0, editDistance(name.lowercased(), $0.lowercased())) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, name.count / 3) else { return nil }
+        return best.0
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
 }
 
 /// Searching byte arrays, for the renderer's passes over its own HTML (faster than Foundation's
@@ -256,4 +280,5 @@ extension String {
     public func leftPadded(to width: Int, with pad: Character = "0") -> String {
         count >= width ? self : String(repeating: pad, count: width - count) + self
     }
+
 }

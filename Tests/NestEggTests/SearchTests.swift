@@ -19,7 +19,7 @@ import Testing
         #expect(kinds == Set(SearchReport.Kind.allCases), "\(kinds)")
         // Counterparties once each, whatever their spelling: Starling's and the transactions app's.
         let counterparties = site.search.filter { $0.kind == .counterparty }
-        #expect(Set(counterparties.map { Text.categoryKey($0.title) }).count == counterparties.count)
+        #expect(Set(counterparties.map { Text.groupingKey($0.title) }).count == counterparties.count)
         let pingo = try #require(counterparties.first { $0.title == "Pingo Doce" })
         #expect(pingo.detail == "Euro Travel")
         #expect(counterparties.contains { $0.title == "Weekly shop" && $0.detail == "the transactions app" })
@@ -62,7 +62,7 @@ import Testing
     @Test func everyStatementLineIsATransactionOfTheSearch() throws {
         let dataset = try NetWorthTests.fixtures()
         let site = SiteReport.build(dataset)
-        let chunked = site.pages.filter { $0.searchChunk != nil }
+        let chunked = site.pages.filter { $0.searchChunk != nil && $0.statementData != nil }
         #expect(!chunked.isEmpty)
         // Each feed item, by what the search shows of it: the data's own fields, not the report's.
         var items: [String: Int] = [:]
@@ -103,6 +103,45 @@ import Testing
         #expect(Dictionary(uniqueKeysWithValues: months.map { ($0.month, $0.accounts.sorted()) }) == listed.mapValues { $0.sorted() })
         // Some transaction has a reference and is paid out: the browser test finds one by each field.
         #expect(chunked.flatMap { $0.searchChunk!.rows() }.contains { !$0.reference.isEmpty && $0.amount.hasPrefix("-") })
+    }
+
+    /// Every entry of the transactions app and every pending Starling payment (no statement shows
+    /// them) is in the chunk of the page of the list of every transaction that shows it, found by
+    /// the data's name and exact amount (money out negative), linking to its row on that page; the
+    /// index lists those chunks in the list's order. Nothing else is in them.
+    @Test func everyListRowNoStatementShowsIsATransactionOfTheSearch() throws {
+        let dataset = try NetWorthTests.fixtures()
+        let site = SiteReport.build(dataset)
+        // The data's own fields, not the report's.
+        var items: [String: Int] = [:]
+        for transaction in dataset.transactions.transactions {
+            items[[transaction.accountName, Text.singleLine(transaction.name), (-transaction.amount).decimalString].joined(separator: "|"), default: 0] += 1
+        }
+        var pending = 0
+        for account in dataset.starling {
+            for item in account.feed where item.direction == .out && item.status == .pending && item.source != .internalTransfer {
+                let name = item.counterPartyName.isEmpty ? Text.singleLine(item.reference) : item.counterPartyName
+                items[[account.account.name, Text.singleLine(name), (-item.amount).decimalString].joined(separator: "|"), default: 0] += 1
+                pending += 1
+            }
+        }
+        let expected = items.values.reduce(0, +)
+        #expect(!dataset.transactions.transactions.isEmpty && expected >= dataset.transactions.transactions.count)
+        let lists = site.pages.filter { $0.searchChunk != nil && $0.statementData == nil }
+        #expect(lists.allSatisfy { $0.path.hasPrefix("transactions/index") && $0.template == "transactions-list" })
+        #expect(site.searchLists == lists.map { $0.searchChunk!.path })
+        #expect(site.searchLists.first == "search/transactions/index")
+        var found = 0
+        for page in lists {
+            for row in page.searchChunk!.rows() {
+                let key = [row.account, row.payee, row.amount].joined(separator: "|")
+                #expect((items[key] ?? 0) > 0, "\(key) is no entry of the app nor a pending payment")
+                items[key, default: 0] -= 1
+                found += 1
+                #expect(row.target.hasPrefix(page.path + "#row-"), "\(row.target)")
+            }
+        }
+        #expect(found == expected, "\(found) of \(expected) (\(pending) pending)")
     }
 
     /// A chunk is made of its statement alone: the same data gives the same chunks, byte for byte.

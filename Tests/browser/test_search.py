@@ -1,6 +1,8 @@
 """The search page in headless Chromium: typing a counterparty shows it, and its link opens a page
 of the site; typing a transaction's payee, reference or amount finds it in the chunks of
-transactions (search/<account>/<month>.js) and its link opens its statement at its row. From
+transactions (search/<account>/<month>.js) and its link opens its statement at its row; an entry of
+the transactions app is found by its name and amount in the list's chunks
+(search/transactions/<page>.js) and its link opens the list at its row. From
 file:// and from a static host (Python's http.server on 127.0.0.1), since the index is scripts
 beside the page, never fetched."""
 import functools
@@ -111,8 +113,8 @@ def minor_units(decimal: str) -> int:
 def target(site: Path) -> list[str]:
     """A payment out with a reference of its own, an amount no other transaction has and a payee
     few do, chosen from the site's chunks and checked against the feeds in Fixtures/ (no pinned name)."""
-    rows = chunk_rows(site)
-    assert rows, "no chunk of transactions in the site"
+    rows = [row for row in chunk_rows(site) if "#line-" in row[7]]
+    assert rows, "no chunk of a statement in the site"
     feeds = set()
     for path in glob.glob(str(Path(__file__).resolve().parents[2] / "Fixtures" / "starling" / "feed" / "*.json")):
         for item in json.loads(Path(path).read_text(encoding="utf-8"))["feedItems"]:
@@ -180,3 +182,37 @@ def test_the_page_without_javascript_says_what_it_is(site: Path):
     assert "transactions/index.html" in noscript and "statements/index.html" in noscript
     markdown = (site / "search.md").read_text(encoding="utf-8")
     assert "payee, reference, amount or date" in markdown and "transactions/index.md" in markdown
+
+
+def test_an_app_entry_is_found_by_payee_and_amount(site: Path, host: str):
+    """An entry of Fixtures/transactions/ (no statement shows it), with an amount no other
+    transaction of the site has: typing its name and amount finds it, and its link opens the list
+    of every transaction at the row that shows it."""
+    rows = chunk_rows(site)
+    entries = json.loads((Path(__file__).resolve().parents[2] / "Fixtures" / "transactions" / "transactions.json").read_text(encoding="utf-8"))
+    def magnitude(row):
+        return row[5].lstrip("-")
+    listed = [row for row in rows if "#row-" in row[7]]
+    assert len(listed) >= len(entries), (len(listed), len(entries))
+    wanted = None
+    for entry in entries:
+        amount = f"{entry['amount']:.2f}" if isinstance(entry["amount"], float) else str(entry["amount"])
+        found = [row for row in listed if row[2] == entry["name"] and magnitude(row) == amount]
+        if len(found) == 1 and sum(1 for row in rows if magnitude(row) == amount) == 1:
+            wanted = found[0]
+            break
+    assert wanted, "no entry of the transactions app with an amount of its own"
+    assert wanted[7].startswith("transactions/index") and wanted[5].startswith("-")
+    driver = chromium_driver(1280, 900)
+    try:
+        driver.get(host + "search.html")
+        driver.find_element(By.ID, "search-box").send_keys(wanted[2] + " " + magnitude(wanted))
+        WebDriverWait(driver, 20).until(lambda d: searched(d))
+        hrefs = [href for _, href in transactions(driver)]
+        assert [href for href in hrefs if href.endswith("/" + wanted[7].replace("#", ".html#"))], (searched(driver), hrefs[:5])
+        driver.find_element(By.CSS_SELECTOR, f'#search-transactions a[href$="{wanted[7].split("/")[-1].replace("#", ".html#")}"]').click()
+        WebDriverWait(driver, 10).until(lambda d: "#row-" in d.current_url)
+        cells = driver.find_element(By.ID, wanted[7].split("#")[1]).find_element(By.XPATH, "ancestor::tr").text
+        assert wanted[2] in cells and wanted[4] in cells, cells
+    finally:
+        driver.quit()

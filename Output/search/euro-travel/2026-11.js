@@ -1,4 +1,4 @@
-// NestEgg's search index: the transactions of one statement (search.html).
+// NestEgg's search index: the transactions of one page, a statement or the list (search.html).
 window.nesteggSearchAdd("search/euro-travel/2026-11", [
 ["2026-11-02","2 Nov 2026","Pastéis de Belém","PASTEIS DE BELEM LISBOA PRT","-€13.82","-13.82","Euro Travel","statements/euro-travel/2026-11#line-1"],
 ["2026-11-02","2 Nov 2026","Pingo Doce","PINGO DOCE 221 LISBOA PRT","-€33.13","-33.13","Euro Travel","statements/euro-travel/2026-11#line-2"],

@@ -1,4 +1,4 @@
-// NestEgg's search index: the transactions of one statement (search.html).
+// NestEgg's search index: the transactions of one page, a statement or the list (search.html).
 window.nesteggSearchAdd("search/personal/2026-09", [
 ["2026-09-01","1 Sep 2026","Priya Shah","BILLS SHARE","£210.75","210.75","Personal","statements/personal/2026-09#line-1"],
 ["2026-09-07","7 Sep 2026","Octopus Energy","OCTOPUS ENERGY A-1F2E","-£92.00","-92.00","Personal","statements/personal/2026-09#line-2"],

@@ -1,4 +1,4 @@
-// NestEgg's search index: the transactions of one statement (search.html).
+// NestEgg's search index: the transactions of one page, a statement or the list (search.html).
 window.nesteggSearchAdd("search/personal/2026-10", [
 ["2026-10-01","1 Oct 2026","Lambeth Council","COUNCIL TAX 10442871","-£146.00","-146.00","Personal","statements/personal/2026-10#line-1"],
 ["2026-10-01","1 Oct 2026","Priya Shah","BILLS SHARE","£210.75","210.75","Personal","statements/personal/2026-10#line-2"],

@@ -228,8 +228,8 @@ extension SpendingItem {
             (self.units, self.currency, self.day, self.time, self.pending) = (units, currency, day, time, pending)
         }
 
-        // A row is a JSON array of its fields in this order, not an object: a sharded build writes
-        // a million of them, and the keys would be three fifths of each (about 245 bytes a row against 145 at scale 1).
+        // A row is a JSON array of its fields in this order, not an object: the accounts held as
+        // summaries may bring a million of them, and the keys would be three fifths of each (about 245 bytes a row against 145 at scale 1).
         public func encode(to encoder: any Encoder) throws {
             var fields = encoder.unkeyedContainer()
             try fields.encode(account); try fields.encode(id); try fields.encode(name)

@@ -53,8 +53,8 @@ public enum StatementPeriods {
         public var lineCount: Int { trimmedLineCount ?? lines.count }
         var trimmedLineCount: Int? = nil
 
-        /// The statement's figures without its lines: what a share keeps of an account whose
-        /// pages another share renders (the index, the start page and the headline read no more).
+        /// The statement's figures without its lines: what an account held as a summary keeps (its
+        /// pages are made where its feed is; the index, the start page and the headline read no more).
         public func trimmed() -> Statement {
             var statement = self
             statement.trimmedLineCount = lineCount

@@ -286,7 +286,7 @@ public enum StatementsReport {
         let crumbs = [Link("Dashboard", "index")]
         let indexCrumbs = crumbs + [Link(section.title, section.path)]
         var pages = summaries.flatMap { summary -> [Page] in
-            // Another share's account: its pages are that share's, not even listed here.
+            // An account held as a summary: its pages are made where its feed is, not even listed here.
             guard !summary.isElsewhere else { return [] }
             return [accountIndexPage(summary, breadcrumbs: indexCrumbs)]
                 + statementPages(summary, paths: .site(slug: summary.slug), section: section.id, breadcrumbs: indexCrumbs, search: true)
@@ -342,7 +342,7 @@ public enum StatementsReport {
                         statementData: { [data = summary.data, digest = summary.digests[index]] in
                             StatementData(statement, data: data, sequence: index + 1, digest: digest, context: context)
                         },
-                        searchChunk: chunk,
+                        searchChunk: chunk, tablesAsCSV: false,
                         view: statementView(statement, data: summary.data, paths: paths, noBalanceReason: summary.noBalanceReason,
                                             context: context, digest: summary.digests[index], previous: previous, next: next))
         }

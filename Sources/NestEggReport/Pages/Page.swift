@@ -46,8 +46,13 @@ public struct Page: Sendable {
     public let statementData: (@Sendable () -> StatementData)?
     /// The search page's chunk of the transactions this page shows (``TransactionSearch``): its
     /// path (site-relative, without `.js`) and its rows, built when written; the build writes it
-    /// with the page, so the share that writes the page writes its chunk.
+    /// with the page, so whichever build writes the page writes its chunk.
     public let searchChunk: (path: String, rows: @Sendable () -> [TransactionSearch.Row])?
+    /// Whether each of the page's tables is written as a CSV beside it, linked under the table.
+    /// The report that makes the page says: a statement's is `false` (its lines have their own CSV
+    /// and camt.053, and it prints as the bank's document), as is the page for missing addresses
+    /// (a host serves it at any depth, with no files beside it).
+    public let tablesAsCSV: Bool
 
     /// An account's pages' ``entity``.
     public static func entity(of account: StarlingAccount) -> String { entity(ofStarlingAccount: account.uid) }
@@ -59,6 +64,7 @@ public struct Page: Sendable {
     public init(path: String, title: String, template: String, section: String?, breadcrumbs: [Link] = [],
                 entity: String? = nil, inputs: PageInputs? = nil, statementData: (@Sendable () -> StatementData)? = nil,
                 searchChunk: (path: String, rows: @Sendable () -> [TransactionSearch.Row])? = nil,
+                tablesAsCSV: Bool = true,
                 view: @autoclosure @escaping @Sendable () -> any Encodable & Sendable) {
         self.path = path
         self.title = title
@@ -69,6 +75,7 @@ public struct Page: Sendable {
         self.inputs = inputs
         self.statementData = statementData
         self.searchChunk = searchChunk
+        self.tablesAsCSV = tablesAsCSV
         self.makeView = view
     }
 
@@ -149,6 +156,9 @@ public struct Site: Sendable {
     public var search: [SearchReport.Entry] = []
     /// Which chunks of transactions the search page loads (``TransactionSearch/months(_:)``), newest month first.
     public var searchMonths: [TransactionSearch.Month] = []
+    /// The chunks of the list of every transaction (``TransactionSearch/chunkPath(listPage:)``),
+    /// in the list's order, which the search page loads before the statements'.
+    public var searchLists: [String] = []
     /// What changed since the last build, in a few sentences (``ChangesReport``), for `--summary`.
     public var changeDigest: [String] = []
     /// What the next build compares with, for the build cache; `nil` when accounts are held as summaries.

@@ -77,5 +77,5 @@ public struct PayeePayment: Sendable, Hashable {
 /// breaks, underscores or Unicode composition are one counterparty (the search, the recurring
 /// payments and the counterparty pages all group by this key).
 public enum Counterparty {
-    public static func key(_ name: String) -> String { Text.categoryKey(name) }
+    public static func key(_ name: String) -> String { Text.groupingKey(name) }
 }

@@ -10,7 +10,7 @@ import NestEggSupport
 /// (``NestEggSupport/Text/precedes(_:_:)``). Slugs are handed out in that name order
 /// (``SlugAllocator``), so the same data always gives the same addresses.
 ///
-/// Every share of a sharded build makes the same pages: an account held as a summary brings its
+/// The pages are the same whichever build writes them: an account held as a summary brings its
 /// payments with it (``AccountFigures/payments``), as it brings its cash flow.
 public enum PayeesReport {
     public static let indexPath = "payees/index"

@@ -59,8 +59,8 @@ public enum RoundUpRule {
         public var payments: Int { trimmedPayments ?? counted.count }
         var trimmedPayments: Int? = nil
 
-        /// The week's figures without its items: what a share keeps of an account whose pages
-        /// another share renders (the index and the start page read no more).
+        /// The week's figures without its items: what an account held as a summary keeps (its
+        /// pages are made where its feed is; the index and the start page read no more).
         public func trimmed() -> Week {
             var week = Week(week: week, spent: spent, roundUp: roundUp)
             week.trimmedPayments = payments

@@ -7,8 +7,9 @@ import NestEggSupport
 /// can stand inside `<script>`); the page's own script (`search.js`) filters them as you type. No
 /// request leaves the page and no server is needed: it works from `file://` as from a static host.
 ///
-/// Every share of a sharded build has what the index is made of: the site's whole list of pages,
-/// every account's cash flow (``AccountFigures`` carry it) and the transactions app's data.
+/// Whichever build writes the page has what the index is made of: the site's whole list of pages,
+/// every account's cash flow (an account held as a summary carries it, ``AccountFigures``) and the
+/// transactions app's data.
 public enum SearchReport {
     public static let path = "search"
     public static let title = "Search"
@@ -64,7 +65,7 @@ public enum SearchReport {
     /// The index of `pages`, in order: by kind, then by title (``NestEggSupport/Text/precedes(_:_:)``).
     /// `counterparties` are by name, each with the page that lists its payments.
     /// A Starling account's own pages (its statements, its round-up weeks) are not listed one by
-    /// one: a share of a sharded build does not list another share's, and the account's entry
+    /// one: those of an account held as a summary are not made here, and the account's entry
     /// (`accounts`, its statements' page) leads to them.
     public static func entries(pages: [Page], sections: [Section], accounts: [Entry], counterparties: [Entry]) -> [Entry] {
         let sectionTitles = Dictionary(sections.map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })

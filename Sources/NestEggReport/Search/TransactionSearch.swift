@@ -1,12 +1,14 @@
 import NestEggModel
 import NestEggSupport
-/// The search page's transactions: every settled line of every Starling statement, found by its
-/// payee, reference, amount or date, each opening its statement at its row (`#line-N`).
+/// The search page's transactions: every settled line of every Starling statement, and every row
+/// of the transactions list that no statement shows (the transactions app's entries, Starling's
+/// pending payments), found by its payee, reference (a list row: its category and provider),
+/// amount or date, each opening the page that shows it at its row (`#line-N`, `#row-N`).
 ///
 /// The index of the pages (``SearchReport``) is one file; the transactions are many, so they come
 /// in chunks, one per statement (an account's month: `search/<account>/<YYYY-MM>.js`), written
-/// beside the statement by whoever writes the statement: a share of a sharded build writes the
-/// chunks of its own accounts, so the merged site has every chunk once. The page learns which
+/// beside the statement by whichever build writes the statement (not that of an account held as a
+/// summary), so the site has every chunk once. The page learns which
 /// chunks exist from the index (``months(_:)``, newest month first) and loads them as it searches.
 /// A chunk is made of the statement alone, so the same statement gives the same chunk.
 public enum TransactionSearch {
@@ -35,6 +37,30 @@ public enum TransactionSearch {
         public let accounts: [String]
     }
 
+    /// The chunk of a page of the list of every transaction (`transactions/index-2` →
+    /// `search/transactions/index-2`), site-relative, without `.js`: beside the statements' chunks
+    /// of an account slugged `transactions`, never one of them (theirs are named by month).
+    public static func chunkPath(listPage path: String) -> String { "search/" + path }
+
+    /// The id of a list page's `number`th row (from 1), its anchor.
+    public static func anchor(row number: Int) -> String { "row-\(number)" }
+
+    /// The rows of a page of the list of every transaction that no statement shows: the
+    /// transactions app's entries and Starling's pending payments (a settled one is found on its
+    /// statement). `items` are the page's rows in its order; each links to its row on `page`.
+    /// Money out is negative, as on a statement; the shown amount is the list's. Oldest first, as a
+    /// statement's lines are, so that the search page, which reads a chunk from its end, shows them newest first.
+    static func rows(_ items: [SpendingItem], page: String, context: ReportContext) -> [Row] {
+        items.enumerated().reversed().compactMap { index, item in
+            guard item.source == .transactions || item.pending else { return nil }
+            let detail = [item.category.name, item.provider ?? ""].filter { !$0.isEmpty }.joined(separator: " · ")
+            return Row(day: "\(item.date)", date: context.date(item.date), payee: Text.singleLine(item.name),
+                       reference: Text.singleLine(detail + (item.pending ? " (pending)" : "")),
+                       shown: context.money(item.amount), amount: (-item.amount).decimalString,
+                       account: item.accountName, target: page + "#" + anchor(row: index + 1))
+        }
+    }
+
     /// A statement's chunk, site-relative, without `.js`.
     public static func chunkPath(slug: String, month: CalendarMonth) -> String { "search/\(slug)/\(month)" }
 
@@ -55,8 +81,8 @@ public enum TransactionSearch {
 
     /// Which chunks exist, newest month first, each month's accounts in the order of
     /// `accounts.json`: every statement with a settled line, of every account, including those held
-    /// as summaries (their statements' line counts are in their figures), so that every share
-    /// writes the same list.
+    /// as summaries (their statements' line counts are in their figures), so that whichever build
+    /// writes the search page writes the same list.
     static func months(_ computed: StatementsReport.Computed?) -> [Month] {
         guard let (_, accounts) = computed else { return [] }
         var byMonth: [CalendarMonth: [String]] = [:]

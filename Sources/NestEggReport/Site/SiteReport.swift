@@ -80,23 +80,32 @@ public enum SiteReport {
         /// Every account's cash flow (``CashFlowReport/accounts(_:context:summaries:)``) and its
         /// months (``CashFlowReport/months(_:rates:base:asOf:)``), worked out once: the cash-flow
         /// pages, the budgets, their start-page sections and the search read them.
-        var cashFlowAccounts: [AccountCashFlow] {
+        var cashFlow: (accounts: [AccountCashFlow], months: [CashFlowReport.Month]) {
             cashFlowLock.withLock {
-                if let cashFlow { return cashFlow.accounts }
+                if let cashFlowFigures { return cashFlowFigures }
                 let accounts = CashFlowReport.accounts(dataset, context: context, summaries: summaries)
                 let months = CashFlowReport.months(accounts, rates: dataset.rates, base: context.settings.baseCurrency, asOf: context.progress.asOf)
-                cashFlow = (accounts, months)
-                return accounts
+                cashFlowFigures = (accounts, months)
+                return (accounts, months)
             }
         }
-        var cashFlowMonths: [CashFlowReport.Month] {
-            _ = cashFlowAccounts
-            return cashFlowLock.withLock { cashFlow!.months }
-        }
-        private var cashFlow: (accounts: [AccountCashFlow], months: [CashFlowReport.Month])?
+        private var cashFlowFigures: (accounts: [AccountCashFlow], months: [CashFlowReport.Month])?
         private let cashFlowLock = NSLock()
         private let payeesLock = NSLock()
-        var payeeDirectory: PayeesReport.Directory { PayeesReport.Directory(payees) }
+
+        /// The counterparties' pages by name (``PayeesReport/Directory``), made once from ``payees``:
+        /// the transactions lists, the recurring payments and the search link to them.
+        var payeeDirectory: PayeesReport.Directory {
+            let payees = payees
+            return directoryLock.withLock {
+                if let directory { return directory }
+                let made = PayeesReport.Directory(payees)
+                directory = made
+                return made
+            }
+        }
+        private var directory: PayeesReport.Directory?
+        private let directoryLock = NSLock()
 
         /// The spending list's totals (``SpendingTotals``): the insights, the start page and the
         /// lists' counts and sums read them, not the rows.
@@ -189,10 +198,10 @@ public enum SiteReport {
         Report(section: TransfersReport.section, pages: TransfersReport.pages, dashboard: TransfersReport.dashboard),
         Report(section: NetWorthReport.section, pages: { NetWorthReport.pages(for: $0, context: $1, summaries: $2.summaries) },
                dashboard: { NetWorthReport.dashboard(for: $0, context: $1, summaries: $2.summaries) }),
-        Report(section: CashFlowReport.section, pages: { CashFlowReport.pages(for: $0, context: $1, months: $2.cashFlowMonths) },
-               dashboard: { CashFlowReport.dashboard(for: $0, context: $1, months: $2.cashFlowMonths) }),
-        Report(section: BudgetsReport.section, pages: { BudgetsReport.pages(for: $0, context: $1, cashFlow: $2.cashFlowMonths) },
-               dashboard: { BudgetsReport.dashboard(for: $0, context: $1, cashFlow: $2.cashFlowMonths) }),
+        Report(section: CashFlowReport.section, pages: { CashFlowReport.pages(for: $0, context: $1, months: $2.cashFlow.months) },
+               dashboard: { CashFlowReport.dashboard(for: $0, context: $1, months: $2.cashFlow.months) }),
+        Report(section: BudgetsReport.section, pages: { BudgetsReport.pages(for: $0, context: $1, cashFlow: $2.cashFlow.months) },
+               dashboard: { BudgetsReport.dashboard(for: $0, context: $1, cashFlow: $2.cashFlow.months) }),
         Report(section: RecurringReport.section, pages: { RecurringReport.pages(for: $0, context: $1, summaries: $2.summaries, payee: { [directory = $2.payeeDirectory] in directory.path(of: $0) }) },
                dashboard: { RecurringReport.dashboard(for: $0, context: $1, summaries: $2.summaries) }),
     ]
@@ -260,7 +269,7 @@ public enum SiteReport {
         let payeePages = PayeesReport.pages(derived.payees, context: context, section: TransactionsReport.section.id)
         pages += payeePages.index
         let payees = derived.payeeDirectory
-        let counterparties = SearchReport.counterparties(accounts: derived.cashFlowAccounts,
+        let counterparties = SearchReport.counterparties(accounts: derived.cashFlow.accounts,
                                                          transactions: dataset.transactions.transactions) { payees.path(of: $0) ?? TransactionsReport.section.path }
         let search = SearchReport.entries(pages: pages, sections: sections, accounts: SearchReport.accounts(derived.statements),
                                           counterparties: counterparties)
@@ -270,6 +279,7 @@ public enum SiteReport {
         pages = []
         site.search = search
         site.searchMonths = TransactionSearch.months(derived.statements)
+        site.searchLists = site.pages.compactMap { $0.section == TransactionsReport.section.id && $0.statementData == nil ? $0.searchChunk?.path : nil }
         (site.statements, site.statementPlaces, site.statementCount) = StatementsReport.recordsMappedHere(derived.statements, context: context)
         site.spendingLists = derived.lists
         site.changes = changes

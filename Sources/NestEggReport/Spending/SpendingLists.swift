@@ -119,7 +119,7 @@ public final class SpendingLists: Sendable {
     func rows(of path: String) -> [SpendingItem] {
         rows.withLock { rows in
             guard let rows else { preconditionFailure("the transactions lists' rows were not taken from their runs") }
-            guard let page = rows[path] else { preconditionFailure("\(path) is rendered by the share that keeps its rows") }
+            guard let page = rows[path] else { preconditionFailure("\(path) is rendered by the build that keeps its rows") }
             return page
         }
     }

@@ -59,6 +59,8 @@ public enum TransactionsReport {
     }
 
     struct RowView: Sendable, Encodable {
+        /// The row's id on the page (``TransactionSearch/anchor(row:)``), which the search page links to.
+        let anchor: String
         let date: String
         let name: String
         /// The label of the link to the counterparty's page (``PayeesReport``), when it has one:
@@ -104,7 +106,9 @@ public enum TransactionsReport {
                          payee: (String) -> String? = { _ in nil }) -> ListView {
         var references: [Reference] = []
         var labels: [String: String] = [:]
+        var number = 0
         func row(_ item: SpendingItem) -> RowView {
+            number += 1
             var label = ""
             if let path = payee(item.name) {
                 if let known = labels[path] { label = known } else {
@@ -113,7 +117,7 @@ public enum TransactionsReport {
                     references.append(Reference(label: label, href: ReportContext.href(path)))
                 }
             }
-            return RowView(date: context.date(item.date), name: item.name, nameRef: label, hasNameRef: !label.isEmpty, category: item.category.name,
+            return RowView(anchor: TransactionSearch.anchor(row: number), date: context.date(item.date), name: item.name, nameRef: label, hasNameRef: !label.isEmpty, category: item.category.name,
                     categoryHref: ReportContext.href(pathOf(item.category)), provider: item.provider ?? "",
                     account: item.accountName, source: item.source.rawValue, amount: context.money(item.amount),
                     pinned: item.pinned, pending: item.pending)
@@ -201,8 +205,14 @@ public enum TransactionsReport {
             let title = current.map { "Transactions: \($0.name)" } ?? "All transactions"
             let pagination = list.pagination
             for page in pagination.pages(base: list.base, title: title) {
+                // The list of every category is where the search finds the rows no statement shows.
+                let path = page.path
+                let chunk = current == nil ? (path: TransactionSearch.chunkPath(listPage: path), rows: { @Sendable in
+                    TransactionSearch.rows(lists.rows(of: path), page: path, context: context)
+                }) : nil
                 pages.append(Page(path: page.path, title: page.title, template: "transactions-list", section: section.id,
                                   breadcrumbs: current == nil && page.number == 1 ? crumbs : crumbs + [Link(section.title, section.path)],
+                                  searchChunk: chunk,
                                   view: listView(current: current, rows: lists.rows(of: page.path), page: page.number,
                                                  pagination: pagination, filters: filters, summary: summary,
                                                  pathOf: pathOf, context: context, payee: payee)))

@@ -66,8 +66,8 @@ public enum TransactionsRules {
     /// The app's own categories, in the app's order; any other category follows, alphabetically.
     public static let appOrder = ["food", "health", "entertainment", "shopping", "travel"]
 
-    /// `EATING_OUT`, `Eating  out` and `eating out` all give `eating out` (``NestEggSupport/Text/categoryKey(_:)``).
-    public static func categoryKey(_ name: String) -> String { Text.categoryKey(name) }
+    /// `EATING_OUT`, `Eating  out` and `eating out` all give `eating out` (``NestEggSupport/Text/groupingKey(_:)``).
+    public static func categoryKey(_ name: String) -> String { Text.groupingKey(name) }
 
     /// How a category from the transactions app is shown: its first letter capitalised (`food` → `Food`, `DIY` stays).
     public static func appCategory(_ name: String) -> SpendingCategory {
@@ -171,20 +171,26 @@ public enum TransactionsRules {
     /// (or ``NestEggModel/Settings/defaultCategories``) maps counts under the category it names.
     /// Each spelling is worked out once.
     struct StarlingCategories {
-        private var mapped: [String: String] = [:]
+        /// A bank category that a mapping counts under another: its code as the mapping spells it,
+        /// the category it counts under, and whether the mapping is the household's own (not a default).
+        struct Mapping { let bank: String, target: String, own: Bool }
+        /// By the bank category's key (``TransactionsRules/starlingCategory(_:)``).
+        private(set) var mapped: [String: Mapping] = [:]
         private var known: [String: SpendingCategory] = [:]
 
         init(settings: Settings) {
             // The defaults first, then the household's own, which stand over them key by key.
-            for mapping in [Settings.defaultCategories, settings.categories] {
-                for (bank, target) in mapping.sorted(by: { $0.key < $1.key }) { mapped[TransactionsRules.starlingCategory(bank).key] = target }
+            for (mapping, own) in [(Settings.defaultCategories, false), (settings.categories, true)] {
+                for (bank, target) in mapping.sorted(by: { $0.key < $1.key }) {
+                    mapped[TransactionsRules.starlingCategory(bank).key] = Mapping(bank: bank, target: target, own: own)
+                }
             }
         }
 
         mutating func category(_ code: String?) -> SpendingCategory {
             if let category = known[code ?? ""] { return category }
             var category = TransactionsRules.starlingCategory(code)
-            if let target = mapped[category.key] { category = TransactionsRules.appCategory(target) }
+            if let mapping = mapped[category.key] { category = TransactionsRules.appCategory(mapping.target) }
             known[code ?? ""] = category
             return category
         }
