@@ -2237,22 +2237,34 @@ names the {{shown}} largest.
 {{#html}}<nav class="tx-filters" aria-label="Filter by category">{{/html}}
 
 {{#filters}}{{^first}}{{^html}} ·
-{{/html}}{{#html}} {{/html}}{{/first}}{{#current}}**{{name}} ({{count}})**{{/current}}{{^current}}[{{name}} ({{count}})]({{root}}{{href}}){{/current}}{{/filters}}
+{{/html}}{{#html}} {{/html}}{{/first}}{{#current}}**{{name}}{{#counted}} ({{count}}){{/counted}}**{{/current}}{{^current}}[{{name}}{{#counted}} ({{count}}){{/counted}}]({{root}}{{href}}){{/current}}{{/filters}}
 
 {{#html}}</nav>{{/html}}
 
 {{#hasRows}}
-{{count}} transactions, newest first and by month, from the transactions app and from Starling's outgoing payments
+{{#isEntry}}{{count}} transactions{{/isEntry}}{{^isEntry}}Transactions{{/isEntry}}, newest first and by month, from the transactions app and from Starling's outgoing payments
 (settled or pending). Unpinned transactions are marked{{#html}} and dimmed{{/html}}; they are not counted in
-the sum below nor in the [spending by category]({{root}}{{insightsHref}}). A name opens every payment to and from
+{{#isEntry}}the sum below{{/isEntry}}{{^isEntry}}the pinned sums{{/isEntry}} nor in the [spending by category]({{root}}{{insightsHref}}). A name opens every payment to and from
 it; [Payees]({{root}}{{payeesHref}}) lists them all, the top ones first.
 
-{{> pager-top.md}}
+{{#pager}}
+{{#isPaged}}
+{{#html}}<nav class="pagination" aria-label="Pages">{{/html}}
+
+{{label}}:{{#hasNewer}}{{^html}}
+{{/html}}{{#html}} {{/html}}[← Newer]({{root}}{{newerHref}}){{/hasNewer}}{{#hasNewest}}{{^html}}
+{{/html}}{{#html}} {{/html}}[Newest]({{root}}{{newestHref}}){{/hasNewest}}{{#hasOlder}}{{^html}}
+{{/html}}{{#html}} {{/html}}[Older →]({{root}}{{olderHref}}){{/hasOlder}}{{#hasOldest}}{{^html}}
+{{/html}}{{#html}} {{/html}}[Oldest]({{root}}{{oldestHref}}){{/hasOldest}}
+
+{{#html}}</nav>{{/html}}
+{{/isPaged}}
+{{/pager}}
 
 {{#months}}
 ## {{label}}
 
-{{count}}{{#continues}} in all (some on another page){{/continues}}; the pinned ones come to **{{pinnedSum}}**.
+{{#onThisPage}}{{count}} on this page{{#continues}} (more of the month on another page){{/continues}}; the pinned ones here come to **{{pinnedSum}}**.{{/onThisPage}}{{^onThisPage}}{{count}}{{#continues}} in all (some on another page){{/continues}}; the pinned ones come to **{{pinnedSum}}**.{{/onThisPage}}
 
 {{#showCategory}}
 | Date | Name | Category | Provider | Account | Source | Amount |
@@ -2270,13 +2282,27 @@ it; [Payees]({{root}}{{payeesHref}}) lists them all, the top ones first.
 {{/showCategory}}
 
 {{/months}}
-{{> pager-bottom.md}}
+{{#pager}}
+{{#isPaged}}
+{{#html}}<nav class="pagination" aria-label="Pages (end of list)">{{/html}}
 
+{{label}}:{{#hasNewer}}{{^html}}
+{{/html}}{{#html}} {{/html}}[← Newer]({{root}}{{newerHref}}){{/hasNewer}}{{#hasNewest}}{{^html}}
+{{/html}}{{#html}} {{/html}}[Newest]({{root}}{{newestHref}}){{/hasNewest}}{{#hasOlder}}{{^html}}
+{{/html}}{{#html}} {{/html}}[Older →]({{root}}{{olderHref}}){{/hasOlder}}{{#hasOldest}}{{^html}}
+{{/html}}{{#html}} {{/html}}[Oldest]({{root}}{{oldestHref}}){{/hasOldest}}
+
+{{#html}}</nav>{{/html}}
+{{/isPaged}}
+{{/pager}}
+
+{{#isEntry}}
 {{#html}}<div class="tx-sum" role="status">{{/html}}
 
-**Sum of {{pinnedCount}} pinned transactions{{#categoryName}} in {{categoryName}}{{/categoryName}}{{#pager}}{{#isPaged}} on all {{total}} pages{{/isPaged}}{{/pager}}: {{pinnedSum}}**{{#hasUnpinned}} ({{unpinnedCount}} unpinned not counted){{/hasUnpinned}}
+**Sum of {{pinnedCount}} pinned transactions{{#categoryName}} in {{categoryName}}{{/categoryName}}{{#pager}}{{#isPaged}} on all pages{{/isPaged}}{{/pager}}: {{pinnedSum}}**{{#hasUnpinned}} ({{unpinnedCount}} unpinned not counted){{/hasUnpinned}}
 
 {{#html}}</div>{{/html}}
+{{/isEntry}}
 {{/hasRows}}
 {{^hasRows}}
 No transactions in this category.

@@ -80,7 +80,66 @@ import Testing
         #expect(second.links.map(\.number) == ["1", "2", "3", "7"] && second.links.map(\.gapBefore) == [false, false, false, true])
     }
 
-    /// 201 transactions: All pages as 100 + 100 + 1, food (134) as 100 + 34, travel (67) whole.
+    @Test func pagesCountedFromTheOldestKeepTheirRowsAsTheListGrows() {
+        #expect(OldestFirstPagination(count: 0).pageCount == 1 && OldestFirstPagination(count: 0).range(ofPage: 1) == 0..<0)
+        #expect(OldestFirstPagination(count: 100).pageCount == 1 && !OldestFirstPagination(count: 100).isPaged)
+        let list = OldestFirstPagination(count: 201)
+        #expect(list.pageCount == 3 && list.newestFirst == [3, 2, 1])
+        // Positions are newest first: the newest page (the entry page) holds the one row past two hundred.
+        #expect(list.range(ofPage: 3) == 0..<1 && list.range(ofPage: 2) == 1..<101 && list.range(ofPage: 1) == 101..<201)
+        #expect([0, 1, 100, 101, 200].map(list.page(ofPosition:)) == [3, 2, 2, 1, 1])
+        #expect([1, 2, 3].map { list.path("transactions/index", page: $0) }
+            == ["transactions/index.page1", "transactions/index.page2", "transactions/index"])
+        #expect(OldestFirstPagination(count: 300).range(ofPage: 3) == 0..<100, "a full newest page")
+
+        /// Each page's rows (ids, newest first) by path, as a list of `ids` (newest first) pages them.
+        func pages(_ ids: [Int]) -> [String: [Int]] {
+            let pagination = OldestFirstPagination(count: ids.count)
+            var result: [String: [Int]] = [:]
+            for (position, id) in ids.enumerated() { result[pagination.path("l", page: pagination.page(ofPosition: position)), default: []].append(id) }
+            return result
+        }
+        let ids = Array((1...350).reversed())
+        let before = pages(ids)
+        #expect(before.keys.sorted() == ["l", "l.page1", "l.page2", "l.page3"] && before["l"]?.count == 50)
+        #expect(before["l.page2"] == Array((101...200).reversed()), "page 2: rows 101–200 from the oldest")
+        // A day's rows after the newest change the entry page only; enough of them add a page.
+        let day = pages((351...355).reversed() + ids)
+        #expect(day["l"]?.count == 55 && ["l.page1", "l.page2", "l.page3"].allSatisfy { day[$0] == before[$0] })
+        let fifty = pages((351...400).reversed() + ids)
+        #expect(fifty["l"]?.count == 100 && fifty["l.page4"] == nil)
+        let more = pages((351...401).reversed() + ids)
+        #expect(more["l"] == [401] && more["l.page4"] == fifty["l"], "the full newest page keeps its rows under its number")
+        #expect(["l.page1", "l.page2", "l.page3"].allSatisfy { more[$0] == before[$0] })
+        // A row inserted among the old ones (between 150 and 151 from the oldest) shifts the pages at
+        // and after it, never the pages before it.
+        var inserted = ids
+        inserted.insert(1_000, at: ids.firstIndex(of: 150)!)
+        let shifted = pages(inserted)
+        #expect(shifted["l.page1"] == before["l.page1"])
+        #expect(shifted["l.page2"] == Array((151...199).reversed()) + [1_000] + Array((101...150).reversed()))
+        #expect(shifted["l.page3"] != before["l.page3"] && shifted["l"]?.count == 51)
+    }
+
+    @Test func theBarOfAnOlderPageNamesOnlyItsOwnPlace() {
+        let list = OldestFirstPagination(count: 3_750)
+        let entry = list.view(page: 38, base: "t/food", noun: "transactions", dates: "1–9 Nov 2026", locale: .enGB)
+        #expect(entry.isEntry && entry.isPaged && entry.label == "The newest 50 of 3,750 transactions")
+        #expect(!entry.hasNewer && !entry.hasNewest && entry.olderHref == "t/food.page37.md" && entry.oldestHref == "t/food.page1.md")
+        let older = list.view(page: 37, base: "t/food", noun: "transactions", dates: "3 Nov – 10 Nov 2026", locale: .enGB)
+        #expect(!older.isEntry && older.label == "Page 37 from the oldest, transactions 3,601–3,700, 3 Nov – 10 Nov 2026")
+        #expect(older.newerHref == "t/food.md" && !older.hasNewest && older.olderHref == "t/food.page36.md" && older.hasOldest)
+        let middle = list.view(page: 2, base: "t/food", noun: "transactions", dates: "", locale: .enGB)
+        #expect(middle.newerHref == "t/food.page3.md" && middle.newestHref == "t/food.md" && middle.olderHref == "t/food.page1.md" && !middle.hasOldest)
+        #expect(middle.label == "Page 2 from the oldest, transactions 101–200")
+        // The same page of a longer list: the same bar, but for the entry page's own.
+        let longer = OldestFirstPagination(count: 9_999).view(page: 2, base: "t/food", noun: "transactions", dates: "", locale: .enGB)
+        #expect(longer.label == middle.label && longer.newerHref == middle.newerHref && longer.olderHref == middle.olderHref)
+        #expect(!OldestFirstPagination(count: 100).view(page: 1, base: "t/food", noun: "transactions", dates: "", locale: .enGB).isPaged)
+    }
+
+    /// 201 transactions, paged from the oldest: All as 100 (oldest) + 100 + 1 (the entry page),
+    /// food (134) as 100 + 34, travel (67) whole.
     @Test func aLongListBuildsLinkedPagesWithoutLossOrDuplication() throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
@@ -101,38 +160,104 @@ import Testing
                 return String(line[range.upperBound...].prefix { $0.isNumber })
             }
         }
-        let all = ["transactions/index.md", "transactions/index.page2.md", "transactions/index.page3.md"]
-        #expect(all.map { names($0).count } == [100, 100, 1])
-        #expect(files["transactions/index.page4.md"] == nil && files["transactions/index.page1.md"] == nil)
+        let all = ["transactions/index.md", "transactions/index.page2.md", "transactions/index.page1.md"]
+        #expect(all.map { names($0).count } == [1, 100, 100])
+        #expect(files["transactions/index.page3.md"] == nil && files["transactions/index.page0.md"] == nil)
         let listed = all.flatMap(names)
         #expect(listed.count == 201 && Set(listed).count == 201, "every transaction once")
         #expect(listed.first == "201" && listed.last == "1", "newest first across the pages")
+        #expect(names("transactions/index.page1.md").last == "1" && names("transactions/index.page1.md").first == "100", "page 1: the oldest hundred")
 
-        #expect(["transactions/food.md", "transactions/food.page2.md"].map { names($0).count } == [100, 34])
-        #expect(names("transactions/travel.md").count == 67 && files["transactions/travel.page2.md"] == nil)
+        #expect(["transactions/food.md", "transactions/food.page1.md"].map { names($0).count } == [34, 100])
+        #expect(names("transactions/travel.md").count == 67 && files["transactions/travel.page1.md"] == nil)
 
-        let first = try #require(files["transactions/index.md"])
-        #expect(first.hasPrefix("# All transactions\n"))
-        #expect(first.contains("Page 1 of 3, 1–100 of 201 transactions:\n**1**\n[2](../transactions/index.page2.md)\n"
-            + "[3](../transactions/index.page3.md)\n[Next →](../transactions/index.page2.md)\n"), "a link a line, short in a terminal")
-        #expect(first.contains("**Sum of 201 pinned transactions on all 3 pages: £251.25**"), "the sum is the whole list's")
-        #expect(first.contains("[Food (134)](../transactions/food.md)"), "the filters count the whole category")
-        #expect(first.contains("**All (201)**") && first.contains("201 transactions, newest first"), "the counts are the whole list's")
+        let entry = try #require(files["transactions/index.md"])
+        #expect(entry.hasPrefix("# All transactions\n"))
+        #expect(entry.contains("The newest 1 of 201 transactions:\n[Older →](../transactions/index.page2.md)\n"
+            + "[Oldest](../transactions/index.page1.md)\n"), "a link a line, short in a terminal")
+        #expect(entry.contains("**Sum of 201 pinned transactions on all pages: £251.25**"), "the sum is the whole list's")
+        #expect(entry.contains("[Food (134)](../transactions/food.md)"), "the filters count the whole category")
+        #expect(entry.contains("**All (201)**") && entry.contains("201 transactions, newest first"), "the counts are the whole list's")
+        #expect(entry.contains("## Jun 2026 so far\n\n201 transactions in all (some on another page)"), "June's whole count, with a note")
+
         let middle = try #require(files["transactions/index.page2.md"])
-        #expect(middle.hasPrefix("# All transactions (page 2 of 3)\n"))
-        #expect(middle.contains("[← Previous](../transactions/index.md)\n[1](../transactions/index.md)\n**2**\n"
-            + "[3](../transactions/index.page3.md)\n[Next →](../transactions/index.page3.md)"))
-        let last = try #require(files["transactions/index.page3.md"])
-        #expect(last.contains("[← Previous](../transactions/index.page2.md)") && !last.contains("Next →"))
-        let food = try #require(files["transactions/food.page2.md"])
-        #expect(food.hasPrefix("# Transactions: Food (page 2 of 2)\n"))
-        #expect(food.contains("**Sum of 134 pinned transactions in Food on all 2 pages: £167.50**"))
+        #expect(middle.hasPrefix("# All transactions (page 2 from the oldest)\n"))
+        #expect(middle.contains("Page 2 from the oldest, transactions 101–200, 1 Jun 2026:\n[← Newer](../transactions/index.md)\n"
+            + "[Older →](../transactions/index.page1.md)\n"))
+        for figure in ["(201)", "(134)", "201 transactions", "Sum of", "so far"] { #expect(!middle.contains(figure), "no list-wide figure on an older page: \(figure)") }
+        #expect(middle.contains("**All** ·\n[Food](../transactions/food.md) ·\n[Travel](../transactions/travel.md)"), "the filters' names, without counts")
+        #expect(middle.contains("100 transactions on this page (more of the month on another page); the pinned ones here come to **£125.00**."))
+        let oldest = try #require(files["transactions/index.page1.md"])
+        #expect(oldest.contains("[← Newer](../transactions/index.page2.md)\n[Newest](../transactions/index.md)") && !oldest.contains("Older →"))
+        let food = try #require(files["transactions/food.page1.md"])
+        #expect(food.hasPrefix("# Transactions: Food (page 1 from the oldest)\n") && !food.contains("Sum of"))
 
         let html = try #require(files["transactions/index.page2.html"])
         #expect(html.contains(#"<nav class="pagination" aria-label="Pages">"#))
-        #expect(html.contains(#"<a href="../transactions/index.page3.html">Next →</a>"#))
-        #expect(html.contains(#"<strong aria-current="page">2</strong>"#))
-        #expect(html.contains(#"<title>All transactions (page 2 of 3) · "#))
+        #expect(html.contains(#"<a href="../transactions/index.page1.html">Older →</a>"#))
+        #expect(html.contains(#"<title>All transactions (page 2 from the oldest) · "#))
         #expect(!(files["transactions/travel.html"] ?? "").contains("pagination"), "a short list has no bar")
+    }
+
+    /// The promise of the layout, through the binary on the synthetic data: a day's payments (five,
+    /// a day after the newest, in one account's feed, as `make bench` edits) change the lists'
+    /// entry pages and the newest older page or two of the lists they fall in, and no other file of
+    /// `transactions/`.
+    @Test func aDaysTransactionsChangeOnlyTheEntryAndNewestPages() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data")
+        let fixtures = try NestEggBinary.run(["fixtures", "--scale", "1", "--seed", "42", "--out", data.path])
+        #expect(fixtures.status == 0, "\(fixtures.stderr)")
+        func build(_ name: String) throws -> [String: Data] {
+            let output = work.appendingPathComponent(name)
+            let result = try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", output.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            return snapshot(output).filter { $0.key.hasPrefix("transactions/") }
+        }
+        let before = try build("before")
+
+        // Five payments a day after the feed's newest, copies of its newest payment.
+        let feeds = data.appendingPathComponent("starling/feed")
+        let feed = feeds.appendingPathComponent(try #require(try FileManager.default.contentsOfDirectory(atPath: feeds.path).sorted().first))
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: feed)) as? [String: Any])
+        var items = try #require(document["feedItems"] as? [[String: Any]])
+        let payments = items.filter { ($0["direction"] as? String) == "OUT" && ($0["status"] as? String) == "SETTLED" }
+        let newest = try #require(payments.max { ($0["transactionTime"] as! String) < ($1["transactionTime"] as! String) })
+        let latest = try #require(items.compactMap { $0["transactionTime"] as? String }.max())
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let day = try #require(formatter.date(from: latest)).addingTimeInterval(86_400)
+        for n in 0..<5 {
+            var item = newest
+            item["feedItemUid"] = "day-edit-\(n)"
+            item["transactionTime"] = formatter.string(from: day.addingTimeInterval(Double(n) * 3_600))
+            items.append(item)
+        }
+        document["feedItems"] = items
+        try JSONSerialization.data(withJSONObject: document).write(to: feed)
+        let after = try build("after")
+
+        // A file's page (`transactions/index.page37` of `….page37.html` and `….page37.table-1.csv`) and its list (`transactions/index`).
+        func page(_ file: String) -> String {
+            let stem = file[..<(file.lastIndex(of: ".") ?? file.endIndex)]
+            return String(stem.range(of: ".table-").map { stem[..<$0.lowerBound] } ?? stem)
+        }
+        func list(_ page: String) -> String { String(page.prefix { $0 != "." }) }
+        func number(_ page: String) -> Int? { page.range(of: ".page").flatMap { Int(page[$0.upperBound...]) } }
+        let changed = Set(Set(after.keys).union(before.keys).filter { before[$0] != after[$0] }.map(page))
+        #expect(changed.contains("transactions/index"), "the entry page shows the new payments")
+        // Every entry page may change (the filters' counts); an older page only if it is among the
+        // newest two of its list (the all-transactions list and the payments' category).
+        let older = changed.filter { number($0) != nil }
+        for path in older {
+            let top = after.keys.map(page).filter { list($0) == list(path) }.compactMap(number).max() ?? 0
+            #expect(number(path)! >= top - 1, "\(path) changed, an older page than the newest two of \(top)")
+        }
+        #expect(Set(older.map(list)).count <= 2, "older pages of more lists than the payments fall in: \(older.sorted())")
+        let olderBefore = before.keys.filter { $0.contains(".page") }
+        #expect(olderBefore.count > 20, "the lists are paged (\(olderBefore.count) older files)")
+        let kept = olderBefore.filter { before[$0] == after[$0] }
+        #expect(kept.count >= olderBefore.count - 8, "\(olderBefore.count - kept.count) of \(olderBefore.count) older files changed")
     }
 }

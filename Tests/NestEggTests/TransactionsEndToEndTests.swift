@@ -36,7 +36,9 @@ import Testing
         #expect(all.contains("[Eating out](../transactions/eating-out.md)"))
         #expect(!all.contains("Northwind"), "money in is not spending")
         #expect(!all.contains("[Saving]"), "a transfer to one's own account (category SAVING) is not spending")
-        #expect(all.contains("**Sum of ") && all.contains(" pinned transactions on all 4 pages: £"), "the sample's 347 rows, 100 to a page")
+        #expect(all.contains("**Sum of ") && all.contains(" pinned transactions on all pages: £"))
+        #expect(all.contains("The newest 48 of 348 transactions:\n[Older →](../transactions/index.page3.md)\n[Oldest](../transactions/index.page1.md)"),
+                "the sample's 348 rows, 100 to a page counted from the oldest: the entry page holds the 48 past three hundred")
         let html = try #require(files["transactions/index.html"])
         #expect(html.contains(#"<summary>Menu</summary>\#n<nav aria-label="Sections">"#) && html.contains(#"href="../insights/index.html">Insights</a>"#))
         #expect(html.contains(#"<strong>All ("#))

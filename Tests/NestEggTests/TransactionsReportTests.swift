@@ -202,30 +202,35 @@ import Testing
     }
 }
 
-/// Long lists are grouped by month, each month with its own count and pinned subtotal over the
-/// whole list, and a month that runs over two pages says so on both.
+/// Long lists are grouped by month. On the entry page each month has its count and pinned subtotal
+/// over the whole list; on an older page, over the page's own rows (the whole month's figures would
+/// change with newer rows); a month that runs over two pages says so on both.
 @Suite struct TransactionsByMonthTests {
-    @Test func monthsGroupRowsAndKeepTheirWholeTotals() throws {
+    @Test func monthsGroupRowsWithTheirWholeTotalsOnTheEntryPageAndOwnTotalsOnOlderPages() throws {
         func item(_ n: Int, month: Int, pinned: Bool = true) -> SpendingItem {
             SpendingItem(sourceID: "t\(n)", source: .transactions, name: "T\(n)", category: SpendingCategory(key: "food", name: "Food"),
                          amount: gbp(100), date: CivilDate(year: 2026, month: month, day: 1 + n % 28)!, instant: nil,
                          accountName: "A", provider: nil, pinned: pinned, pending: false)
         }
-        // Newest first: 60 in November (one unpinned), then 60 in October; 100 rows to a page.
+        // Newest first: 60 in November (one unpinned, on the 8th), then 60 in October; 100 rows to a
+        // page counted from the oldest: the entry page holds the newest 20 (19–28 Nov), page 1 the rest.
         let items = ((0..<60).map { item($0, month: 11, pinned: $0 != 7) } + (60..<120).map { item($0, month: 10) })
             .sorted(by: TransactionsRules.newestFirst)
         let context = ReportContext(settings: Settings(), asOf: CivilDate(year: 2026, month: 12, day: 1))
         let pages = TransactionsReport.pages(for: items, context: context).filter { $0.path.hasPrefix("transactions/index") }
-        #expect(pages.count == 2)
-        let first = try #require(pages[0].view as? TransactionsReport.ListView)
-        let second = try #require(pages[1].view as? TransactionsReport.ListView)
-        #expect(first.months.map(\.label) == ["Nov 2026", "Oct 2026"])
-        #expect(first.months.map(\.rows.count) == [60, 40])
-        #expect(first.months.map(\.continues) == [false, true])
-        #expect(first.months[0].count == "60 transactions" && first.months[0].pinnedSum == "£59.00")
-        #expect(second.months.map(\.label) == ["Oct 2026"])
-        #expect(second.months[0].rows.count == 20 && second.months[0].continues)
-        #expect(second.months[0].pinnedSum == "£60.00", "the month's whole subtotal, on each of its pages")
+        #expect(pages.map(\.path) == ["transactions/index", "transactions/index.page1"])
+        let entry = try #require(pages[0].view as? TransactionsReport.ListView)
+        let older = try #require(pages[1].view as? TransactionsReport.ListView)
+        #expect(entry.isEntry && !older.isEntry)
+        #expect(entry.months.map(\.label) == ["Nov 2026"] && entry.months.map(\.rows.count) == [20])
+        #expect(entry.months[0].continues && !entry.months[0].onThisPage)
+        #expect(entry.months[0].count == "60 transactions" && entry.months[0].pinnedSum == "£59.00", "the month's whole figures")
+        #expect(older.months.map(\.label) == ["Nov 2026", "Oct 2026"] && older.months.map(\.rows.count) == [40, 60])
+        #expect(older.months.map(\.continues) == [true, false] && older.months.allSatisfy(\.onThisPage))
+        #expect(older.months.map(\.count) == ["40 transactions", "60 transactions"])
+        #expect(older.months.map(\.pinnedSum) == ["£39.00", "£60.00"], "the page's own rows of each month")
+        #expect(older.count == "" && older.pinnedSum == "" && older.filters.allSatisfy { !$0.counted && $0.count == "" },
+                "no list-wide figure in an older page's view")
     }
 }
 

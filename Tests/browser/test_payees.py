@@ -79,8 +79,9 @@ def test_a_long_history_is_paged_and_each_page_fits_a_phone(busy_site: Path, dri
 
 def test_a_name_in_the_transactions_list_opens_its_payee(busy_site: Path, driver):
     set_viewport(driver, 390)
-    # The list is newest first: the shop's payments are some pages in.
-    lists = sorted((busy_site / "transactions").glob("index*.html"), key=lambda p: int(p.stem.partition(".page")[2] or 1))
+    # The list is newest first, its pages counted from the oldest: the entry page (index.html), then
+    # index.page<k> from the highest k down; the shop's payments are some pages in.
+    lists = sorted((busy_site / "transactions").glob("index*.html"), key=lambda p: -int(p.stem.partition(".page")[2] or 10**9))
     page = next(p for p in lists if f">{NAME}</a>" in p.read_text())
     driver.get(page.as_uri())
     link = driver.find_element(By.LINK_TEXT, NAME)

@@ -3,9 +3,10 @@ import NestEggSupport
 /// Splits a list that grows with the data over several pages, so that no page — its view data,
 /// its Markdown and its HTML — holds more than a page's worth of rows.
 ///
-/// Page 1 keeps the list's own path (`transactions/index`); page n > 1 is `<path>.page<n>`
-/// (`transactions/index.page2`, `transactions/food.page3`, written as `food.page3.md` and
-/// `food.page3.html`). The dot is what makes the scheme safe: a slug is made of `a-z`, `0-9` and
+/// Page 1 keeps the list's own path (`payees/index`); page n > 1 is `<path>.page<n>`
+/// (`payees/index.page2`, `payees/tesco.page3`, written as `tesco.page3.md` and
+/// `tesco.page3.html`). The transactions lists, which grow at their newest end, are paged from
+/// their oldest row instead (``OldestFirstPagination``), with the same path scheme. The dot is what makes the scheme safe: a slug is made of `a-z`, `0-9` and
 /// `-` only (``Slug``, ``SlugAllocator``) and no fixed page name has a dot, so a later page can
 /// never take the path of a slug or a fixed page — whereas `food-2` is what the allocator gives a
 /// second "Food", and a category "Index 2" slugs to `index-2`. (An underscore would be as safe,

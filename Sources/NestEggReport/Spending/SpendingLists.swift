@@ -3,8 +3,10 @@ import NestEggSupport
 import Synchronization
 
 /// The transactions lists — `transactions/index` with every row, and one list per category — laid
-/// out in pages from the spending list's totals alone (``SpendingTotals``), and the rows of the
-/// pages a build renders, taken from the rows in sorted runs merged k-way (``fill(_:keeps:)``).
+/// out in pages counted from their oldest rows (``OldestFirstPagination``) from the spending list's
+/// totals alone (``SpendingTotals``), and the rows of the pages a build renders, taken from the
+/// rows in sorted runs merged k-way (``fill(_:keeps:)``): the totals give each list's length, so a
+/// row's page follows from its place in the merge, newest first, counted back from that length.
 ///
 /// When the report worked out every row, they are one run, in memory. Otherwise the build brings
 /// runs it reads from files — one a file, newest first — and the lists keep the rows of the pages
@@ -14,7 +16,7 @@ public final class SpendingLists: Sendable {
     struct List: Sendable {
         let category: SpendingCategory?
         let base: String
-        let pagination: Pagination
+        let pagination: OldestFirstPagination
     }
 
     /// Why the runs could not fill the lists; the rows are then not to be shown.
@@ -37,13 +39,13 @@ public final class SpendingLists: Sendable {
 
     /// The lists of `totals`, with `slugs` for the categories' paths.
     init(_ totals: SpendingTotals, slugs: [String: String], ownRun: [SpendingItem] = []) {
-        var lists = [List(category: nil, base: "transactions/index", pagination: Pagination(count: totals.count()))]
+        var lists = [List(category: nil, base: "transactions/index", pagination: OldestFirstPagination(count: totals.count()))]
         var byCategory: [String: Int] = [:]
         let counts = totals.countsByCategory()
         for category in totals.categories() {
             byCategory[category.key] = lists.count
             lists.append(List(category: category, base: "transactions/" + (slugs[category.key] ?? "index"),
-                              pagination: Pagination(count: counts[category.key] ?? 0)))
+                              pagination: OldestFirstPagination(count: counts[category.key] ?? 0)))
         }
         self.lists = lists
         self.byCategory = byCategory
@@ -51,8 +53,8 @@ public final class SpendingLists: Sendable {
         self.ownRun = ownRun
     }
 
-    /// Every page's path, in the lists' order.
-    public var paths: [String] { lists.flatMap { list in list.pagination.ranges.indices.map { Pagination.path(list.base, page: $0 + 1) } } }
+    /// Every page's path, in the lists' order, each list's entry page first.
+    public var paths: [String] { lists.flatMap { list in list.pagination.newestFirst.map { list.pagination.path(list.base, page: $0) } } }
 
     /// Takes the rows of the pages `keeps` names (by path) from `runs` and from ``ownRun``: each run
     /// newest first (``TransactionsRules/newestFirst(_:_:)``), merged k-way, so that no more than
@@ -61,13 +63,13 @@ public final class SpendingLists: Sendable {
     public func fill(_ runs: [any IteratorProtocol<SpendingItem>], keeps: (String) -> Bool) -> Mismatch? {
         var sources = runs
         sources.append(ownRun.makeIterator())
-        // Where each list is: the next row's position, the page it falls on, whether that page is kept.
+        // Where each list is: the next row's position (newest first), and whether each page (by its
+        // number from the oldest, less one) is kept.
         var positions = Array(repeating: 0, count: lists.count)
-        var pageOf = Array(repeating: 0, count: lists.count)
-        let kept: [[Bool]] = lists.map { list in list.pagination.ranges.indices.map { keeps(Pagination.path(list.base, page: $0 + 1)) } }
+        let kept: [[Bool]] = lists.map { list in (1...list.pagination.pageCount).map { keeps(list.pagination.path(list.base, page: $0)) } }
         var filled: [String: [SpendingItem]] = [:]
         for (index, list) in lists.enumerated() {
-            for page in list.pagination.ranges.indices where kept[index][page] { filled[Pagination.path(list.base, page: page + 1)] = [] }
+            for page in 1...list.pagination.pageCount where kept[index][page - 1] { filled[list.pagination.path(list.base, page: page)] = [] }
         }
         // A build that renders none of the lists' pages needs none of their rows.
         if filled.isEmpty {
@@ -90,10 +92,10 @@ public final class SpendingLists: Sendable {
             // under the category's one name (renamed only when kept).
             var row: SpendingItem?
             for list in [0, own] {
-                let ranges = lists[list].pagination.ranges
-                while pageOf[list] < ranges.count, positions[list] >= ranges[pageOf[list]].upperBound { pageOf[list] += 1 }
-                guard pageOf[list] < ranges.count else { return Mismatch(description: "more rows than the totals count", run: run < runs.count ? run : nil) }
-                if kept[list][pageOf[list]] {
+                let pagination = lists[list].pagination
+                guard positions[list] < pagination.count else { return Mismatch(description: "more rows than the totals count", run: run < runs.count ? run : nil) }
+                let page = pagination.page(ofPosition: positions[list])
+                if kept[list][page - 1] {
                     if row == nil {
                         var named = item
                         if let name = names[item.category.key], !name.utf8.elementsEqual(item.category.name.utf8) {
@@ -101,7 +103,7 @@ public final class SpendingLists: Sendable {
                         }
                         row = named
                     }
-                    filled[Pagination.path(lists[list].base, page: pageOf[list] + 1), default: []].append(row!)
+                    filled[pagination.path(lists[list].base, page: page), default: []].append(row!)
                 }
                 positions[list] += 1
             }

@@ -4,6 +4,11 @@ import NestEggSupport
 /// `transactions/<category>`, each with the category filter buttons at the top and the sum of
 /// the pinned transactions at the bottom. Rows come from transactions/ and from Starling's
 /// outgoing payments (see ``TransactionsRules``).
+///
+/// A list is paged from its oldest row (``OldestFirstPagination``): its entry page holds the newest
+/// rows and the list-wide figures (counts, the filters' counts, the pinned sum); an older page holds
+/// only what its own rows and older data give (its rows, its dates, its neighbours), so that a day's
+/// new transactions change the entry pages and leave the older pages as they are.
 public enum TransactionsReport {
     public static let section = Section(id: "transactions", title: "Transactions", path: "transactions/index")
 
@@ -12,6 +17,8 @@ public enum TransactionsReport {
     struct ListView: Sendable, Encodable {
         /// `nil` on the "All" page.
         let categoryName: String?
+        /// The list's entry page (its newest rows), which alone shows the list-wide figures.
+        let isEntry: Bool
         let filters: [FilterView]
         /// This page's rows, grouped by month (newest first), each month with its subtotal.
         let months: [MonthGroup]
@@ -28,7 +35,7 @@ public enum TransactionsReport {
         /// The payees' pages this page's rows link to, once each.
         let references: [Reference]
         /// Which part of the list this page shows (the list at `transactions/index` or a category's).
-        let pager: Pagination.View
+        let pager: OldestFirstPagination.View
     }
 
     /// A link reference definition: `[p1]: ../payees/tesco.md`.
@@ -41,16 +48,20 @@ public enum TransactionsReport {
         let name: String
         let href: String
         let count: String
+        /// The count is shown (on entry pages; an older page names the categories without counts).
+        let counted: Bool
         let current: Bool
         let first: Bool
     }
 
-    /// The rows of one month on a page, and the month's figures over the whole list (a month can
-    /// run over two pages).
+    /// The rows of one month on a page, and the month's figures: on the entry page over the whole
+    /// list, on an older page over the page's own rows (a month can run over two pages).
     struct MonthGroup: Sendable, Encodable {
-        /// `Nov 2026`, or `Nov 2026 so far` while the month is in progress.
+        /// `Nov 2026`, or on the entry page `Nov 2026 so far` while the month is in progress.
         let label: String
         let count: String
+        /// The figures are this page's rows of the month (an older page), not the whole month's.
+        let onThisPage: Bool
         /// The month's pinned transactions, per currency.
         let pinnedSum: String
         let rows: [RowView]
@@ -88,20 +99,33 @@ public enum TransactionsReport {
         let pinnedSum: String
         /// Each month's count and pinned sum, over the whole list.
         let months: [CalendarMonth: (count: Int, pinnedSum: String)]
+        /// Each month's first row counted from the oldest: the rows of the months before it. With
+        /// the month's count it places the month among the pages (older data only, but for the
+        /// newest month's count, which newer rows can only carry past a page already full).
+        let monthStarts: [CalendarMonth: Int]
 
         /// The list of `category` (a key; `nil`: every item), from the whole list's totals.
         init(_ totals: SpendingTotals, category: String?, preferred: Currency, context: ReportContext) {
             count = totals.count(category: category)
             pinnedCount = totals.count(category: category, pinned: true)
             pinnedSum = TransactionsRules.text(totals.pinnedSum(category: category), preferred: preferred, context: context)
-            months = totals.months(category: category).mapValues { ($0.count, TransactionsRules.text($0.pinned, preferred: preferred, context: context)) }
+            let byMonth = totals.months(category: category)
+            months = byMonth.mapValues { ($0.count, TransactionsRules.text($0.pinned, preferred: preferred, context: context)) }
+            var starts: [CalendarMonth: Int] = [:]
+            var before = 0
+            for month in byMonth.keys.sorted() {
+                starts[month] = before
+                before += byMonth[month]!.count
+            }
+            monthStarts = starts
         }
     }
 
     /// One page of a list, built when the page is rendered (a list can hold every transaction):
-    /// its own rows only, while the counts, the filters and the pinned sum are the whole list's.
+    /// its own rows only; on the entry page the counts, the filters' counts and the pinned sum are
+    /// the whole list's, on an older page there are none of them (`filters` come without counts).
     static func listView(current: SpendingCategory?, rows: [SpendingItem], page: Int,
-                         pagination: Pagination, filters: [FilterView], summary: ListSummary,
+                         pagination: OldestFirstPagination, filters: [FilterView], summary: ListSummary,
                          pathOf: (SpendingCategory?) -> String, context: ReportContext,
                          payee: (String) -> String? = { _ in nil }) -> ListView {
         var references: [Reference] = []
@@ -128,20 +152,40 @@ public enum TransactionsReport {
             let month = CalendarMonth(item.date)
             if groups.last?.month == month { groups[groups.count - 1].rows.append(row(item)) } else { groups.append((month, [row(item)])) }
         }
+        let isEntry = page == pagination.pageCount
+        let preferred = context.settings.currency(forSource: "transactions")
+        // The page's rows counted from the oldest: [oldest, newest).
+        let range = pagination.range(ofPage: page)
+        let (oldest, newest) = (pagination.count - range.upperBound, pagination.count - range.lowerBound)
+        var start = rows.startIndex
         let months = groups.map { group in
+            let own = rows[start..<(start + group.rows.count)]
+            start += group.rows.count
             let figures = summary.months[group.month] ?? (0, "")
-            return MonthGroup(label: TransactionsInsightsReport.monthHeading(group.month, context: context),
-                              count: context.counted(figures.count, "transaction"), pinnedSum: figures.pinnedSum,
-                              rows: group.rows, continues: group.rows.count < figures.count)
+            let first = summary.monthStarts[group.month] ?? oldest
+            let continues = first < oldest || first + figures.count > newest
+            if isEntry {
+                return MonthGroup(label: TransactionsInsightsReport.monthHeading(group.month, context: context),
+                                  count: context.counted(figures.count, "transaction"), onThisPage: false, pinnedSum: figures.pinnedSum,
+                                  rows: group.rows, continues: continues)
+            }
+            return MonthGroup(label: TransactionsInsightsReport.monthLabel(group.month, context: context),
+                              count: context.counted(own.count, "transaction"), onThisPage: true,
+                              pinnedSum: TransactionsRules.text(TransactionsRules.pinnedSum(Array(own)), preferred: preferred, context: context),
+                              rows: group.rows, continues: continues)
         }
+        let dates = rows.isEmpty ? "" : context.locale.formatRange(rows.last!.date, rows.first!.date)
         return ListView(
-            categoryName: current?.name, filters: filters, months: months, hasRows: summary.count > 0, showCategory: current == nil,
-            count: context.count(summary.count), pinnedCount: context.count(summary.pinnedCount),
-            unpinnedCount: context.count(summary.count - summary.pinnedCount),
-            hasUnpinned: summary.pinnedCount < summary.count, pinnedSum: summary.pinnedSum,
+            categoryName: current?.name, isEntry: isEntry, filters: filters, months: months, hasRows: summary.count > 0,
+            showCategory: current == nil,
+            // An older page carries none of the list-wide figures, not even unshown: its view data
+            // is what the build compares to know whether the page changed.
+            count: isEntry ? context.count(summary.count) : "", pinnedCount: isEntry ? context.count(summary.pinnedCount) : "",
+            unpinnedCount: isEntry ? context.count(summary.count - summary.pinnedCount) : "",
+            hasUnpinned: isEntry && summary.pinnedCount < summary.count, pinnedSum: isEntry ? summary.pinnedSum : "",
             insightsHref: ReportContext.href(TransactionsInsightsReport.section.path), payeesHref: ReportContext.href(PayeesReport.indexPath),
             references: references,
-            pager: pagination.view(page: page, base: pathOf(current), noun: "transactions", locale: context.locale))
+            pager: pagination.view(page: page, base: pathOf(current), noun: "transactions", dates: dates, locale: context.locale))
     }
 
     public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
@@ -190,31 +234,35 @@ public enum TransactionsReport {
                 places.insert(place, at: places.firstIndex { $0 > place } ?? places.count)
             }
             var bar = [FilterView(name: "All", href: ReportContext.href(pathOf(nil)), count: context.count(totals.count()),
-                                  current: current == nil, first: true)]
+                                  counted: true, current: current == nil, first: true)]
                 + places.map { place in
                     let category = categories[place]
                     return FilterView(name: category.name, href: ReportContext.href(pathOf(category)),
-                                      count: context.count(counts[category.key] ?? 0),
+                                      count: context.count(counts[category.key] ?? 0), counted: true,
                                       current: category.key == current?.key, first: false)
                 }
             if places.count < categories.count {
                 bar.append(FilterView(name: "More categories", href: ReportContext.href(categoriesPath),
-                                      count: context.count(categories.count - places.count), current: false, first: false))
+                                      count: context.count(categories.count - places.count), counted: true, current: false, first: false))
             }
             let filters = bar
+            // An older page names the same categories, without the list-wide counts.
+            let olderFilters = bar.map { FilterView(name: $0.name, href: $0.href, count: "", counted: false, current: $0.current, first: $0.first) }
             let title = current.map { "Transactions: \($0.name)" } ?? "All transactions"
             let pagination = list.pagination
-            for page in pagination.pages(base: list.base, title: title) {
+            for number in pagination.newestFirst {
+                let path = pagination.path(list.base, page: number)
+                let isEntry = number == pagination.pageCount
                 // The list of every category is where the search finds the rows no statement shows.
-                let path = page.path
                 let chunk = current == nil ? (path: TransactionSearch.chunkPath(listPage: path), rows: { @Sendable in
                     TransactionSearch.rows(lists.rows(of: path), page: path, context: context)
                 }) : nil
-                pages.append(Page(path: page.path, title: page.title, template: "transactions-list", section: section.id,
-                                  breadcrumbs: current == nil && page.number == 1 ? crumbs : crumbs + [Link(section.title, section.path)],
+                pages.append(Page(path: path, title: isEntry ? title : "\(title) (page \(number) from the oldest)",
+                                  template: "transactions-list", section: section.id,
+                                  breadcrumbs: current == nil && isEntry ? crumbs : crumbs + [Link(section.title, section.path)],
                                   searchChunk: chunk,
-                                  view: listView(current: current, rows: lists.rows(of: page.path), page: page.number,
-                                                 pagination: pagination, filters: filters, summary: summary,
+                                  view: listView(current: current, rows: lists.rows(of: path), page: number,
+                                                 pagination: pagination, filters: isEntry ? filters : olderFilters, summary: summary,
                                                  pathOf: pathOf, context: context, payee: payee)))
             }
         }
