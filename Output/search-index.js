@@ -156,4 +156,4 @@ window.nesteggSearchMonths = [
 ["2026-09","personal"],
 ];
 // The chunks of the list of every transaction (search/transactions/<page>.js): its rows no statement shows.
-window.nesteggSearchLists = ["search/transactions/index","search/transactions/index.page2","search/transactions/index.page3","search/transactions/index.page4"];
+window.nesteggSearchLists = ["search/transactions/index","search/transactions/index.page3","search/transactions/index.page2","search/transactions/index.page1"];

@@ -1,14 +1,5 @@
 // NestEgg's search index: the transactions of one page, a statement or the list (search.html).
 window.nesteggSearchAdd("search/transactions/index", [
-["2026-11-01","1 Nov 2026","Taxi","Travel · Uber","£10.69","-10.69","Mastercard","transactions/index#row-98"],
-["2026-11-01","1 Nov 2026","Weekly shop","Food · Waitrose","£87.23","-87.23","Visa Gold","transactions/index#row-95"],
-["2026-11-02","2 Nov 2026","Flights for next summer","Travel · British Airways","£486.00","-486.00","Visa Gold","transactions/index#row-92"],
-["2026-11-02","2 Nov 2026","Weekly shop","Food · Waitrose","£93.99","-93.99","Visa Gold","transactions/index#row-89"],
-["2026-11-03","3 Nov 2026","Cinema tickets","Entertainment · Odeon","£26.47","-26.47","Mastercard","transactions/index#row-88"],
-["2026-11-03","3 Nov 2026","Streaming subscription","Entertainment · Netflix","£10.99","-10.99","Visa Gold","transactions/index#row-87"],
-["2026-11-05","5 Nov 2026","Household bits","Shopping · John Lewis","£23.81","-23.81","Current account","transactions/index#row-72"],
-["2026-11-06","6 Nov 2026","Weekly shop","Food · Waitrose","£72.84","-72.84","Visa Gold","transactions/index#row-67"],
-["2026-11-09","9 Nov 2026","Weekly shop","Food · Waitrose","£31.72","-31.72","Visa Gold","transactions/index#row-49"],
 ["2026-11-10","10 Nov 2026","Weekly shop","Food · Waitrose","£32.47","-32.47","Visa Gold","transactions/index#row-40"],
 ["2026-11-11","11 Nov 2026","Game","Entertainment · Amazon","£57.67","-57.67","Visa Gold","transactions/index#row-32"],
 ["2026-11-12","12 Nov 2026","Pharmacy","Health · Boots","£16.55","-16.55","Mastercard","transactions/index#row-30"],
