@@ -124,11 +124,12 @@ def edited_rebuild(data, site, build):
 
 
 def same_tree(a, b):
-    """Every file of `a` and `b` but the build cache and the "what changed" page (the one
-    output that depends on the build before), byte for byte."""
-    skipped = {".nestegg-cache", "changes.md", "changes.html"}
+    """Every file of `a` and `b` but the build cache and the "what changed" page with its
+    tables' CSVs (the one output that depends on the build before), byte for byte."""
+    def skipped(path):
+        return path == ".nestegg-cache" or path.startswith("changes.")
     def files(root):
-        return {os.path.relpath(p, root) for p in files_under(root) if os.path.relpath(p, root) not in skipped}
+        return {os.path.relpath(p, root) for p in files_under(root) if not skipped(os.path.relpath(p, root))}
     left, right = files(a), files(b)
     return left == right and all(filecmp.cmp(os.path.join(a, p), os.path.join(b, p), shallow=False) for p in left)
 

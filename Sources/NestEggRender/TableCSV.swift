@@ -90,11 +90,19 @@ public enum TableCSV {
         var tables: [Table] = []
         var current: Table? = nil
         var cell: String? = nil
+        // The tables' node types are the extension's, known by name only: each type's name is
+        // read once, not once a node.
+        var names: [UInt32: String] = [:]
         guard let iterator = cmark_iter_new(document) else { return [] }
         defer { cmark_iter_free(iterator) }
         while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
             guard let node = cmark_iter_get_node(iterator) else { continue }
-            let type = typeName(node)
+            let raw = cmark_node_get_type(node).rawValue
+            let type: String
+            if let known = names[raw] { type = known } else {
+                type = typeName(node)
+                names[raw] = type
+            }
             if event == CMARK_EVENT_ENTER {
                 switch type {
                 case "table":
@@ -147,15 +155,22 @@ public enum TableCSV {
             if let number { after[table.endLine] = link(page: fileName, number: number) }
         }
         guard !after.isEmpty else { return markdown }
+        // Each link goes in before the line break that ends its line (or at the end): found in the
+        // text's bytes, as a line break is one byte and never inside a character.
+        let bytes = Array(markdown.utf8)
         var out = ""
-        out.reserveCapacity(markdown.utf8.count + after.count * 80)
-        var line = 0
-        for text in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+        out.reserveCapacity(bytes.count + after.count * 80)
+        var line = 1
+        var copied = 0
+        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
+            if let link = after[line] {
+                out += String(decoding: bytes[copied..<offset], as: UTF8.self) + "\n\n" + link + "\n"
+                copied = offset
+            }
             line += 1
-            if line > 1 { out += "\n" }
-            out += text
-            if let link = after[line] { out += "\n\n" + link + "\n" }
         }
+        out += String(decoding: bytes[copied...], as: UTF8.self)
+        if let link = after[line] { out += "\n\n" + link + "\n" }
         return PageRenderer.tidy(out)
     }
 
