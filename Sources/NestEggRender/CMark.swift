@@ -37,50 +37,93 @@ public enum CMark {
     /// (each made its text if `unlinkingUnsafe`; GitHub would show them as links).
     static func render(_ markdown: String, rewriteLink: (String) -> String?, headingOffset: Int32,
                        unlinkingUnsafe: Bool) -> (html: String, unsafeLinks: Int) {
-        _ = registerExtensions
-        guard let parser = cmark_parser_new(options) else { return ("", 0) }
-        defer { cmark_parser_free(parser) }
-        for name in extensions {
-            if let syntax = cmark_find_syntax_extension(name) {
-                cmark_parser_attach_syntax_extension(parser, syntax)
-            }
-        }
-        markdown.utf8CString.withUnsafeBufferPointer { buffer in
-            cmark_parser_feed(parser, buffer.baseAddress, buffer.count - 1)
-        }
-        guard let document = cmark_parser_finish(parser) else { return ("", 0) }
-        defer { cmark_node_free(document) }
+        guard let document = Document(markdown) else { return ("", 0) }
+        return document.html(rewriteLink: rewriteLink, headingOffset: headingOffset, unlinkingUnsafe: unlinkingUnsafe)
+    }
 
-        var unsafe: [OpaquePointer] = []
-        var unsafeLinks = 0
-        if let iterator = cmark_iter_new(document) {
-            defer { cmark_iter_free(iterator) }
-            while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
-                guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
-                switch cmark_node_get_type(node) {
-                case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
-                    let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
-                    if !isSafeDestination(url) {
-                        unsafeLinks += 1
-                        if unlinkingUnsafe { unsafe.append(node) }
-                    } else if cmark_node_get_type(node) == CMARK_NODE_LINK, let replacement = rewriteLink(url) {
-                        cmark_node_set_url(node, replacement)
-                    }
-                case CMARK_NODE_HEADING where headingOffset != 0:
-                    cmark_node_set_heading_level(node, min(6, cmark_node_get_heading_level(node) + headingOffset))
-                default:
-                    break
+    /// cmark-gfm could not make a parser or a tree (it ran out of memory).
+    public struct ParserFailure: Error, Sendable, CustomStringConvertible {
+        public let page: String
+        public var description: String { "cmark-gfm could not parse the Markdown of page \(page) (out of memory)" }
+    }
+
+    /// A page's Markdown parsed once: its tables are read from this tree (``TableCSV``), a
+    /// paragraph may be added after a node, and the HTML is rendered from the same tree.
+    final class Document {
+        private let parser: OpaquePointer
+        let root: OpaquePointer
+
+        init?(_ markdown: String) {
+            _ = CMark.registerExtensions
+            guard let parser = cmark_parser_new(CMark.options) else { return nil }
+            for name in CMark.extensions {
+                if let syntax = cmark_find_syntax_extension(name) {
+                    cmark_parser_attach_syntax_extension(parser, syntax)
                 }
             }
+            markdown.utf8CString.withUnsafeBufferPointer { buffer in
+                cmark_parser_feed(parser, buffer.baseAddress, buffer.count - 1)
+            }
+            guard let root = cmark_parser_finish(parser) else {
+                cmark_parser_free(parser)
+                return nil
+            }
+            (self.parser, self.root) = (parser, root)
         }
-        // Each goes back to being its text (an image to its description), in its place.
-        for node in unsafe {
-            while let child = cmark_node_first_child(node) { cmark_node_insert_before(node, child) }
-            cmark_node_free(node)
+
+        deinit {
+            cmark_node_free(root)
+            cmark_parser_free(parser)
         }
-        guard let rendered = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser)) else { return ("", unsafeLinks) }
-        defer { free(rendered) }
-        return (String(cString: rendered), unsafeLinks)
+
+        /// Adds after `node` a paragraph that is one link, `[text](destination)`, as cmark would
+        /// parse that line standing on its own after a blank line.
+        func insertLinkParagraph(after node: OpaquePointer, text: String, destination: String) {
+            guard let paragraph = cmark_node_new(CMARK_NODE_PARAGRAPH), let link = cmark_node_new(CMARK_NODE_LINK),
+                  let literal = cmark_node_new(CMARK_NODE_TEXT) else { return }
+            cmark_node_set_literal(literal, text)
+            cmark_node_set_url(link, destination)
+            cmark_node_append_child(link, literal)
+            cmark_node_append_child(paragraph, link)
+            cmark_node_insert_after(node, paragraph)
+        }
+
+        /// The HTML of the tree after NestEgg's node pass (``CMark/html(from:rewriteLink:headingOffset:)``),
+        /// which changes the tree: render a document once.
+        func html(rewriteLink: (String) -> String?, headingOffset: Int32, unlinkingUnsafe: Bool) -> (html: String, unsafeLinks: Int) {
+            var unsafe: [OpaquePointer] = []
+            var unsafeLinks = 0
+            if let iterator = cmark_iter_new(root) {
+                defer { cmark_iter_free(iterator) }
+                while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+                    guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+                    switch cmark_node_get_type(node) {
+                    case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
+                        let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+                        if !isSafeDestination(url) {
+                            unsafeLinks += 1
+                            if unlinkingUnsafe { unsafe.append(node) }
+                        } else if cmark_node_get_type(node) == CMARK_NODE_LINK, let replacement = rewriteLink(url) {
+                            cmark_node_set_url(node, replacement)
+                        }
+                    case CMARK_NODE_HEADING where headingOffset != 0:
+                        cmark_node_set_heading_level(node, min(6, cmark_node_get_heading_level(node) + headingOffset))
+                    default:
+                        break
+                    }
+                }
+            }
+            // Each goes back to being its text (an image to its description), in its place.
+            for node in unsafe {
+                while let child = cmark_node_first_child(node) { cmark_node_insert_before(node, child) }
+                cmark_node_free(node)
+            }
+            guard let rendered = cmark_render_html(root, CMark.options, cmark_parser_get_syntax_extensions(parser)) else {
+                return ("", unsafeLinks)
+            }
+            defer { free(rendered) }
+            return (String(cString: rendered), unsafeLinks)
+        }
     }
 
     /// A link or image destination that may stand in a page: relative (a path or a fragment on

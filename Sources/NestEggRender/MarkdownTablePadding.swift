@@ -18,15 +18,29 @@
 /// byte ranges, cells are byte slices, and a cell's width is counted from its bytes unless it has a
 /// character that needs grapheme clusters (``displayWidth(_:)``).
 public enum MarkdownTablePadding {
-    public static func pad(_ markdown: String) -> String {
+    public static func pad(_ markdown: String) -> String { padded(markdown).text }
+
+    /// A table that ``padded(_:)`` lined up: its rows (the header's included), the header's cells,
+    /// and its last line (1-based; padding keeps every line where it is).
+    struct Table: Equatable {
+        var rows: Int
+        var columns: Int
+        var endLine: Int
+    }
+
+    /// ``pad(_:)``'s text, and the tables it found there, in order. They are the tables GFM reads
+    /// at the top level of the page (a line that starts with `|`, a delimiter row under it with as
+    /// many cells): the ones a link line can follow (``TableCSV``).
+    static func padded(_ markdown: String) -> (text: String, tables: [Table]) {
         // Most pages' tables start a line with `|`; a page without one is returned as it is.
-        guard markdown.utf8.first == bar || markdown.utf8.contains(bar) else { return markdown }
+        guard markdown.utf8.first == bar || markdown.utf8.contains(bar) else { return (markdown, []) }
         let bytes = Array(markdown.utf8)
         let lines = lineRanges(bytes)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + bytes.count / 4)
         var index = 0
         var fence: ArraySlice<UInt8>?
+        var tables: [Table] = []
         func copy(_ range: Range<Int>) {
             if index > 0 { out.append(newline) }
             out.append(contentsOf: bytes[range])
@@ -55,9 +69,10 @@ public enum MarkdownTablePadding {
                 if index > 0 || number > 0 { out.append(newline) }
                 out.append(contentsOf: padded)
             }
+            tables.append(Table(rows: rows.count, columns: header.count, endLine: end))
             index = end
         }
-        return String(decoding: out, as: UTF8.self)
+        return (String(decoding: out, as: UTF8.self), tables)
     }
 
     public enum Alignment: Sendable { case none, left, right, center }

@@ -35,12 +35,16 @@ public struct PageRenderer: Sendable {
         // Both flavours of the page's Markdown in one pass over its template: the .md file's
         // (tables padded to line up as text) and the one that feeds cmark (with `html` set).
         let (plain, forHTML) = try markdownBoth(page, view: view)
-        // Each table gets a CSV beside the page and a link under it, when the page's report says so (``Page/tablesAsCSV``).
+        // The .md file's tables are lined up as text; the other flavour is parsed by cmark once,
+        // for its tables and its HTML.
+        let padded = MarkdownTablePadding.padded(plain)
         let (lifted, islands) = SVGIslands.lift(forHTML)
-        let linked = !page.tablesAsCSV ? (plain: plain, forHTML: lifted, csvs: [])
-            : TableCSV.link(plain: plain, forHTML: lifted, page: page.fileName, locale: site.settings.locale)
-        let markdown = MarkdownTablePadding.pad(linked.plain)
-        let cmarkHTML = CMark.html(from: linked.forHTML, rewriteLink: Page.htmlLink(ofMarkdownLink:))
+        guard let document = CMark.Document(lifted) else { throw CMark.ParserFailure(page: page.path) }
+        // Each table gets a CSV beside the page and a link under it, when the page's report says so (``Page/tablesAsCSV``).
+        let linked = !page.tablesAsCSV ? (plain: padded.text, csvs: [])
+            : TableCSV.link(plain: padded, document: document, page: page.fileName, locale: site.settings.locale)
+        let markdown = linked.plain
+        let cmarkHTML = document.html(rewriteLink: Page.htmlLink(ofMarkdownLink:), headingOffset: 0, unlinkingUnsafe: true).html
         let content = HTMLPolish.polish(SVGIslands.land(cmarkHTML, islands))
         let html = try templates.render("layout.html", layoutValue(for: page, content: content)) ?? content
         return Output(markdown: markdown, html: html, tableCSVs: linked.csvs)

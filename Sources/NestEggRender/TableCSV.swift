@@ -68,32 +68,30 @@ public enum TableCSV {
         "\(fileName).table-\(number).csv"
     }
 
-    /// The link under a table.
+    /// The words of the link under a table.
+    static let linkText = "This table as CSV"
+
+    /// The link under a table, as a Markdown line.
     static func link(page fileName: Substring, number: Int) -> String {
         // A page's file name is a slug (letters, digits, `-`, `.`): a plain link destination.
-        "[This table as CSV](\(Self.fileName(page: fileName, number: number)))"
+        "[\(linkText)](\(Self.fileName(page: fileName, number: number)))"
     }
 
     /// The tables of `markdown`, in order.
     public static func tables(in markdown: String) -> [Table] {
-        guard markdown.utf8.contains(UInt8(ascii: "|")) else { return [] }
-        _ = CMark.registerExtensions
-        guard let parser = cmark_parser_new(CMark.options) else { return [] }
-        defer { cmark_parser_free(parser) }
-        for name in CMark.extensions {
-            if let syntax = cmark_find_syntax_extension(name) { cmark_parser_attach_syntax_extension(parser, syntax) }
-        }
-        markdown.utf8CString.withUnsafeBufferPointer { cmark_parser_feed(parser, $0.baseAddress, $0.count - 1) }
-        guard let document = cmark_parser_finish(parser) else { return [] }
-        defer { cmark_node_free(document) }
+        guard markdown.utf8.contains(UInt8(ascii: "|")), let document = CMark.Document(markdown) else { return [] }
+        return tables(of: document).map(\.table)
+    }
 
-        var tables: [Table] = []
-        var current: Table? = nil
+    /// The tables of a parsed page, in order, each with its node.
+    static func tables(of document: CMark.Document) -> [(table: Table, node: OpaquePointer)] {
+        var tables: [(table: Table, node: OpaquePointer)] = []
+        var current: (table: Table, node: OpaquePointer)? = nil
         var cell: String? = nil
         // The tables' node types are the extension's, known by name only: each type's name is
         // read once, not once a node.
         var names: [UInt32: String] = [:]
-        guard let iterator = cmark_iter_new(document) else { return [] }
+        guard let iterator = cmark_iter_new(document.root) else { return [] }
         defer { cmark_iter_free(iterator) }
         while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
             guard let node = cmark_iter_get_node(iterator) else { continue }
@@ -106,10 +104,10 @@ public enum TableCSV {
             if event == CMARK_EVENT_ENTER {
                 switch type {
                 case "table":
-                    current = Table(rows: [], endLine: Int(cmark_node_get_end_line(node)),
-                                    topLevel: cmark_node_parent(node) == document)
+                    current = (Table(rows: [], endLine: Int(cmark_node_get_end_line(node)),
+                                     topLevel: cmark_node_parent(node) == document.root), node)
                 case "table_header", "table_row":
-                    current?.rows.append([])
+                    current?.table.rows.append([])
                 case "table_cell":
                     cell = ""
                 default:
@@ -130,10 +128,10 @@ public enum TableCSV {
             } else if event == CMARK_EVENT_EXIT {
                 switch type {
                 case "table_cell":
-                    if let text = cell, var table = current, !table.rows.isEmpty {
+                    if let text = cell, var table = current?.table, !table.rows.isEmpty {
                         // Spaces beside a template's markup left out (an avatar, a chart) go too.
                         table.rows[table.rows.count - 1].append(trimmingSpaces(text))
-                        current = table
+                        current?.table = table
                     }
                     cell = nil
                 case "table":
@@ -148,56 +146,56 @@ public enum TableCSV {
     }
 
     /// `markdown` with, under each of its top-level tables, a blank line and the link to its CSV
-    /// (`numbers[i]`: the number of the `i`th table's CSV, `nil` for none).
-    static func linking(_ markdown: String, tables: [Table], numbers: [Int?], page fileName: Substring) -> String {
-        var after: [Int: String] = [:]  // line (1-based) → link line to add after it
-        for (table, number) in zip(tables, numbers) where table.topLevel {
-            if let number { after[table.endLine] = link(page: fileName, number: number) }
-        }
-        guard !after.isEmpty else { return markdown }
+    /// (`links`: the line, 1-based, each table ends on → the number of its CSV).
+    static func linking(_ markdown: String, links: [Int: Int], page fileName: Substring) -> String {
+        guard !links.isEmpty else { return markdown }
         // Each link goes in before the line break that ends its line (or at the end): found in the
         // text's bytes, as a line break is one byte and never inside a character.
         let bytes = Array(markdown.utf8)
         var out = ""
-        out.reserveCapacity(bytes.count + after.count * 80)
+        out.reserveCapacity(bytes.count + links.count * 80)
         var line = 1
         var copied = 0
         for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
-            if let link = after[line] {
-                out += String(decoding: bytes[copied..<offset], as: UTF8.self) + "\n\n" + link + "\n"
+            if let number = links[line] {
+                out += String(decoding: bytes[copied..<offset], as: UTF8.self) + "\n\n" + link(page: fileName, number: number) + "\n"
                 copied = offset
             }
             line += 1
         }
         out += String(decoding: bytes[copied...], as: UTF8.self)
-        if let link = after[line] { out += "\n\n" + link + "\n" }
+        if let number = links[line] { out += "\n\n" + link(page: fileName, number: number) + "\n" }
         return PageRenderer.tidy(out)
     }
 
-    /// The page's Markdown (`plain`: the `.md` file's; `forHTML`: the flavour that feeds cmark, SVG
-    /// islands lifted) with their tables linked, and the CSVs. The CSVs are the HTML flavour's
-    /// tables, cell for cell as the HTML page shows them (a template may mark a cell up differently
-    /// in each flavour: `<small>W45</small>` in HTML, `(W45)` in Markdown). A table of the Markdown
-    /// links to the HTML's next table of its shape (rows and columns); the two flavours have the
-    /// same tables, and a table only the HTML shows is still skipped rightly.
-    static func link(plain: String, forHTML: String, page fileName: Substring, locale: SiteLocale) -> (plain: String, forHTML: String, csvs: [String]) {
-        let htmlTables = tables(in: forHTML).filter(\.topLevel)
-        guard !htmlTables.isEmpty else { return (plain, forHTML, []) }
-        let plainTables = forHTML == plain ? htmlTables : tables(in: plain).filter(\.topLevel)
+    /// A page's tables as CSVs, each linked under its table in both flavours, from what the render
+    /// step has made of the page already: `document`, the tree of the flavour that feeds cmark (SVG
+    /// islands lifted), gets each link as a paragraph after its table; `plain`, the `.md` file's
+    /// text with its tables padded (``MarkdownTablePadding/padded(_:)``), gets link lines.
+    ///
+    /// The CSVs are the HTML flavour's tables, cell for cell as the HTML page shows them (a
+    /// template may mark a cell up differently in each flavour: `<small>W45</small>` in HTML,
+    /// `(W45)` in Markdown). A table of the Markdown links to the HTML's next table of its shape
+    /// (rows and columns); the two flavours have the same tables, and a table only the HTML shows
+    /// is still skipped rightly.
+    static func link(plain: (text: String, tables: [MarkdownTablePadding.Table]), document: CMark.Document,
+                     page fileName: Substring, locale: SiteLocale) -> (plain: String, csvs: [String]) {
+        let htmlTables = tables(of: document).filter(\.table.topLevel)
+        guard !htmlTables.isEmpty else { return (plain.text, []) }
+        for (index, table) in htmlTables.enumerated() {
+            document.insertLinkParagraph(after: table.node, text: linkText,
+                                         destination: Self.fileName(page: fileName, number: index + 1))
+        }
         let shape = { (table: Table) in [table.rows.count, table.rows.first?.count ?? 0] }
-        var numbers: [Int?] = []
+        var links: [Int: Int] = [:]
         var next = 0
-        for table in plainTables {
-            if let match = htmlTables[next...].firstIndex(where: { shape($0) == shape(table) }) {
-                numbers.append(match + 1)
+        for table in plain.tables {
+            if let match = htmlTables[next...].firstIndex(where: { shape($0.table) == [table.rows, table.columns] }) {
+                links[table.endLine] = match + 1
                 next = match + 1
-            } else {
-                numbers.append(nil)
             }
         }
-        return (linking(plain, tables: plainTables, numbers: numbers, page: fileName),
-                linking(forHTML, tables: htmlTables, numbers: htmlTables.indices.map { $0 + 1 }, page: fileName),
-                htmlTables.map { $0.csv(locale: locale) })
+        return (linking(plain.text, links: links, page: fileName), htmlTables.map { $0.table.csv(locale: locale) })
     }
 
     static func trimmingSpaces(_ text: String) -> String {

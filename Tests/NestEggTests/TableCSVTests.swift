@@ -105,22 +105,61 @@ import Testing
         #expect(try #require(Self.parse(table.csv(locale: .enGB))) == [["a", "b", "c"], ["1", "", ""]])
     }
 
-    @Test func eachTableIsLinkedUnderItselfInBothFlavours() {
+    /// What ``TableCSV/link(plain:document:page:locale:)`` gives for two flavours of a page.
+    static func link(plain: String, forHTML: String, page: Substring) throws -> (plain: String, html: String, csvs: [String]) {
+        let document = try #require(CMark.Document(forHTML))
+        let linked = TableCSV.link(plain: MarkdownTablePadding.padded(plain), document: document, page: page, locale: .enGB)
+        return (linked.plain, document.html(rewriteLink: { _ in nil }, headingOffset: 0, unlinkingUnsafe: true).html, linked.csvs)
+    }
+
+    @Test func eachTableIsLinkedUnderItselfInBothFlavours() throws {
         let plain = "# T\n\n| a |\n| - |\n| 1 |\n\nText.\n\n| b |\n| - |\n| 2 |\n| 3 |\n"
         // The HTML flavour has a table of its own (a chart's data) before the second.
         let forHTML = "# T\n\n| a |\n| - |\n| 1 |\n\nText.\n\n| only HTML |\n| - |\n| x |\n\n| b |\n| - |\n| 2 |\n| 3 |\n"
-        let linked = TableCSV.link(plain: plain, forHTML: forHTML, page: "week", locale: .enGB)
-        #expect(linked.plain == "# T\n\n| a |\n| - |\n| 1 |\n\n[This table as CSV](week.table-1.csv)\n\nText.\n\n| b |\n| - |\n| 2 |\n| 3 |\n\n[This table as CSV](week.table-3.csv)\n")
-        #expect(linked.forHTML == "# T\n\n| a |\n| - |\n| 1 |\n\n[This table as CSV](week.table-1.csv)\n\nText.\n\n| only HTML |\n| - |\n| x |\n\n[This table as CSV](week.table-2.csv)\n\n| b |\n| - |\n| 2 |\n| 3 |\n\n[This table as CSV](week.table-3.csv)\n")
+        let linked = try Self.link(plain: plain, forHTML: forHTML, page: "week")
+        #expect(linked.plain == MarkdownTablePadding.pad("# T\n\n| a |\n| - |\n| 1 |\n\n[This table as CSV](week.table-1.csv)\n\nText.\n\n| b |\n| - |\n| 2 |\n| 3 |\n\n[This table as CSV](week.table-3.csv)\n"))
+        // The links added to the tree are what cmark makes of the same links written as lines.
+        let linkedHTML = "# T\n\n| a |\n| - |\n| 1 |\n\n[This table as CSV](week.table-1.csv)\n\nText.\n\n| only HTML |\n| - |\n| x |\n\n[This table as CSV](week.table-2.csv)\n\n| b |\n| - |\n| 2 |\n| 3 |\n\n[This table as CSV](week.table-3.csv)\n"
+        #expect(linked.html == CMark.html(from: linkedHTML))
         #expect(linked.csvs == ["a\r\n1\r\n", "only HTML\r\nx\r\n", "b\r\n2\r\n3\r\n"])
-        let html = CMark.html(from: linked.forHTML)
-        #expect(html.contains("</table>\n<p><a href=\"week.table-1.csv\">This table as CSV</a></p>"))
+        #expect(linked.html.contains("</table>\n<p><a href=\"week.table-1.csv\">This table as CSV</a></p>"))
         #expect(TableCSV.tables(in: linked.plain).map(\.rows) == TableCSV.tables(in: plain).map(\.rows))
     }
 
-    @Test func aPageWithoutTablesIsUnchanged() {
-        let linked = TableCSV.link(plain: "# a | b\n\nx | y\n", forHTML: "# a | b\n", page: "p", locale: .enGB)
-        #expect(linked.plain == "# a | b\n\nx | y\n" && linked.forHTML == "# a | b\n" && linked.csvs.isEmpty)
+    /// The padding's tables are cmark's top-level tables, line for line: a table in a list, a
+    /// quote or fenced code is not one, a header may follow a paragraph's line, a short row counts.
+    @Test func thePaddingFindsTheTablesCmarkFinds() {
+        let markdown = """
+            Text
+            | a | b |
+            |---|--:|
+            | 1 | 2 |
+            | 3 |
+
+            - | in | list |
+              |----|------|
+              | x  | y    |
+
+            > | quoted |
+            > |--------|
+
+            ```
+            | fenced |
+            |--------|
+            ```
+
+            | c |
+            |:-:|
+            """
+        let cmark = TableCSV.tables(in: markdown).filter(\.topLevel).map { [$0.rows.count, $0.rows.first?.count ?? 0, $0.endLine] }
+        let padding = MarkdownTablePadding.padded(markdown).tables.map { [$0.rows, $0.columns, $0.endLine] }
+        #expect(cmark == [[3, 2, 5], [1, 1, 20]])
+        #expect(padding == cmark)
+    }
+
+    @Test func aPageWithoutTablesIsUnchanged() throws {
+        let linked = try Self.link(plain: "# a | b\n\nx | y\n", forHTML: "# a | b\n", page: "p")
+        #expect(linked.plain == "# a | b\n\nx | y\n" && linked.html == CMark.html(from: "# a | b\n") && linked.csvs.isEmpty)
     }
 
     /// Property: any string from data, placed in a table cell as the templates place it, comes back
