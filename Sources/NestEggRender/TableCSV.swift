@@ -33,15 +33,16 @@ public enum TableCSV {
         /// The table as CSV, amounts read as `locale` writes them.
         public func csv(locale: SiteLocale) -> String {
             let width = rows.map(\.count).max() ?? 0
-            let padded = rows.map { $0 + Array(repeating: "", count: width - $0.count) }
+            // Bidirectional controls go first (they could show a cell's figures reordered).
+            let padded = rows.map { $0.map(Text.withoutBidiControls) + Array(repeating: "", count: width - $0.count) }
             guard let header = padded.first else { return "" }
             let body = padded.dropFirst()
             // Each column's amounts, by row, and the currencies they are in.
             var out: [[String]] = [[]] + body.map { _ in [] }
             for column in 0..<width {
-                let amounts = body.map { locale.money(parsing: Text.withoutBidiControls($0[column])) }
+                let amounts = body.map { locale.money(parsing: $0[column]) }
                 let currencies = Set(amounts.compactMap { $0?.currency.code }).sorted()
-                let name = Text.withoutBidiControls(header[column])
+                let name = header[column]
                 switch currencies.count {
                 case 0:
                     out[0].append(CSVCell.text(name))
@@ -77,72 +78,83 @@ public enum TableCSV {
         "[\(linkText)](\(Self.fileName(page: fileName, number: number)))"
     }
 
-    /// The tables of `markdown`, in order.
+    /// The tables of `markdown`, in order (inside lists and quotes too).
     public static func tables(in markdown: String) -> [Table] {
         guard markdown.utf8.contains(UInt8(ascii: "|")), let document = CMark.Document(markdown) else { return [] }
-        return tables(of: document).map(\.table)
+        return tables(of: document, topLevelOnly: false).map(\.table)
     }
 
-    /// The tables of a parsed page, in order, each with its node.
-    static func tables(of document: CMark.Document) -> [(table: Table, node: OpaquePointer)] {
+    /// What a node is to a table: the tables' node types are the extension's, known by name only.
+    private enum Kind { case table, row, cell, other }
+
+    /// The tables of a parsed page, in order, each with its node. `topLevelOnly`: only the
+    /// document's own children are looked at (a page's tables are there), not every node.
+    static func tables(of document: CMark.Document, topLevelOnly: Bool) -> [(table: Table, node: OpaquePointer)] {
+        var kinds: [UInt32: Kind] = [:]  // each node type's name is read once, not once a node
+        func kind(_ node: OpaquePointer) -> Kind {
+            let raw = cmark_node_get_type(node).rawValue
+            if let known = kinds[raw] { return known }
+            let kind: Kind = switch typeName(node) {
+            case "table": .table
+            case "table_header", "table_row": .row
+            case "table_cell": .cell
+            default: .other
+            }
+            kinds[raw] = kind
+            return kind
+        }
         var tables: [(table: Table, node: OpaquePointer)] = []
-        var current: (table: Table, node: OpaquePointer)? = nil
-        var cell: String? = nil
-        // The tables' node types are the extension's, known by name only: each type's name is
-        // read once, not once a node.
-        var names: [UInt32: String] = [:]
+        if topLevelOnly {
+            var child = cmark_node_first_child(document.root)
+            while let node = child {
+                if kind(node) == .table, let table = Self.table(node, document: document, kind: kind) { tables.append((table, node)) }
+                child = cmark_node_next(node)
+            }
+            return tables
+        }
         guard let iterator = cmark_iter_new(document.root) else { return [] }
         defer { cmark_iter_free(iterator) }
         while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
-            guard let node = cmark_iter_get_node(iterator) else { continue }
-            let raw = cmark_node_get_type(node).rawValue
-            let type: String
-            if let known = names[raw] { type = known } else {
-                type = typeName(node)
-                names[raw] = type
-            }
-            if event == CMARK_EVENT_ENTER {
-                switch type {
-                case "table":
-                    current = (Table(rows: [], endLine: Int(cmark_node_get_end_line(node)),
-                                     topLevel: cmark_node_parent(node) == document.root), node)
-                case "table_header", "table_row":
-                    current?.table.rows.append([])
-                case "table_cell":
-                    cell = ""
-                default:
-                    guard cell != nil else { break }
-                    switch cmark_node_get_type(node) {
-                    case CMARK_NODE_TEXT, CMARK_NODE_CODE:
-                        cell! += cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
-                    case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
-                        cell! += " "
-                    case CMARK_NODE_HTML_INLINE:
-                        // A template's `<br>` in a cell is a line break; any other tag is not text.
-                        let tag = cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
-                        if tag.lowercased().hasPrefix("<br") { cell! += " " }
-                    default:
-                        break  // links, emphasis, images: their children are the text; raw HTML is not text
-                    }
-                }
-            } else if event == CMARK_EVENT_EXIT {
-                switch type {
-                case "table_cell":
-                    if let text = cell, var table = current?.table, !table.rows.isEmpty {
-                        // Spaces beside a template's markup left out (an avatar, a chart) go too.
-                        table.rows[table.rows.count - 1].append(trimmingSpaces(text))
-                        current?.table = table
-                    }
-                    cell = nil
-                case "table":
-                    if let table = current { tables.append(table) }
-                    current = nil
-                default:
-                    break
-                }
-            }
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), kind(node) == .table,
+                  let table = table(node, document: document, kind: kind) else { continue }
+            tables.append((table, node))
         }
         return tables
+    }
+
+    /// The rows and cells of the table `node`.
+    private static func table(_ node: OpaquePointer, document: CMark.Document, kind: (OpaquePointer) -> Kind) -> Table? {
+        var table = Table(rows: [], endLine: Int(cmark_node_get_end_line(node)), topLevel: cmark_node_parent(node) == document.root)
+        var cell: String? = nil
+        guard let iterator = cmark_iter_new(node) else { return nil }
+        defer { cmark_iter_free(iterator) }
+        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+            guard let node = cmark_iter_get_node(iterator) else { continue }
+            if event == CMARK_EVENT_ENTER {
+                switch cmark_node_get_type(node) {
+                case CMARK_NODE_TEXT, CMARK_NODE_CODE:
+                    if cell != nil, let literal = cmark_node_get_literal(node) { cell! += String(cString: literal) }
+                case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
+                    if cell != nil { cell! += " " }
+                case CMARK_NODE_HTML_INLINE:
+                    // A template's `<br>` in a cell is a line break; any other tag is not text.
+                    guard cell != nil, let literal = cmark_node_get_literal(node) else { break }
+                    if String(cString: literal).lowercased().hasPrefix("<br") { cell! += " " }
+                default:
+                    // Links, emphasis, images: their children are the text; raw HTML is not text.
+                    switch kind(node) {
+                    case .row: table.rows.append([])
+                    case .cell: cell = ""
+                    case .table, .other: break
+                    }
+                }
+            } else if event == CMARK_EVENT_EXIT, let text = cell, kind(node) == .cell {
+                // Spaces beside a template's markup left out (an avatar, a chart) go too.
+                if !table.rows.isEmpty { table.rows[table.rows.count - 1].append(trimmingSpaces(text)) }
+                cell = nil
+            }
+        }
+        return table
     }
 
     /// `markdown` with, under each of its top-level tables, a blank line and the link to its CSV
@@ -180,7 +192,7 @@ public enum TableCSV {
     /// is still skipped rightly.
     static func link(plain: (text: String, tables: [MarkdownTablePadding.Table]), document: CMark.Document,
                      page fileName: Substring, locale: SiteLocale) -> (plain: String, csvs: [String]) {
-        let htmlTables = tables(of: document).filter(\.table.topLevel)
+        let htmlTables = tables(of: document, topLevelOnly: true)
         guard !htmlTables.isEmpty else { return (plain.text, []) }
         for (index, table) in htmlTables.enumerated() {
             document.insertLinkParagraph(after: table.node, text: linkText,

@@ -124,7 +124,9 @@ public enum Text {
     /// `text` without its bidirectional controls (for formats that keep data's white space as it
     /// is, where ``normalised(_:)`` would collapse it: a CSV cell).
     public static func withoutBidiControls(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isBidiControl) else { return text }
+        // Each control's UTF-8 starts with 0xD8 (U+061C) or 0xE2 (the others): most text has neither byte.
+        guard text.utf8.contains(where: { $0 == 0xD8 || $0 == 0xE2 }),
+              text.unicodeScalars.contains(where: isBidiControl) else { return text }
         return String(String.UnicodeScalarView(text.unicodeScalars.filter { !isBidiControl($0) }))
     }
 
