@@ -180,7 +180,24 @@ public enum Text {
     /// Unicode's composed form (NFC), so that two spellings of one letter are one key byte for byte,
     /// not only for Swift's string comparison.
     public static func groupingKey(_ name: String) -> String {
-        singleLine(name.replacingOccurrences(of: "_", with: " ")).lowercased().precomposedStringWithCanonicalMapping
+        // ASCII names (most) on bytes: `_` is a space, white space runs collapse, capitals go
+        // lower case; canonical composition leaves ASCII as it is.
+        if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(name.utf8.count)
+            var pendingSpace = false
+            for byte in name.utf8 {
+                if byte == 0x20 || byte == UInt8(ascii: "_") || (byte >= 0x09 && byte <= 0x0D) {
+                    pendingSpace = !bytes.isEmpty
+                } else {
+                    if pendingSpace { bytes.append(0x20) }
+                    pendingSpace = false
+                    bytes.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+                }
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return singleLine(name.replacingOccurrences(of: "_", with: " ")).lowercased().precomposedStringWithCanonicalMapping
     }
 
     /// An API code in sentence case: `PRIMARY` → `Primary`, `FIXED_TERM_DEPOSIT` → `Fixed term deposit`,
