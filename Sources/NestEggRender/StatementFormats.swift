@@ -144,6 +144,12 @@ public enum XMLText {
     /// `text` cleaned and escaped for an element's content or an attribute value (in double or
     /// single quotes).
     public static func escaped(_ text: String) -> String {
+        // Printable ASCII without a character to escape (most values: codes, dates, amounts) is
+        // already XML.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "&") && $0 != UInt8(ascii: "<")
+                && $0 != UInt8(ascii: ">") && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "'") }) {
+            return text
+        }
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars where isAllowed(scalar) {
