@@ -23,6 +23,15 @@ import Testing
         }
     }
 
+    /// An SVG island is found in any case, and closed by a later `</svg>` in any case.
+    @Test func anOpenSVGIslandIsFoundInAnyCase() {
+        #expect(PlacementScanner.openIsland("a <SVG x='1'><text>") == "<SVG x='1'><text>")
+        #expect(PlacementScanner.openIsland("<svg></SVG> then <Svg>é") == "<Svg>é")
+        #expect(PlacementScanner.openIsland("<svg>…</svg>") == nil)
+        #expect(PlacementScanner.openIsland("£ <sv") == nil)
+        #expect(PlacementScanner.lastOffset(of: "<svg", in: "<svg<svg".utf8) == 4)
+    }
+
     @Test func markdownPlacesFollowTheLine() throws {
         #expect(try placements("# {{a}}\n\n## A {{b}} and {{c}}\n") == [.heading, .heading, .heading])
         #expect(try placements("{{a}} and {{b}}.\n") == [.lineStart, .paragraph])

@@ -139,9 +139,30 @@ struct PlacementScanner {
 
     /// The text from an `<svg` that `before` leaves open (no `</svg>` after it), if any.
     static func openIsland(_ before: String) -> Substring? {
-        guard let open = before.range(of: "<svg", options: [.backwards, .caseInsensitive]) else { return nil }
-        if let close = before.range(of: "</svg>", options: [.backwards, .caseInsensitive]), close.lowerBound > open.lowerBound { return nil }
-        return before[open.lowerBound...]
+        // On bytes (the markers are ASCII): this runs twice for every tag of every template, each
+        // time on all the text before the tag.
+        let utf8 = before.utf8
+        guard let open = lastOffset(of: "<svg", in: utf8) else { return nil }
+        if let close = lastOffset(of: "</svg>", in: utf8), close > open { return nil }
+        return before[utf8.index(utf8.startIndex, offsetBy: open)...]
+    }
+
+    /// Where the last `needle` (ASCII, lower case) starts in `text`, in any case, as a byte offset.
+    static func lastOffset(of needle: StaticString, in text: String.UTF8View) -> Int? {
+        let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        let bytes = Array(text)
+        guard bytes.count >= pattern.count else { return nil }
+        var start = bytes.count - pattern.count
+        while start >= 0 {
+            var matches = true
+            for (offset, byte) in pattern.enumerated() {
+                let candidate = bytes[start + offset]
+                if (candidate >= 0x41 && candidate <= 0x5A ? candidate | 0x20 : candidate) != byte { matches = false; break }
+            }
+            if matches { return start }
+            start -= 1
+        }
+        return nil
     }
 
     /// What the template writes of a URL before the value: the text after the last quote or `](`
