@@ -30,7 +30,7 @@ public enum IssuerLoader {
             case "pageHeader":
                 pageHeader = nonEmpty(member, "the page header")
             default:
-                let hint = SettingsLoader.closestKey(to: key, among: knownKeys).map { "; did you mean \"\($0)\"?" } ?? ""
+                let hint = Text.closest(to: key, among: knownKeys).map { "; did you mean \"\($0)\"?" } ?? ""
                 member.error("unknown issuer setting \"\(key)\"\(hint) (known: \(knownKeys.joined(separator: ", ")))")
             }
         }

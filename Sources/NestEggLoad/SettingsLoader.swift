@@ -115,7 +115,7 @@ public enum SettingsLoader {
                     settings.restCountriesBaseURL = url
                 }
             default:
-                let hint = closestKey(to: key, among: knownKeys).map { "; did you mean \"\($0)\"?" } ?? ""
+                let hint = Text.closest(to: key, among: knownKeys).map { "; did you mean \"\($0)\"?" } ?? ""
                 value.error("unknown setting \"\(key)\"\(hint) (known settings: \(knownKeys.joined(separator: ", ")))")
             }
         }
@@ -166,7 +166,7 @@ public enum SettingsLoader {
         var result: String?
         for (key, member) in members {
             guard apiKeys.contains(key) else {
-                let hint = closestKey(to: key, among: apiKeys).map { "; did you mean \"\($0)\"?" } ?? ""
+                let hint = Text.closest(to: key, among: apiKeys).map { "; did you mean \"\($0)\"?" } ?? ""
                 member.error("unknown setting \"\(key)\" for \(api)\(hint) (known: \(apiKeys.joined(separator: ", ")))")
                 continue
             }
@@ -214,7 +214,4 @@ public enum SettingsLoader {
         while url.hasSuffix("/") { url.removeLast() }
         return url
     }
-
-    /// The known key nearest to a typo, by edit distance.
-    static func closestKey(to key: String, among knownKeys: [String]) -> String? { Text.closest(to: key, among: knownKeys) }
 }

@@ -75,6 +75,14 @@ public struct SiteLocale: Sendable, Hashable {
     /// `+` allowed, as signed changes show): `-£1,234.56` → −1234.56 GBP in en_GB. Anything else —
     /// another grouping, a missing decimal, words around the figure — is `nil`, so a figure read
     /// back is the figure written. Digits past what an `Int128` of minor units holds are `nil` too.
+    ///
+    /// This is the one rule for whether a cell is an amount. A table's CSV writes a cell it reads
+    /// as a plain decimal (`-1234.56`, the currency said once), which no spreadsheet takes for a
+    /// formula; every other cell is text and gets the formula guard, which exempts nothing
+    /// (``CSVCell/guarded(_:)`` in NestEggRender). Exactness is what both need: a looser rule
+    /// (`€5`, `£1234.56`, `-12%`) would either write as a decimal what the locale never wrote,
+    /// currency guessed, or leave unguarded a cell the CSV writes as text. So a percentage
+    /// (`-12%`) or a figure with words (`£5.00 (50%)`) is text: `'-12%`.
     public func money(parsing text: String) -> Money? {
         // Most cells are no amount: a name, a date, a count. An amount ends with a digit, and, with
         // the symbol before it, starts with a sign, a symbol or a code's capital; after it, with a digit.

@@ -2250,13 +2250,7 @@ it; [Payees]({{root}}{{payeesHref}}) lists them all, the top ones first.
 {{#pager}}
 {{#isPaged}}
 {{#html}}<nav class="pagination" aria-label="Pages">{{/html}}
-
-{{label}}:{{#hasNewer}}{{^html}}
-{{/html}}{{#html}} {{/html}}[← Newer]({{root}}{{newerHref}}){{/hasNewer}}{{#hasNewest}}{{^html}}
-{{/html}}{{#html}} {{/html}}[Newest]({{root}}{{newestHref}}){{/hasNewest}}{{#hasOlder}}{{^html}}
-{{/html}}{{#html}} {{/html}}[Older →]({{root}}{{olderHref}}){{/hasOlder}}{{#hasOldest}}{{^html}}
-{{/html}}{{#html}} {{/html}}[Oldest]({{root}}{{oldestHref}}){{/hasOldest}}
-
+{{> transactions-pager.md}}
 {{#html}}</nav>{{/html}}
 {{/isPaged}}
 {{/pager}}
@@ -2285,13 +2279,7 @@ it; [Payees]({{root}}{{payeesHref}}) lists them all, the top ones first.
 {{#pager}}
 {{#isPaged}}
 {{#html}}<nav class="pagination" aria-label="Pages (end of list)">{{/html}}
-
-{{label}}:{{#hasNewer}}{{^html}}
-{{/html}}{{#html}} {{/html}}[← Newer]({{root}}{{newerHref}}){{/hasNewer}}{{#hasNewest}}{{^html}}
-{{/html}}{{#html}} {{/html}}[Newest]({{root}}{{newestHref}}){{/hasNewest}}{{#hasOlder}}{{^html}}
-{{/html}}{{#html}} {{/html}}[Older →]({{root}}{{olderHref}}){{/hasOlder}}{{#hasOldest}}{{^html}}
-{{/html}}{{#html}} {{/html}}[Oldest]({{root}}{{oldestHref}}){{/hasOldest}}
-
+{{> transactions-pager.md}}
 {{#html}}</nav>{{/html}}
 {{/isPaged}}
 {{/pager}}
@@ -2311,6 +2299,17 @@ No transactions in this category.
 {{#references}}
 [{{label}}]: {{root}}{{href}}
 {{/references}}
+
+"""#,
+        "transactions-pager.md.mustache": #"""
+{{! The transactions list's page bar (newer, newest, older, oldest), above and below its rows; the list writes the <nav> around it, each with its own label. }}
+
+{{label}}:{{#hasNewer}}{{^html}}
+{{/html}}{{#html}} {{/html}}[← Newer]({{root}}{{newerHref}}){{/hasNewer}}{{#hasNewest}}{{^html}}
+{{/html}}{{#html}} {{/html}}[Newest]({{root}}{{newestHref}}){{/hasNewest}}{{#hasOlder}}{{^html}}
+{{/html}}{{#html}} {{/html}}[Older →]({{root}}{{olderHref}}){{/hasOlder}}{{#hasOldest}}{{^html}}
+{{/html}}{{#html}} {{/html}}[Oldest]({{root}}{{oldestHref}}){{/hasOldest}}
+
 
 """#,
         "transfers-index.md.mustache": #"""

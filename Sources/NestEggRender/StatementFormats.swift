@@ -64,42 +64,22 @@ public enum StatementCSV {
 /// A CSV cell of text from the data: guarded against formula injection, then quoted as RFC 4180 needs.
 public enum CSVCell {
     /// The characters that make a spreadsheet read a cell as a formula (OWASP's CSV-injection rule):
-    /// a cell starting with one gets a leading `'`. Amounts are not data text: a negative amount
-    /// NestEgg writes is a number and keeps its `-`.
+    /// a text cell starting with one gets a leading `'`. Amounts are not text: a CSV writes them as
+    /// plain decimals itself (a statement's from its ledger, a table's where
+    /// ``SiteLocale/money(parsing:)`` reads one), and a negative one keeps its `-`.
     static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
 
     /// `text`, without bidirectional controls (which could show a cell's figures reordered, and
     /// hide a formula's start behind them), guarded and quoted where it must be.
     public static func text(_ text: String) -> String { quoted(guarded(Text.withoutBidiControls(text))) }
 
-    /// `text` with a leading `'` when it starts with a character a spreadsheet reads as a formula,
-    /// unless it is a plain figure (``isFigure(_:)``), which holds no formula to run: `-£3.20`
-    /// stays a figure a spreadsheet reads as a number.
+    /// `text` with a leading `'` when it starts with a character a spreadsheet reads as a formula.
+    /// No text is exempt, however much it looks like a number: whether a cell is an amount has one
+    /// rule, ``SiteLocale/money(parsing:)``, and a cell it reads never comes here (a table CSV
+    /// writes it as a decimal). So `-12%`, `-€5` or a payee named `-£3.20` is text, `'-12%`.
     public static func guarded(_ text: String) -> String {
-        guard let first = text.unicodeScalars.first, formulaStarts.contains(first), !isFigure(text) else { return text }
+        guard let first = text.unicodeScalars.first, formulaStarts.contains(first) else { return text }
         return "'" + text
-    }
-
-    /// The currency signs a figure may carry (after up to three capitals: `US$`, `HK$`).
-    static let currencySigns: Set<Unicode.Scalar> = ["$", "£", "€", "¥", "₹"]
-
-    /// Whether `text` is a figure and nothing else: a sign, a currency sign (with up to three capitals
-    /// before it), digits with commas only between digits, a decimal part, a `%`:
-    /// `-£1,234.56`, `+US$12.50`, `-3%`. Letters, spaces, parentheses or anything else make it text.
-    static func isFigure(_ text: String) -> Bool {
-        var scalars = Array(text.unicodeScalars)[...]
-        if let first = scalars.first, first == "-" || first == "+" { scalars = scalars.dropFirst() }
-        let capitals = scalars.prefix { ("A"..."Z").contains($0) }.count
-        if capitals <= 3, capitals < scalars.count, currencySigns.contains(scalars[scalars.startIndex + capitals]) {
-            scalars = scalars.dropFirst(capitals + 1)
-        }
-        if scalars.last == "%" { scalars = scalars.dropLast() }
-        let parts = scalars.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = parts.first, !whole.isEmpty, whole.first != ",", whole.last != ",",
-              whole.allSatisfy({ ("0"..."9").contains($0) || $0 == "," }),
-              !zip(whole, whole.dropFirst()).contains(where: { $0 == "," && $1 == "," }) else { return false }
-        guard parts.count == 2 else { return true }
-        return !parts[1].isEmpty && parts[1].allSatisfy { ("0"..."9").contains($0) }
     }
 
     /// `text` in double quotes (each quote doubled) when it holds a comma, a quote, CR or LF.

@@ -239,6 +239,7 @@ public enum Text {
         }
         return result
     }
+
     /// The name among `known` nearest to `name` by spelling (edit distance, ignoring case), if it is
     /// near enough to be a slip: at most 2 edits, or a third of the name's length. For "did you mean …?".
     public static func closest(to name: String, among known: [String]) -> String? {
@@ -247,19 +248,20 @@ public enum Text {
         return best.0
     }
 
+    /// How many characters must be inserted, deleted or replaced to turn `a` into `b` (Levenshtein),
+    /// by rows of the table: `previous[j]` is the distance from `a`'s first `i` characters to `b`'s first `j`.
     static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         var previous = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        for i in a.indices {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for j in b.indices {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a[i] == b[j] ? 0 : 1))
             }
             previous = current
         }
         return previous[b.count]
     }
-
 }
 
 /// Searching byte arrays, for the renderer's passes over its own HTML (faster than Foundation's
@@ -299,5 +301,4 @@ extension String {
     public func leftPadded(to width: Int, with pad: Character = "0") -> String {
         count >= width ? self : String(repeating: pad, count: width - count) + self
     }
-
 }

@@ -40,6 +40,19 @@ import Testing
         #expect(log.errors[0].description.hasPrefix("nestegg.json:2:12: error: unknown setting \"titel\"; did you mean \"title\"?"))
     }
 
+    /// The suggestion's rule (``Text/closest(to:among:)``): the nearest name by edit distance,
+    /// ignoring case, when it is at most 2 edits (or a third of the name) away.
+    @Test func theSuggestionIsTheNearestNameBySpelling() {
+        #expect(Text.editDistance("kitten", "sitting") == 3 && Text.editDistance("flaw", "lawn") == 2)
+        #expect(Text.editDistance("", "abc") == 3 && Text.editDistance("abc", "") == 3 && Text.editDistance("", "") == 0)
+        #expect(Text.editDistance("titel", "title") == 2 && Text.editDistance("café", "cafe") == 1)
+        #expect(Text.closest(to: "TITEL", among: ["theme", "title"]) == "title")
+        #expect(Text.closest(to: "nme", among: ["name", "address"]) == "name")
+        #expect(Text.closest(to: "xyz", among: ["title"]) == nil && Text.closest(to: "title", among: []) == nil)
+        // A long name allows a third of its length: 4 edits in 12 characters, not 5.
+        #expect(Text.closest(to: "abcdefghijkl", among: ["abcdefgh"]) == "abcdefgh" && Text.closest(to: "abcdefghijkl", among: ["abcdefg"]) == nil)
+    }
+
     @Test func badValuesAreErrors() throws {
         let (doc, log) = document(#"{"locale": "xx_YY", "timeZone": "Mars/Olympus", "currencies": {"qapital": "dollars", "bank": "GBP"}}"#)
         _ = SettingsLoader.settings(in: try #require(doc))

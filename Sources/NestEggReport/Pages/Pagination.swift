@@ -6,11 +6,13 @@ import NestEggSupport
 /// Page 1 keeps the list's own path (`payees/index`); page n > 1 is `<path>.page<n>`
 /// (`payees/index.page2`, `payees/tesco.page3`, written as `tesco.page3.md` and
 /// `tesco.page3.html`). The transactions lists, which grow at their newest end, are paged from
-/// their oldest row instead (``OldestFirstPagination``), with the same path scheme. The dot is what makes the scheme safe: a slug is made of `a-z`, `0-9` and
-/// `-` only (``Slug``, ``SlugAllocator``) and no fixed page name has a dot, so a later page can
-/// never take the path of a slug or a fixed page — whereas `food-2` is what the allocator gives a
-/// second "Food", and a category "Index 2" slugs to `index-2`. (An underscore would be as safe,
-/// but Markdown escaping would write it `\_` in every link of the .md pages.)
+/// their oldest row (``OldestFirstPagination``), with the same path scheme.
+///
+/// The dot is what makes the scheme safe: a slug is made of `a-z`, `0-9` and `-` only (``Slug``,
+/// ``SlugAllocator``) and no fixed page name has a dot, so a later page can never take the path of
+/// a slug or a fixed page — whereas `food-2` is what the allocator gives a second "Food", and a
+/// category "Index 2" slugs to `index-2`. (An underscore would be as safe, but Markdown escaping
+/// would write it `\_` in every link of the .md pages.)
 public struct Pagination: Sendable, Equatable {
     /// Items per page of a list of one row an item (the transactions lists, the transfers, the
     /// goals) unless a report says otherwise: about a busy month's payments (the sample's November

@@ -37,8 +37,8 @@ public enum TransactionSearch {
         public let accounts: [String]
     }
 
-    /// The chunk of a page of the list of every transaction (`transactions/index-2` →
-    /// `search/transactions/index-2`), site-relative, without `.js`: beside the statements' chunks
+    /// The chunk of a page of the list of every transaction (`transactions/index.page2` →
+    /// `search/transactions/index.page2`), site-relative, without `.js`: beside the statements' chunks
     /// of an account slugged `transactions`, never one of them (theirs are named by month).
     public static func chunkPath(listPage path: String) -> String { "search/" + path }
 
