@@ -73,13 +73,35 @@ public enum CSVCell {
     /// hide a formula's start behind them), guarded and quoted where it must be.
     public static func text(_ text: String) -> String { quoted(guarded(Text.withoutBidiControls(text))) }
 
-    /// `text` with a leading `'` when it starts with a character a spreadsheet reads as a formula.
-    /// No text is exempt, however much it looks like a number: whether a cell is an amount has one
-    /// rule, ``SiteLocale/money(parsing:)``, and a cell it reads never comes here (a table CSV
-    /// writes it as a decimal). So `-12%`, `-€5` or a payee named `-£3.20` is text, `'-12%`.
+    /// `text` with a leading `'` when it starts with a character a spreadsheet reads as a formula,
+    /// unless it is a signed number (``isSignedNumber(_:)``): `-12%` holds no formula, and a
+    /// spreadsheet reads it as the number it is. Amounts with a currency have their own rule,
+    /// ``SiteLocale/money(parsing:)``, and a cell it reads never comes here (a table CSV writes it
+    /// as a decimal): so `-€5` or a payee named `-£3.20` that is no amount the locale writes is
+    /// text, `'-€5`.
     public static func guarded(_ text: String) -> String {
-        guard let first = text.unicodeScalars.first, formulaStarts.contains(first) else { return text }
+        guard let first = text.unicodeScalars.first, formulaStarts.contains(first), !isSignedNumber(text) else { return text }
         return "'" + text
+    }
+
+    /// A sign, then digits with single `.` or `,` between them, then perhaps `%`, and nothing else:
+    /// `-12%`, `+3.5`, `-1,234`. No currency, letters, spaces or operators: `-1+2`, `-1e5`, `-`
+    /// and `+%` are not.
+    static func isSignedNumber(_ text: String) -> Bool {
+        var bytes = Array(text.utf8)[...]
+        guard let sign = bytes.popFirst(), sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") else { return false }
+        if bytes.last == UInt8(ascii: "%") { bytes = bytes.dropLast() }
+        var previousIsDigit = false
+        for byte in bytes {
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                previousIsDigit = true
+            } else if (byte == UInt8(ascii: ".") || byte == UInt8(ascii: ",")) && previousIsDigit {
+                previousIsDigit = false
+            } else {
+                return false
+            }
+        }
+        return previousIsDigit
     }
 
     /// `text` in double quotes (each quote doubled) when it holds a comma, a quote, CR or LF.

