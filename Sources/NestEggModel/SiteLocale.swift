@@ -113,10 +113,10 @@ public struct SiteLocale: Sendable, Hashable {
         }
         guard let currency, !amount.isEmpty else { return nil }
         var minor: Int128 = 0
-        for character in amount where character.isASCII && character.isNumber {
-            guard let digit = character.wholeNumberValue else { return nil }
+        // Its ASCII digits, whatever stands between them: the written form is checked whole below.
+        for byte in amount.utf8 where byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
             let (times, overflow) = minor.multipliedReportingOverflow(by: 10)
-            let (sum, overflowAdding) = times.addingReportingOverflow(Int128(digit))
+            let (sum, overflowAdding) = times.addingReportingOverflow(Int128(byte - UInt8(ascii: "0")))
             guard !overflow, !overflowAdding else { return nil }
             minor = sum
         }
