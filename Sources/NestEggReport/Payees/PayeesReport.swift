@@ -118,9 +118,11 @@ public enum PayeesReport {
         public func path(of name: String) -> String? { paths[Counterparty.key(name)] }
     }
 
-    /// Rows per occasional page: a payment shows on a phone as a card of five or six lines (its
-    /// payee, date, reference, account and amount), as a payee page's does.
-    static let occasionalRowsPerPage = 80
+    /// Rows per occasional page. A payment shows on a phone as a card of four to six lines (its
+    /// payee, date, reference, account and amount): with a name long enough to take two lines, 80
+    /// of them came to 12,003 px at 390 px in the browser test (Tests/browser/test_payees.py),
+    /// past its 12,000; 60 keep a page near 9,000 px.
+    static let occasionalRowsPerPage = 60
 
     /// The occasional pages: the counterparties without a page of their own, in name order, kept
     /// whole (a payee's two rows on one page, so its anchor's page has them both).
