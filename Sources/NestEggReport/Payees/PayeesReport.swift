@@ -1,7 +1,7 @@
 import NestEggModel
 import NestEggSupport
 /// The counterparty pages: `payees/<slug>` (every payment to and from one counterparty, newest
-/// first, grouped by month with each month's totals, 100 rows a page like the transactions lists)
+/// first, grouped by month with each month's totals, ``rowsPerPage`` rows a page)
 /// for a counterparty with at least ``minimumPaymentsForOwnPage`` payments; `payees/occasional`
 /// (and `payees/occasional.page<n>`), where the others' payments share pages, A to Z, each such
 /// counterparty's first row carrying its anchor (``anchor(slug:)``); and `payees/index` (the top
