@@ -1002,8 +1002,13 @@ Go to the [start page]({{startHref}}).
 
 Everyone your accounts paid or were paid by: {{countText}}, from the Starling accounts' settled
 payments (moves to savings goals and between your own accounts left out) and the transactions
-app. Each name opens a page with every payment to and from it, month by month. Amounts in
-different currencies are never added together.
+app. Each name opens every payment to and from it: a page of its own, month by month, or an
+occasional payee's rows. Amounts in different currencies are never added together.
+{{#hasOccasional}}
+
+An occasional payee is one with fewer than {{minimum}} payments to or from it: rather than a page
+each, they share the [occasional payees' pages]({{root}}{{occasionalHref}}), A to Z.
+{{/hasOccasional}}
 
 {{#isFirstPage}}
 {{#hasTopYear}}
@@ -1042,6 +1047,27 @@ By money paid out{{#allInYear}} (all your payments are of {{year}}, so these are
 |:--|--:|--:|--:|:--|
 {{#rows}}
 | [{{name}}]({{root}}{{href}}) | {{count}} | {{paidOut}} | {{received}} | {{last}} |
+{{/rows}}
+
+{{> pager-bottom.md}}
+
+"""#,
+        "payees-occasional.md.mustache": #"""
+# {{title}}
+
+An occasional payee is one with fewer than {{minimum}} payments to or from it: rather than a page
+each, they share these pages, A to Z, each payee's payments newest first and its name on each of
+its rows ({{countText}} in all). Amounts in different currencies are never added together.
+{{#hasUncounted}}Unpinned transactions of the transactions app are marked (the index leaves them out of its sums).{{/hasUncounted}}
+
+[Every payee]({{root}}{{indexHref}})
+
+{{> pager-top.md}}
+
+| Payee | Date | Reference | Account | Paid out | Received |
+|:--|:--|:--|:--|--:|--:|
+{{#rows}}
+| {{#html}}{{#first}}<span id="{{anchor}}"></span>{{/first}}{{^first}}<span class="payee-more"></span>{{/first}}{{/html}}{{payee}} | {{date}} | {{reference}} | {{account}}{{^counted}}{{#html}} <span class="tx-unpinned">unpinned</span>{{/html}}{{^html}} *(unpinned)*{{/html}}{{/counted}} | {{paidOut}} | {{received}} |
 {{/rows}}
 
 {{> pager-bottom.md}}
@@ -2183,6 +2209,10 @@ svg.chart-map { max-width: 52rem; }
 .search-amount { font-variant-numeric: tabular-nums; white-space: nowrap; }
 /* A row opened from the search page (statements/…#line-N, transactions/index…#row-N) stands out. */
 tr:has(> td > span[id^="line-"]:target), tr:has(> td > span[id^="row-"]:target) { outline: 2px solid var(--accent, currentColor); outline-offset: -2px; }
+/* An occasional payee's rows (payees/occasional): its link opens its first row, the anchor kept
+   below the screen's top so the row's edge (a phone card's border) shows; its second row follows it. */
+span[id^="payee-"] { scroll-margin-top: .75rem; }
+tr:has(> td > span[id^="payee-"]:target), tr:has(> td > span[id^="payee-"]:target) + tr:has(> td > span.payee-more) { outline: 2px solid var(--accent, currentColor); outline-offset: -2px; }
 
 """#,
         "summary.md.mustache": #"""

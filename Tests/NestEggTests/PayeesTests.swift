@@ -22,8 +22,9 @@ import Testing
             Self.payment("tesco", "2026-02-01", 250), Self.payment("Caf\u{e9}", "2026-01-05", 300),
             Self.payment("Cafe", "2026-01-06", 200), Self.payment("Index", "2026-01-07", 100),
             Self.payment("../../etc", "2026-01-08", 100), Self.payment("   ", "2026-01-09", 100),
+            Self.payment("Occasional", "2026-01-10", 100),
         ])
-        #expect(payees.map(\.name) == ["../../etc", "Cafe", "Caf\u{e9}", "Index", "  TESCO "].sorted(by: Text.precedes))
+        #expect(payees.map(\.name) == ["../../etc", "Cafe", "Caf\u{e9}", "Index", "Occasional", "  TESCO "].sorted(by: Text.precedes))
         let tesco = try! #require(payees.first { $0.key == Counterparty.key("Tesco") })
         #expect(tesco.payments.count == 3)
         #expect(tesco.payments.map(\.date) == tesco.payments.map(\.date).sorted(by: >), "newest first")
@@ -31,7 +32,7 @@ import Testing
         let slugs = payees.map(\.slug)
         #expect(Set(slugs).count == slugs.count)
         #expect(slugs.allSatisfy { $0.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") } })
-        #expect(!slugs.contains("index"))
+        #expect(!slugs.contains("index") && !slugs.contains("occasional"), "the index's and the occasional pages' paths")
         #expect(slugs.contains("etc"))
         #expect(PayeesReport.payees(of: tesco.payments.reversed() + payees.flatMap(\.payments).filter { $0.name != "Tesco" && $0.name != "  TESCO " && $0.name != "tesco" })
             .map(\.slug).sorted() == slugs.sorted())
@@ -115,6 +116,135 @@ import Testing
         #expect(views[0].topYear[0].rows.first?.name == "Shop 94" && views[0].topAll[0].rows.first?.name == "Old shop")
     }
 
+    /// Fewer than ``PayeesReport/minimumPaymentsForOwnPage`` payments: no page of its own, its
+    /// rows on the occasional pages; from that many, a page. The Directory gives the same places.
+    @Test func aPayeeWithTwoPaymentsIsOccasionalAndOneWithThreeHasItsPage() throws {
+        #expect(PayeesReport.minimumPaymentsForOwnPage == 3)
+        let payments = [Self.payment("Bakery", "2026-03-01", 300), Self.payment("Bakery", "2026-03-08", 310),
+                        Self.payment("Cafe Roma", "2026-03-02", 450), Self.payment("CAFE  ROMA", "2026-04-02", 420, incoming: true),
+                        Self.payment("Deli", "2026-03-03", 700), Self.payment("Deli", "2026-03-04", 710), Self.payment("Deli", "2026-03-05", 720)]
+        let payees = PayeesReport.payees(of: payments)
+        #expect(payees.map(\.name) == ["Bakery", "CAFE  ROMA", "Deli"].sorted(by: Text.precedes))
+        let byName = Dictionary(uniqueKeysWithValues: payees.map { ($0.key, $0) })
+        let bakery = try #require(byName[Counterparty.key("bakery")]), cafe = try #require(byName[Counterparty.key("cafe roma")])
+        let deli = try #require(byName[Counterparty.key("deli")])
+        #expect(!bakery.hasOwnPage && !cafe.hasOwnPage && deli.hasOwnPage)
+        #expect(bakery.target == "payees/occasional#payee-bakery")
+        #expect(cafe.target == "payees/occasional#payee-cafe-roma")
+        #expect(deli.target == "payees/deli")
+        // The Directory: by any spelling of the name; the link keeps the anchor after `.md`, and the HTML link after `.html`.
+        let directory = PayeesReport.Directory(payees)
+        #expect(directory.path(of: " cafe roma") == cafe.target && directory.path(of: "DELI") == "payees/deli" && directory.path(of: "Tesco") == nil)
+        #expect(PayeesReport.href(cafe.target) == "payees/occasional.md#payee-cafe-roma" && PayeesReport.href(deli.target) == "payees/deli.md")
+        #expect(Page.htmlLink(ofMarkdownLink: "../" + PayeesReport.href(cafe.target)) == "../payees/occasional.html#payee-cafe-roma")
+        // The pages: the index, Deli's page, and one occasional page of Bakery's and Cafe Roma's rows, A to Z, each newest first.
+        let dataset = Dataset()
+        let context = ReportContext(dataset: dataset)
+        let (index, pages) = PayeesReport.pages(payees, context: context, section: nil)
+        #expect(pages.map(\.path) == ["payees/deli", "payees/occasional"])
+        let view = try #require(pages[1].view as? PayeesReport.OccasionalView)
+        #expect(view.rows.map(\.payee) == ["Bakery", "Bakery", "CAFE  ROMA", "CAFE  ROMA"])
+        #expect(view.rows.map(\.first) == [true, false, true, false])
+        #expect(view.rows.map(\.anchor) == ["payee-bakery", "", "payee-cafe-roma", ""])
+        #expect(view.rows.map(\.date) == [context.date(CivilDate(iso8601: "2026-03-08")!), context.date(CivilDate(iso8601: "2026-03-01")!),
+                                          context.date(CivilDate(iso8601: "2026-04-02")!), context.date(CivilDate(iso8601: "2026-03-02")!)])
+        #expect(view.rows[2].received == context.money(gbp(420)) && view.rows[2].paidOut.isEmpty)
+        let indexView = try #require(index.first?.view as? PayeesReport.IndexView)
+        #expect(indexView.rows.map(\.href) == ["payees/occasional.md#payee-bakery", "payees/occasional.md#payee-cafe-roma", "payees/deli.md"])
+        // Rendered: the anchor in the HTML only, the name on each row, what "occasional" means on both pages.
+        let site = Site(title: "t", sections: [], pages: index + pages, dashboard: [], dataAsOf: nil, settings: dataset.settings)
+        let renderer = PageRenderer(templates: try TemplateLibrary(), site: site)
+        let occasional = try renderer.render(pages[1])
+        #expect(occasional.html.contains("<span id=\"payee-bakery\"></span>Bakery"))
+        #expect(occasional.html.contains("<span class=\"payee-more\"></span>Bakery"))
+        #expect(!occasional.markdown.contains("payee-bakery") && !occasional.markdown.contains("<span"))
+        #expect(occasional.tableCSVs.count == 1 && occasional.tableCSVs[0].components(separatedBy: "\r\n").filter { $0.hasPrefix("Bakery,") }.count == 2,
+                "the CSV names the payee on each row")
+        let meaning = "An occasional payee is one with fewer than 3 payments to or from it"
+        #expect(unpadded(occasional.markdown).contains(meaning))
+        let indexHTML = try renderer.render(index[0]).html
+        #expect(indexHTML.contains("href=\"../payees/occasional.html#payee-bakery\"") && indexHTML.contains("href=\"../payees/deli.html\""))
+        #expect(unpadded(try renderer.render(index[0]).markdown).replacingOccurrences(of: "\n", with: " ").contains(meaning))
+    }
+
+    /// A payee's slug (its page, or its anchor) is its name's, handed out in name order over every
+    /// payee: a third payment moves it from its anchor to its page under the same slug, and others
+    /// crossing the line, before or after it, change neither.
+    @Test func slugsAndAnchorsStayWhenPayeesCrossTheLine() {
+        let base = [Self.payment("Alpha", "2026-01-01", 100), Self.payment("Cafe", "2026-01-02", 200), Self.payment("Cafe", "2026-01-03", 210),
+                    Self.payment("Zed", "2026-01-04", 300)]
+        let before = PayeesReport.payees(of: base)
+        let after = PayeesReport.payees(of: base + [Self.payment("Cafe", "2026-01-05", 220), Self.payment("Alpha", "2026-01-06", 110),
+                                                    Self.payment("Alpha", "2026-01-07", 120)])
+        #expect(before.map(\.slug) == after.map(\.slug))
+        #expect(before.map(\.target) == ["payees/occasional#payee-alpha", "payees/occasional#payee-cafe", "payees/occasional#payee-zed"])
+        #expect(after.map(\.target) == ["payees/alpha", "payees/cafe", "payees/occasional#payee-zed"])
+        // Two spellings of one name slug apart, and keep apart: `cafe` and `cafe-2`.
+        let two = PayeesReport.payees(of: [Self.payment("Cafe", "2026-01-01", 100), Self.payment("Caf\u{e9}", "2026-01-02", 100)])
+        #expect(two.map(\.target) == ["payees/occasional#payee-cafe", "payees/occasional#payee-cafe-2"])
+    }
+
+    /// The occasional pages hold ``PayeesReport/occasionalRowsPerPage`` rows at most, a payee's
+    /// rows never split over two pages, and each payee's target is the page that shows its anchor.
+    @Test func theOccasionalPagesKeepAPayeeWholeAndItsTargetFindsIt() throws {
+        var payments: [PayeePayment] = []
+        for index in 0..<300 {
+            let name = String(format: "Shop %03d", index)
+            payments.append(Self.payment(name, "2026-02-01", Int64(100 + index)))
+            if index % 3 == 0 { payments.append(Self.payment(name, "2026-02-02", Int64(200 + index))) }
+        }
+        let payees = PayeesReport.payees(of: payments)
+        let context = ReportContext(dataset: Dataset())
+        let pages = PayeesReport.pages(payees, context: context, section: nil).payees
+        #expect(pages.first?.path == "payees/occasional" && pages.dropFirst().map(\.path) == (2...pages.count).map { "payees/occasional.page\($0)" })
+        let views = try pages.map { try #require($0.view as? PayeesReport.OccasionalView) }
+        #expect(views.allSatisfy { $0.rows.count <= PayeesReport.occasionalRowsPerPage && $0.rows.first?.first == true })
+        #expect(views.reduce(0) { $0 + $1.rows.count } == payments.count)
+        for payee in payees {
+            let (page, fragment) = (String(payee.target.prefix { $0 != "#" }), String(payee.target.drop { $0 != "#" }.dropFirst()))
+            let view = try #require(views[try #require(pages.firstIndex { $0.path == page })])
+            let rows = view.rows.filter { $0.payee == payee.name }
+            #expect(rows.count == payee.payments.count && rows.first?.anchor == fragment, "\(payee.name)")
+        }
+        #expect(views[1].pager.label == "Page 2 of \(pages.count)")
+    }
+
+    /// On the fixtures' site: every payment of every occasional payee is on the occasional pages
+    /// exactly once, and none of a payee with its own page is.
+    @Test func everyOccasionalPaymentAppearsExactlyOnce() throws {
+        let dataset = try NetWorthTests.fixtures()
+        let site = SiteReport.build(dataset)
+        let context = ReportContext(dataset: dataset)
+        let payees = PayeesReport.payees(dataset, context: context)
+        var expected: [String: Int] = [:]
+        for payee in payees where !payee.hasOwnPage {
+            for payment in payee.payments {
+                let money = context.money(payment.amount)
+                expected["\(payee.name)|\(context.date(payment.date))|\(payment.reference)|\(payment.account)|\(payment.incoming ? "" : money)|\(payment.incoming ? money : "")", default: 0] += 1
+            }
+        }
+        var actual: [String: Int] = [:]
+        var anchors: [String] = []
+        for page in site.pages where page.path.hasPrefix(PayeesReport.occasionalPath) {
+            let view = try #require(page.view as? PayeesReport.OccasionalView)
+            for row in view.rows {
+                actual["\(row.payee)|\(row.date)|\(row.reference)|\(row.account)|\(row.paidOut)|\(row.received)", default: 0] += 1
+                if row.first { anchors.append(row.anchor) }
+            }
+        }
+        #expect(!expected.isEmpty)
+        #expect(actual == expected)
+        #expect(anchors.sorted() == payees.filter { !$0.hasOwnPage }.map { PayeesReport.anchor(slug: $0.slug) }.sorted(), "an anchor each, once")
+        let own = Set(payees.filter(\.hasOwnPage).map(\.name))
+        #expect(!actual.keys.contains { own.contains(String($0.prefix { $0 != "|" })) })
+        let ownPages = payees.filter(\.hasOwnPage).map(\.target)
+        let strays = site.pages.map(\.path).filter { path in
+            path.hasPrefix("payees/") && path != PayeesReport.indexPath && !path.hasPrefix("payees/index.page")
+                && !path.hasPrefix(PayeesReport.occasionalPath) && !ownPages.contains { path == $0 || path.hasPrefix($0 + ".page") }
+        }
+        #expect(strays.isEmpty, "no page for a payee without one: \(strays)")
+    }
+
     /// Every payee's counted payments by month, direction and currency, from the raw JSON: the
     /// Starling feeds (settled, in the account's currency, internal transfers left out) and the
     /// transactions app (pinned ones), grouped by the name trimmed, spaces collapsed, in lower case.
@@ -172,15 +302,29 @@ import Testing
         let paths = Set(site.pages.map(\.path))
         let payees = PayeesReport.payees(dataset, context: ReportContext(dataset: dataset))
         #expect(paths.contains(PayeesReport.indexPath))
-        for payee in payees { #expect(paths.contains(payee.path), "\(payee.name)") }
-        let list = try renderer.render(try #require(site.pages.first { $0.path == "transactions/index" })).markdown
-        let linked = payees.filter { list.contains("]: ../\($0.path).md\n") }
-        #expect(!linked.isEmpty, "transactions rows link to their payees")
+        #expect(payees.contains(where: \.hasOwnPage) && payees.contains { !$0.hasOwnPage }, "the fixtures have both kinds")
+        // Each target is a page of the site; an occasional payee's is its first row there.
+        var html: [String: String] = [:]
+        for payee in payees {
+            let page = String(payee.target.prefix { $0 != "#" })
+            #expect(paths.contains(page), "\(payee.name)")
+            #expect(payee.hasOwnPage ? payee.target == "payees/" + payee.slug : page.hasPrefix(PayeesReport.occasionalPath), "\(payee.name)")
+            if !payee.hasOwnPage {
+                if html[page] == nil { html[page] = try renderer.render(try #require(site.pages.first { $0.path == page })).html }
+                #expect(html[page]!.contains("<span id=\"\(PayeesReport.anchor(slug: payee.slug))\"></span>"), "\(payee.name)")
+            }
+        }
+        let list = try site.pages.filter { $0.path == "transactions/index" || $0.path.hasPrefix("transactions/index.page") }
+            .map { try renderer.render($0).markdown }.joined()
+        let linked = payees.filter { list.contains("]: ../\(PayeesReport.href($0.target))\n") }
+        #expect(linked.contains(where: \.hasOwnPage) && linked.contains { !$0.hasOwnPage }, "transactions rows link to their payees, an occasional one at its row")
         let recurring = try renderer.render(try #require(site.pages.first { $0.path == RecurringReport.section.path })).markdown
-        #expect(payees.contains { recurring.contains("](../\($0.path).md)") })
+        #expect(payees.contains { recurring.contains("](../\(PayeesReport.href($0.target)))") })
         let counterparties = site.search.filter { $0.kind == .counterparty }
         #expect(!counterparties.isEmpty)
-        #expect(counterparties.allSatisfy { paths.contains($0.path) && $0.path.hasPrefix("payees/") }, "\(counterparties.filter { !$0.path.hasPrefix("payees/") }.map(\.title))")
+        #expect(counterparties.allSatisfy { paths.contains(String($0.path.prefix { $0 != "#" })) && $0.path.hasPrefix("payees/") },
+                "\(counterparties.filter { !$0.path.hasPrefix("payees/") }.map(\.title))")
+        #expect(counterparties.contains { $0.path.contains("#payee-") }, "an occasional payee's entry opens its row")
         // The search names each counterparty once, not again as a page.
         #expect(!site.search.contains { $0.kind != .counterparty && $0.path.hasPrefix("payees/") && $0.path != PayeesReport.indexPath })
         let index = unpadded(try renderer.render(try #require(site.pages.first { $0.path == PayeesReport.indexPath })).markdown)

@@ -44,8 +44,8 @@ import Testing
         #expect(food.contains("# Transactions: Food\n"))
         #expect(food.contains("[All (6)](../transactions/index.md) ·\n**Food (4)** ·\n[Travel (1)](../transactions/travel.md)"),
                 "All first, then the categories in the app's order, the current one marked, one a line")
-        #expect(food.contains("| 3 Nov 2026 | [Snack][p1] *(unpinned)* | "), "a name opens its payee's page")
-        #expect(food.contains("\n[p1]: ../payees/snack.md\n"))
+        #expect(food.contains("| 3 Nov 2026 | [Snack][p1] *(unpinned)* | "), "a name opens its payee's payments")
+        #expect(food.contains("\n[p1]: ../payees/occasional.md#payee-snack\n"), "a payee paid once: its row on the occasional page")
         #expect(food.contains("**Sum of 3 pinned transactions in Food: £99.50 · €3.20** (1 unpinned not counted)"), "\(food)")
         // Newest first.
         let order = ["Snack", "Lunch", "Weekly shop", "Croissant"].map { food.range(of: "| [\($0)]")!.lowerBound }
@@ -57,7 +57,7 @@ import Testing
         let html = try #require(site["transactions/food.html"])
         #expect(html.contains(#"<nav class="tx-filters" aria-label="Filter by category">"#))
         #expect(html.contains(#"<a href="../transactions/index.html">All (6)</a> <strong>Food (4)</strong>"#))
-        #expect(html.contains(#"Snack</a> <span class="tx-unpinned">unpinned</span>"#))
+        #expect(html.contains(#"<a href="../payees/occasional.html#payee-snack">Snack</a> <span class="tx-unpinned">unpinned</span>"#), "the link keeps its row's anchor")
         #expect(html.contains(#"<div class="tx-sum" role="status">"#))
     }
 

@@ -1,20 +1,44 @@
 import NestEggModel
 import NestEggSupport
 /// The counterparty pages: `payees/<slug>` (every payment to and from one counterparty, newest
-/// first, grouped by month with each month's totals, 100 rows a page like the transactions lists)
-/// and `payees/index` (the top payees of the data's year and of all time, then every counterparty
-/// from A to Z). Amounts of different currencies are never added: each total is per currency.
+/// first, grouped by month with each month's totals, ``rowsPerPage`` rows a page)
+/// for a counterparty with at least ``minimumPaymentsForOwnPage`` payments; `payees/occasional`
+/// (and `payees/occasional.page<n>`), where the others' payments share pages, A to Z, each such
+/// counterparty's first row carrying its anchor (``anchor(slug:)``); and `payees/index` (the top
+/// payees of the data's year and of all time, then every counterparty from A to Z). Amounts of
+/// different currencies are never added: each total is per currency.
 ///
 /// Payments are ``PayeePayment``s; names group by ``Counterparty/key(_:)``, as the search and the
 /// recurring payments group them. A counterparty's name on its page is the first of its spellings
 /// (``NestEggSupport/Text/precedes(_:_:)``). Slugs are handed out in that name order
-/// (``SlugAllocator``), so the same data always gives the same addresses.
+/// (``SlugAllocator``) to every counterparty, with or without a page of its own, so the same data
+/// always gives the same addresses, and a counterparty's slug (its page, or its anchor on the
+/// occasional pages) stays the same when a third payment gives it a page of its own.
 ///
 /// The pages are the same whichever build writes them: an account held as a summary brings its
 /// payments with it (``AccountFigures/payments``), as it brings its cash flow.
 public enum PayeesReport {
     public static let indexPath = "payees/index"
     public static let title = "Payees"
+    /// The shared pages of the counterparties without a page of their own.
+    public static let occasionalPath = "payees/occasional"
+    public static let occasionalTitle = "Occasional payees"
+    /// A counterparty with fewer payments than this has no page of its own: its payments are on
+    /// the occasional pages. Most counterparties are one-off (a café visited once: at scale 1 of
+    /// the synthetic data 1,000 of 1,013 have one payment), and a page of one row, with its HTML
+    /// and table CSV, is three files that say no more than a row of a shared page; a payee paid
+    /// twice is still better read as two rows than as a page. From three payments a page's
+    /// totals by month start to tell something.
+    public static let minimumPaymentsForOwnPage = 3
+    /// The id of a counterparty's first row on the occasional pages (the HTML flavour), the
+    /// fragment of every link to it: `payee-<slug>`, as stable as the slug.
+    public static func anchor(slug: String) -> String { "payee-" + slug }
+    /// A link to `target` (a site path, with a fragment for an occasional payee: `payees/occasional.page2#payee-cafe`)
+    /// from a page: `payees/occasional.page2.md#payee-cafe` (the HTML flavour turns `.md` into `.html`, keeping the fragment).
+    public static func href(_ target: String) -> String {
+        guard let hash = target.firstIndex(of: "#") else { return ReportContext.href(target) }
+        return ReportContext.href(String(target[..<hash])) + target[hash...]
+    }
     /// How many payees each top table shows, per currency.
     static let topCount = 10
     /// Payees per page of the index. Each shows as a card of five lines on a phone (some 130 px),
@@ -48,7 +72,14 @@ public enum PayeesReport {
         public let name: String
         public let slug: String
         public let payments: [PayeePayment]
-        public var path: String { "payees/" + slug }
+        /// Where its payments are, as a site path: its own page (`payees/<slug>`), or its first row
+        /// on an occasional page (`payees/occasional.page<n>#payee-<slug>`); ``href(_:)`` links it.
+        public let target: String
+        /// It has a page of its own (``minimumPaymentsForOwnPage``).
+        public var hasOwnPage: Bool { Self.hasOwnPage(payments.count) }
+        static func hasOwnPage(_ payments: Int) -> Bool { payments >= minimumPaymentsForOwnPage }
+        /// Its own page's path, whether or not it has one.
+        var ownPath: String { "payees/" + slug }
 
         /// The counted payments' sums out and in, per currency; with `year`, of that year only.
         public func totals(year: Int? = nil) -> (paidOut: MoneyTotals, received: MoneyTotals) {
@@ -74,15 +105,29 @@ public enum PayeesReport {
         }
     }
 
-    /// Where each counterparty's page is, by ``Counterparty/key(_:)``: what the transactions
-    /// lists, the recurring payments and the search link with.
+    /// Where each counterparty's payments are (``Payee/target``), by ``Counterparty/key(_:)``:
+    /// what the transactions lists, the recurring payments and the search link with.
     public struct Directory: Sendable {
         let paths: [String: String]
         public init(_ payees: [Payee]) {
-            paths = Dictionary(payees.map { ($0.key, $0.path) }, uniquingKeysWith: { a, _ in a })
+            paths = Dictionary(payees.map { ($0.key, $0.target) }, uniquingKeysWith: { a, _ in a })
         }
-        /// The page of the counterparty `name`, or `nil` when it has none.
+        /// The site path of the counterparty `name`'s payments (its page, or an occasional page
+        /// and its anchor: `payees/occasional.page2#payee-cafe`), or `nil` when it has none. Link
+        /// it with ``PayeesReport/href(_:)``.
         public func path(of name: String) -> String? { paths[Counterparty.key(name)] }
+    }
+
+    /// Rows per occasional page. A payment shows on a phone as a card of four to six lines (its
+    /// payee, date, reference, account and amount): with a name long enough to take two lines, 80
+    /// of them came to 12,003 px at 390 px in the browser test (Tests/browser/test_payees.py),
+    /// past its 12,000; 60 keep a page near 9,000 px.
+    static let occasionalRowsPerPage = 60
+
+    /// The occasional pages: the counterparties without a page of their own, in name order, kept
+    /// whole (a payee's two rows on one page, so its anchor's page has them both).
+    static func occasionalPagination(paymentCounts: [Int]) -> Pagination {
+        Pagination(rows: paymentCounts, pageSize: occasionalRowsPerPage)
     }
 
     /// Every account's payments (from its feed, or from its summary) and the transactions app's.
@@ -113,10 +158,18 @@ public enum PayeesReport {
             }
         }
         let ordered = groups.sorted { a, b in a.value.name != b.value.name ? Text.precedes(a.value.name, b.value.name) : a.key < b.key }
-        var allocator = SlugAllocator(reserved: ["index"])
-        return ordered.map { key, group in
-            Payee(key: key, name: group.name, slug: allocator.allocate(group.name, fallback: "payee"),
-                  payments: group.payments.sorted(by: PayeePayment.newestFirst))
+        var allocator = SlugAllocator(reserved: ["index", "occasional"])
+        let slugs = ordered.map { allocator.allocate($0.value.name, fallback: "payee") }
+        // Each occasional payee's page, from the same pagination as ``pages(_:context:section:)``'s.
+        let occasional = ordered.indices.filter { !Payee.hasOwnPage(ordered[$0].value.payments.count) }
+        var occasionalPage: [Int: String] = [:]
+        for page in occasionalPagination(paymentCounts: occasional.map { ordered[$0].value.payments.count }).pages(base: occasionalPath, title: "") {
+            for index in occasional[page.range] { occasionalPage[index] = page.path }
+        }
+        return ordered.enumerated().map { index, entry in
+            let slug = slugs[index]
+            return Payee(key: entry.key, name: entry.value.name, slug: slug, payments: entry.value.payments.sorted(by: PayeePayment.newestFirst),
+                         target: occasionalPage[index].map { $0 + "#" + anchor(slug: slug) } ?? "payees/" + slug)
         }
     }
 
@@ -158,8 +211,38 @@ public enum PayeesReport {
         let counted: Bool
     }
 
+    /// A page of the occasional payees' payments.
+    struct OccasionalView: Sendable, Encodable {
+        /// `1,000 payees, 1,004 payments`: all the occasional pages'.
+        let countText: String
+        /// ``minimumPaymentsForOwnPage``, for the sentence that says what "occasional" means.
+        let minimum: Int
+        let hasUncounted: Bool
+        let rows: [OccasionalRow]
+        let pager: Pagination.View
+        let indexHref: String
+    }
+
+    /// A payment on an occasional page: its payee named on every row (as its CSV has it), the
+    /// payee's first row carrying the anchor, a later row marked as the same payee's.
+    struct OccasionalRow: Sendable, Encodable {
+        let payee: String
+        let anchor: String
+        let first: Bool
+        let date: String
+        let reference: String
+        let account: String
+        let paidOut: String
+        let received: String
+        let counted: Bool
+    }
+
     struct IndexView: Sendable, Encodable {
         let countText: String
+        /// Some payees are on the occasional pages: the index says what that means and links them.
+        let hasOccasional: Bool
+        let minimum: Int
+        let occasionalHref: String
         let year: String
         let topYear: [TopTable]
         let hasTopYear: Bool
@@ -220,7 +303,7 @@ public enum PayeesReport {
         return top.map { entry in
             if entry.amount.currency != currency { (rank, currency) = (0, entry.amount.currency) }
             rank += 1
-            return TopRow(rank: rank, name: entry.payee.name, href: ReportContext.href(entry.payee.path),
+            return TopRow(rank: rank, name: entry.payee.name, href: href(entry.payee.target),
                           amount: context.money(entry.amount), count: context.count(entry.count))
         }
     }
@@ -236,7 +319,7 @@ public enum PayeesReport {
         return tables
     }
 
-    /// The index's pages and every counterparty's; none without payments.
+    /// The index's pages, every counterparty's own page and the occasional pages; none without payments.
     public static func pages(_ payees: [Payee], context: ReportContext, section: String?) -> (index: [Page], payees: [Page]) {
         guard !payees.isEmpty else { return ([], []) }
         let crumbs = [Link("Dashboard", "index")]
@@ -245,17 +328,20 @@ public enum PayeesReport {
         let topYear = year.map { topTables(top(payees, year: $0, base: base), context: context) } ?? []
         let topAll = topTables(top(payees, year: nil, base: base), context: context)
         let allInYear = year != nil && payees.allSatisfy { $0.payments.allSatisfy { $0.date.year == year } }
+        let occasional = payees.filter { !$0.hasOwnPage }
         let pagination = Pagination(count: payees.count, pageSize: indexPageSize)
         let index = pagination.pages(base: indexPath, title: title).map { page in
             let rows = payees[page.range].map { payee in
                 let totals = payee.totals()
-                return IndexRow(name: payee.name, href: ReportContext.href(payee.path), count: context.count(payee.payments.count),
+                return IndexRow(name: payee.name, href: href(payee.target), count: context.count(payee.payments.count),
                                 paidOut: context.money(totals.paidOut), received: context.money(totals.received),
                                 last: payee.payments.first.map { context.date($0.date) } ?? "")
             }
             return Page(path: page.path, title: page.title, template: "payees-index", section: section,
                         breadcrumbs: page.number == 1 ? crumbs : crumbs + [Link(title, indexPath)],
                         view: IndexView(countText: context.counted(payees.count, "counterparty", "counterparties"),
+                                        hasOccasional: !occasional.isEmpty, minimum: minimumPaymentsForOwnPage,
+                                        occasionalHref: ReportContext.href(occasionalPath),
                                         year: year.map(String.init) ?? "", topYear: page.number == 1 ? topYear : [],
                                         hasTopYear: page.number == 1 && !topYear.isEmpty, topAll: page.number == 1 ? topAll : [],
                                         hasTopAll: page.number == 1 && !topAll.isEmpty && !allInYear, allInYear: allInYear,
@@ -263,7 +349,7 @@ public enum PayeesReport {
                                         pager: pagination.view(page: page.number, base: indexPath, noun: "counterparties", locale: context.locale)))
         }
         var pages: [Page] = []
-        for payee in payees {
+        for payee in payees where payee.hasOwnPage {
             let months = payee.months()
             let totals = payee.totals()
             let payments = Self.pagination(of: payee.payments)
@@ -273,16 +359,47 @@ public enum PayeesReport {
                            uncounted: payee.payments.contains { !$0.counted },
                            first: payee.payments.last.map { context.date($0.date) } ?? "",
                            last: payee.payments.first.map { context.date($0.date) } ?? "")
-            for page in payments.pages(base: payee.path, title: payee.name) {
+            for page in payments.pages(base: payee.ownPath, title: payee.name) {
                 let rows = payee.payments[page.range]
                 pages.append(Page(path: page.path, title: page.title, template: "payees-payee", section: section,
                                   breadcrumbs: crumbs + [Link(title, indexPath)],
                                   view: view(rows, months: months, summary: summary, name: payee.name,
-                                             pager: payments.view(page: page.number, base: payee.path, noun: "payments", locale: context.locale),
+                                             pager: payments.view(page: page.number, base: payee.ownPath, noun: "payments", locale: context.locale),
                                              context: context)))
             }
         }
+        pages += occasionalPages(occasional, context: context, section: section, crumbs: crumbs + [Link(title, indexPath)])
         return (index, pages)
+    }
+
+    /// The occasional payees' pages: `occasional`'s payments, the payees in name order, each
+    /// one's newest first, paged as ``payees(of:)`` gave their targets.
+    static func occasionalPages(_ occasional: [Payee], context: ReportContext, section: String?, crumbs: [Link]) -> [Page] {
+        guard !occasional.isEmpty else { return [] }
+        let pagination = occasionalPagination(paymentCounts: occasional.map(\.payments.count))
+        let payments = occasional.reduce(0) { $0 + $1.payments.count }
+        let countText = context.counted(occasional.count, "payee") + ", " + context.counted(payments, "payment")
+        return pagination.pages(base: occasionalPath, title: occasionalTitle).map { page in
+            Page(path: page.path, title: page.title, template: "payees-occasional", section: section, breadcrumbs: crumbs,
+                 view: occasionalView(occasional[page.range], countText: countText,
+                                      pager: pagination.view(page: page.number, base: occasionalPath, noun: "payees", locale: context.locale),
+                                      context: context))
+        }
+    }
+
+    static func occasionalView(_ payees: ArraySlice<Payee>, countText: String, pager: Pagination.View, context: ReportContext) -> OccasionalView {
+        var rows: [OccasionalRow] = []
+        for payee in payees {
+            for (index, payment) in payee.payments.enumerated() {
+                let money = context.money(payment.amount)
+                rows.append(OccasionalRow(payee: payee.name, anchor: index == 0 ? anchor(slug: payee.slug) : "", first: index == 0,
+                                          date: context.date(payment.date), reference: payment.reference, account: payment.account,
+                                          paidOut: payment.incoming ? "" : money, received: payment.incoming ? money : "",
+                                          counted: payment.counted))
+            }
+        }
+        return OccasionalView(countText: countText, minimum: minimumPaymentsForOwnPage, hasUncounted: rows.contains { !$0.counted },
+                              rows: rows, pager: pager, indexHref: ReportContext.href(indexPath))
     }
 
     static func view(_ payments: ArraySlice<PayeePayment>, months: [CalendarMonth: (count: Int, paidOut: MoneyTotals, received: MoneyTotals)],

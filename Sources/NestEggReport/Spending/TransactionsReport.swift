@@ -38,7 +38,7 @@ public enum TransactionsReport {
         let pager: OldestFirstPagination.View
     }
 
-    /// A link reference definition: `[p1]: ../payees/tesco.md`.
+    /// A link reference definition: `[p1]: ../payees/tesco.md`, `[p2]: ../payees/occasional.page3.md#payee-cafe`.
     struct Reference: Sendable, Encodable {
         let label: String
         let href: String
@@ -138,7 +138,7 @@ public enum TransactionsReport {
                 if let known = labels[path] { label = known } else {
                     label = "p\(references.count + 1)"
                     labels[path] = label
-                    references.append(Reference(label: label, href: ReportContext.href(path)))
+                    references.append(Reference(label: label, href: PayeesReport.href(path)))
                 }
             }
             return RowView(anchor: TransactionSearch.anchor(row: number), date: context.date(item.date), name: item.name, nameRef: label, hasNameRef: !label.isEmpty, category: item.category.name,
@@ -207,7 +207,7 @@ public enum TransactionsReport {
 
     /// The pages of the lists (``SpendingLists``) and their totals (``SpendingTotals``): the counts,
     /// filters and sums are the totals'; only the rows are the lists', taken when a page is rendered.
-    /// `payee` gives the page of a row's counterparty (``PayeesReport/Directory/path(of:)``), if any.
+    /// `payee` gives where a row's counterparty's payments are (``PayeesReport/Directory/path(of:)``: its page, or its rows on an occasional page), if anywhere.
     static func pages(for lists: SpendingLists, totals: SpendingTotals, context: ReportContext,
                       payee: @escaping @Sendable (String) -> String? = { _ in nil }) -> [Page] {
         let categories = totals.categories()
