@@ -149,11 +149,13 @@ def prepare(target, scale):
 
 
 def remove_cache(output):
-    """Removes the build cache nestegg keeps beside `output` (`.<name>.nestegg-cache`), so that the
-    next build of it is a clean one."""
+    """Removes the build cache nestegg keeps beside `output` (`.<name>.nestegg-cache`) and the
+    accounts' summaries beside it (`.<name>.nestegg-cache.units/`), so that the next build of it
+    is a clean one."""
     cache = os.path.join(os.path.dirname(output), "." + os.path.basename(output) + ".nestegg-cache")
     if os.path.exists(cache):
         os.remove(cache)
+    shutil.rmtree(cache + ".units", ignore_errors=True)
 
 
 def set_aside(folder):

@@ -66,6 +66,8 @@ public struct BuildError: Error, Sendable, CustomStringConvertible {
     /// Whether everything the build would write (the output folder and the files beside it) is
     /// as it was before the build. Only a failure to undo a half-finished commit makes it false.
     public var outputUnchanged = true
+    /// A rebuild that mapped some accounts only and found it cannot keep the others' pages (``Units``): built again, whole.
+    var unitsFallback = false
 
     public init(step: BuildStep, exitCode: ExitStatus, diagnostics: [Diagnostic]) {
         self.step = step
@@ -120,32 +122,95 @@ public struct Build {
 
     public func run() throws(BuildError) -> BuildResult {
         let plan = try plan()
-        let (folder, printer) = (plan.folder, plan.printer)
         // A plain build whose input is unchanged has nothing to do (see BuildCache).
-        var incremental = plan.keepsCache ? Incremental(folder, templates: options.templates, cacheFile: options.cacheFile) : nil
+        var incremental = plan.keepsCache ? Incremental(plan.folder, templates: options.templates, cacheFile: options.cacheFile) : nil
         if plan.mayStopUpToDate, let cache = incremental?.upToDate(options.output) {
             progress("up to date: the data, the templates and nestegg are as they were at the last build")
             return BuildResult(pages: cache.files.keys.filter { $0.hasSuffix(".html") }.count,
                                write: .init(files: cache.files.count, changed: 0, removed: 0), warnings: cache.warnings)
         }
         incremental = incremental?.readingAll()
+        // A rebuild whose input differs in some accounts' files only maps those accounts (``Units``).
+        // (A single file, a summary or JSON totals are made from every page: such a build maps everything.)
+        let tool = BuildCache.fingerprint(tool: options.templates)
+        if let incremental, options.singleFile == nil, options.summary == nil, options.json == nil,
+           let units = Units.plan(previous: incremental.previous, digests: incremental.digests, tool: tool, folder: plan.folder,
+                                  cacheFile: options.cacheFile) {
+            progress("load: \(units.changed.count) of \(units.changed.count + units.held.count) accounts changed since the last build;"
+                     + " the others from their summaries")
+            do {
+                return try run(plan, incremental: incremental, tool: tool, units: units)
+            } catch {
+                guard error.unitsFallback else { throw error }
+                progress("load: \(error.diagnostics.first?.message ?? "the last build's summaries do not fit"); building every account")
+            }
+        }
+        return try run(plan, incremental: incremental, tool: tool, units: nil)
+    }
+
+    /// A rebuild that cannot keep the held accounts' pages after all (``Units``): it is built again, whole.
+    static func unitsFallback(_ reason: String) -> BuildError {
+        var error = BuildError(step: .load, exitCode: .software, diagnostics: [Diagnostic(.warning, file: "", message: reason)])
+        error.unitsFallback = true
+        return error
+    }
+
+    /// The build, with `units`: as a rebuild that maps the changed accounts only.
+    func run(_ plan: BuildPlan, incremental: Incremental?, tool: String, units: Units.Plan?) throws(BuildError) -> BuildResult {
+        let (folder, printer) = (plan.folder, plan.printer)
         // A share with a census reads its own feeds only; the census's digests stand for the others'.
         let census = try readCensus(folder)
         let shareDigests = try census.map { census throws(BuildError) in try placing(folder) { () throws(BuildError) in
             try census.digests(of: folder, notOwn: { !ownsFeed($0) }) } }
-        let (dataset, warnings, notes, feeds) = try load(folder, census: census)
+        // A build that keeps a cache reads each feed with a log of its own, for the account's summary.
+        let held = units?.held ?? [:]
+        let unitFeeds = incremental == nil ? nil : Units.Feeds(held: held)
+        // The budgets are checked against every account's spending categories: the held accounts' as recorded.
+        let heldCodes = units.map { _ in Set(held.values.flatMap(\.unit.spendingCodes)) }
+        let (dataset, warnings, notes, feeds) = try load(folder, census: census, readers: unitFeeds?.readers, spendingCodes: heldCodes)
         if let census { try placing(folder) { () throws(BuildError) in try census.checkAgain(folder, parsed: feeds.parsed, own: ownsFeed) } }
+        if units != nil {
+            guard Set(dataset.starling.map(\.account.uid)) == Set(held.keys).union(units!.changed) else {
+                throw Self.unitsFallback("the accounts are not the last build's")
+            }
+        }
+        // Each account read here, summarised for the next build (and for this one's lists).
+        let mapped = unitFeeds.flatMap { feeds in
+            Units.summaries(of: dataset.starling.filter { held[$0.account.uid] == nil }, notes: feeds.notes, digests: incremental!.digests,
+                            settings: dataset.settings)
+        }
         let templates = try loadTemplates()
         let loaded = incremental?.loaded(dataset)
         // A census carries what every site-wide page needs of the accounts it holds; without one,
         // a share reads the other accounts' feeds again for it.
         let summarised = dataset.starling.map(\.account.uid).filter { feeds.summarised[$0] != nil }
-        let elsewhere = try figuresElsewhere(dataset, folder: folder, summarised: feeds.summarised,
+        var elsewhere = try figuresElsewhere(dataset, folder: folder, summarised: feeds.summarised,
                                             census: census.map { census throws(BuildError) in try census.figures(of: summarised, folder: options.data) })
+        var spendingRows: SiteReport.SpendingRows = census.map { .runs($0.totals) } ?? .inMemory
+        var snapshot: ChangeSnapshot?
+        if units != nil {
+            guard let mapped else { throw Self.unitsFallback("the changed accounts' summaries could not be made") }
+            // Every account's rows are its summary's: the held accounts' as kept, the others' as made now.
+            var totals = SpendingTotals()
+            for uid in held.keys.sorted() {
+                elsewhere[uid] = held[uid]!.figures
+                totals.add(held[uid]!.record.totals)
+            }
+            for entry in mapped { totals.add(entry.record.totals) }
+            spendingRows = .runs(totals)
+            guard let previous = incremental?.previous?.changes, let whole = ChangeSnapshot(dataset, itemsOf: Array(held.keys), from: previous) else {
+                throw Self.unitsFallback("the last build's snapshot does not hold every account")
+            }
+            snapshot = whole
+        }
         // A share compares with nothing: its part is rebuilt whole, without a build cache.
         var site = SiteReport.build(dataset, notes: notes, previous: incremental?.previous?.changes, memo: loaded?.memo,
-                                    summaries: elsewhere, rows: census.map { .runs($0.totals) } ?? .inMemory)
+                                    summaries: elsewhere, rows: spendingRows, snapshot: snapshot)
         site.statementPDFs = printer != nil
+        let heldEntities = Set(held.keys.map(Page.entity(ofStarlingAccount:)))
+        if !heldEntities.isEmpty, site.pages.contains(where: { $0.entity.map(heldEntities.contains) ?? false }) {
+            throw Self.unitsFallback("a held account has pages of its own in the report")
+        }
         progress("report: \(site.pages.count) pages in \(site.sections.count) section\(site.sections.count == 1 ? "" : "s")")
         // With a census, the transactions lists' rows are its runs, merged: the share keeps its own
         // pages' rows only. The merge is one core's work, done beside the rendering of the pages that
@@ -163,27 +228,47 @@ public struct Build {
         // Stopped by a signal before the swap, nestegg removes the staging folders (Termination).
         var stagedWork = [Termination.removeOnStop(Self.stagingFolder(of: writer))]
         defer { stagedWork.forEach { $0.end() } }
-        let rows = options.singleFile != nil ? nil : census.flatMap { census in site.spendingLists.map { lists in
+        let censusRows = options.singleFile != nil ? nil : census.flatMap { census in site.spendingLists.map { lists in
             Beside { () -> BuildError? in
                 do throws(BuildError) { try fillRows(census, lists) } catch { return error }
                 return nil
             }
         } }
+        // With units, the lists' rows are every account's summary's, merged beside the rendering.
+        let accountNames = Dictionary(dataset.starling.map { ($0.account.uid, $0.account.name) }, uniquingKeysWith: { first, _ in first })
+        let unitRows = units == nil ? nil : site.spendingLists.map { lists in
+            Beside { () -> BuildError? in
+                Units.fillRows(lists, held: held.keys.sorted().map { held[$0]! }, mapped: mapped ?? [], accountNames: accountNames)
+                    .map { Self.unitsFallback("the summaries' rows do not fill the lists: \($0)") }
+            }
+        }
+        let rows = censusRows ?? unitRows
         var staged: [StagedFile] = []
         var beside: BesideList?
         defer { beside?.end() }
         var bundles: SiteWriter?
         var partText: String?
         var hashes: [String: String] = [:]
-        do {
+        var manifestEntries: [StatementManifest.Entry] = []
+        var heldPages: [String] = []
+        do throws(BuildError) {
+            // The held accounts' files are kept as the last build wrote them.
+            if let previous = incremental?.previous, units != nil {
+                for uid in held.keys.sorted() {
+                    guard writer.reuse(held[uid]!.unit.files, expected: previous.files) else {
+                        throw Self.unitsFallback("a file of account \(uid)'s pages is not as the last build wrote it")
+                    }
+                    heldPages += held[uid]!.unit.pages
+                }
+            }
             // A plain site keeps the pages whose fingerprint the last build recorded unchanged.
-            try render(renderer, into: writer, reuse: loaded?.reuse, rows: rows)
+            try render(renderer, into: writer, reuse: loaded?.reuse, rows: rows, morePages: heldPages)
             if let printer { try printPDFs(site, with: printer, into: writer) }
             let records = site.statements
             if let shard = options.shard {
                 // A share hashes its own statements' files; the merge puts the manifest together.
                 let owned = records.indices.filter { shard.owns(Page.entity(of: records[$0].account)) }
-                let entries = try manifestEntries(owned.map { records[$0] }, folder: StatementsReport.section.id + "/", pdf: false, into: writer)
+                let entries = try self.manifestEntries(owned.map { records[$0] }, folder: StatementsReport.section.id + "/", pdf: false, into: writer)
                 let part = PartRecord(fingerprint: BuildCache.fingerprint(shareDigests ?? DataDigests(folder), templates: options.templates,
                                                                           includingExecutable: false),
                                       shard: shard, manifestHead: StatementManifest.head(dataAsOf: site.dataAsOf), statementCount: site.statementCount,
@@ -191,10 +276,16 @@ public struct Build {
                                       entries: zip(owned, entries).map { .init(place: site.statementPlaces[$0], entry: StatementManifest.text(of: $1)) },
                                       baseURL: site.settings.baseURL)
                 partText = part.text
+            } else if units != nil {
+                if site.statementCount > 0 {
+                    let known = loaded.flatMap { incremental?.knownHashes($0) }
+                    let heldEntries = dataset.starling.flatMap { held[$0.account.uid]?.unit.entries ?? [] }
+                    (hashes, manifestEntries) = try writeManifest(site, held: heldEntries, into: writer, known: known)
+                }
             } else if !records.isEmpty {
                 let known = loaded.flatMap { incremental?.knownHashes($0) }
-                hashes = try writeManifest(records, folder: StatementsReport.section.id + "/", pdf: printer != nil, dataAsOf: site.dataAsOf,
-                                           into: writer, known: known)
+                (hashes, manifestEntries) = try writeManifestEntries(records, folder: StatementsReport.section.id + "/", pdf: printer != nil,
+                                                                     dataAsOf: site.dataAsOf, into: writer, known: known)
             }
             if options.bundles != nil {
                 bundles = try openBundlesWriter()
@@ -206,7 +297,17 @@ public struct Build {
             // committed with the site (it describes the site's files), outside the published folder.
             var besides = artifacts
             if let incremental, let loaded {
-                let cache = incremental.record(loaded, files: writer.stamps(), warnings: warnings, site: site, hashes: hashes, accounts: dataset.starling)
+                var cache = incremental.record(loaded, files: writer.stamps(), warnings: warnings, site: site, hashes: hashes, accounts: dataset.starling)
+                cache.tool = tool
+                if let mapped {
+                    // Each account read here leaves its summary beside the cache for the next build.
+                    let summaries = Units.summariesFolder(for: options.cacheFile)
+                    if let reason = Units.makeFolder(summaries) {
+                        throw BuildError(writing: SiteWriter.WriteError(path: summaries.path, reason: "cannot make the folder of the accounts' summaries: \(reason)"))
+                    }
+                    incremental.recordUnits(&cache, site: site, dataset: dataset, mapped: mapped, held: held, entries: manifestEntries)
+                    for entry in mapped { besides.append((Units.file(of: entry.uid, in: summaries), entry.text)) }
+                }
                 besides.append((options.cacheFile, cache.text))
             }
             // Listed beside the output first, so that a build killed from here on leaves nothing
@@ -231,9 +332,12 @@ public struct Build {
             defer { stagedWork.forEach { $0.end() } }
             return try commit(writer, bundles: bundles, with: staged)
         }
+        if mapped != nil { Units.removeOthers(in: Units.summariesFolder(for: options.cacheFile), keeping: Set(dataset.starling.map(\.account.uid))) }
         progress("write: \(swap.summary.files) files, \(swap.summary.changed) changed, \(swap.summary.removed) removed")
-        for file in staged where file.destination != options.cacheFile { progress("write: \(file.destination.path)") }
-        return BuildResult(pages: site.pages.count, write: swap.summary, warnings: warnings)
+        for file in staged where file.destination != options.cacheFile && !file.destination.path.hasSuffix("." + Census.fileExtension) {
+            progress("write: \(file.destination.path)")
+        }
+        return BuildResult(pages: site.pages.count + heldPages.count, write: swap.summary, warnings: warnings)
     }
 
     /// The plan: every path checked before anything is read or written, what a killed build left
@@ -415,15 +519,20 @@ public struct Build {
     /// where the data sat on the machine that built it).
     /// A share keeps the feeds of the accounts whose pages are its own (``Page/entity``), and of
     /// the others what their summaries need first (``ShareFeeds``).
-    func load(_ folder: DataFolder, census: CensusSet? = nil) throws(BuildError)
+    /// `readers`: a plain build's (``Units/Feeds``); `spendingCodes`: with readers that do not read
+    /// every feed, the spending categories of the feeds they leave (``BudgetCategories/notes(_:spendingCodes:)``).
+    func load(_ folder: DataFolder, census: CensusSet? = nil, readers given: FeedReaders? = nil,
+              spendingCodes: Set<String>? = nil) throws(BuildError)
         -> (Dataset, [Diagnostic], notes: [Diagnostic], feeds: ShareFeeds) {
         let log = DiagnosticLog()
         let record = ShareFeeds.Recorder()
-        let readers = options.shard.map { ShareFeeds.readers($0, census: census, into: record) } ?? .files
+        let readers = options.shard.map { ShareFeeds.readers($0, census: census, into: record) } ?? given ?? .files
         let dataset = DataLoader.load(folder, log: log, feeds: readers)
         // The budgets are checked against the categories the report gives the spending, which
-        // needs every feed (the report's one category mapping, ``BudgetCategories``).
-        if readers.readsEveryFeed { BudgetCategories.notes(dataset).forEach(log.report) }
+        // needs every feed's (the report's one category mapping, ``BudgetCategories``).
+        if readers.readsEveryFeed || spendingCodes != nil {
+            BudgetCategories.notes(dataset, spendingCodes: spendingCodes ?? []).forEach(log.report)
+        }
         let label = options.dataLabel ?? folder.root.path
         let diagnostics = placed(log.diagnostics, folder: folder)
         if log.hasErrors {
@@ -574,7 +683,9 @@ public struct Build {
     /// `rows`: the transactions lists' rows being filled (``SpendingLists/fill(_:keeps:)``), whose
     /// pages wait for them; the others are rendered meanwhile. Its failure comes first: a census
     /// that does not fill the lists explains what else failed.
-    func render(_ renderer: PageRenderer, into writer: SiteWriter, reuse: PageReuse? = nil, rows: Beside<BuildError?>? = nil) throws(BuildError) {
+    /// `morePages`: the paths of pages the build keeps without rendering them (``Units``), for the site map.
+    func render(_ renderer: PageRenderer, into writer: SiteWriter, reuse: PageReuse? = nil, rows: Beside<BuildError?>? = nil,
+                morePages: [String] = []) throws(BuildError) {
         // A share renders its own pages; share 0 also the site's files that are not pages.
         let pages = options.shard.map { shard in renderer.site.pages.filter(shard.owns) } ?? renderer.site.pages
         let count = pages.count
@@ -599,7 +710,8 @@ public struct Build {
             throw Self.renderFailure(error, page: SiteMeta.notFoundPath)
         }
         // A share lists its own pages only: the merge writes the site map from every part's files.
-        let sitemap = options.shard == nil ? SiteMeta.sitemap(for: renderer.site) : nil
+        let sitemap = options.shard != nil ? nil : morePages.isEmpty ? SiteMeta.sitemap(for: renderer.site)
+            : renderer.site.settings.baseURL.map { SiteMeta.sitemap(paths: renderer.site.pages.map(\.path) + morePages, baseURL: $0) }
         do {
             try writer.write(renderer.templates.stylesheet, to: "style.css")
             try writer.write(renderer.templates.searchScript, to: SearchIndexScript.scriptName)

@@ -23,7 +23,7 @@ import Foundation
 public struct BuildCache: Sendable {
     /// The name of a cache inside an output folder, which nestegg never publishes (``SiteWriter``).
     public static let fileName = SiteWriter.cacheFileName
-    public static let format = "nestegg-cache 5"
+    public static let format = "nestegg-cache 6"
 
     public let fingerprint: String
     public var files: [String: FileStamp]
@@ -47,6 +47,30 @@ public struct BuildCache: Sendable {
     public var hashes: [String: String] = [:]
     /// What the next build compares with for its "what changed" page.
     public var changes: ChangeSnapshot?
+    /// Each data file's SHA-256 (``DataDigests``) and what could not be listed, as this build read
+    /// them: a later build tells from them which files changed.
+    public var inputs: [String: String] = [:]
+    public var problems: [String] = []
+    /// The fingerprint of everything but the data (``fingerprint(tool:)``): the cache's format,
+    /// `nestegg` and the template overrides.
+    public var tool = ""
+    /// What a later build needs of each Starling account to keep its pages without reading its
+    /// feed (``Units``), by UID.
+    public var units: [String: Unit] = [:]
+
+    /// One Starling account as a unit of the build: its input files' digests (`-` for a file that
+    /// is not there), the SHA-256 of its summary kept beside the cache (``Units/file(of:in:)``),
+    /// its pages and every output file of them, its statements' manifest entries (their JSON
+    /// text, in the manifest's order), and the bank's spending categories of its spending, which
+    /// the budgets are checked against (``NestEggReport/BudgetCategories/spendingCodes(_:)``).
+    public struct Unit: Sendable, Codable, Equatable {
+        public var sources: [String: String]
+        public var summary: String
+        public var pages: [String]
+        public var files: [String]
+        public var entries: [String]
+        public var spendingCodes: [String]
+    }
 
     public init(fingerprint: String, files: [String: FileStamp], warnings: [Diagnostic], pages: [String: String] = [:]) {
         self.fingerprint = fingerprint
@@ -77,6 +101,7 @@ public struct BuildCache: Sendable {
         guard whole else { return cache }
         guard let rest = RecordFile.value(Rest.self, from: bytes, format: format, line: 1, of: 2) else { return nil }
         (cache.pages, cache.keys, cache.statementDigests, cache.hashes, cache.changes) = (rest.pages, rest.keys, rest.statementDigests, rest.hashes, rest.changes)
+        (cache.inputs, cache.problems, cache.tool, cache.units) = (rest.inputs, rest.problems, rest.tool, rest.units)
         return cache
     }
 
@@ -94,6 +119,10 @@ public struct BuildCache: Sendable {
         var statementDigests: [String: StatementDigest]
         var hashes: [String: String]
         var changes: ChangeSnapshot?
+        var inputs: [String: String]
+        var problems: [String]
+        var tool: String
+        var units: [String: Unit]
     }
 
     /// Whether `output` holds exactly what a build with this fingerprint wrote.
@@ -109,6 +138,7 @@ public struct BuildCache: Sendable {
     /// The cache as written (``RecordFile``).
     public var text: String {
         RecordFile.text([Head(fingerprint: fingerprint, files: files, warnings: warnings),
-                         Rest(pages: pages, keys: keys, statementDigests: statementDigests, hashes: hashes, changes: changes)], format: Self.format)
+                         Rest(pages: pages, keys: keys, statementDigests: statementDigests, hashes: hashes, changes: changes,
+                              inputs: inputs, problems: problems, tool: tool, units: units)], format: Self.format)
     }
 }

@@ -28,6 +28,21 @@ extension BuildCache {
             hash.add(digest)
         }
         for problem in digests.problems { hash.add(problem) }
+        addTemplates(templates, to: &hash)
+        return hash.hex
+    }
+
+    /// The fingerprint of everything a build's output depends on but the data: the cache's
+    /// format, the running `nestegg` and the template overrides' names and bytes.
+    static func fingerprint(tool templates: URL?) -> String {
+        var hash = InputHash()
+        hash.add(format)
+        hash.add(executableStamp)
+        addTemplates(templates, to: &hash)
+        return hash.hex
+    }
+
+    private static func addTemplates(_ templates: URL?, to hash: inout InputHash) {
         if let templates {
             for name in ((try? FileManager.default.contentsOfDirectory(atPath: templates.path)) ?? []).sorted() {
                 hash.add(name)
@@ -37,7 +52,6 @@ extension BuildCache {
                 }
             }
         }
-        return hash.hex
     }
 
     /// The running `nestegg` (path, size, modification time): a new build of it may render
@@ -232,6 +246,40 @@ struct Incremental {
         cache.keys = loaded.reuse.keys
         cache.statementDigests = loaded.memo.entries(for: site.statements, accounts: accounts)
         return cache
+    }
+
+    /// What the next build needs to hold accounts as summaries (``Units``): the data files'
+    /// digests, each account read here (`mapped`) as a unit (its files' digests, its summary's
+    /// signature, its pages and their files, its manifest entries among `entries`), and each held
+    /// account as the last build recorded it, with its pages' fingerprints, keys, files' hashes
+    /// and final statements' digests.
+    func recordUnits(_ cache: inout BuildCache, site: Site, dataset: Dataset, mapped: [Units.Mapped], held: [String: Units.Held],
+                     entries: [StatementManifest.Entry]) {
+        cache.inputs = digests.byPath
+        cache.problems = digests.problems
+        for (uid, entry) in held {
+            cache.units[uid] = entry.unit
+            for page in entry.unit.pages {
+                if let value = previous?.pages[page] { cache.pages[page] = value }
+                if let value = previous?.keys[page] { cache.keys[page] = value }
+            }
+            for file in entry.unit.files { if let hash = previous?.hashes[file] { cache.hashes[file] = hash } }
+            for (id, digest) in previous?.statementDigests ?? [:] where id.hasPrefix(uid + "/") { cache.statementDigests[id] = digest }
+        }
+        var pagesOf: [String: [Page]] = [:]
+        for page in site.pages { if let entity = page.entity { pagesOf[entity, default: []].append(page) } }
+        var entriesOf: [String: [String]] = [:]
+        for entry in entries { entriesOf[entry.record.account.uid, default: []].append(StatementManifest.text(of: entry)) }
+        let accounts = Dictionary(dataset.starling.map { ($0.account.uid, $0) }, uniquingKeysWith: { first, _ in first })
+        for entry in mapped {
+            guard let data = accounts[entry.uid] else { continue }
+            let pages = pagesOf[Page.entity(of: data.account)] ?? []
+            let files = Units.files(of: pages, among: cache.files)
+            cache.units[entry.uid] = BuildCache.Unit(
+                sources: Dictionary(data.sources.map { ($0, digests.byPath[$0] ?? "-") }, uniquingKeysWith: { first, _ in first }),
+                summary: entry.record.run.digest, pages: pages.map(\.path), files: pages.flatMap { files[$0.path] ?? [] },
+                entries: entriesOf[entry.uid] ?? [], spendingCodes: BudgetCategories.spendingCodes(data.feed).sorted())
+        }
     }
 }
 

@@ -18,15 +18,51 @@ extension Build {
     @discardableResult
     func writeManifest(_ records: [StatementRecord], folder: String, pdf: Bool, dataAsOf: CivilDate?,
                        into writer: SiteWriter, known: KnownHashes? = nil) throws(BuildError) -> [String: String] {
+        try writeManifestEntries(records, folder: folder, pdf: pdf, dataAsOf: dataAsOf, into: writer, known: known).hashes
+    }
+
+    /// ``writeManifest(_:folder:pdf:dataAsOf:into:known:)``, also giving its entries.
+    func writeManifestEntries(_ records: [StatementRecord], folder: String, pdf: Bool, dataAsOf: CivilDate?,
+                              into writer: SiteWriter, known: KnownHashes? = nil) throws(BuildError)
+        -> (hashes: [String: String], entries: [StatementManifest.Entry]) {
         let entries = try manifestEntries(records, folder: folder, pdf: pdf, into: writer, known: known)
         let others = try Self.otherFiles(in: writer, folder: folder, listed: Set(entries.flatMap { $0.files.map(\.path) }))
         try Self.writeManifest(StatementManifest.render(entries, dataAsOf: dataAsOf, otherFiles: others), folder: folder,
                                signingKey: options.signingKey, into: writer)
+        return (Self.hashes(of: entries, folder: folder), entries)
+    }
+
+    /// The SHA-256 of each file the entries list, by site path.
+    static func hashes(of entries: [StatementManifest.Entry], folder: String) -> [String: String] {
         var hashes: [String: String] = [:]
         for entry in entries {
             for file in entry.files { hashes[folder + file.path] = file.sha256 }
         }
         return hashes
+    }
+
+    /// The site's statements manifest when the statements of the accounts held as summaries
+    /// (``Units``) are not in `site`: their entries are the last build's (`held`, their JSON text,
+    /// in the manifest's order), and fill the places the statements mapped here leave, as a
+    /// merge fills them from the parts' records. - Returns: the hashes and the entries of the statements mapped here.
+    func writeManifest(_ site: Site, held: [String], into writer: SiteWriter, known: KnownHashes?) throws(BuildError)
+        -> (hashes: [String: String], entries: [StatementManifest.Entry]) {
+        let folder = StatementsReport.section.id + "/"
+        let entries = try manifestEntries(site.statements, folder: folder, pdf: false, into: writer, known: known)
+        var texts = [String?](repeating: nil, count: site.statementCount)
+        for (place, entry) in zip(site.statementPlaces, entries) where texts.indices.contains(place) { texts[place] = StatementManifest.text(of: entry) }
+        var carried = held.makeIterator()
+        for place in texts.indices where texts[place] == nil { texts[place] = carried.next() }
+        guard carried.next() == nil, texts.allSatisfy({ $0 != nil }), site.statementPlaces.count == entries.count else {
+            throw Self.unitsFallback("the last build's statements do not fill the manifest")
+        }
+        var listed = Set(entries.flatMap { $0.files.map(\.path) })
+        for text in held { listed.formUnion(Merge.paths(inEntry: text)) }
+        let others = try Self.otherFiles(in: writer, folder: folder, listed: listed)
+        try Self.writeManifest(StatementManifest.assemble(head: StatementManifest.head(dataAsOf: site.dataAsOf), entries: texts.map { $0! },
+                                                          otherFiles: others),
+                               folder: folder, signingKey: options.signingKey, into: writer)
+        return (Self.hashes(of: entries, folder: folder), entries)
     }
 
     /// The manifest's `text` at `<folder>manifest.json`, and with `signingKey` its signature

@@ -169,6 +169,9 @@ import Testing
         var cache = try #require(BuildCache.read(at: cacheFile))
         #expect(!cache.statementDigests.isEmpty, "the cache keeps final statements' digests")
         for id in cache.statementDigests.keys { cache.statementDigests[id]?.digest = bogus }
+        // Without the accounts as units, the rebuild works out every account's statements (a rebuild
+        // that holds the unchanged account as its summary takes its manifest entries whole: UnitsBuildTests).
+        cache.units = [:]
         try cache.text.write(to: cacheFile, atomically: false, encoding: .utf8)
         // One account's feed, the same data written out again: its files' digest changes, nothing else.
         let feed = data.appendingPathComponent("starling/feed")

@@ -10,13 +10,22 @@ import NestEggSupport
 /// The categories are the report's own, named as the spending and the cash flow name them
 /// (``TransactionsRules/StarlingCategories``, ``TransactionsRules/appCategory(_:)``) and grouped
 /// by ``TransactionsRules/categoryKey(_:)``, as the budgets group them: there is one mapping.
-/// The check needs every feed; the build runs it when its load read every feed (`nestegg check`, a
-/// build on one machine), so its warnings are the load's, on the console and the data notes page.
+/// The check needs every feed's spending categories: those of the feeds the dataset holds, and
+/// `spendingCodes` for the accounts whose feeds it does not hold (``spendingCodes(_:)``); the build
+/// runs it with its load, so its warnings are the load's, on the console and the data notes page.
 public enum BudgetCategories {
     /// At most this many categories are listed in a warning; the rest are counted.
     static let listed = 12
 
-    public static func notes(_ dataset: Dataset) -> [Diagnostic] {
+    /// The bank's spending categories of a feed's spending as budgets count it: money out that
+    /// is not a move between the household's own accounts.
+    public static func spendingCodes(_ feed: [FeedItem]) -> Set<String> {
+        var codes = Set<String>()
+        for item in feed where item.direction == .out && !AccountCashFlow.isMove(item) { codes.insert(item.spendingCategory ?? "") }
+        return codes
+    }
+
+    public static func notes(_ dataset: Dataset, spendingCodes more: Set<String> = []) -> [Diagnostic] {
         let settings = dataset.settings
         guard !settings.budgets.isEmpty else { return [] }
         var starling = TransactionsRules.StarlingCategories(settings: settings)
@@ -27,11 +36,8 @@ public enum BudgetCategories {
             if let known = names[category.key], !Text.precedes(category.name, known) { return }
             names[category.key] = category.name
         }
-        var codes = Set<String>()
-        for account in dataset.starling {
-            // Spending only, as budgets count it: money out that is not a move between the household's own accounts.
-            for item in account.feed where item.direction == .out && !AccountCashFlow.isMove(item) { codes.insert(item.spendingCategory ?? "") }
-        }
+        var codes = more
+        for account in dataset.starling { codes.formUnion(spendingCodes(account.feed)) }
         for code in codes.sorted() { add(starling.category(code)) }
         for transaction in dataset.transactions.transactions { add(TransactionsRules.appCategory(transaction.category)) }
         for mapping in starling.mapped.values { add(TransactionsRules.appCategory(mapping.target)) }

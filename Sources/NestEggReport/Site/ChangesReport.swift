@@ -266,6 +266,17 @@ public struct ChangeSnapshot: Sendable, Equatable, Codable {
         }
     }
 
+    /// The snapshot of `dataset` whose accounts in `uids` (held without their feeds) take their
+    /// items from `earlier`, a snapshot of the same accounts' feeds as they still are; `nil` when
+    /// `earlier` does not hold one of them.
+    public init?(_ dataset: Dataset, itemsOf uids: some Collection<String>, from earlier: ChangeSnapshot) {
+        self.init(dataset)
+        for uid in uids {
+            guard accounts[uid] != nil, let items = earlier.accounts[uid]?.items else { return nil }
+            accounts[uid]?.items = items
+        }
+    }
+
     static func digest(_ id: String) -> UInt64 {
         var value: UInt64 = 0
         for byte in SHA256.hash(data: Array(id.utf8)).prefix(8) { value = value << 8 | UInt64(byte) }

@@ -217,8 +217,11 @@ public enum SiteReport {
     /// elsewhere (``Page/entity``). The data's as-of date is the latest of the dataset and the summaries.
     /// `rows` says where the transactions lists' rows come from: with `.runs`, the build fills
     /// ``Site/spendingLists`` before it renders them.
+    /// `snapshot`: with summaries, the whole data's snapshot for the "what changed" page
+    /// (``ChangeSnapshot/init(_:itemsOf:from:)``); without it that page is a first build's.
     public static func build(_ dataset: Dataset, notes: [Diagnostic] = [], previous: ChangeSnapshot? = nil,
-                             memo: (any DigestMemo)? = nil, summaries: [String: AccountFigures] = [:], rows: SpendingRows = .inMemory) -> Site {
+                             memo: (any DigestMemo)? = nil, summaries: [String: AccountFigures] = [:], rows: SpendingRows = .inMemory,
+                             snapshot: ChangeSnapshot? = nil) -> Site {
         let context = ReportContext(dataset: dataset, summaries: summaries)
         let derived = Derived(dataset, context: context, memo: memo, summaries: summaries, rows: rows)
         // The statements (every account's months and digests) take longest: they start first, so
@@ -251,8 +254,8 @@ public enum SiteReport {
         }
         var changes: ChangeSnapshot?
         var changeDigest: [String] = []
-        if summaries.isEmpty {
-            let snapshot = ChangeSnapshot(dataset)
+        if summaries.isEmpty || snapshot != nil {
+            let snapshot = snapshot ?? ChangeSnapshot(dataset)
             changes = snapshot
             pages.append(ChangesReport.page(current: snapshot, previous: previous, context: context))
             changeDigest = ChangesReport.digest(current: snapshot, previous: previous, context: context)

@@ -1,0 +1,205 @@
+import Synchronization
+import Foundation
+import NestEggLoad
+import NestEggModel
+import NestEggReport
+import NestEggRender
+import NestEggSupport
+import NestEggWrite
+
+/// A plain build's units (issue 31): each Starling account is one. Every build that keeps a cache
+/// leaves, beside it, each account's summary as a census of that account alone (``CensusRecord``:
+/// its feed's latest time, notes and digest, its ``AccountFigures`` and its rows of the
+/// transactions lists), and records in the cache (``BuildCache/Unit``) the digests of the
+/// account's files, its pages and their files, and its statements' manifest entries.
+///
+/// A rebuild whose input differs from the last build's in some accounts' files only (the same
+/// `nestegg`, templates, settings and every other file; ``plan(previous:digests:tool:folder:cacheFile:)``)
+/// takes the path of a share of a sharded build with a census: it parses the changed accounts'
+/// feeds only, holds every other account as its summary, fills the lists from the summaries' rows
+/// and the changed accounts' new ones, renders the site-wide pages and the changed accounts' own,
+/// and keeps the other accounts' files as the last build wrote them. Anything that does not fit
+/// (a summary missing or changed, a kept file changed, budgets to check against every feed) makes
+/// it a full build: never a wrong site.
+enum Units {
+    /// The folder beside the cache file that holds the accounts' summaries.
+    static func summariesFolder(for cacheFile: URL) -> URL { URL(fileURLWithPath: cacheFile.path + ".units") }
+
+    /// An account's summary file in `folder`.
+    static func file(of uid: String, in folder: URL) -> URL { folder.appendingPathComponent(uid + "." + Census.fileExtension) }
+
+    /// An account the rebuild holds as its summary: the census of it alone as read (figures,
+    /// notes, where its rows start), the file, and what the last build recorded of it.
+    struct Held: Sendable {
+        let record: CensusRecord
+        let path: String
+        let unit: BuildCache.Unit
+
+        var known: KnownFeed { record.accounts[0].known }
+
+        /// Its figures, with its feed's latest time (for the data's as-of date).
+        var figures: AccountFigures {
+            var figures = record.accounts[0].figures!
+            figures.latest = known.latest
+            return figures
+        }
+    }
+
+    /// What a rebuild maps and what it holds, by UID.
+    struct Plan: Sendable {
+        let held: [String: Held]
+        let changed: Set<String>
+    }
+
+    /// The rebuild's plan, or `nil` for a full build: the last build recorded units with the same
+    /// `nestegg`, templates and listing problems, and every data file that differs from the last
+    /// build's (added, removed or changed) is one of some accounts' own files; every other
+    /// account's summary is there, whole, and the one the cache names.
+    static func plan(previous: BuildCache?, digests: DataDigests, tool: String, folder: DataFolder, cacheFile: URL) -> Plan? {
+        guard let previous, previous.tool == tool, !previous.units.isEmpty, previous.problems == digests.problems,
+              previous.changes != nil else { return nil }
+        var changedPaths: [String] = []
+        for (path, digest) in digests.byPath where previous.inputs[path] != digest { changedPaths.append(path) }
+        for path in previous.inputs.keys where digests.byPath[path] == nil { changedPaths.append(path) }
+        guard !changedPaths.isEmpty else { return nil }
+        var owner: [String: String] = [:]
+        for (uid, unit) in previous.units { for path in unit.sources.keys { owner[path] = uid } }
+        var changed: Set<String> = []
+        for path in changedPaths {
+            guard let uid = owner[path] else { return nil }
+            changed.insert(uid)
+        }
+        guard changed.count < previous.units.count else { return nil }
+        let scratch = DiagnosticLog()
+        guard folder.contains("starling/accounts.json"),
+              let accounts = folder.document("starling/accounts.json", log: scratch).map(StarlingLoader.accounts(in:)),
+              !scratch.hasErrors else { return nil }
+        let byUID = Dictionary(accounts.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
+        guard Set(byUID.keys) == Set(previous.units.keys) else { return nil }
+        let summaries = summariesFolder(for: cacheFile)
+        let uids = previous.units.keys.filter { !changed.contains($0) }.sorted()
+        let read = Concurrently.map(uids.count) { index -> Held? in
+            let uid = uids[index]
+            guard let unit = previous.units[uid],
+                  unit.sources.allSatisfy({ (digests.byPath[$0.key] ?? "-") == $0.value }) else { return nil }
+            let path = file(of: uid, in: summaries).path
+            guard case .success(let record) = CensusRecord.read(RecordFile.Lines(path: path), accounts: byUID),
+                  record.run.digest == unit.summary, record.accounts.count == 1, record.goals.isEmpty,
+                  record.accounts[0].account.uid == uid, record.accounts[0].figures != nil else { return nil }
+            return Held(record: record, path: path, unit: unit)
+        }
+        var held: [String: Held] = [:]
+        for (uid, entry) in zip(uids, read) {
+            guard let entry else { return nil }
+            held[uid] = entry
+        }
+        return Plan(held: held, changed: changed)
+    }
+
+    /// The load's feed readers: a held account's feed is not read (its notes are its summary's);
+    /// every other one is read with a log of its own, whose notes its summary keeps (``notes``).
+    final class Feeds: Sendable {
+        private let state = Mutex([String: [Diagnostic]]())
+        let held: [String: Held]
+
+        init(held: [String: Held]) { self.held = held }
+
+        /// The notes of each feed read, by UID.
+        var notes: [String: [Diagnostic]] { state.withLock { $0 } }
+
+        var readers: FeedReaders {
+            FeedReaders(starling: { [self] account, folder, log in
+                let path = StarlingLoader.feedPath(of: account)
+                if let held = held[account.uid] {
+                    if folder.contains(path) { folder.claim(path) }
+                    log.absorb(held.known.notes)
+                    return []
+                }
+                let feedLog = DiagnosticLog()
+                let items = StarlingLoader.feed(of: account, in: folder, log: feedLog)
+                let notes = feedLog.diagnostics
+                log.absorb(notes)
+                state.withLock { $0[account.uid] = notes }
+                return items
+            }, qapital: FeedReaders.files.qapital, readsEveryFeed: held.isEmpty)
+        }
+    }
+
+    /// An account mapped by this build: its summary's text, and the census of it read back (where
+    /// its rows start, their totals, its signature).
+    struct Mapped: Sendable {
+        let uid: String
+        let text: String
+        let record: CensusRecord
+    }
+
+    /// The summaries of the accounts this build read (`accounts`), worked out on every core.
+    static func summaries(of accounts: [StarlingAccountData], notes: [String: [Diagnostic]], digests: DataDigests,
+                          settings: Settings) -> [Mapped]? {
+        let context = ReportContext(settings: settings)
+        let made = Concurrently.map(accounts.count) { index -> Mapped? in
+            let data = accounts[index]
+            let account = CensusRecord.Account(account: data.account,
+                                               known: KnownFeed(latest: data.latestFeedInstant, notes: notes[data.account.uid] ?? []),
+                                               digest: digests.byPath[StarlingLoader.feedPath(of: data.account)],
+                                               figures: AccountFigures(data, context: context))
+            let text = CensusRecord(version: NestEggVersion.current, rest: "", shard: Shard(index: 0, count: 1)!,
+                                    accounts: [account], goals: []).text()
+            guard case .success(let record) = CensusRecord.read(RecordFile.Lines(text: text), accounts: [data.account.uid: data.account],
+                                                                figuresOf: { _ in false }) else { return nil }
+            return Mapped(uid: data.account.uid, text: text, record: record)
+        }
+        guard made.allSatisfy({ $0 != nil }) else { return nil }
+        return made.compactMap { $0 }
+    }
+
+    /// Fills the transactions lists from every account's rows: the held accounts' from their
+    /// files, the mapped accounts' from their new summaries. - Returns: what did not fit, or `nil`.
+    static func fillRows(_ lists: SpendingLists, held: [Held], mapped: [Mapped], accountNames: [String: String]) -> String? {
+        CensusSet.allowOpenFiles(held.count + 64 + 8 * ProcessInfo.processInfo.activeProcessorCount)
+        let runs = held.map { CensusRun(path: $0.path, run: $0.record.run, rows: $0.record.rows, totals: $0.record.totals, accountNames: accountNames) }
+            + mapped.map { CensusRun(path: $0.uid, run: $0.record.run, rows: $0.record.rows, totals: $0.record.totals,
+                                     accountNames: accountNames, text: $0.text) }
+        let mismatch = lists.fill(runs.map { $0 as any IteratorProtocol<SpendingItem> }, keeps: { _ in true })
+        if mismatch != nil { for run in runs { while run.next() != nil {} } }
+        if let problem = runs.lazy.compactMap({ run in run.problem.map { "\(run.path): \($0)" } }).first { return problem }
+        return mismatch.map { "\($0)" }
+    }
+
+    /// Each entity page's files among `files` (the build's): its Markdown and HTML, a statement's
+    /// other formats, its search chunk and its tables' CSVs.
+    static func files(of pages: [Page], among files: [String: FileStamp]) -> [String: [String]] {
+        var tables: [String: [String]] = [:]
+        for path in files.keys where path.hasSuffix(".csv") {
+            guard let range = path.range(of: ".table-", options: .backwards) else { continue }
+            tables[String(path[..<range.lowerBound]), default: []].append(path)
+        }
+        var result: [String: [String]] = [:]
+        for page in pages {
+            let formats = page.statementData == nil ? [] : StatementData.Format.allCases.map { page.path + "." + $0.fileExtension }
+            let own = [page.path + ".md", page.path + ".html"] + formats + (page.searchChunk.map { [$0.path + ".js"] } ?? [])
+                + (tables[page.path] ?? []).sorted()
+            result[page.path] = own.filter { files[$0] != nil }
+        }
+        return result
+    }
+
+    /// Removes the summaries of accounts the data no longer has.
+    static func removeOthers(in folder: URL, keeping uids: Set<String>) {
+        let suffix = "." + Census.fileExtension
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        where name.hasSuffix(suffix) && !uids.contains(String(name.dropLast(suffix.count))) {
+            unlink(folder.path + "/" + name)
+        }
+    }
+
+    /// Makes `folder` (and those above it) if it is not there. - Returns: why it could not, or `nil`.
+    static func makeFolder(_ folder: URL) -> String? {
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            return nil
+        } catch {
+            return error.localizedDescription
+        }
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import Testing
+@testable import NestEggBuild
+@testable import NestEggModel
+@testable import NestEggReport
+@testable import NestEggSupport
+@testable import NestEggWrite
+
+/// A rebuild whose input changed in some Starling accounts' files only maps those accounts
+/// (``Units``): it reads their feeds alone, holds every other account as the summary the last
+/// build left beside its cache, and keeps that account's files as they were. Whatever changed,
+/// the rebuilt site is what a clean build of the edited data writes, file for file, dotfiles
+/// included ("what changed" aside, which depends on the build before); an edit outside the
+/// accounts' files (a setting, a template, a goal of the savings app, the accounts list) builds
+/// everything. Run through the binary on synthetic data (`nestegg fixtures --scale 1`).
+@Suite(.serialized) struct UnitsBuildTests {
+    static let mapsSome = "accounts changed since the last build"
+    static let fellBack = "building every account"
+
+    func build(_ data: URL, _ output: URL, templates: URL? = nil) throws -> NestEggBinary.Result {
+        let result = try NestEggBinary.run(["build", "--data", data.path, "--output", output.path]
+                                           + (templates.map { ["--templates", $0.path] } ?? []))
+        #expect(result.status == 0, "\(result.stderr)")
+        return result
+    }
+
+    /// Every file of `a` and `b` (dotfiles included) but the "what changed" page and its tables,
+    /// compared byte for byte: the paths that differ, or are in one only.
+    func differences(_ a: URL, _ b: URL) -> [String] {
+        func files(_ root: URL) -> [String: Data] {
+            var found: [String: Data] = [:]
+            let enumerator = FileManager.default.enumerator(atPath: root.path)
+            while let path = enumerator?.nextObject() as? String {
+                var isFolder: ObjCBool = false
+                _ = FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isFolder)
+                if !isFolder.boolValue && !path.hasPrefix(ChangesReport.path + ".") {
+                    found[path] = FileManager.default.contents(atPath: root.appendingPathComponent(path).path)
+                }
+            }
+            return found
+        }
+        let (left, right) = (files(a), files(b))
+        #expect(left.count > 100)
+        #expect(left.keys.contains { $0.hasPrefix(".") }, "the marker, a dotfile, is compared too")
+        return Set(left.keys).union(right.keys).sorted().filter { left[$0] != right[$0] }
+    }
+
+    /// The size and modification time of every file under `root`, by path.
+    func stamps(_ root: URL) -> [String: FileStamp] {
+        var found: [String: FileStamp] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: root.path)
+        while let path = enumerator?.nextObject() as? String {
+            if let stamp = FileStamp(path: root.appendingPathComponent(path).path) { found[path] = stamp }
+        }
+        return found
+    }
+
+    static func editJSON(_ file: URL, _ change: (inout [String: Any]) throws -> Void) throws {
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        try change(&object)
+        try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).write(to: file)
+    }
+
+    /// `make bench`'s edit: five payments, copies of the newest item of the first feed by name, a day after it, an hour apart.
+    static func aDaysPayments(_ data: URL) throws -> String {
+        let feed = data.appendingPathComponent("starling/feed")
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: feed.path).sorted().first)
+        try editJSON(feed.appendingPathComponent(file)) { object in
+            var items = try #require(object["feedItems"] as? [[String: Any]])
+            let newest = try #require(items.max { ($0["transactionTime"] as! String) < ($1["transactionTime"] as! String) })
+            let time = try #require(Instant(iso8601: newest["transactionTime"] as! String))
+            for n in 0..<5 {
+                var item = newest
+                item["feedItemUid"] = "units-day-\(items.count)-\(n)"
+                item["transactionTime"] = Instant(millisecondsSinceEpoch: time.millisecondsSinceEpoch + Int64(86_400 + n * 3_600) * 1000).utcText
+                items.append(item)
+            }
+            object["feedItems"] = items
+        }
+        return String(file.dropLast(".json".count))
+    }
+
+    @Test func aRebuildMapsOnlyTheChangedAccountsAndIsACleanBuild() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data"), site = work.appendingPathComponent("site")
+        let fixtures = try NestEggBinary.run(["fixtures", "--scale", "1", "--seed", "42", "--out", data.path])
+        #expect(fixtures.status == 0, "\(fixtures.stderr)")
+        _ = try build(data, site)
+        let summaries = Units.summariesFolder(for: BuildCache.defaultFile(for: site))
+        let kept = try FileManager.default.contentsOfDirectory(atPath: summaries.path).filter { $0.hasSuffix(".census") }
+        #expect(kept.count > 2, "a summary of each account beside the cache: \(kept)")
+        #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent(BuildCache.fileName).path), "none in the site")
+
+        /// Rebuilds after `edit`, checks which way it went, and compares with a clean build.
+        /// (`newStatements`: the edit changes the edited account's statements, which are rendered again.)
+        func rebuild(_ name: String, mapsSome: Bool, newStatements: Bool = false, templates: URL? = nil, _ edit: () throws -> Void) throws {
+            let before = stamps(site)
+            try edit()
+            let rebuilt = try build(data, site, templates: templates)
+            #expect(rebuilt.stderr.contains(Self.mapsSome) == mapsSome, "\(name): \(rebuilt.stderr)")
+            #expect(!rebuilt.stderr.contains(Self.fellBack), "\(name): \(rebuilt.stderr)")
+            let clean = work.appendingPathComponent("clean")
+            try? FileManager.default.removeItem(at: clean)
+            try? FileManager.default.removeItem(at: BuildCache.defaultFile(for: clean))
+            _ = try build(data, clean, templates: templates)
+            let differing = differences(site, clean)
+            #expect(differing.isEmpty, "\(name): \(differing.prefix(5))")
+            if mapsSome {
+                // The held accounts' files are the last build's own: not written again.
+                let after = stamps(site)
+                let statements = before.keys.filter { $0.hasPrefix("statements/") && $0.hasSuffix(".html") && $0.split(separator: "/").count == 3 }
+                let untouched = statements.filter { after[$0] == before[$0] }
+                #expect(!untouched.isEmpty, "\(name): the other accounts' statements kept")
+                if newStatements { #expect(untouched.count < statements.count, "\(name): the edited account's statements rendered") }
+            }
+        }
+
+        var editedAccount = ""
+        try rebuild("a day's payments in one feed", mapsSome: true, newStatements: true) { editedAccount = try Self.aDaysPayments(data) }
+        #expect(!editedAccount.isEmpty)
+        try rebuild("a changed savings goal of one account", mapsSome: true) {
+            let goals = data.appendingPathComponent("starling/savings-goals")
+            let file = try #require(try FileManager.default.contentsOfDirectory(atPath: goals.path).sorted().last)
+            try Self.editJSON(goals.appendingPathComponent(file)) { object in
+                let key = try #require(object.keys.first { object[$0] is [[String: Any]] })
+                var list = try #require(object[key] as? [[String: Any]])
+                try #require(!list.isEmpty)
+                list[0]["name"] = "A renamed goal"
+                object[key] = list
+            }
+        }
+        try rebuild("a changed goal of the savings app", mapsSome: false) {
+            try Self.editJSON(data.appendingPathComponent("qapital/savingsgoals.json")) { object in
+                var goals = try #require(object["savingsGoals"] as? [[String: Any]])
+                goals[0]["name"] = "Renamed goal"
+                object["savingsGoals"] = goals
+            }
+        }
+        try rebuild("a changed setting", mapsSome: false) {
+            try Self.editJSON(data.appendingPathComponent("nestegg.json")) { object in object["title"] = "Another title" }
+        }
+        let templates = work.appendingPathComponent("templates")
+        try rebuild("a changed template", mapsSome: false, templates: templates) {
+            try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+            let layout = repositoryRoot.appendingPathComponent("Templates/layout.html.mustache")
+            try (try String(contentsOf: layout, encoding: .utf8).replacingOccurrences(of: "Generated by NestEgg", with: "Made by NestEgg"))
+                .write(to: templates.appendingPathComponent("layout.html.mustache"), atomically: true, encoding: .utf8)
+        }
+        try rebuild("a deleted account", mapsSome: false, templates: templates) {
+            try Self.editJSON(data.appendingPathComponent("starling/accounts.json")) { object in
+                var accounts = try #require(object["accounts"] as? [[String: Any]])
+                let uid = try #require(accounts.removeLast()["accountUid"] as? String)
+                object["accounts"] = accounts
+                for folder in ["balances", "feed", "identifiers", "savings-goals"] {
+                    try? FileManager.default.removeItem(at: data.appendingPathComponent("starling/\(folder)/\(uid).json"))
+                }
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: summaries.path).filter { $0.hasSuffix(".census") }.count == kept.count - 1,
+                "the deleted account's summary goes")
+        // After the full builds, the same edit maps one account again.
+        try rebuild("another day's payments", mapsSome: true, newStatements: true, templates: templates) { _ = try Self.aDaysPayments(data) }
+    }
+
+    /// A held account's file changed behind nestegg's back, or its summary damaged: the rebuild
+    /// builds every account, and the site is a clean build's.
+    @Test func aTamperedFileOrSummaryBuildsEverything() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data"), site = work.appendingPathComponent("site")
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Fixtures"), to: data)
+        _ = try build(data, site)
+        // The budgets (which the Fixtures set) are checked against the held accounts' spending categories as recorded.
+        let changed = try Self.aDaysPayments(data)
+        let mapped = try build(data, site)
+        #expect(mapped.stderr.contains(Self.mapsSome) && !mapped.stderr.contains(Self.fellBack), "\(mapped.stderr)")
+        let cleanFirst = work.appendingPathComponent("clean-first")
+        _ = try build(data, cleanFirst)
+        #expect(differences(site, cleanFirst).isEmpty)
+        _ = try Self.aDaysPayments(data)
+        // Another account's statement, changed by hand.
+        let cache = try #require(BuildCache.read(at: BuildCache.defaultFile(for: site)))
+        let other = try #require(cache.units.keys.sorted().first { $0 != changed })
+        let file = try #require(cache.units[other]?.files.first { $0.hasSuffix(".html") })
+        let tampered = site.appendingPathComponent(file)
+        try (try String(contentsOf: tampered, encoding: .utf8) + "<!-- edited -->").write(to: tampered, atomically: false, encoding: .utf8)
+        let rebuilt = try build(data, site)
+        #expect(rebuilt.stderr.contains(Self.fellBack), "\(rebuilt.stderr)")
+        let clean = work.appendingPathComponent("clean")
+        _ = try build(data, clean)
+        #expect(differences(site, clean).isEmpty)
+
+        // A held account's summary cut short: not read, everything built.
+        _ = try Self.aDaysPayments(data)
+        let summary = Units.file(of: other, in: Units.summariesFolder(for: BuildCache.defaultFile(for: site)))
+        let bytes = try Data(contentsOf: summary)
+        try bytes.prefix(bytes.count / 2).write(to: summary)
+        let again = try build(data, site)
+        #expect(!again.stderr.contains(Self.mapsSome), "\(again.stderr)")
+        try FileManager.default.removeItem(at: clean)
+        try? FileManager.default.removeItem(at: BuildCache.defaultFile(for: clean))
+        _ = try build(data, clean)
+        #expect(differences(site, clean).isEmpty)
+    }
+}
