@@ -271,10 +271,11 @@ struct Incremental {
         var entriesOf: [String: [String]] = [:]
         for entry in entries { entriesOf[entry.record.account.uid, default: []].append(StatementManifest.text(of: entry)) }
         let accounts = Dictionary(dataset.starling.map { ($0.account.uid, $0) }, uniquingKeysWith: { first, _ in first })
+        let tables = Units.tableFiles(among: cache.files)
         for entry in mapped {
             guard let data = accounts[entry.uid] else { continue }
             let pages = pagesOf[Page.entity(of: data.account)] ?? []
-            let files = Units.files(of: pages, among: cache.files)
+            let files = Units.files(of: pages, among: cache.files, tables: tables)
             cache.units[entry.uid] = BuildCache.Unit(
                 sources: Dictionary(data.sources.map { ($0, digests.byPath[$0] ?? "-") }, uniquingKeysWith: { first, _ in first }),
                 summary: entry.record.run.digest, pages: pages.map(\.path), files: pages.flatMap { files[$0.path] ?? [] },
