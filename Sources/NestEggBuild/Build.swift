@@ -251,6 +251,7 @@ public struct Build {
         var hashes: [String: String] = [:]
         var manifestEntries: [StatementManifest.Entry] = []
         var heldPages: [String] = []
+        var madeSummaries: URL?  // the summaries' folder, when this build made it
         do throws(BuildError) {
             // The held accounts' files are kept as the last build wrote them.
             if let previous = incremental?.previous, units != nil {
@@ -302,6 +303,7 @@ public struct Build {
                 if let mapped {
                     // Each account read here leaves its summary beside the cache for the next build.
                     let summaries = Units.summariesFolder(for: options.cacheFile)
+                    if !FileManager.default.fileExists(atPath: summaries.path) { madeSummaries = summaries }
                     if let reason = Units.makeFolder(summaries) {
                         throw BuildError(writing: SiteWriter.WriteError(path: summaries.path, reason: "cannot make the folder of the accounts' summaries: \(reason)"))
                     }
@@ -324,6 +326,8 @@ public struct Build {
             writer.discard()
             bundles?.discard()
             staged.forEach { $0.discard() }
+            // A folder this build made for the summaries goes too (it is empty once they are discarded).
+            if let madeSummaries { rmdir(madeSummaries.path) }
             throw error
         }
         // The swap is not cut in two by a stop: one that comes meanwhile waits for it, and then

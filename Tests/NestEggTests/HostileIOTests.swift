@@ -184,8 +184,9 @@ import Testing
                 #expect(result.status == 0, "round \(round), \(index == 0 ? "merge" : second[0]): \(result.stderr)")
             }
         }
-        // (The build cache beside the output is the site's, and stays.)
-        let left = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasPrefix(".") && $0 != ".site.nestegg-cache" }
+        // (The build cache beside the output and the accounts' summaries beside it are the site's, and stay.)
+        let left = try FileManager.default.contentsOfDirectory(atPath: work.path)
+            .filter { $0.hasPrefix(".") && $0 != ".site.nestegg-cache" && $0 != ".site.nestegg-cache.units" }
         #expect(left.isEmpty, "\(left)")
     }
 
@@ -230,7 +231,7 @@ import Testing
         let next = try NestEggBinary.run(["build", "-q", "--data", fixtures.path, "--output", site.path])
         #expect(next.status == 0, "\(next.stderr)")
         let left = try FileManager.default.contentsOfDirectory(atPath: work.path).sorted()
-        #expect(left == [".site.nestegg-cache", ".totals.json.nestegg-staged-notes", "site", "totals.json"], "\(left)")
+        #expect(left == [".site.nestegg-cache", ".site.nestegg-cache.units", ".totals.json.nestegg-staged-notes", "site", "totals.json"], "\(left)")
     }
 
     /// Builds with `--json` killed at moments spread over their run, and killed the moment a file
@@ -286,7 +287,7 @@ import Testing
         let next = try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", site.path])
         #expect(next.status == 0, "\(next.stderr)")
         let left = try FileManager.default.contentsOfDirectory(atPath: work.path).sorted()
-        #expect(left.allSatisfy { [".site.nestegg-cache", "site", "totals.json", "all.html"].contains($0) }, "\(left)")
+        #expect(left.allSatisfy { [".site.nestegg-cache", ".site.nestegg-cache.units", "site", "totals.json", "all.html"].contains($0) }, "\(left)")
     }
 
     /// A write that fails says the system's reason: a `--json` name too long for the file system
@@ -334,7 +335,7 @@ import Testing
         #expect(second.status == 0, "\(second.stderr)")
         #expect(try String(contentsOf: out.appendingPathComponent("site/index.md"), encoding: .utf8).contains("Read-only, replaced"))
         let left = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-        #expect(left == [".site.nestegg-cache", "site", "totals.json"], "\(left)")
+        #expect(left == [".site.nestegg-cache", ".site.nestegg-cache.units", "site", "totals.json"], "\(left)")
     }
 
     // MARK: paths that are not UTF-8
