@@ -530,10 +530,10 @@ import Testing
                 "no place past the manifest")
     }
 
-    /// A share with a census reads no other share's feed: with every other feed replaced by
-    /// bytes that are not JSON, it writes the same part as from the data as it was.
-    @Test(.disabled("Known gap (issue 31): the cash-flow, budgets and recurring pages and the goals list need every feed, which the census does not carry, so a share reads the other shares' feeds again for them; the merged site stays the one machine's (aMergedBuildIsTheOneMachineBuild)"))
-    func aShareWithACensusReadsNoOtherSharesFeed() throws {
+    /// A share with a census reads no other share's bank feed: with every other Starling feed
+    /// replaced by bytes that are not JSON, it writes the same part as from the data as it was.
+    /// (Qapital goals' feeds are still read by every share, for the goals list: issue 31.)
+    @Test func aShareWithACensusReadsNoOtherSharesFeed() throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         let census = work.appendingPathComponent("census")
@@ -546,7 +546,7 @@ import Testing
         let garbled = work.appendingPathComponent("garbled")
         try FileManager.default.copyItem(at: Self.synthetic, to: garbled)
         var replaced = 0
-        for folder in ["starling/feed", "qapital/feed"] {
+        for folder in ["starling/feed"] {
             for name in try FileManager.default.contentsOfDirectory(atPath: garbled.appendingPathComponent(folder).path) {
                 let stem = String(name.dropLast(".json".count))
                 let entity = folder.hasPrefix("starling") ? Page.entity(ofStarlingAccount: stem) : Page.entity(ofQapitalGoal: Int(stem) ?? -1)
@@ -555,7 +555,7 @@ import Testing
                 replaced += 1
             }
         }
-        #expect(replaced > 10)
+        #expect(replaced >= 5)  // two thirds of the synthetic data's feeds
         var parts: [[String: Data]] = []
         for data in [Self.synthetic, garbled] {
             let part = work.appendingPathComponent("part-\(parts.count)")
