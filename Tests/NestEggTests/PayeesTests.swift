@@ -135,8 +135,8 @@ import Testing
         // The Directory: by any spelling of the name; the link keeps the anchor after `.md`, and the HTML link after `.html`.
         let directory = PayeesReport.Directory(payees)
         #expect(directory.path(of: " cafe roma") == cafe.target && directory.path(of: "DELI") == "payees/deli" && directory.path(of: "Tesco") == nil)
-        #expect(PayeesReport.href(cafe.target) == "payees/occasional.md#payee-cafe-roma" && PayeesReport.href(deli.target) == "payees/deli.md")
-        #expect(Page.htmlLink(ofMarkdownLink: "../" + PayeesReport.href(cafe.target)) == "../payees/occasional.html#payee-cafe-roma")
+        #expect(ReportContext.href(cafe.target) == "payees/occasional.md#payee-cafe-roma" && ReportContext.href(deli.target) == "payees/deli.md")
+        #expect(Page.htmlLink(ofMarkdownLink: "../" + ReportContext.href(cafe.target)) == "../payees/occasional.html#payee-cafe-roma")
         // The pages: the index, Deli's page, and one occasional page of Bakery's and Cafe Roma's rows, A to Z, each newest first.
         let dataset = Dataset()
         let context = ReportContext(dataset: dataset)
@@ -316,10 +316,10 @@ import Testing
         }
         let list = try site.pages.filter { $0.path == "transactions/index" || $0.path.hasPrefix("transactions/index.page") }
             .map { try renderer.render($0).markdown }.joined()
-        let linked = payees.filter { list.contains("]: ../\(PayeesReport.href($0.target))\n") }
+        let linked = payees.filter { list.contains("]: ../\(ReportContext.href($0.target))\n") }
         #expect(linked.contains(where: \.hasOwnPage) && linked.contains { !$0.hasOwnPage }, "transactions rows link to their payees, an occasional one at its row")
         let recurring = try renderer.render(try #require(site.pages.first { $0.path == RecurringReport.section.path })).markdown
-        #expect(payees.contains { recurring.contains("](../\(PayeesReport.href($0.target)))") })
+        #expect(payees.contains { recurring.contains("](../\(ReportContext.href($0.target)))") })
         let counterparties = site.search.filter { $0.kind == .counterparty }
         #expect(!counterparties.isEmpty)
         #expect(counterparties.allSatisfy { paths.contains(String($0.path.prefix { $0 != "#" })) && $0.path.hasPrefix("payees/") },

@@ -58,7 +58,12 @@ public struct ReportContext: Sendable {
     public func time(_ instant: Instant) -> String { clock.localDateTime(of: instant).timeText }
 
     /// The link target of a page from the site root, as Markdown pages write it.
-    public static func href(_ path: String) -> String { path + ".md" }
+    /// A fragment stays after the extension: `payees/occasional.page2#payee-cafe` →
+    /// `payees/occasional.page2.md#payee-cafe` (the HTML flavour turns `.md` into `.html`, keeping it).
+    public static func href(_ path: String) -> String {
+        guard let hash = path.firstIndex(of: "#") else { return path + ".md" }
+        return path[..<hash] + ".md" + path[hash...]
+    }
 
     /// A whole-number percentage of part in whole, rounded down (1.99% shows as 1%), without
     /// overflowing however large the amounts; `nil` when the whole is not positive.

@@ -33,12 +33,6 @@ public enum PayeesReport {
     /// The id of a counterparty's first row on the occasional pages (the HTML flavour), the
     /// fragment of every link to it: `payee-<slug>`, as stable as the slug.
     public static func anchor(slug: String) -> String { "payee-" + slug }
-    /// A link to `target` (a site path, with a fragment for an occasional payee: `payees/occasional.page2#payee-cafe`)
-    /// from a page: `payees/occasional.page2.md#payee-cafe` (the HTML flavour turns `.md` into `.html`, keeping the fragment).
-    public static func href(_ target: String) -> String {
-        guard let hash = target.firstIndex(of: "#") else { return ReportContext.href(target) }
-        return ReportContext.href(String(target[..<hash])) + target[hash...]
-    }
     /// How many payees each top table shows, per currency.
     static let topCount = 10
     /// Payees per page of the index. Each shows as a card of five lines on a phone (some 130 px),
@@ -73,7 +67,7 @@ public enum PayeesReport {
         public let slug: String
         public let payments: [PayeePayment]
         /// Where its payments are, as a site path: its own page (`payees/<slug>`), or its first row
-        /// on an occasional page (`payees/occasional.page<n>#payee-<slug>`); ``href(_:)`` links it.
+        /// on an occasional page (`payees/occasional.page<n>#payee-<slug>`); ``ReportContext/href(_:)`` links it.
         public let target: String
         /// It has a page of its own (``minimumPaymentsForOwnPage``).
         public var hasOwnPage: Bool { Self.hasOwnPage(payments.count) }
@@ -114,7 +108,7 @@ public enum PayeesReport {
         }
         /// The site path of the counterparty `name`'s payments (its page, or an occasional page
         /// and its anchor: `payees/occasional.page2#payee-cafe`), or `nil` when it has none. Link
-        /// it with ``PayeesReport/href(_:)``.
+        /// it with ``ReportContext/href(_:)``.
         public func path(of name: String) -> String? { paths[Counterparty.key(name)] }
     }
 
@@ -303,7 +297,7 @@ public enum PayeesReport {
         return top.map { entry in
             if entry.amount.currency != currency { (rank, currency) = (0, entry.amount.currency) }
             rank += 1
-            return TopRow(rank: rank, name: entry.payee.name, href: href(entry.payee.target),
+            return TopRow(rank: rank, name: entry.payee.name, href: ReportContext.href(entry.payee.target),
                           amount: context.money(entry.amount), count: context.count(entry.count))
         }
     }
@@ -333,7 +327,7 @@ public enum PayeesReport {
         let index = pagination.pages(base: indexPath, title: title).map { page in
             let rows = payees[page.range].map { payee in
                 let totals = payee.totals()
-                return IndexRow(name: payee.name, href: href(payee.target), count: context.count(payee.payments.count),
+                return IndexRow(name: payee.name, href: ReportContext.href(payee.target), count: context.count(payee.payments.count),
                                 paidOut: context.money(totals.paidOut), received: context.money(totals.received),
                                 last: payee.payments.first.map { context.date($0.date) } ?? "")
             }

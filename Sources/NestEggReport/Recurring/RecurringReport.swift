@@ -73,7 +73,7 @@ public enum RecurringReport {
             let stopped = stopped(series, asOf: asOf)
             let next = series.scheduled.map { "\(context.date($0.date)) (scheduled by the bank)" }
                 ?? (stopped ? "– (none since \(context.date(series.last)))" : context.date(series.next))
-            return Row(counterparty: series.counterparty, counterpartyHref: payee(series.counterparty).map(PayeesReport.href) ?? "",
+            return Row(counterparty: series.counterparty, counterpartyHref: payee(series.counterparty).map(ReportContext.href) ?? "",
                        hasCounterpartyHref: payee(series.counterparty) != nil, account: series.account, every: series.interval.label,
                        typical: context.money(series.typical), last: context.date(series.last), next: next,
                        yearly: context.money(series.yearlyCost), count: series.count, stopped: stopped)
@@ -99,7 +99,7 @@ public enum RecurringReport {
         let view = View(
             title: "Recurring payments", payments: payments.map(row), hasPayments: !payments.isEmpty, income: income.map(row), hasIncome: !income.isEmpty,
             upcoming: upcoming.map { UpcomingRow(date: context.date($0.date), counterparty: $0.counterparty,
-                                                 counterpartyHref: payee($0.counterparty).map(PayeesReport.href) ?? "",
+                                                 counterpartyHref: payee($0.counterparty).map(ReportContext.href) ?? "",
                                                  hasCounterpartyHref: payee($0.counterparty) != nil, account: $0.account,
                                                  amount: context.money($0.amount), direction: $0.incoming ? "In" : "Out") },
             // The total row says it already when every amount is in the base currency: then there is no other line.

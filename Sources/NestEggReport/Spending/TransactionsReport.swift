@@ -138,7 +138,7 @@ public enum TransactionsReport {
                 if let known = labels[path] { label = known } else {
                     label = "p\(references.count + 1)"
                     labels[path] = label
-                    references.append(Reference(label: label, href: PayeesReport.href(path)))
+                    references.append(Reference(label: label, href: ReportContext.href(path)))
                 }
             }
             return RowView(anchor: TransactionSearch.anchor(row: number), date: context.date(item.date), name: item.name, nameRef: label, hasNameRef: !label.isEmpty, category: item.category.name,
