@@ -271,7 +271,7 @@ struct Incremental {
         var entriesOf: [String: [String]] = [:]
         for entry in entries { entriesOf[entry.record.account.uid, default: []].append(StatementManifest.text(of: entry)) }
         let accounts = Dictionary(dataset.starling.map { ($0.account.uid, $0) }, uniquingKeysWith: { first, _ in first })
-        let tables = Units.tableFiles(among: cache.files)
+        let tables = TableCSV.filesByPage(among: cache.files.keys)
         for entry in mapped {
             guard let data = accounts[entry.uid] else { continue }
             let pages = pagesOf[Page.entity(of: data.account)] ?? []
@@ -298,13 +298,7 @@ final class PageReuse: Sendable {
     init(previous: BuildCache?, keys: InputKeys? = nil) {
         self.previous = previous
         inputKeys = keys
-        var tables: [String: [(Int, String)]] = [:]
-        for path in previous?.files.keys ?? [:].keys where path.hasSuffix(".csv") {
-            guard let range = path.range(of: ".table-", options: .backwards),
-                  let number = Int(path[range.upperBound...].dropLast(4)) else { continue }
-            tables[String(path[..<range.lowerBound]), default: []].append((number, path))
-        }
-        previousTableFiles = tables.mapValues { $0.sorted { $0.0 < $1.0 }.map(\.1) }
+        previousTableFiles = TableCSV.filesByPage(among: previous?.files.keys ?? [:].keys)
     }
 
     /// The key of a page that names its inputs (``PageFingerprint/ofInputs(_:_:renderer:filesKey:)``);

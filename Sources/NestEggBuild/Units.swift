@@ -167,31 +167,16 @@ enum Units {
     }
 
     /// Each entity page's files among `files` (the build's): its Markdown and HTML, a statement's
-    /// other formats, its search chunk and its tables' CSVs (`tables`: ``tableFiles(among:)`` of the same files).
+    /// other formats, its search chunk and its tables' CSVs (`tables`: ``TableCSV/filesByPage(among:)`` of the same files).
     static func files(of pages: [Page], among files: [String: FileStamp], tables: [String: [String]]) -> [String: [String]] {
         var result: [String: [String]] = [:]
         for page in pages {
             let formats = page.statementData == nil ? [] : StatementData.Format.allCases.map { page.path + "." + $0.fileExtension }
             let own = [page.path + ".md", page.path + ".html"] + formats + (page.searchChunk.map { [$0.path + ".js"] } ?? [])
-                + (tables[page.path] ?? []).sorted()
+                + (tables[page.path] ?? [])
             result[page.path] = own.filter { files[$0] != nil }
         }
         return result
-    }
-
-    /// The tables' CSVs among `files`, by their page's path (`a/b.table-2.csv` → `a/b`). Worked out
-    /// once a build, for every account's pages.
-    static func tableFiles(among files: [String: FileStamp]) -> [String: [String]] {
-        var tables: [String: [String]] = [:]
-        let marker = Array(".table-".utf8)
-        for path in files.keys where path.hasSuffix(".csv") {
-            let bytes = Array(path.utf8)
-            // The last `.table-` in the path: its page's path is what stands before it.
-            guard let start = stride(from: bytes.count - marker.count, through: 0, by: -1)
-                .first(where: { bytes[$0..<($0 + marker.count)].elementsEqual(marker) }) else { continue }
-            tables[String(decoding: bytes[..<start], as: UTF8.self), default: []].append(path)
-        }
-        return tables
     }
 
     /// Removes the summaries of accounts the data no longer has.

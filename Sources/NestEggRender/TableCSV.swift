@@ -69,6 +69,22 @@ public enum TableCSV {
         "\(fileName).table-\(number).csv"
     }
 
+    /// The tables' CSVs among `paths` (``fileName(page:number:)``), by their page's path (`a/b.table-2.csv`
+    /// → `a/b`), each page's in table order: files of their page, kept with it by a rebuild.
+    public static func filesByPage(among paths: some Sequence<String>) -> [String: [String]] {
+        var tables: [String: [(number: Int, path: String)]] = [:]
+        let marker = Array(".table-".utf8)
+        for path in paths where path.utf8.count > marker.count + 4 && path.hasSuffix(".csv") {
+            let bytes = Array(path.utf8)
+            // The last `.table-` in the path: its page's path is what stands before it, its number after.
+            guard let start = stride(from: bytes.count - 4 - marker.count, through: 0, by: -1)
+                .first(where: { bytes[$0..<($0 + marker.count)].elementsEqual(marker) }),
+                  let number = Int(String(decoding: bytes[(start + marker.count)..<(bytes.count - 4)], as: UTF8.self)) else { continue }
+            tables[String(decoding: bytes[..<start], as: UTF8.self), default: []].append((number, path))
+        }
+        return tables.mapValues { $0.sorted { $0.number < $1.number }.map(\.path) }
+    }
+
     /// The words of the link under a table.
     static let linkText = "This table as CSV"
 

@@ -388,6 +388,16 @@ import Testing
         #expect(written == csvsLinked, "CSVs no HTML table links: \(written.subtracting(csvsLinked).sorted().prefix(5))")
         #expect(failures.isEmpty, "\(failures.count): \(failures.prefix(10).joined(separator: "\n"))")
     }
+
+    /// A page's table CSVs are found by the last `.table-` in their path, whatever comes before it,
+    /// and listed in table order (2 before 12), whichever order the files come in.
+    @Test func tableFilesGoWithTheirPage() {
+        let files = ["a/b.md", "a/b.table-12.csv", "a/b.table-2.csv", "a/b.table-x.table-2.csv", "a/b.table-x.csv", "c.csv",
+                     "statements/x/2026-10.csv"]
+        #expect(TableCSV.filesByPage(among: files) == ["a/b": ["a/b.table-2.csv", "a/b.table-12.csv"],
+                                                       "a/b.table-x": ["a/b.table-x.table-2.csv"]])
+        #expect(TableCSV.filesByPage(among: files.reversed()) == TableCSV.filesByPage(among: files))
+    }
 }
 
 extension Page {

@@ -80,14 +80,6 @@ import Testing
         return String(file.dropLast(".json".count))
     }
 
-    /// A page's table CSVs are found by the last `.table-` in their path, whatever comes before it.
-    @Test func tableFilesGoWithTheirPage() {
-        let stamp = FileStamp(size: 1, modified: 0)
-        let files = ["a/b.md", "a/b.table-1.csv", "a/b.table-12.csv", "a/b.table-x.table-2.csv", "c.csv", "statements/x/2026-10.csv"]
-        let tables = Units.tableFiles(among: Dictionary(uniqueKeysWithValues: files.map { ($0, stamp) }))
-        #expect(tables.mapValues { $0.sorted() } == ["a/b": ["a/b.table-1.csv", "a/b.table-12.csv"], "a/b.table-x": ["a/b.table-x.table-2.csv"]])
-    }
-
     @Test func aRebuildMapsOnlyTheChangedAccountsAndIsACleanBuild() throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
