@@ -23,7 +23,7 @@ import Foundation
 public struct BuildCache: Sendable {
     /// The name of a cache inside an output folder, which nestegg never publishes (``SiteWriter``).
     public static let fileName = SiteWriter.cacheFileName
-    public static let format = "nestegg-cache 6"
+    public static let format = "nestegg-cache 7"
 
     public let fingerprint: String
     public var files: [String: FileStamp]
@@ -96,33 +96,36 @@ public struct BuildCache: Sendable {
 
     /// The cache a file's bytes hold; `nil` for anything but this format, whole.
     static func parse(_ bytes: [UInt8], whole: Bool = true) -> BuildCache? {
-        guard let head = RecordFile.value(Head.self, from: bytes, format: format, line: 0, of: 2) else { return nil }
-        var cache = BuildCache(fingerprint: head.fingerprint, files: head.files, warnings: head.warnings)
+        guard let head = RecordFile.value(Head.self, from: bytes, format: format, line: 0, of: 2),
+              let files = head.files.dictionary else { return nil }
+        var cache = BuildCache(fingerprint: head.fingerprint, files: files, warnings: head.warnings)
         guard whole else { return cache }
-        guard let rest = RecordFile.value(Rest.self, from: bytes, format: format, line: 1, of: 2) else { return nil }
-        (cache.pages, cache.keys, cache.statementDigests, cache.hashes, cache.changes) = (rest.pages, rest.keys, rest.statementDigests, rest.hashes, rest.changes)
-        (cache.inputs, cache.problems, cache.tool, cache.units) = (rest.inputs, rest.problems, rest.tool, rest.units)
+        guard let rest = RecordFile.value(Rest.self, from: bytes, format: format, line: 1, of: 2),
+              let pages = rest.pages.dictionary, let keys = rest.keys.dictionary, let statementDigests = rest.statementDigests.dictionary,
+              let hashes = rest.hashes.dictionary, let inputs = rest.inputs.dictionary, let units = rest.units.dictionary else { return nil }
+        (cache.pages, cache.keys, cache.statementDigests, cache.hashes, cache.changes) = (pages, keys, statementDigests, hashes, rest.changes)
+        (cache.inputs, cache.problems, cache.tool, cache.units) = (inputs, rest.problems, rest.tool, units)
         return cache
     }
 
-    /// The first line: what the "up to date" check reads.
+    /// The first line: what the "up to date" check reads. (Each dictionary as ``SortedColumns``.)
     private struct Head: Codable {
         var fingerprint: String
-        var files: [String: FileStamp]
+        var files: SortedColumns<FileStamp>
         var warnings: [Diagnostic]
     }
 
     /// The second line: what a rebuild takes again.
     private struct Rest: Codable {
-        var pages: [String: String]
-        var keys: [String: String]
-        var statementDigests: [String: StatementDigest]
-        var hashes: [String: String]
+        var pages: SortedColumns<String>
+        var keys: SortedColumns<String>
+        var statementDigests: SortedColumns<StatementDigest>
+        var hashes: SortedColumns<String>
         var changes: ChangeSnapshot?
-        var inputs: [String: String]
+        var inputs: SortedColumns<String>
         var problems: [String]
         var tool: String
-        var units: [String: Unit]
+        var units: SortedColumns<Unit>
     }
 
     /// Whether `output` holds exactly what a build with this fingerprint wrote.
@@ -135,10 +138,15 @@ public struct BuildCache: Sendable {
         return true
     }
 
-    /// The cache as written (``RecordFile``).
+    /// The cache as written (``RecordFile``): its two lines made side by side, on two cores.
     public var text: String {
-        RecordFile.text([Head(fingerprint: fingerprint, files: files, warnings: warnings),
-                         Rest(pages: pages, keys: keys, statementDigests: statementDigests, hashes: hashes, changes: changes,
-                              inputs: inputs, problems: problems, tool: tool, units: units)], format: Self.format)
+        let lines = Concurrently.map(2) { [self] line in
+            line == 0
+                ? RecordFile.line(Head(fingerprint: fingerprint, files: SortedColumns(files), warnings: warnings))
+                : RecordFile.line(Rest(pages: SortedColumns(pages), keys: SortedColumns(keys), statementDigests: SortedColumns(statementDigests),
+                                       hashes: SortedColumns(hashes), changes: changes, inputs: SortedColumns(inputs), problems: problems,
+                                       tool: tool, units: SortedColumns(units)))
+        }
+        return RecordFile.text(lines: lines, format: Self.format)
     }
 }

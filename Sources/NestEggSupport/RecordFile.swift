@@ -27,22 +27,46 @@ public enum RecordFile {
         return writer.text
     }
 
+    /// The file's text for lines made by ``line(_:)`` (on several cores, say), in their order.
+    public static func text(lines: [String], format: String) -> String {
+        var writer = Writer(format: format)
+        for line in lines { writer.append(line: line) }
+        return writer.text
+    }
+
+    /// One value's line: its JSON, keys sorted, without the line break.
+    public static func line(_ value: some Encodable) -> String {
+        line(value, encoder: encoder())
+    }
+
+    private static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    private static func line(_ value: some Encodable, encoder: JSONEncoder) -> String {
+        // Values of ours hold strings, integers and booleans only: encoding them does not fail.
+        guard let json = try? encoder.encode(value) else { preconditionFailure("a record does not encode as JSON") }
+        return String(decoding: json, as: UTF8.self)
+    }
+
     /// A file's text built a value at a time, one JSON line each, then signed (``text``).
     public struct Writer {
-        private let encoder = JSONEncoder()
-        private let format: String
+        private let encoder = RecordFile.encoder()
         private var body: String
 
         public init(format: String) {
-            self.format = format
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             body = format + "\n"
         }
 
         public mutating func append(_ value: some Encodable) {
-            // Values of ours hold strings, integers and booleans only: encoding them does not fail.
-            guard let json = try? encoder.encode(value) else { preconditionFailure("a \(format) record does not encode as JSON") }
-            body += String(decoding: json, as: UTF8.self)
+            append(line: RecordFile.line(value, encoder: encoder))
+        }
+
+        /// Appends a line made by ``RecordFile/line(_:)``.
+        public mutating func append(line: String) {
+            body += line
             body += "\n"
         }
 
@@ -217,3 +241,43 @@ extension RecordFile {
         }
     }
 }
+
+/// A dictionary keyed by text, as a record holds it: its keys in byte order and their values in
+/// the same order, two JSON arrays. Foundation decodes and encodes arrays faster than objects
+/// (an object's keys each become a coding key, and `.sortedKeys` sorts them again as it writes),
+/// which counts for the build cache's tens of thousands of files and pages.
+public struct SortedColumns<Value: Codable>: Codable {
+    public let keys: [String]
+    public let values: [Value]
+
+    public init(_ dictionary: [String: Value]) {
+        keys = dictionary.keys.sorted(by: Self.precedes)
+        values = keys.map { dictionary[$0]! }
+    }
+
+    /// Byte order of the keys' UTF-8 (one `memcmp`): the same order on every machine, and several
+    /// times faster than `String`'s `<` over the tens of thousands of a site's paths.
+    static func precedes(_ a: String, _ b: String) -> Bool {
+        var (a, b) = (a, b)
+        return a.withUTF8 { a in
+            b.withUTF8 { b in
+                let common = min(a.count, b.count)
+                let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
+                return order != 0 ? order < 0 : a.count < b.count
+            }
+        }
+    }
+
+    /// The dictionary; `nil` when the columns are not of the same length or a key comes twice (a
+    /// record that is not one of ours).
+    public var dictionary: [String: Value]? {
+        guard keys.count == values.count else { return nil }
+        var result = [String: Value](minimumCapacity: keys.count)
+        for (key, value) in zip(keys, values) {
+            guard result.updateValue(value, forKey: key) == nil else { return nil }
+        }
+        return result
+    }
+}
+
+extension SortedColumns: Sendable where Value: Sendable {}

@@ -214,6 +214,27 @@ import Testing
                 "a size that is not a number")
         #expect(BuildCache.parse(Array(cache.text.replacingOccurrences(of: "\"p1\"", with: "\"p9\"").utf8)) == nil, "changed, not signed anew")
         #expect(BuildCache.parse([]) == nil)
+        // Its dictionaries are columns (keys in order, then values): one out of step, or a key twice, is no cache.
+        #expect(BuildCache.parse(Array(RecordFile.signed(body.replacingOccurrences(of: "\"p1\",\"p2\"", with: "\"p1\"")).utf8)) == nil,
+                "a page without its fingerprint")
+        #expect(body.contains("[\"index\",\"roundups/a/2026-W01\"]"))
+        #expect(BuildCache.parse(Array(RecordFile.signed(body.replacingOccurrences(of: "[\"index\",\"roundups/a/2026-W01\"]",
+                                                                                    with: "[\"index\",\"index\"]")).utf8)) == nil, "a page twice")
+    }
+
+    /// A dictionary as columns reads back as itself; columns of unequal length, or a key twice, read as nothing.
+    @Test func sortedColumnsRoundTrip() throws {
+        let dictionary = ["b": 2, "a": 1, "c": 3]
+        let columns = SortedColumns(dictionary)
+        #expect(columns.keys == ["a", "b", "c"] && columns.values == [1, 2, 3])
+        let json = try JSONEncoder().encode(columns)
+        #expect(try JSONDecoder().decode(SortedColumns<Int>.self, from: json).dictionary == dictionary)
+        let uneven = try JSONDecoder().decode(SortedColumns<Int>.self, from: Data(#"{"keys":["a","b"],"values":[1]}"#.utf8))
+        #expect(uneven.dictionary == nil)
+        let twice = try JSONDecoder().decode(SortedColumns<Int>.self, from: Data(#"{"keys":["a","a"],"values":[1,2]}"#.utf8))
+        #expect(twice.dictionary == nil)
+        // Keys in the bytes' order of their UTF-8, a prefix first.
+        #expect(SortedColumns(["é": 1, "z": 2, "Z": 3, "za": 4, "": 5]).keys == ["", "Z", "z", "za", "é"])
     }
 
     /// A changed template renders every page again (nothing kept is stale), and a page whose file
