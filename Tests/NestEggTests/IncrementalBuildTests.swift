@@ -187,6 +187,36 @@ import Testing
         #expect(others.contains { $0.contains(bogus) }, "the other account's final statements take the recorded digest")
     }
 
+    /// The pages of the sources that are not Starling accounts (Kiva's loans, countries and lender,
+    /// the transfers, each Qapital goal) name their inputs: a rebuild after a Starling account's
+    /// later transactions (which move the data's as-of date) keeps them by their key, without
+    /// working out their view. Seen in the cache: a kept page carries its recorded fingerprint on,
+    /// here a bogus one, where a page whose view is worked out records its own.
+    @Test func otherSourcesPagesAreKeptWithoutTheirViewAfterAnAccountsTransactions() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data"), incremental = work.appendingPathComponent("incremental")
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Fixtures"), to: data)
+        _ = try build(data, incremental)
+        let cacheFile = BuildCache.defaultFile(for: incremental)
+        var cache = try #require(BuildCache.read(at: cacheFile))
+        let named = cache.keys.keys.filter { path in ["loans/", "countries/", "lender", "transfers/", "goals/"].contains { path.hasPrefix($0) } }
+        for section in ["loans/", "countries/", "lender", "transfers/"] {
+            #expect(named.contains { $0.hasPrefix(section) }, "\(section) pages name their inputs")
+        }
+        #expect(named.contains("goals/1-summer-in-lisbon"), "a Qapital goal's page names its inputs")
+        #expect(!named.contains("goals/index"), "the goals index (Starling's savings goals too) does not")
+        let bogus = String(repeating: "0", count: 64)
+        for path in named { cache.pages[path] = bogus }
+        try cache.text.write(to: cacheFile, atomically: false, encoding: .utf8)
+        try Self.laterTransactions(data, days: 21)
+        _ = try build(data, incremental)
+        let after = try #require(BuildCache.read(at: cacheFile))
+        let recomputed = named.filter { after.pages[$0] != bogus }
+        #expect(recomputed.isEmpty, "kept by their key: \(recomputed.sorted().prefix(5))")
+        #expect(after.pages["goals/index"] != nil)
+    }
+
     /// The cache reads back as written, every kind of line, and anything else is no cache.
     @Test func theCacheReadsBackAsWritten() throws {
         var cache = BuildCache(fingerprint: "f1", files: ["index.html": FileStamp(size: 12, modified: 1_700_000_000_123_456_789),

@@ -79,6 +79,12 @@ public struct Page: Sendable {
         self.makeView = view
     }
 
+    /// The same page, naming `inputs` (``PageInputs``).
+    public func naming(_ inputs: PageInputs) -> Page {
+        Page(path: path, title: title, template: template, section: section, breadcrumbs: breadcrumbs, entity: entity, inputs: inputs,
+             statementData: statementData, searchChunk: searchChunk, tablesAsCSV: tablesAsCSV, view: makeView())
+    }
+
     /// `../../` for `a/b/page`: how a page reaches the site root with relative links.
     public var rootPrefix: String {
         // Counted in bytes: splitting the path into Characters cost more than the page's escaping.
@@ -96,8 +102,11 @@ public struct Page: Sendable {
 /// goals, identifiers) and a `detail` for everything else of its own that could change. The
 /// page's view must be a function of these files, the data folder's *other* files, the settings,
 /// the templates and `nestegg` — and of nothing that other entities' files decide, such as the
-/// data's as-of date: only a finished period's page (a final statement, a finished week) names
-/// its inputs; one in progress shows the as-of date and is always worked out.
+/// data's as-of date: a finished period's page (a final statement, a finished week) names its
+/// account's files; one in progress shows the as-of date and is always worked out. A page of a
+/// source that is not a Starling account (Kiva, the transfers, a Qapital goal) names no file:
+/// it is made of the data folder's other files alone, so a day's transactions in an account
+/// leave its key as it was.
 public struct PageInputs: Sendable, Equatable {
     public let files: [String]
     public let detail: String

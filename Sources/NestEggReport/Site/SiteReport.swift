@@ -168,6 +168,16 @@ public enum SiteReport {
             self.dashboard = { dataset, context, _ in dashboard(dataset, context) }
         }
 
+        /// A report of a source that is not a Starling account, whose pages show nothing of the
+        /// accounts nor the data's as-of date: each names its inputs as the data folder's other
+        /// files (``PageInputs``), so that a rebuild after an account's new transactions keeps it
+        /// without working out its view.
+        static func ofOtherSource(section: Section, pages: @escaping @Sendable (Dataset, ReportContext) -> [Page],
+                                  dashboard: @escaping @Sendable (Dataset, ReportContext) -> DashboardSection?) -> Report {
+            let inputs = PageInputs(files: [], detail: "source " + section.id)
+            return Report(section: section, pages: { dataset, context in pages(dataset, context).map { $0.naming(inputs) } }, dashboard: dashboard)
+        }
+
         init(section: Section, pages: @escaping @Sendable (Dataset, ReportContext, Derived) -> [Page],
              dashboard: @escaping @Sendable (Dataset, ReportContext, Derived) -> DashboardSection?) {
             self.section = section
@@ -189,13 +199,13 @@ public enum SiteReport {
         Report(section: TransactionsInsightsReport.section,
                pages: { TransactionsInsightsReport.pages(for: $2.totals, context: $1, payees: $2.payees) },
                dashboard: { TransactionsInsightsReport.dashboard(for: $2.totals, context: $1) }),
-        Report(section: LoansReport.section, pages: LoansReport.pages, dashboard: LoansReport.dashboard),
+        .ofOtherSource(section: LoansReport.section, pages: LoansReport.pages, dashboard: LoansReport.dashboard),
         // The loans section names the top countries.
-        Report(section: CountriesReport.section, pages: CountriesReport.pages, dashboard: { _, _ in nil }),
-        Report(section: LenderReport.section, pages: LenderReport.pages, dashboard: LenderReport.dashboard),
+        .ofOtherSource(section: CountriesReport.section, pages: CountriesReport.pages, dashboard: { _, _ in nil }),
+        .ofOtherSource(section: LenderReport.section, pages: LenderReport.pages, dashboard: LenderReport.dashboard),
         Report(section: StatementsReport.section, pages: { StatementsReport.pages($2.statements, context: $1) },
                dashboard: { StatementsReport.dashboard($2.statements, context: $1) }),
-        Report(section: TransfersReport.section, pages: TransfersReport.pages, dashboard: TransfersReport.dashboard),
+        .ofOtherSource(section: TransfersReport.section, pages: TransfersReport.pages, dashboard: TransfersReport.dashboard),
         Report(section: NetWorthReport.section, pages: { NetWorthReport.pages(for: $0, context: $1, summaries: $2.summaries) },
                dashboard: { NetWorthReport.dashboard(for: $0, context: $1, summaries: $2.summaries) }),
         Report(section: CashFlowReport.section, pages: { CashFlowReport.pages(for: $0, context: $1, months: $2.cashFlow.months) },
