@@ -122,13 +122,13 @@ public struct Build {
             progress("load: \(units.changed.count) of \(units.changed.count + units.held.count) accounts changed since the last build;"
                      + " the others from their summaries")
             do {
-                return try run(plan, incremental: incremental, tool: tool, units: units)
+                return try run(BuildRun(plan: plan, incremental: incremental, tool: tool, units: units))
             } catch {
                 guard error.unitsFallback else { throw error }
                 progress("load: \(error.diagnostics.first?.message ?? "the last build's summaries do not fit"); building every account")
             }
         }
-        return try run(plan, incremental: incremental, tool: tool, units: nil)
+        return try run(BuildRun(plan: plan, incremental: incremental, tool: tool, units: nil))
     }
 
     /// A rebuild that cannot keep the held accounts' pages after all (``Units``): it is built again, whole.
@@ -139,24 +139,11 @@ public struct Build {
     }
 
     /// The build, with `units`: as a rebuild that maps the changed accounts only.
-    func run(_ plan: BuildPlan, incremental: Incremental?, tool: String, units: Units.Plan?) throws(BuildError) -> BuildResult {
-        let (folder, printer) = (plan.folder, plan.printer)
-        // A share with a census reads its own feeds only; the census's digests stand for the others'.
-        let census = try readCensus(folder)
-        let shareDigests = try census.map { census throws(BuildError) in try placing(folder) { () throws(BuildError) in
-            try census.digests(of: folder, notOwn: { !ownsFeed($0) }) } }
-        // A build that keeps a cache reads each feed with a log of its own, for the account's summary.
-        let held = units?.held ?? [:]
-        let unitFeeds = incremental == nil ? nil : Units.Feeds(held: held)
-        // The budgets are checked against every account's spending categories: the held accounts' as recorded.
-        let heldCodes = units.map { _ in Set(held.values.flatMap(\.unit.spendingCodes)) }
-        let (dataset, warnings, notes, feeds) = try load(folder, census: census, readers: unitFeeds?.readers, spendingCodes: heldCodes)
-        if let census { try placing(folder) { () throws(BuildError) in try census.checkAgain(folder, parsed: feeds.parsed, own: ownsFeed) } }
-        if units != nil {
-            guard Set(dataset.starling.map(\.account.uid)) == Set(held.keys).union(units!.changed) else {
-                throw Self.unitsFallback("the accounts are not the last build's")
-            }
-        }
+    func run(_ run: BuildRun) throws(BuildError) -> BuildResult {
+        let input = try loadStep(run)
+        let (incremental, units, folder, printer, tool) = (run.incremental, run.units, run.plan.folder, run.plan.printer, run.tool)
+        let (census, shareDigests, held, unitFeeds) = (input.census, input.shareDigests, input.held, input.unitFeeds)
+        let (dataset, warnings, notes, feeds) = (input.dataset, input.warnings, input.notes, input.feeds)
         // Each account read here, summarised for the next build (and for this one's lists).
         let mapped = unitFeeds.flatMap { feeds in
             Units.summaries(of: dataset.starling.filter { held[$0.account.uid] == nil }, notes: feeds.notes, digests: incremental!.digests,
