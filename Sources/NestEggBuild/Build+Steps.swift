@@ -66,4 +66,17 @@ extension Build {
         return BuildInput(census: census, shareDigests: shareDigests, held: held, unitFeeds: unitFeeds, dataset: dataset,
                           warnings: warnings, notes: notes, feeds: feeds)
     }
+
+    /// Map: each account the load read (not held), summarised (``Units/summaries(of:notes:digests:settings:)``)
+    /// for the next build and for this one's lists. Takes the run and the load's input; gives the
+    /// summaries, or `nil` for a build that keeps no cache (or when they could not be made).
+    func mapStep(_ run: BuildRun, _ input: BuildInput) -> [Units.Mapped]? {
+        let (incremental, held, unitFeeds, dataset) = (run.incremental, input.held, input.unitFeeds, input.dataset)
+        // Each account read here, summarised for the next build (and for this one's lists).
+        let mapped = unitFeeds.flatMap { feeds in
+            Units.summaries(of: dataset.starling.filter { held[$0.account.uid] == nil }, notes: feeds.notes, digests: incremental!.digests,
+                            settings: dataset.settings)
+        }
+        return mapped
+    }
 }

@@ -142,13 +142,9 @@ public struct Build {
     func run(_ run: BuildRun) throws(BuildError) -> BuildResult {
         let input = try loadStep(run)
         let (incremental, units, folder, printer, tool) = (run.incremental, run.units, run.plan.folder, run.plan.printer, run.tool)
-        let (census, shareDigests, held, unitFeeds) = (input.census, input.shareDigests, input.held, input.unitFeeds)
+        let (census, shareDigests, held) = (input.census, input.shareDigests, input.held)
         let (dataset, warnings, notes, feeds) = (input.dataset, input.warnings, input.notes, input.feeds)
-        // Each account read here, summarised for the next build (and for this one's lists).
-        let mapped = unitFeeds.flatMap { feeds in
-            Units.summaries(of: dataset.starling.filter { held[$0.account.uid] == nil }, notes: feeds.notes, digests: incremental!.digests,
-                            settings: dataset.settings)
-        }
+        let mapped = mapStep(run, input)
         let templates = try loadTemplates()
         let loaded = incremental?.loaded(dataset)
         // A census carries what every site-wide page needs of the accounts it holds; without one,
