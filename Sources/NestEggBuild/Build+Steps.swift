@@ -41,6 +41,13 @@ struct BuildInput {
     let feeds: ShareFeeds
 }
 
+/// What the reduce step gives: the site's report, and what the render takes from the last build's cache.
+struct BuildReport {
+    /// A plain build's keys, statement digests and page reuse (``Incremental/loaded(_:)``).
+    let loaded: Incremental.Loaded?
+    let site: Site
+}
+
 extension Build {
     /// Load: the census (a share's), the data folder read into a dataset (a rebuild's held
     /// accounts' feeds left unread), and the check that a rebuild's accounts are the last build's
@@ -78,5 +85,48 @@ extension Build {
                             settings: dataset.settings)
         }
         return mapped
+    }
+
+    /// Reduce: every account's figures and spending rows (a share's from its census or the feeds
+    /// read again, a rebuild's held accounts' from their summaries, the others' from the data),
+    /// the change snapshot, and the site's report from them (``SiteReport/build``); a rebuild that
+    /// cannot hold its accounts after all stops here (``unitsFallback(_:)``). Takes the run, the
+    /// load's input and the map's summaries; gives ``BuildReport``.
+    func reduceStep(_ run: BuildRun, _ input: BuildInput, mapped: [Units.Mapped]?) throws(BuildError) -> BuildReport {
+        let (incremental, units, folder, printer) = (run.incremental, run.units, run.plan.folder, run.plan.printer)
+        let (census, held, dataset, notes, feeds) = (input.census, input.held, input.dataset, input.notes, input.feeds)
+        let loaded = incremental?.loaded(dataset)
+        // A census carries what every site-wide page needs of the accounts it holds; without one,
+        // a share reads the other accounts' feeds again for it.
+        let summarised = dataset.starling.map(\.account.uid).filter { feeds.summarised[$0] != nil }
+        var elsewhere = try figuresElsewhere(dataset, folder: folder, summarised: feeds.summarised,
+                                            census: census.map { census throws(BuildError) in try census.figures(of: summarised, folder: options.data) })
+        var spendingRows: SiteReport.SpendingRows = census.map { .runs($0.totals) } ?? .inMemory
+        var snapshot: ChangeSnapshot?
+        if units != nil {
+            guard let mapped else { throw Self.unitsFallback("the changed accounts' summaries could not be made") }
+            // Every account's rows are its summary's: the held accounts' as kept, the others' as made now.
+            var totals = SpendingTotals()
+            for uid in held.keys.sorted() {
+                elsewhere[uid] = held[uid]!.figures
+                totals.add(held[uid]!.record.totals)
+            }
+            for entry in mapped { totals.add(entry.record.totals) }
+            spendingRows = .runs(totals)
+            guard let previous = incremental?.previous?.changes, let whole = ChangeSnapshot(dataset, itemsOf: Array(held.keys), from: previous) else {
+                throw Self.unitsFallback("the last build's snapshot does not hold every account")
+            }
+            snapshot = whole
+        }
+        // A share compares with nothing: its part is rebuilt whole, without a build cache.
+        var site = SiteReport.build(dataset, notes: notes, previous: incremental?.previous?.changes, memo: loaded?.memo,
+                                    summaries: elsewhere, rows: spendingRows, snapshot: snapshot)
+        site.statementPDFs = printer != nil
+        let heldEntities = Set(held.keys.map(Page.entity(ofStarlingAccount:)))
+        if !heldEntities.isEmpty, site.pages.contains(where: { $0.entity.map(heldEntities.contains) ?? false }) {
+            throw Self.unitsFallback("a held account has pages of its own in the report")
+        }
+        progress("report: \(site.pages.count) pages in \(site.sections.count) section\(site.sections.count == 1 ? "" : "s")")
+        return BuildReport(loaded: loaded, site: site)
     }
 }

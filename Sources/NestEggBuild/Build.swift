@@ -143,41 +143,11 @@ public struct Build {
         let input = try loadStep(run)
         let (incremental, units, folder, printer, tool) = (run.incremental, run.units, run.plan.folder, run.plan.printer, run.tool)
         let (census, shareDigests, held) = (input.census, input.shareDigests, input.held)
-        let (dataset, warnings, notes, feeds) = (input.dataset, input.warnings, input.notes, input.feeds)
+        let (dataset, warnings) = (input.dataset, input.warnings)
         let mapped = mapStep(run, input)
         let templates = try loadTemplates()
-        let loaded = incremental?.loaded(dataset)
-        // A census carries what every site-wide page needs of the accounts it holds; without one,
-        // a share reads the other accounts' feeds again for it.
-        let summarised = dataset.starling.map(\.account.uid).filter { feeds.summarised[$0] != nil }
-        var elsewhere = try figuresElsewhere(dataset, folder: folder, summarised: feeds.summarised,
-                                            census: census.map { census throws(BuildError) in try census.figures(of: summarised, folder: options.data) })
-        var spendingRows: SiteReport.SpendingRows = census.map { .runs($0.totals) } ?? .inMemory
-        var snapshot: ChangeSnapshot?
-        if units != nil {
-            guard let mapped else { throw Self.unitsFallback("the changed accounts' summaries could not be made") }
-            // Every account's rows are its summary's: the held accounts' as kept, the others' as made now.
-            var totals = SpendingTotals()
-            for uid in held.keys.sorted() {
-                elsewhere[uid] = held[uid]!.figures
-                totals.add(held[uid]!.record.totals)
-            }
-            for entry in mapped { totals.add(entry.record.totals) }
-            spendingRows = .runs(totals)
-            guard let previous = incremental?.previous?.changes, let whole = ChangeSnapshot(dataset, itemsOf: Array(held.keys), from: previous) else {
-                throw Self.unitsFallback("the last build's snapshot does not hold every account")
-            }
-            snapshot = whole
-        }
-        // A share compares with nothing: its part is rebuilt whole, without a build cache.
-        var site = SiteReport.build(dataset, notes: notes, previous: incremental?.previous?.changes, memo: loaded?.memo,
-                                    summaries: elsewhere, rows: spendingRows, snapshot: snapshot)
-        site.statementPDFs = printer != nil
-        let heldEntities = Set(held.keys.map(Page.entity(ofStarlingAccount:)))
-        if !heldEntities.isEmpty, site.pages.contains(where: { $0.entity.map(heldEntities.contains) ?? false }) {
-            throw Self.unitsFallback("a held account has pages of its own in the report")
-        }
-        progress("report: \(site.pages.count) pages in \(site.sections.count) section\(site.sections.count == 1 ? "" : "s")")
+        let report = try reduceStep(run, input, mapped: mapped)
+        let (loaded, site) = (report.loaded, report.site)
         // With a census, the transactions lists' rows are its runs, merged: the share keeps its own
         // pages' rows only. The merge is one core's work, done beside the rendering of the pages that
         // show no row (``render(_:into:reuse:rows:)``); first, where a single file shows every page.
