@@ -48,6 +48,48 @@ struct BuildReport {
     let site: Site
 }
 
+/// What the build has staged, from the open step on: the steps after it write into it, the
+/// commit swaps it in, and a step that fails discards it.
+struct BuildStaging {
+    let renderer: PageRenderer
+    /// The single file, the summary and the JSON totals (`--single-file`, `--summary`, `--json`),
+    /// rendered before anything is written, to be staged beside the output.
+    let artifacts: [(URL, String)]
+    /// The site, staged.
+    let writer: SiteWriter
+    /// The staging folders, which nestegg removes when a signal stops it before the swap (``Termination``).
+    var stagedWork: [Termination.Registration]
+    /// The transactions lists' rows, filled on a thread of their own beside the rendering (a
+    /// census's runs, or every account's summary's); `nil` when the report holds them.
+    let rows: Beside<BuildError?>?
+    /// `--bundles`: the bundles folder, staged.
+    var bundles: SiteWriter?
+    /// The files staged beside the output (the artifacts, the cache, the accounts' summaries).
+    var staged: [StagedFile] = []
+    /// Their list beside the output (``BesideList``), for the next build to clean after a kill.
+    var beside: BesideList?
+    /// The accounts' summaries' folder, when this build made it.
+    var madeSummaries: URL?
+
+    /// A step failed: everything staged is let go, and nothing is left of the build.
+    func discard() {
+        // The rows' thread is done before the build ends.
+        _ = rows?.value
+        writer.discard()
+        bundles?.discard()
+        staged.forEach { $0.discard() }
+        // A folder this build made for the summaries goes too (it is empty once they are discarded).
+        if let madeSummaries { rmdir(madeSummaries.path) }
+    }
+
+    /// The build ends, whichever way: the list beside the output and the staging folders'
+    /// registrations are let go.
+    func end() {
+        beside?.end()
+        stagedWork.forEach { $0.end() }
+    }
+}
+
 extension Build {
     /// Load: the census (a share's), the data folder read into a dataset (a rebuild's held
     /// accounts' feeds left unread), and the check that a rebuild's accounts are the last build's
@@ -128,5 +170,45 @@ extension Build {
         }
         progress("report: \(site.pages.count) pages in \(site.sections.count) section\(site.sections.count == 1 ? "" : "s")")
         return BuildReport(loaded: loaded, site: site)
+    }
+
+    /// Open: what is rendered before anything is written (a single file's rows, then the single
+    /// file, the summary and the JSON totals), the staged site, and the transactions lists' rows
+    /// started beside the rendering. Takes the run, the load's input, the report, the templates
+    /// and the map's summaries; gives ``BuildStaging``.
+    func openStep(_ run: BuildRun, _ input: BuildInput, _ report: BuildReport, templates: TemplateLibrary,
+                  mapped: [Units.Mapped]?) throws(BuildError) -> BuildStaging {
+        let (units, census, held, dataset, warnings, site) = (run.units, input.census, input.held, input.dataset, input.warnings, report.site)
+        // With a census, the transactions lists' rows are its runs, merged: the share keeps its own
+        // pages' rows only. The merge is one core's work, done beside the rendering of the pages that
+        // show no row (``render(_:into:reuse:rows:)``); first, where a single file shows every page.
+        let shard = options.shard
+        let fillRows = { @Sendable (census: CensusSet, lists: SpendingLists) throws(BuildError) in
+            try census.fillRows(lists, keeps: { path in shard?.owns(path) ?? true })
+        }
+        // (The command refuses --shard, which --census goes with, beside --single-file; a caller of
+        // the library may not, and a single file renders every page.)
+        if options.singleFile != nil, let census, let lists = site.spendingLists { try fillRows(census, lists) }
+        let renderer = PageRenderer(templates: templates, site: site)
+        let artifacts = try renderArtifacts(renderer, warnings: warnings)
+        let writer = try openWriter()
+        // Stopped by a signal before the swap, nestegg removes the staging folders (Termination).
+        let stagedWork = [Termination.removeOnStop(Self.stagingFolder(of: writer))]
+        let censusRows = options.singleFile != nil ? nil : census.flatMap { census in site.spendingLists.map { lists in
+            Beside { () -> BuildError? in
+                do throws(BuildError) { try fillRows(census, lists) } catch { return error }
+                return nil
+            }
+        } }
+        // With units, the lists' rows are every account's summary's, merged beside the rendering.
+        let accountNames = Dictionary(dataset.starling.map { ($0.account.uid, $0.account.name) }, uniquingKeysWith: { first, _ in first })
+        let unitRows = units == nil ? nil : site.spendingLists.map { lists in
+            Beside { () -> BuildError? in
+                Units.fillRows(lists, held: held.keys.sorted().map { held[$0]! }, mapped: mapped ?? [], accountNames: accountNames)
+                    .map { Self.unitsFallback("the summaries' rows do not fill the lists: \($0)") }
+            }
+        }
+        let rows = censusRows ?? unitRows
+        return BuildStaging(renderer: renderer, artifacts: artifacts, writer: writer, stagedWork: stagedWork, rows: rows)
     }
 }

@@ -142,52 +142,20 @@ public struct Build {
     func run(_ run: BuildRun) throws(BuildError) -> BuildResult {
         let input = try loadStep(run)
         let (incremental, units, folder, printer, tool) = (run.incremental, run.units, run.plan.folder, run.plan.printer, run.tool)
-        let (census, shareDigests, held) = (input.census, input.shareDigests, input.held)
+        let (shareDigests, held) = (input.shareDigests, input.held)
         let (dataset, warnings) = (input.dataset, input.warnings)
         let mapped = mapStep(run, input)
         let templates = try loadTemplates()
         let report = try reduceStep(run, input, mapped: mapped)
         let (loaded, site) = (report.loaded, report.site)
-        // With a census, the transactions lists' rows are its runs, merged: the share keeps its own
-        // pages' rows only. The merge is one core's work, done beside the rendering of the pages that
-        // show no row (``render(_:into:reuse:rows:)``); first, where a single file shows every page.
-        let shard = options.shard
-        let fillRows = { @Sendable (census: CensusSet, lists: SpendingLists) throws(BuildError) in
-            try census.fillRows(lists, keeps: { path in shard?.owns(path) ?? true })
-        }
-        // (The command refuses --shard, which --census goes with, beside --single-file; a caller of
-        // the library may not, and a single file renders every page.)
-        if options.singleFile != nil, let census, let lists = site.spendingLists { try fillRows(census, lists) }
-        let renderer = PageRenderer(templates: templates, site: site)
-        let artifacts = try renderArtifacts(renderer, warnings: warnings)
-        let writer = try openWriter()
-        // Stopped by a signal before the swap, nestegg removes the staging folders (Termination).
-        var stagedWork = [Termination.removeOnStop(Self.stagingFolder(of: writer))]
-        defer { stagedWork.forEach { $0.end() } }
-        let censusRows = options.singleFile != nil ? nil : census.flatMap { census in site.spendingLists.map { lists in
-            Beside { () -> BuildError? in
-                do throws(BuildError) { try fillRows(census, lists) } catch { return error }
-                return nil
-            }
-        } }
-        // With units, the lists' rows are every account's summary's, merged beside the rendering.
-        let accountNames = Dictionary(dataset.starling.map { ($0.account.uid, $0.account.name) }, uniquingKeysWith: { first, _ in first })
-        let unitRows = units == nil ? nil : site.spendingLists.map { lists in
-            Beside { () -> BuildError? in
-                Units.fillRows(lists, held: held.keys.sorted().map { held[$0]! }, mapped: mapped ?? [], accountNames: accountNames)
-                    .map { Self.unitsFallback("the summaries' rows do not fill the lists: \($0)") }
-            }
-        }
-        let rows = censusRows ?? unitRows
-        var staged: [StagedFile] = []
-        var beside: BesideList?
-        defer { beside?.end() }
-        var bundles: SiteWriter?
+        var staging = try openStep(run, input, report, templates: templates, mapped: mapped)
+        // The staging folders' registrations, and the list beside the output, end with the build.
+        defer { staging.end() }
+        let (renderer, writer, rows) = (staging.renderer, staging.writer, staging.rows)
         var partText: String?
         var hashes: [String: String] = [:]
         var manifestEntries: [StatementManifest.Entry] = []
         var heldPages: [String] = []
-        var madeSummaries: URL?  // the summaries' folder, when this build made it
         do throws(BuildError) {
             // The held accounts' files are kept as the last build wrote them.
             if let previous = incremental?.previous, units != nil {
@@ -225,21 +193,21 @@ public struct Build {
                                                                      dataAsOf: site.dataAsOf, into: writer, known: known)
             }
             if options.bundles != nil {
-                bundles = try openBundlesWriter()
-                stagedWork.append(Termination.removeOnStop(Self.stagingFolder(of: bundles!)))
-                try writeBundles(StatementBundles.bundles(for: dataset), templates: templates, printer: printer, into: bundles!)
+                staging.bundles = try openBundlesWriter()
+                staging.stagedWork.append(Termination.removeOnStop(Self.stagingFolder(of: staging.bundles!)))
+                try writeBundles(StatementBundles.bundles(for: dataset), templates: templates, printer: printer, into: staging.bundles!)
             }
             // The extra files, and the cache, are staged beside their destinations before the site is
             // swapped in, so a failure here still leaves everything as it was; the cache is
             // committed with the site (it describes the site's files), outside the published folder.
-            var besides = artifacts
+            var besides = staging.artifacts
             if let incremental, let loaded {
                 var cache = incremental.record(loaded, files: writer.stamps(), warnings: warnings, site: site, hashes: hashes, accounts: dataset.starling)
                 cache.tool = tool
                 if let mapped {
                     // Each account read here leaves its summary beside the cache for the next build.
                     let summaries = Units.summariesFolder(for: options.cacheFile)
-                    if !FileManager.default.fileExists(atPath: summaries.path) { madeSummaries = summaries }
+                    if !FileManager.default.fileExists(atPath: summaries.path) { staging.madeSummaries = summaries }
                     if let reason = Units.makeFolder(summaries) {
                         throw BuildError(writing: SiteWriter.WriteError(path: summaries.path, reason: "cannot make the folder of the accounts' summaries: \(reason)"))
                     }
@@ -250,31 +218,25 @@ public struct Build {
             }
             // Listed beside the output first, so that a build killed from here on leaves nothing
             // the next build of the output does not clean, whatever its options.
-            if !besides.isEmpty { beside = try Self.writeError { () throws(SiteWriter.WriteError) in try BesideList(for: options.output) } }
+            if !besides.isEmpty { staging.beside = try Self.writeError { () throws(SiteWriter.WriteError) in try BesideList(for: options.output) } }
             for (url, text) in besides {
-                staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try beside!.stage(text, at: url) })
+                staging.staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try staging.beside!.stage(text, at: url) })
             }
             // A share's record goes in last: the part is finished when it is there.
             if let partText { try Self.writeError { () throws(SiteWriter.WriteError) in try writer.write(partText, to: PartRecord.fileName) } }
         } catch {
-            // The rows' thread is done before the build ends.
-            _ = rows?.value
-            writer.discard()
-            bundles?.discard()
-            staged.forEach { $0.discard() }
-            // A folder this build made for the summaries goes too (it is empty once they are discarded).
-            if let madeSummaries { rmdir(madeSummaries.path) }
+            staging.discard()
             throw error
         }
         // The swap is not cut in two by a stop: one that comes meanwhile waits for it, and then
         // has nothing of this build's to remove.
         let swap = try Termination.holding { () throws(BuildError) -> SiteWriter.Swap in
-            defer { stagedWork.forEach { $0.end() } }
-            return try commit(writer, bundles: bundles, with: staged)
+            defer { staging.stagedWork.forEach { $0.end() } }
+            return try commit(writer, bundles: staging.bundles, with: staging.staged)
         }
         if mapped != nil { Units.removeOthers(in: Units.summariesFolder(for: options.cacheFile), keeping: Set(dataset.starling.map(\.account.uid))) }
         progress("write: \(swap.summary.files) files, \(swap.summary.changed) changed, \(swap.summary.removed) removed")
-        for file in staged where file.destination != options.cacheFile && !file.destination.path.hasSuffix("." + Census.fileExtension) {
+        for file in staging.staged where file.destination != options.cacheFile && !file.destination.path.hasSuffix("." + Census.fileExtension) {
             progress("write: \(file.destination.path)")
         }
         return BuildResult(pages: site.pages.count + heldPages.count, write: swap.summary, warnings: warnings)
