@@ -211,4 +211,27 @@ extension Build {
         let rows = censusRows ?? unitRows
         return BuildStaging(renderer: renderer, artifacts: artifacts, writer: writer, stagedWork: stagedWork, rows: rows)
     }
+
+    /// Render: a rebuild's held accounts' files kept as the last build wrote them (else
+    /// ``unitsFallback(_:)``), every other page rendered and written into the staged site (a plain
+    /// site keeping those whose fingerprint is unchanged), and with `--pdf` each statement printed.
+    /// Takes the run, the load's input, the report and the staging; gives the held accounts' pages' paths.
+    func renderStep(_ run: BuildRun, _ input: BuildInput, _ report: BuildReport, _ staging: BuildStaging) throws(BuildError) -> [String] {
+        let (incremental, units, printer, held, loaded, site) = (run.incremental, run.units, run.plan.printer, input.held, report.loaded, report.site)
+        let (renderer, writer, rows) = (staging.renderer, staging.writer, staging.rows)
+        var heldPages: [String] = []
+        // The held accounts' files are kept as the last build wrote them.
+        if let previous = incremental?.previous, units != nil {
+            for uid in held.keys.sorted() {
+                guard writer.reuse(held[uid]!.unit.files, expected: previous.files) else {
+                    throw Self.unitsFallback("a file of account \(uid)'s pages is not as the last build wrote it")
+                }
+                heldPages += held[uid]!.unit.pages
+            }
+        }
+        // A plain site keeps the pages whose fingerprint the last build recorded unchanged.
+        try render(renderer, into: writer, reuse: loaded?.reuse, rows: rows, morePages: heldPages)
+        if let printer { try printPDFs(site, with: printer, into: writer) }
+        return heldPages
+    }
 }

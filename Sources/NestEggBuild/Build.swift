@@ -151,24 +151,13 @@ public struct Build {
         var staging = try openStep(run, input, report, templates: templates, mapped: mapped)
         // The staging folders' registrations, and the list beside the output, end with the build.
         defer { staging.end() }
-        let (renderer, writer, rows) = (staging.renderer, staging.writer, staging.rows)
+        let writer = staging.writer
         var partText: String?
         var hashes: [String: String] = [:]
         var manifestEntries: [StatementManifest.Entry] = []
         var heldPages: [String] = []
         do throws(BuildError) {
-            // The held accounts' files are kept as the last build wrote them.
-            if let previous = incremental?.previous, units != nil {
-                for uid in held.keys.sorted() {
-                    guard writer.reuse(held[uid]!.unit.files, expected: previous.files) else {
-                        throw Self.unitsFallback("a file of account \(uid)'s pages is not as the last build wrote it")
-                    }
-                    heldPages += held[uid]!.unit.pages
-                }
-            }
-            // A plain site keeps the pages whose fingerprint the last build recorded unchanged.
-            try render(renderer, into: writer, reuse: loaded?.reuse, rows: rows, morePages: heldPages)
-            if let printer { try printPDFs(site, with: printer, into: writer) }
+            heldPages = try renderStep(run, input, report, staging)
             let records = site.statements
             if let shard = options.shard {
                 // A share hashes its own statements' files; the merge puts the manifest together.
