@@ -234,4 +234,41 @@ extension Build {
         if let printer { try printPDFs(site, with: printer, into: writer) }
         return heldPages
     }
+
+    /// Write: the statements manifest — a share's own statements' entries in its part record, a
+    /// rebuild's with the held accounts' entries as recorded, a full build's hashed as written.
+    /// Takes the run, the load's input, the report and the staging; gives the statements' files'
+    /// hashes and the manifest's entries (for the cache) and a share's part record, to go in last.
+    func writeStep(_ run: BuildRun, _ input: BuildInput, _ report: BuildReport, _ staging: BuildStaging) throws(BuildError)
+        -> (hashes: [String: String], manifestEntries: [StatementManifest.Entry], partText: String?) {
+        let (incremental, units, folder, printer) = (run.incremental, run.units, run.plan.folder, run.plan.printer)
+        let (shareDigests, held, dataset, loaded, site, writer) = (input.shareDigests, input.held, input.dataset, report.loaded, report.site, staging.writer)
+        var partText: String?
+        var hashes: [String: String] = [:]
+        var manifestEntries: [StatementManifest.Entry] = []
+        let records = site.statements
+        if let shard = options.shard {
+            // A share hashes its own statements' files; the merge puts the manifest together.
+            let owned = records.indices.filter { shard.owns(Page.entity(of: records[$0].account)) }
+            let entries = try self.manifestEntries(owned.map { records[$0] }, folder: StatementsReport.section.id + "/", pdf: false, into: writer)
+            let part = PartRecord(fingerprint: BuildCache.fingerprint(shareDigests ?? DataDigests(folder), templates: options.templates,
+                                                                      includingExecutable: false),
+                                  shard: shard, manifestHead: StatementManifest.head(dataAsOf: site.dataAsOf), statementCount: site.statementCount,
+                                  files: writer.stamps().keys.sorted(),
+                                  entries: zip(owned, entries).map { .init(place: site.statementPlaces[$0], entry: StatementManifest.text(of: $1)) },
+                                  baseURL: site.settings.baseURL)
+            partText = part.text
+        } else if units != nil {
+            if site.statementCount > 0 {
+                let known = loaded.flatMap { incremental?.knownHashes($0) }
+                let heldEntries = dataset.starling.flatMap { held[$0.account.uid]?.unit.entries ?? [] }
+                (hashes, manifestEntries) = try writeManifest(site, held: heldEntries, into: writer, known: known)
+            }
+        } else if !records.isEmpty {
+            let known = loaded.flatMap { incremental?.knownHashes($0) }
+            (hashes, manifestEntries) = try writeManifestEntries(records, folder: StatementsReport.section.id + "/", pdf: printer != nil,
+                                                                 dataAsOf: site.dataAsOf, into: writer, known: known)
+        }
+        return (hashes, manifestEntries, partText)
+    }
 }

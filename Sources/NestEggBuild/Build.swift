@@ -158,29 +158,7 @@ public struct Build {
         var heldPages: [String] = []
         do throws(BuildError) {
             heldPages = try renderStep(run, input, report, staging)
-            let records = site.statements
-            if let shard = options.shard {
-                // A share hashes its own statements' files; the merge puts the manifest together.
-                let owned = records.indices.filter { shard.owns(Page.entity(of: records[$0].account)) }
-                let entries = try self.manifestEntries(owned.map { records[$0] }, folder: StatementsReport.section.id + "/", pdf: false, into: writer)
-                let part = PartRecord(fingerprint: BuildCache.fingerprint(shareDigests ?? DataDigests(folder), templates: options.templates,
-                                                                          includingExecutable: false),
-                                      shard: shard, manifestHead: StatementManifest.head(dataAsOf: site.dataAsOf), statementCount: site.statementCount,
-                                      files: writer.stamps().keys.sorted(),
-                                      entries: zip(owned, entries).map { .init(place: site.statementPlaces[$0], entry: StatementManifest.text(of: $1)) },
-                                      baseURL: site.settings.baseURL)
-                partText = part.text
-            } else if units != nil {
-                if site.statementCount > 0 {
-                    let known = loaded.flatMap { incremental?.knownHashes($0) }
-                    let heldEntries = dataset.starling.flatMap { held[$0.account.uid]?.unit.entries ?? [] }
-                    (hashes, manifestEntries) = try writeManifest(site, held: heldEntries, into: writer, known: known)
-                }
-            } else if !records.isEmpty {
-                let known = loaded.flatMap { incremental?.knownHashes($0) }
-                (hashes, manifestEntries) = try writeManifestEntries(records, folder: StatementsReport.section.id + "/", pdf: printer != nil,
-                                                                     dataAsOf: site.dataAsOf, into: writer, known: known)
-            }
+            (hashes, manifestEntries, partText) = try writeStep(run, input, report, staging)
             if options.bundles != nil {
                 staging.bundles = try openBundlesWriter()
                 staging.stagedWork.append(Termination.removeOnStop(Self.stagingFolder(of: staging.bundles!)))
