@@ -271,4 +271,67 @@ extension Build {
         }
         return (hashes, manifestEntries, partText)
     }
+
+    /// Extras: with `--bundles`, the bundles folder staged; then staged beside the output, before
+    /// the site is swapped in, the single file, the summary and the JSON totals, and a plain
+    /// build's cache with, for a build that mapped its accounts, each one's summary in the
+    /// summaries' folder (made if it is not there). Takes the run, the load's input, the report,
+    /// the templates, the map's summaries and the write step's hashes and manifest entries; gives
+    /// what it staged in `staging`, also when it fails, for the cleanup.
+    func extrasStep(_ run: BuildRun, _ input: BuildInput, _ report: BuildReport, templates: TemplateLibrary, mapped: [Units.Mapped]?,
+                    hashes: [String: String], manifestEntries: [StatementManifest.Entry], into staging: inout BuildStaging) throws(BuildError) {
+        let (incremental, printer, tool, held, dataset, warnings) = (run.incremental, run.plan.printer, run.tool, input.held, input.dataset, input.warnings)
+        let (loaded, site, writer) = (report.loaded, report.site, staging.writer)
+        if options.bundles != nil {
+            staging.bundles = try openBundlesWriter()
+            staging.stagedWork.append(Termination.removeOnStop(Self.stagingFolder(of: staging.bundles!)))
+            try writeBundles(StatementBundles.bundles(for: dataset), templates: templates, printer: printer, into: staging.bundles!)
+        }
+        // The extra files, and the cache, are staged beside their destinations before the site is
+        // swapped in, so a failure here still leaves everything as it was; the cache is
+        // committed with the site (it describes the site's files), outside the published folder.
+        var besides = staging.artifacts
+        if let incremental, let loaded {
+            var cache = incremental.record(loaded, files: writer.stamps(), warnings: warnings, site: site, hashes: hashes, accounts: dataset.starling)
+            cache.tool = tool
+            if let mapped {
+                // Each account read here leaves its summary beside the cache for the next build.
+                let summaries = Units.summariesFolder(for: options.cacheFile)
+                if !FileManager.default.fileExists(atPath: summaries.path) { staging.madeSummaries = summaries }
+                if let reason = Units.makeFolder(summaries) {
+                    throw BuildError(writing: SiteWriter.WriteError(path: summaries.path, reason: "cannot make the folder of the accounts' summaries: \(reason)"))
+                }
+                incremental.recordUnits(&cache, site: site, dataset: dataset, mapped: mapped, held: held, entries: manifestEntries)
+                for entry in mapped { besides.append((Units.file(of: entry.uid, in: summaries), entry.text)) }
+            }
+            besides.append((options.cacheFile, cache.text))
+        }
+        // Listed beside the output first, so that a build killed from here on leaves nothing
+        // the next build of the output does not clean, whatever its options.
+        if !besides.isEmpty { staging.beside = try Self.writeError { () throws(SiteWriter.WriteError) in try BesideList(for: options.output) } }
+        for (url, text) in besides {
+            staging.staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try staging.beside!.stage(text, at: url) })
+        }
+    }
+
+    /// Commit: the staged site, bundles and files beside the output swapped in as one (not cut in
+    /// two by a stop), the summaries of accounts no longer in the data removed, and the write's
+    /// progress lines. Takes the load's input, the report, the staging, the map's summaries and
+    /// the held accounts' pages; gives the build's result.
+    func commitStep(_ input: BuildInput, _ report: BuildReport, _ staging: BuildStaging, mapped: [Units.Mapped]?,
+                    heldPages: [String]) throws(BuildError) -> BuildResult {
+        let (dataset, warnings, site, writer) = (input.dataset, input.warnings, report.site, staging.writer)
+        // The swap is not cut in two by a stop: one that comes meanwhile waits for it, and then
+        // has nothing of this build's to remove.
+        let swap = try Termination.holding { () throws(BuildError) -> SiteWriter.Swap in
+            defer { staging.stagedWork.forEach { $0.end() } }
+            return try commit(writer, bundles: staging.bundles, with: staging.staged)
+        }
+        if mapped != nil { Units.removeOthers(in: Units.summariesFolder(for: options.cacheFile), keeping: Set(dataset.starling.map(\.account.uid))) }
+        progress("write: \(swap.summary.files) files, \(swap.summary.changed) changed, \(swap.summary.removed) removed")
+        for file in staging.staged where file.destination != options.cacheFile && !file.destination.path.hasSuffix("." + Census.fileExtension) {
+            progress("write: \(file.destination.path)")
+        }
+        return BuildResult(pages: site.pages.count + heldPages.count, write: swap.summary, warnings: warnings)
+    }
 }

@@ -138,75 +138,34 @@ public struct Build {
         return error
     }
 
-    /// The build, with `units`: as a rebuild that maps the changed accounts only.
+    /// The build, with `units`: as a rebuild that maps the changed accounts only. Its steps
+    /// (Build+Steps.swift), in the order the data flows; each takes what the steps before it gave.
+    /// Nothing reaches the output folder or the files beside it before the commit: after a step
+    /// that stages fails, what it and the steps before it staged is discarded.
     func run(_ run: BuildRun) throws(BuildError) -> BuildResult {
         let input = try loadStep(run)
-        let (incremental, units, folder, printer, tool) = (run.incremental, run.units, run.plan.folder, run.plan.printer, run.tool)
-        let (shareDigests, held) = (input.shareDigests, input.held)
-        let (dataset, warnings) = (input.dataset, input.warnings)
         let mapped = mapStep(run, input)
+        // The templates are read before the report is worked out: a broken one stops the build first.
         let templates = try loadTemplates()
         let report = try reduceStep(run, input, mapped: mapped)
-        let (loaded, site) = (report.loaded, report.site)
         var staging = try openStep(run, input, report, templates: templates, mapped: mapped)
         // The staging folders' registrations, and the list beside the output, end with the build.
         defer { staging.end() }
-        let writer = staging.writer
-        var partText: String?
-        var hashes: [String: String] = [:]
-        var manifestEntries: [StatementManifest.Entry] = []
-        var heldPages: [String] = []
+        let heldPages: [String]
         do throws(BuildError) {
             heldPages = try renderStep(run, input, report, staging)
-            (hashes, manifestEntries, partText) = try writeStep(run, input, report, staging)
-            if options.bundles != nil {
-                staging.bundles = try openBundlesWriter()
-                staging.stagedWork.append(Termination.removeOnStop(Self.stagingFolder(of: staging.bundles!)))
-                try writeBundles(StatementBundles.bundles(for: dataset), templates: templates, printer: printer, into: staging.bundles!)
-            }
-            // The extra files, and the cache, are staged beside their destinations before the site is
-            // swapped in, so a failure here still leaves everything as it was; the cache is
-            // committed with the site (it describes the site's files), outside the published folder.
-            var besides = staging.artifacts
-            if let incremental, let loaded {
-                var cache = incremental.record(loaded, files: writer.stamps(), warnings: warnings, site: site, hashes: hashes, accounts: dataset.starling)
-                cache.tool = tool
-                if let mapped {
-                    // Each account read here leaves its summary beside the cache for the next build.
-                    let summaries = Units.summariesFolder(for: options.cacheFile)
-                    if !FileManager.default.fileExists(atPath: summaries.path) { staging.madeSummaries = summaries }
-                    if let reason = Units.makeFolder(summaries) {
-                        throw BuildError(writing: SiteWriter.WriteError(path: summaries.path, reason: "cannot make the folder of the accounts' summaries: \(reason)"))
-                    }
-                    incremental.recordUnits(&cache, site: site, dataset: dataset, mapped: mapped, held: held, entries: manifestEntries)
-                    for entry in mapped { besides.append((Units.file(of: entry.uid, in: summaries), entry.text)) }
-                }
-                besides.append((options.cacheFile, cache.text))
-            }
-            // Listed beside the output first, so that a build killed from here on leaves nothing
-            // the next build of the output does not clean, whatever its options.
-            if !besides.isEmpty { staging.beside = try Self.writeError { () throws(SiteWriter.WriteError) in try BesideList(for: options.output) } }
-            for (url, text) in besides {
-                staging.staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try staging.beside!.stage(text, at: url) })
-            }
+            let written = try writeStep(run, input, report, staging)
+            try extrasStep(run, input, report, templates: templates, mapped: mapped, hashes: written.hashes,
+                           manifestEntries: written.manifestEntries, into: &staging)
             // A share's record goes in last: the part is finished when it is there.
-            if let partText { try Self.writeError { () throws(SiteWriter.WriteError) in try writer.write(partText, to: PartRecord.fileName) } }
+            if let partText = written.partText {
+                try Self.writeError { () throws(SiteWriter.WriteError) in try staging.writer.write(partText, to: PartRecord.fileName) }
+            }
         } catch {
             staging.discard()
             throw error
         }
-        // The swap is not cut in two by a stop: one that comes meanwhile waits for it, and then
-        // has nothing of this build's to remove.
-        let swap = try Termination.holding { () throws(BuildError) -> SiteWriter.Swap in
-            defer { staging.stagedWork.forEach { $0.end() } }
-            return try commit(writer, bundles: staging.bundles, with: staging.staged)
-        }
-        if mapped != nil { Units.removeOthers(in: Units.summariesFolder(for: options.cacheFile), keeping: Set(dataset.starling.map(\.account.uid))) }
-        progress("write: \(swap.summary.files) files, \(swap.summary.changed) changed, \(swap.summary.removed) removed")
-        for file in staging.staged where file.destination != options.cacheFile && !file.destination.path.hasSuffix("." + Census.fileExtension) {
-            progress("write: \(file.destination.path)")
-        }
-        return BuildResult(pages: site.pages.count + heldPages.count, write: swap.summary, warnings: warnings)
+        return try commitStep(input, report, staging, mapped: mapped, heldPages: heldPages)
     }
 
     /// The folder `writer` stages into.
