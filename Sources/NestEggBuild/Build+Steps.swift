@@ -6,9 +6,10 @@ import NestEggSupport
 import NestEggWrite
 import Foundation
 
-// The steps of ``Build/run(_:)``, in the order the data flows: load → map → reduce → render →
-// write → extras → commit. Each is a function of its own that takes the run and what the steps
-// before it gave, and gives what the steps after it take.
+// The steps of ``Build/run(_:)``, in the order the data flows: load → map → reduce → open →
+// render → write → extras → commit. Each is a function of its own that takes the run and what
+// the steps before it gave, and gives what the steps after it take. Only the steps from open on
+// stage files (``BuildStaging``); nothing reaches the output before the commit.
 
 /// One run of the build: what it is to do (``BuildPlan``), what it knows of the last build, and
 /// whether it is a rebuild that maps the changed accounts only (``Units``). Every step reads it.
@@ -71,7 +72,7 @@ struct BuildStaging {
     /// The accounts' summaries' folder, when this build made it.
     var madeSummaries: URL?
 
-    /// A step failed: everything staged is let go, and nothing is left of the build.
+    /// A step failed: everything staged is let go, and nothing of the build is left behind.
     func discard() {
         // The rows' thread is done before the build ends.
         _ = rows?.value
