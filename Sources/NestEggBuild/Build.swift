@@ -93,23 +93,6 @@ public struct BuildResult: Sendable {
     public let warnings: [Diagnostic]
 }
 
-/// What a build is to do, resolved once from its options (``Build/plan()``): the steps read the
-/// plan, not the options' flags.
-struct BuildPlan {
-    /// Where the build writes besides the output folder (`--single-file`, `--summary`, `--json`, `--cache`).
-    let destinations: Destinations
-    /// The data folder, listed.
-    let folder: DataFolder
-    /// Chromium, for `--pdf`.
-    let printer: PDFPrinter?
-    /// Whether the output folder is the plain site (no PDFs, no bundles, not a share), whatever
-    /// files the build also writes beside it: it keeps a build cache, reuses unchanged pages and
-    /// compares with the last build. (A share's folder is a part, rebuilt whole when its worker is retried.)
-    let keepsCache: Bool
-    /// Whether the build writes nothing beside the site but its cache, and so may stop at "up to date".
-    let mayStopUpToDate: Bool
-}
-
 /// The pipeline: load (JSON → model) → report (model → pages) → render (Markdown, then
 /// HTML) → write (staged, then swapped in). Nothing reaches the output folder unless every
 /// step before `write` succeeded.
@@ -139,13 +122,13 @@ public struct Build {
             progress("load: \(units.changed.count) of \(units.changed.count + units.held.count) accounts changed since the last build;"
                      + " the others from their summaries")
             do {
-                return try run(plan, incremental: incremental, tool: tool, units: units)
+                return try run(BuildRun(plan: plan, incremental: incremental, tool: tool, units: units))
             } catch {
                 guard error.unitsFallback else { throw error }
                 progress("load: \(error.diagnostics.first?.message ?? "the last build's summaries do not fit"); building every account")
             }
         }
-        return try run(plan, incremental: incremental, tool: tool, units: nil)
+        return try run(BuildRun(plan: plan, incremental: incremental, tool: tool, units: nil))
     }
 
     /// A rebuild that cannot keep the held accounts' pages after all (``Units``): it is built again, whole.
@@ -155,227 +138,34 @@ public struct Build {
         return error
     }
 
-    /// The build, with `units`: as a rebuild that maps the changed accounts only.
-    func run(_ plan: BuildPlan, incremental: Incremental?, tool: String, units: Units.Plan?) throws(BuildError) -> BuildResult {
-        let (folder, printer) = (plan.folder, plan.printer)
-        // A share with a census reads its own feeds only; the census's digests stand for the others'.
-        let census = try readCensus(folder)
-        let shareDigests = try census.map { census throws(BuildError) in try placing(folder) { () throws(BuildError) in
-            try census.digests(of: folder, notOwn: { !ownsFeed($0) }) } }
-        // A build that keeps a cache reads each feed with a log of its own, for the account's summary.
-        let held = units?.held ?? [:]
-        let unitFeeds = incremental == nil ? nil : Units.Feeds(held: held)
-        // The budgets are checked against every account's spending categories: the held accounts' as recorded.
-        let heldCodes = units.map { _ in Set(held.values.flatMap(\.unit.spendingCodes)) }
-        let (dataset, warnings, notes, feeds) = try load(folder, census: census, readers: unitFeeds?.readers, spendingCodes: heldCodes)
-        if let census { try placing(folder) { () throws(BuildError) in try census.checkAgain(folder, parsed: feeds.parsed, own: ownsFeed) } }
-        if units != nil {
-            guard Set(dataset.starling.map(\.account.uid)) == Set(held.keys).union(units!.changed) else {
-                throw Self.unitsFallback("the accounts are not the last build's")
-            }
-        }
-        // Each account read here, summarised for the next build (and for this one's lists).
-        let mapped = unitFeeds.flatMap { feeds in
-            Units.summaries(of: dataset.starling.filter { held[$0.account.uid] == nil }, notes: feeds.notes, digests: incremental!.digests,
-                            settings: dataset.settings)
-        }
+    /// The build, with `units`: as a rebuild that maps the changed accounts only. Its steps
+    /// (Build+Steps.swift), in the order the data flows; each takes what the steps before it gave.
+    /// Nothing reaches the output folder or the files beside it before the commit: after a step
+    /// that stages fails, what it and the steps before it staged is discarded.
+    func run(_ run: BuildRun) throws(BuildError) -> BuildResult {
+        let input = try loadStep(run)
+        let mapped = mapStep(run, input)
+        // The templates are read before the report is worked out: a broken one stops the build first.
         let templates = try loadTemplates()
-        let loaded = incremental?.loaded(dataset)
-        // A census carries what every site-wide page needs of the accounts it holds; without one,
-        // a share reads the other accounts' feeds again for it.
-        let summarised = dataset.starling.map(\.account.uid).filter { feeds.summarised[$0] != nil }
-        var elsewhere = try figuresElsewhere(dataset, folder: folder, summarised: feeds.summarised,
-                                            census: census.map { census throws(BuildError) in try census.figures(of: summarised, folder: options.data) })
-        var spendingRows: SiteReport.SpendingRows = census.map { .runs($0.totals) } ?? .inMemory
-        var snapshot: ChangeSnapshot?
-        if units != nil {
-            guard let mapped else { throw Self.unitsFallback("the changed accounts' summaries could not be made") }
-            // Every account's rows are its summary's: the held accounts' as kept, the others' as made now.
-            var totals = SpendingTotals()
-            for uid in held.keys.sorted() {
-                elsewhere[uid] = held[uid]!.figures
-                totals.add(held[uid]!.record.totals)
-            }
-            for entry in mapped { totals.add(entry.record.totals) }
-            spendingRows = .runs(totals)
-            guard let previous = incremental?.previous?.changes, let whole = ChangeSnapshot(dataset, itemsOf: Array(held.keys), from: previous) else {
-                throw Self.unitsFallback("the last build's snapshot does not hold every account")
-            }
-            snapshot = whole
-        }
-        // A share compares with nothing: its part is rebuilt whole, without a build cache.
-        var site = SiteReport.build(dataset, notes: notes, previous: incremental?.previous?.changes, memo: loaded?.memo,
-                                    summaries: elsewhere, rows: spendingRows, snapshot: snapshot)
-        site.statementPDFs = printer != nil
-        let heldEntities = Set(held.keys.map(Page.entity(ofStarlingAccount:)))
-        if !heldEntities.isEmpty, site.pages.contains(where: { $0.entity.map(heldEntities.contains) ?? false }) {
-            throw Self.unitsFallback("a held account has pages of its own in the report")
-        }
-        progress("report: \(site.pages.count) pages in \(site.sections.count) section\(site.sections.count == 1 ? "" : "s")")
-        // With a census, the transactions lists' rows are its runs, merged: the share keeps its own
-        // pages' rows only. The merge is one core's work, done beside the rendering of the pages that
-        // show no row (``render(_:into:reuse:rows:)``); first, where a single file shows every page.
-        let shard = options.shard
-        let fillRows = { @Sendable (census: CensusSet, lists: SpendingLists) throws(BuildError) in
-            try census.fillRows(lists, keeps: { path in shard?.owns(path) ?? true })
-        }
-        // (The command refuses --shard, which --census goes with, beside --single-file; a caller of
-        // the library may not, and a single file renders every page.)
-        if options.singleFile != nil, let census, let lists = site.spendingLists { try fillRows(census, lists) }
-        let renderer = PageRenderer(templates: templates, site: site)
-        let artifacts = try renderArtifacts(renderer, warnings: warnings)
-        let writer = try openWriter()
-        // Stopped by a signal before the swap, nestegg removes the staging folders (Termination).
-        var stagedWork = [Termination.removeOnStop(Self.stagingFolder(of: writer))]
-        defer { stagedWork.forEach { $0.end() } }
-        let censusRows = options.singleFile != nil ? nil : census.flatMap { census in site.spendingLists.map { lists in
-            Beside { () -> BuildError? in
-                do throws(BuildError) { try fillRows(census, lists) } catch { return error }
-                return nil
-            }
-        } }
-        // With units, the lists' rows are every account's summary's, merged beside the rendering.
-        let accountNames = Dictionary(dataset.starling.map { ($0.account.uid, $0.account.name) }, uniquingKeysWith: { first, _ in first })
-        let unitRows = units == nil ? nil : site.spendingLists.map { lists in
-            Beside { () -> BuildError? in
-                Units.fillRows(lists, held: held.keys.sorted().map { held[$0]! }, mapped: mapped ?? [], accountNames: accountNames)
-                    .map { Self.unitsFallback("the summaries' rows do not fill the lists: \($0)") }
-            }
-        }
-        let rows = censusRows ?? unitRows
-        var staged: [StagedFile] = []
-        var beside: BesideList?
-        defer { beside?.end() }
-        var bundles: SiteWriter?
-        var partText: String?
-        var hashes: [String: String] = [:]
-        var manifestEntries: [StatementManifest.Entry] = []
-        var heldPages: [String] = []
-        var madeSummaries: URL?  // the summaries' folder, when this build made it
+        let report = try reduceStep(run, input, mapped: mapped)
+        var staging = try openStep(run, input, report, templates: templates, mapped: mapped)
+        // The staging folders' registrations, and the list beside the output, end with the build.
+        defer { staging.end() }
+        let heldPages: [String]
         do throws(BuildError) {
-            // The held accounts' files are kept as the last build wrote them.
-            if let previous = incremental?.previous, units != nil {
-                for uid in held.keys.sorted() {
-                    guard writer.reuse(held[uid]!.unit.files, expected: previous.files) else {
-                        throw Self.unitsFallback("a file of account \(uid)'s pages is not as the last build wrote it")
-                    }
-                    heldPages += held[uid]!.unit.pages
-                }
-            }
-            // A plain site keeps the pages whose fingerprint the last build recorded unchanged.
-            try render(renderer, into: writer, reuse: loaded?.reuse, rows: rows, morePages: heldPages)
-            if let printer { try printPDFs(site, with: printer, into: writer) }
-            let records = site.statements
-            if let shard = options.shard {
-                // A share hashes its own statements' files; the merge puts the manifest together.
-                let owned = records.indices.filter { shard.owns(Page.entity(of: records[$0].account)) }
-                let entries = try self.manifestEntries(owned.map { records[$0] }, folder: StatementsReport.section.id + "/", pdf: false, into: writer)
-                let part = PartRecord(fingerprint: BuildCache.fingerprint(shareDigests ?? DataDigests(folder), templates: options.templates,
-                                                                          includingExecutable: false),
-                                      shard: shard, manifestHead: StatementManifest.head(dataAsOf: site.dataAsOf), statementCount: site.statementCount,
-                                      files: writer.stamps().keys.sorted(),
-                                      entries: zip(owned, entries).map { .init(place: site.statementPlaces[$0], entry: StatementManifest.text(of: $1)) },
-                                      baseURL: site.settings.baseURL)
-                partText = part.text
-            } else if units != nil {
-                if site.statementCount > 0 {
-                    let known = loaded.flatMap { incremental?.knownHashes($0) }
-                    let heldEntries = dataset.starling.flatMap { held[$0.account.uid]?.unit.entries ?? [] }
-                    (hashes, manifestEntries) = try writeManifest(site, held: heldEntries, into: writer, known: known)
-                }
-            } else if !records.isEmpty {
-                let known = loaded.flatMap { incremental?.knownHashes($0) }
-                (hashes, manifestEntries) = try writeManifestEntries(records, folder: StatementsReport.section.id + "/", pdf: printer != nil,
-                                                                     dataAsOf: site.dataAsOf, into: writer, known: known)
-            }
-            if options.bundles != nil {
-                bundles = try openBundlesWriter()
-                stagedWork.append(Termination.removeOnStop(Self.stagingFolder(of: bundles!)))
-                try writeBundles(StatementBundles.bundles(for: dataset), templates: templates, printer: printer, into: bundles!)
-            }
-            // The extra files, and the cache, are staged beside their destinations before the site is
-            // swapped in, so a failure here still leaves everything as it was; the cache is
-            // committed with the site (it describes the site's files), outside the published folder.
-            var besides = artifacts
-            if let incremental, let loaded {
-                var cache = incremental.record(loaded, files: writer.stamps(), warnings: warnings, site: site, hashes: hashes, accounts: dataset.starling)
-                cache.tool = tool
-                if let mapped {
-                    // Each account read here leaves its summary beside the cache for the next build.
-                    let summaries = Units.summariesFolder(for: options.cacheFile)
-                    if !FileManager.default.fileExists(atPath: summaries.path) { madeSummaries = summaries }
-                    if let reason = Units.makeFolder(summaries) {
-                        throw BuildError(writing: SiteWriter.WriteError(path: summaries.path, reason: "cannot make the folder of the accounts' summaries: \(reason)"))
-                    }
-                    incremental.recordUnits(&cache, site: site, dataset: dataset, mapped: mapped, held: held, entries: manifestEntries)
-                    for entry in mapped { besides.append((Units.file(of: entry.uid, in: summaries), entry.text)) }
-                }
-                besides.append((options.cacheFile, cache.text))
-            }
-            // Listed beside the output first, so that a build killed from here on leaves nothing
-            // the next build of the output does not clean, whatever its options.
-            if !besides.isEmpty { beside = try Self.writeError { () throws(SiteWriter.WriteError) in try BesideList(for: options.output) } }
-            for (url, text) in besides {
-                staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try beside!.stage(text, at: url) })
-            }
+            heldPages = try renderStep(run, input, report, staging)
+            let written = try writeStep(run, input, report, staging)
+            try extrasStep(run, input, report, templates: templates, mapped: mapped, hashes: written.hashes,
+                           manifestEntries: written.manifestEntries, into: &staging)
             // A share's record goes in last: the part is finished when it is there.
-            if let partText { try Self.writeError { () throws(SiteWriter.WriteError) in try writer.write(partText, to: PartRecord.fileName) } }
+            if let partText = written.partText {
+                try Self.writeError { () throws(SiteWriter.WriteError) in try staging.writer.write(partText, to: PartRecord.fileName) }
+            }
         } catch {
-            // The rows' thread is done before the build ends.
-            _ = rows?.value
-            writer.discard()
-            bundles?.discard()
-            staged.forEach { $0.discard() }
-            // A folder this build made for the summaries goes too (it is empty once they are discarded).
-            if let madeSummaries { rmdir(madeSummaries.path) }
+            staging.discard()
             throw error
         }
-        // The swap is not cut in two by a stop: one that comes meanwhile waits for it, and then
-        // has nothing of this build's to remove.
-        let swap = try Termination.holding { () throws(BuildError) -> SiteWriter.Swap in
-            defer { stagedWork.forEach { $0.end() } }
-            return try commit(writer, bundles: bundles, with: staged)
-        }
-        if mapped != nil { Units.removeOthers(in: Units.summariesFolder(for: options.cacheFile), keeping: Set(dataset.starling.map(\.account.uid))) }
-        progress("write: \(swap.summary.files) files, \(swap.summary.changed) changed, \(swap.summary.removed) removed")
-        for file in staged where file.destination != options.cacheFile && !file.destination.path.hasSuffix("." + Census.fileExtension) {
-            progress("write: \(file.destination.path)")
-        }
-        return BuildResult(pages: site.pages.count + heldPages.count, write: swap.summary, warnings: warnings)
-    }
-
-    /// The plan: every path checked before anything is read or written, what a killed build left
-    /// behind repaired before anything looks at the output, and the options resolved once.
-    func plan() throws(BuildError) -> BuildPlan {
-        // Every path is checked before anything is read or written, and what a killed build
-        // left behind is repaired before anything looks at the output.
-        let destinations = Destinations(options)
-        if let error = destinations.check(data: options.data, output: options.output, templates: options.templates,
-                                          bundles: options.bundles) { throw error }
-        try checkOutputFolder()
-        try checkBundlesFolder()
-        try checkTemplatesFolder()
-        SiteWriter.recover(options.output)
-        options.bundles.map(SiteWriter.recover)
-        destinations.urls.forEach(StagedFile.recover(beside:))
-        let printer = try locatePrinter()
-        let folder = try openDataFolder(avoiding: [options.output] + [options.bundles].compactMap { $0 })
-        // Input reached through a link may not lie in what the build replaces.
-        let replaced = [("--output", options.output, true)] + (options.bundles.map { [("--bundles", $0, true)] } ?? [])
-            + destinations.entries.map { ($0.option, $0.url, false) }
-        let links = [Destinations.InputLinks(data: folder)] + [options.templates].compactMap { $0 }.map { Destinations.InputLinks(flat: $0, what: "templates") }
-        if let error = Destinations.checkLinks(links, replaced: replaced) { throw error }
-        if options.shard != nil, !destinations.entries.isEmpty || options.pdf || options.bundles != nil {
-            throw BuildError(step: .load, exitCode: .usage, diagnostics: [Diagnostic(.error, file: options.output.path,
-                message: "--shard builds pages only: --pdf, --bundles, --single-file, --summary and --json go with a build on one machine")])
-        }
-        // The output folder of a build without PDFs, bundles or a share is the plain site, whatever
-        // files it also writes beside it (--summary, --json, --single-file): it keeps a build cache,
-        // reuses unchanged pages and compares with the last build. Only a build with nothing beside
-        // it may stop at "up to date". (A share's folder is a part, rebuilt whole when its worker is retried.)
-        let keepsCache = printer == nil && options.bundles == nil && options.shard == nil
-        return BuildPlan(destinations: destinations, folder: folder, printer: printer, keepsCache: keepsCache,
-                         mayStopUpToDate: keepsCache && destinations.entries.allSatisfy { $0.option == Destinations.cacheOption })
+        return try commitStep(input, report, staging, mapped: mapped, heldPages: heldPages)
     }
 
     /// The folder `writer` stages into.
