@@ -221,14 +221,15 @@ extension Build {
         let (incremental, units, printer, held, loaded, site) = (run.incremental, run.units, run.plan.printer, input.held, report.loaded, report.site)
         let (renderer, writer, rows) = (staging.renderer, staging.writer, staging.rows)
         var heldPages: [String] = []
-        // The held accounts' files are kept as the last build wrote them.
+        // The held accounts' files are kept as the last build wrote them, checked on every core
+        // (``SiteWriter`` links them one at a time).
         if let previous = incremental?.previous, units != nil {
-            for uid in held.keys.sorted() {
-                guard writer.reuse(held[uid]!.unit.files, expected: previous.files) else {
-                    throw Self.unitsFallback("a file of account \(uid)'s pages is not as the last build wrote it")
-                }
-                heldPages += held[uid]!.unit.pages
+            let uids = held.keys.sorted()
+            let unchanged = Concurrently.map(uids.count) { writer.reuse(held[uids[$0]]!.unit.files, expected: previous.files) }
+            if let index = unchanged.firstIndex(of: false) {
+                throw Self.unitsFallback("a file of account \(uids[index])'s pages is not as the last build wrote it")
             }
+            heldPages = uids.flatMap { held[$0]!.unit.pages }
         }
         // A plain site keeps the pages whose fingerprint the last build recorded unchanged.
         try render(renderer, into: writer, reuse: loaded?.reuse, rows: rows, morePages: heldPages)

@@ -94,13 +94,17 @@ public struct BuildCache: Sendable {
         return folder.deletingLastPathComponent().appendingPathComponent("." + folder.lastPathComponent + ".nestegg-cache")
     }
 
-    /// The cache a file's bytes hold; `nil` for anything but this format, whole.
+    /// The cache a file's bytes hold; `nil` for anything but this format, whole. Its two lines
+    /// are decoded side by side, on two cores.
     static func parse(_ bytes: [UInt8], whole: Bool = true) -> BuildCache? {
-        guard let head = RecordFile.value(Head.self, from: bytes, format: format, line: 0, of: 2),
-              let files = head.files.dictionary else { return nil }
+        guard let lines = RecordFile.lines(of: bytes, format: format, count: 2) else { return nil }
+        let decoded = Concurrently.map(whole ? 2 : 1) { line -> Line? in
+            line == 0 ? RecordFile.value(Head.self, line: lines[0]).map(Line.head) : RecordFile.value(Rest.self, line: lines[1]).map(Line.rest)
+        }
+        guard case .head(let head) = decoded[0], let files = head.files.dictionary else { return nil }
         var cache = BuildCache(fingerprint: head.fingerprint, files: files, warnings: head.warnings)
         guard whole else { return cache }
-        guard let rest = RecordFile.value(Rest.self, from: bytes, format: format, line: 1, of: 2),
+        guard case .rest(let rest) = decoded[1],
               let pages = rest.pages.dictionary, let keys = rest.keys.dictionary, let statementDigests = rest.statementDigests.dictionary,
               let hashes = rest.hashes.dictionary, let inputs = rest.inputs.dictionary, let units = rest.units.dictionary else { return nil }
         (cache.pages, cache.keys, cache.statementDigests, cache.hashes, cache.changes) = (pages, keys, statementDigests, hashes, rest.changes)
@@ -108,15 +112,21 @@ public struct BuildCache: Sendable {
         return cache
     }
 
+    /// One of the two lines, decoded.
+    private enum Line: Sendable {
+        case head(Head)
+        case rest(Rest)
+    }
+
     /// The first line: what the "up to date" check reads. (Each dictionary as ``SortedColumns``.)
-    private struct Head: Codable {
+    private struct Head: Codable, Sendable {
         var fingerprint: String
         var files: SortedColumns<FileStamp>
         var warnings: [Diagnostic]
     }
 
     /// The second line: what a rebuild takes again.
-    private struct Rest: Codable {
+    private struct Rest: Codable, Sendable {
         var pages: SortedColumns<String>
         var keys: SortedColumns<String>
         var statementDigests: SortedColumns<StatementDigest>

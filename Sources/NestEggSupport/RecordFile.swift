@@ -82,10 +82,22 @@ public enum RecordFile {
     /// The value of JSON line `line` of a file of `format` that holds `count` of them; `nil` for
     /// anything else. The whole file's signature is checked, whichever line is read.
     public static func value<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8], format: String, line: Int, of count: Int) -> Value? {
+        guard let lines = lines(of: bytes, format: format, count: count), lines.indices.contains(line) else { return nil }
+        return value(type, line: lines[line])
+    }
+
+    /// The JSON lines of a file of `format` that holds `count` of them, its signature checked
+    /// once for all (decode each with ``value(_:line:)``, on a core of its own if need be); `nil`
+    /// for anything else.
+    public static func lines(of bytes: [UInt8], format: String, count: Int) -> [ArraySlice<UInt8>]? {
         guard let body = body(of: bytes), bytes.starts(with: Array((format + "\n").utf8)) else { return nil }
         let lines = body.dropFirst(format.utf8.count + 1).dropLast().split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        guard lines.count == count, lines.indices.contains(line) else { return nil }
-        return try? JSONDecoder().decode(type, from: Data(lines[line]))
+        return lines.count == count ? lines : nil
+    }
+
+    /// The value one of ``lines(of:format:count:)`` holds; `nil` if it holds none.
+    public static func value<Value: Decodable>(_ type: Value.Type, line: ArraySlice<UInt8>) -> Value? {
+        try? JSONDecoder().decode(type, from: Data(line))
     }
 
     /// `body` (the format's line and the JSON line, each with its break) with its signature line.
@@ -275,6 +287,7 @@ public struct SortedColumns<Value: Codable>: Codable {
 
     /// The dictionary; `nil` when the columns are not of the same length or a key comes twice (a
     /// record that is not one of ours).
+    @inlinable
     public var dictionary: [String: Value]? {
         guard keys.count == values.count else { return nil }
         var result = [String: Value](minimumCapacity: keys.count)
