@@ -118,6 +118,20 @@ import Testing
         return result
     }
 
+    /// A copy of the fixtures in a new temporary folder (`work`), built once into `incremental`.
+    func builtFixtures() throws -> (work: URL, data: URL, incremental: URL) {
+        let work = try temporaryFolder()
+        let data = work.appendingPathComponent("data"), incremental = work.appendingPathComponent("incremental")
+        do {
+            try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Fixtures"), to: data)
+            _ = try build(data, incremental)
+        } catch {
+            try? FileManager.default.removeItem(at: work)
+            throw error
+        }
+        return (work, data, incremental)
+    }
+
     /// Every file of `a` and `b` but the build cache, compared byte for byte.
     func differences(_ a: URL, _ b: URL) throws -> [String] {
         func files(_ root: URL) -> [String: Data] {
@@ -141,11 +155,8 @@ import Testing
     @Test(arguments: 0..<edits.count)
     func anIncrementalBuildIsACleanBuild(_ index: Int) throws {
         let (name, keepsPages, edit) = Self.edits[index]
-        let work = try temporaryFolder()
+        let (work, data, incremental) = try builtFixtures()
         defer { try? FileManager.default.removeItem(at: work) }
-        let data = work.appendingPathComponent("data"), incremental = work.appendingPathComponent("incremental")
-        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Fixtures"), to: data)
-        _ = try build(data, incremental)
         try edit(data)
         let rebuild = try build(data, incremental)
         #expect(rebuild.stderr.contains("unchanged since the last build, kept") == keepsPages, "\(name): \(rebuild.stderr)")
@@ -159,11 +170,8 @@ import Testing
     /// as they were, and works it out again when they are not: with every recorded digest replaced,
     /// the account whose feed changed gets its real digests back, the other keeps what the cache says.
     @Test func finalStatementDigestsComeFromTheCacheWhileTheirInputsAreUnchanged() throws {
-        let work = try temporaryFolder()
+        let (work, data, incremental) = try builtFixtures()
         defer { try? FileManager.default.removeItem(at: work) }
-        let data = work.appendingPathComponent("data"), incremental = work.appendingPathComponent("incremental")
-        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Fixtures"), to: data)
-        _ = try build(data, incremental)
         let cacheFile = BuildCache.defaultFile(for: incremental)
         let bogus = String(repeating: "0", count: 64)
         var cache = try #require(BuildCache.read(at: cacheFile))
@@ -193,11 +201,8 @@ import Testing
     /// working out their view. Seen in the cache: a kept page carries its recorded fingerprint on,
     /// here a bogus one, where a page whose view is worked out records its own.
     @Test func otherSourcesPagesAreKeptWithoutTheirViewAfterAnAccountsTransactions() throws {
-        let work = try temporaryFolder()
+        let (work, data, incremental) = try builtFixtures()
         defer { try? FileManager.default.removeItem(at: work) }
-        let data = work.appendingPathComponent("data"), incremental = work.appendingPathComponent("incremental")
-        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Fixtures"), to: data)
-        _ = try build(data, incremental)
         let cacheFile = BuildCache.defaultFile(for: incremental)
         var cache = try #require(BuildCache.read(at: cacheFile))
         let named = cache.keys.keys.filter { path in ["loans/", "countries/", "lender", "transfers/", "goals/"].contains { path.hasPrefix($0) } }
