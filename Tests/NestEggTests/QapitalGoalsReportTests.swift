@@ -304,6 +304,23 @@ private func render(_ page: Page, in site: Site) throws -> PageRenderer.Output {
         #expect(dashboard.table?.rows.map { $0.cells[0] } == ["Trip", "Kept"])
     }
 
+    /// A Qapital goal's page goes by Qapital's own latest data, as an account's pages go by the
+    /// account's: its last week is "so far" while Qapital's data ends inside it, whatever later
+    /// date the other sources reach (the site's as-of here, a week later), and the page's view is
+    /// the same whatever that date is (so a rebuild may keep it by key: ``PageInputs``).
+    @Test func aGoalsWeeksGoByQapitalsOwnLatestDate() throws {
+        let data = dataset([goal(1, "Open", saved: 100, target: nil)],
+                           feeds: [1: [item("a", "2026-11-16T09:00:00Z", 2500, rule: 1), item("b", "2026-11-18T09:00:00Z", 500, rule: 1)]])
+        func weeks(siteAsOf: String?) throws -> [String] {
+            let context = ReportContext(settings: data.settings, asOf: siteAsOf.map { CivilDate(iso8601: $0)! })
+            let page = try #require(GoalsReport.pages(for: data, context: context).first { $0.path == "goals/1-open" })
+            return try #require(page.view as? GoalsReport.GoalView).weeks.map(\.week)
+        }
+        #expect(try weeks(siteAsOf: "2026-11-25").last == "2026-W47 so far", "Qapital's data ends on Wednesday of week 47")
+        #expect(try weeks(siteAsOf: "2026-11-25") == weeks(siteAsOf: "2026-11-18"))
+        #expect(try weeks(siteAsOf: nil) == weeks(siteAsOf: "2026-12-31"))
+    }
+
     @Test func aGoalPageShowsReachedNoTargetAndStarlingWithoutAFeed() throws {
         let feed = [item("a", "2026-11-16T09:00:00Z", 2500, rule: 1)]
         let data = dataset([goal(1, "Done", saved: 50_000, target: 50_000), goal(2, "Open", saved: 100, target: nil)],
