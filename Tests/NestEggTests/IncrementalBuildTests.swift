@@ -132,26 +132,6 @@ import Testing
         return (work, data, incremental)
     }
 
-    /// Every file of `a` and `b` but the build cache, compared byte for byte.
-    func differences(_ a: URL, _ b: URL) throws -> [String] {
-        func files(_ root: URL) -> [String: Data] {
-            var found: [String: Data] = [:]
-            let enumerator = FileManager.default.enumerator(atPath: root.path)
-            while let path = enumerator?.nextObject() as? String {
-                var isFolder: ObjCBool = false
-                _ = FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isFolder)
-                // The build cache, and the one page that depends on the build before (ChangesReport).
-                if !isFolder.boolValue && path != BuildCache.fileName && !path.hasPrefix(ChangesReport.path + ".") {
-                    found[path] = FileManager.default.contents(atPath: root.appendingPathComponent(path).path)
-                }
-            }
-            return found
-        }
-        let (left, right) = (files(a), files(b))
-        #expect(left.count > 100)
-        return Set(left.keys).union(right.keys).sorted().filter { left[$0] != right[$0] }
-    }
-
     @Test(arguments: 0..<edits.count)
     func anIncrementalBuildIsACleanBuild(_ index: Int) throws {
         let (name, keepsPages, edit) = Self.edits[index]
@@ -162,7 +142,7 @@ import Testing
         #expect(rebuild.stderr.contains("unchanged since the last build, kept") == keepsPages, "\(name): \(rebuild.stderr)")
         let clean = work.appendingPathComponent("clean")
         _ = try build(data, clean)
-        let differing = try differences(incremental, clean)
+        let differing = siteDifferences(incremental, clean)
         #expect(differing.isEmpty, "\(name): \(differing.prefix(5))")
     }
 
@@ -292,7 +272,7 @@ import Testing
         #expect(!rebuild.stderr.contains("kept"), "every page renders again: \(rebuild.stderr)")
         let clean = work.appendingPathComponent("clean")
         _ = try build(data, clean, templates: templates)
-        #expect(try differences(incremental, clean).isEmpty)
+        #expect(siteDifferences(incremental, clean).isEmpty)
         #expect(try String(contentsOf: incremental.appendingPathComponent("index.html"), encoding: .utf8).contains("Made by NestEgg"))
 
         // With nothing else changed, the tampered page alone is written anew the next time; a
@@ -304,7 +284,7 @@ import Testing
         let dataCopy = work.appendingPathComponent("data")
         try FileManager.default.copyItem(at: data, to: dataCopy)
         _ = try build(dataCopy, incremental, templates: templates)
-        #expect(try differences(incremental, clean).isEmpty, "the edited page is repaired")
+        #expect(siteDifferences(incremental, clean).isEmpty, "the edited page is repaired")
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import NestEggBuild
 @testable import NestEggLoad
 @testable import NestEggModel
@@ -92,4 +93,26 @@ func unpadded(_ markdown: String) -> String {
         }
         return "|" + cells.map { $0.isEmpty ? " " : " \($0) " }.joined(separator: "|") + "|"
     }.joined(separator: "\n")
+}
+
+/// Every file of `a` and `b` (dotfiles included) but the "what changed" page and its tables,
+/// compared byte for byte: the paths that differ, or are in one only. (The build cache lives
+/// beside the output, never in it: a cache inside would differ, and fail the comparison.)
+func siteDifferences(_ a: URL, _ b: URL) -> [String] {
+    func files(_ root: URL) -> [String: Data] {
+        var found: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: root.path)
+        while let path = enumerator?.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isFolder)
+            if !isFolder.boolValue && !path.hasPrefix(ChangesReport.path + ".") {
+                found[path] = FileManager.default.contents(atPath: root.appendingPathComponent(path).path)
+            }
+        }
+        return found
+    }
+    let (left, right) = (files(a), files(b))
+    #expect(left.count > 100)
+    #expect(left.keys.contains { $0.hasPrefix(".") }, "the marker, a dotfile, is compared too")
+    return Set(left.keys).union(right.keys).sorted().filter { left[$0] != right[$0] }
 }

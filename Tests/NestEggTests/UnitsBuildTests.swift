@@ -24,27 +24,6 @@ import Testing
         return result
     }
 
-    /// Every file of `a` and `b` (dotfiles included) but the "what changed" page and its tables,
-    /// compared byte for byte: the paths that differ, or are in one only.
-    func differences(_ a: URL, _ b: URL) -> [String] {
-        func files(_ root: URL) -> [String: Data] {
-            var found: [String: Data] = [:]
-            let enumerator = FileManager.default.enumerator(atPath: root.path)
-            while let path = enumerator?.nextObject() as? String {
-                var isFolder: ObjCBool = false
-                _ = FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isFolder)
-                if !isFolder.boolValue && !path.hasPrefix(ChangesReport.path + ".") {
-                    found[path] = FileManager.default.contents(atPath: root.appendingPathComponent(path).path)
-                }
-            }
-            return found
-        }
-        let (left, right) = (files(a), files(b))
-        #expect(left.count > 100)
-        #expect(left.keys.contains { $0.hasPrefix(".") }, "the marker, a dotfile, is compared too")
-        return Set(left.keys).union(right.keys).sorted().filter { left[$0] != right[$0] }
-    }
-
     /// The size and modification time of every file under `root`, by path.
     func stamps(_ root: URL) -> [String: FileStamp] {
         var found: [String: FileStamp] = [:]
@@ -104,7 +83,7 @@ import Testing
             try? FileManager.default.removeItem(at: clean)
             try? FileManager.default.removeItem(at: BuildCache.defaultFile(for: clean))
             _ = try build(data, clean, templates: templates)
-            let differing = differences(site, clean)
+            let differing = siteDifferences(site, clean)
             #expect(differing.isEmpty, "\(name): \(differing.prefix(5))")
             if mapsSome {
                 // The held accounts' files are the last build's own: not written again.
@@ -177,7 +156,7 @@ import Testing
         #expect(mapped.stderr.contains(Self.mapsSome) && !mapped.stderr.contains(Self.fellBack), "\(mapped.stderr)")
         let cleanFirst = work.appendingPathComponent("clean-first")
         _ = try build(data, cleanFirst)
-        #expect(differences(site, cleanFirst).isEmpty)
+        #expect(siteDifferences(site, cleanFirst).isEmpty)
         _ = try Self.aDaysPayments(data)
         // Another account's statement, changed by hand.
         let cache = try #require(BuildCache.read(at: BuildCache.defaultFile(for: site)))
@@ -189,7 +168,7 @@ import Testing
         #expect(rebuilt.stderr.contains(Self.fellBack), "\(rebuilt.stderr)")
         let clean = work.appendingPathComponent("clean")
         _ = try build(data, clean)
-        #expect(differences(site, clean).isEmpty)
+        #expect(siteDifferences(site, clean).isEmpty)
 
         // A held account's summary cut short: not read, everything built.
         _ = try Self.aDaysPayments(data)
@@ -201,6 +180,6 @@ import Testing
         try FileManager.default.removeItem(at: clean)
         try? FileManager.default.removeItem(at: BuildCache.defaultFile(for: clean))
         _ = try build(data, clean)
-        #expect(differences(site, clean).isEmpty)
+        #expect(siteDifferences(site, clean).isEmpty)
     }
 }
