@@ -11,6 +11,9 @@ public enum CMark {
 
     static let registerExtensions: Void = { cmark_gfm_core_extensions_ensure_registered() }()
 
+    /// Held while cmark-gfm parses a document's inlines (``Document``).
+    static let finishing = NSLock()
+
     /// Right-aligned cells as `style="text-align: right"` (valid HTML) rather than `align="right"`;
     /// raw HTML is let through because only templates write it: every value from data is escaped
     /// for where it lands before it reaches the Markdown, and `tagfilter` still disarms `<script>`
@@ -64,7 +67,12 @@ public enum CMark {
             markdown.utf8CString.withUnsafeBufferPointer { buffer in
                 cmark_parser_feed(parser, buffer.baseAddress, buffer.count - 1)
             }
-            guard let root = cmark_parser_finish(parser) else {
+            // cmark-gfm parses inlines in `cmark_parser_finish` with a table of special characters
+            // that is global: each parse adds its extensions' (`~`, `|`, the autolinks') at the start
+            // and takes them away at the end, so one page finishing could take `~~` away from a page
+            // another core is parsing (seen: a strikethrough read as text). Inline parsing is
+            // therefore one page at a time; the block parse above stays on every core.
+            guard let root = CMark.finishing.withLock({ cmark_parser_finish(parser) }) else {
                 cmark_parser_free(parser)
                 return nil
             }

@@ -9,6 +9,16 @@ import Testing
 @testable import NestEggWrite
 
 @Suite struct CMarkTests {
+    /// cmark-gfm's special characters are global: pages parsed on every core at once each get
+    /// their strikethrough, pipes and autolinks, whichever page finishes meanwhile.
+    @Test func pagesParsedAtOnceEachKeepTheirExtensions() {
+        let markdown = "| a | b |\n| --- | --- |\n| ~~old~~ new | x \\| y |\n\nSee www.example.com and ~~this~~.\n"
+        let expected = CMark.html(from: markdown)
+        #expect(expected.contains("<del>old</del>") && expected.contains("<del>this</del>") && expected.contains("x | y"))
+        let results = Concurrently.map(4_000) { _ in CMark.html(from: markdown) }
+        #expect(results.filter { $0 != expected }.count == 0)
+    }
+
     @Test func rendersGitHubTablesWithRightAlignedNumbers() {
         let html = CMark.html(from: "| Week | Round-up |\n|:--|--:|\n| 2026-W47 | £1.58 |\n")
         #expect(html.contains("<table>"))
