@@ -266,9 +266,11 @@ public struct SortedColumns<Value: Codable>: Codable {
     // copying each entry through its type's witnesses cost more than the encoding.)
     @inlinable
     public init(_ dictionary: [String: Value]) {
-        let entries = dictionary.sorted { Self.precedes($0.key, $1.key) }
-        keys = entries.map(\.key)
-        values = entries.map(\.value)
+        // The places are sorted, not the entries: a sort moves each entry many times.
+        let (unsortedKeys, unsortedValues) = (Array(dictionary.keys), Array(dictionary.values))
+        let order = unsortedKeys.indices.sorted { Self.precedes(unsortedKeys[$0], unsortedKeys[$1]) }
+        keys = order.map { unsortedKeys[$0] }
+        values = order.map { unsortedValues[$0] }
     }
 
     /// Byte order of the keys' UTF-8 (one `memcmp`): the same order on every machine, and several

@@ -356,7 +356,9 @@ public final class SiteWriter: Sendable {
 
     /// Creates the staging folder's subfolders for `path`, once each.
     private func ensureFolder(of path: String) throws(WriteError) {
-        let folder = path.split(separator: "/").dropLast().joined(separator: "/")
+        // Up to the last `/`, found in bytes: splitting into Characters and joining again was a
+        // seventh of the time a rebuild spends keeping its files.
+        let folder = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[..<$0]) } ?? ""
         if state.withLock({ $0.folders.contains(folder) }) { return }
         do {
             try FileManager.default.createDirectory(atPath: staging.path + "/" + folder, withIntermediateDirectories: true)
