@@ -87,13 +87,14 @@ public enum PayeesReport {
         /// Per month: how many payments, and the counted ones' sums out and in.
         public func months() -> [CalendarMonth: (count: Int, paidOut: MoneyTotals, received: MoneyTotals)] {
             var months: [CalendarMonth: (count: Int, paidOut: MoneyTotals, received: MoneyTotals)] = [:]
+            // Changed in place: a month taken out, changed and put back copied its sums' storage each time.
+            let empty = (count: 0, paidOut: MoneyTotals(), received: MoneyTotals())
             for payment in payments {
-                var month = months[CalendarMonth(payment.date)] ?? (0, MoneyTotals(), MoneyTotals())
-                month.count += 1
+                let month = CalendarMonth(payment.date)
+                months[month, default: empty].count += 1
                 if payment.counted {
-                    if payment.incoming { month.received.add(payment.amount) } else { month.paidOut.add(payment.amount) }
+                    if payment.incoming { months[month, default: empty].received.add(payment.amount) } else { months[month, default: empty].paidOut.add(payment.amount) }
                 }
-                months[CalendarMonth(payment.date)] = month
             }
             return months
         }
@@ -144,8 +145,9 @@ public enum PayeesReport {
         for payment in payments {
             let key = Counterparty.key(payment.name)
             guard !key.isEmpty else { continue }
-            if let known = groups[key] {
-                if Text.precedes(payment.name, known.name) { groups[key]!.name = payment.name }
+            // (The name alone is read: a copy of the group would make the append copy its payments.)
+            if let name = groups[key]?.name {
+                if Text.precedes(payment.name, name) { groups[key]!.name = payment.name }
                 groups[key]!.payments.append(payment)
             } else {
                 groups[key] = (payment.name, [payment])
@@ -162,7 +164,10 @@ public enum PayeesReport {
         }
         return ordered.enumerated().map { index, entry in
             let slug = slugs[index]
-            return Payee(key: entry.key, name: entry.value.name, slug: slug, payments: entry.value.payments.sorted(by: PayeePayment.newestFirst),
+            // Sorted by place, then taken in that order: the payments are moved once, not at every step of the sort.
+            let payments = entry.value.payments
+            let order = payments.indices.sorted { PayeePayment.newestFirst(payments[$0], payments[$1]) }
+            return Payee(key: entry.key, name: entry.value.name, slug: slug, payments: order.map { payments[$0] },
                          target: occasionalPage[index].map { $0 + "#" + anchor(slug: slug) } ?? "payees/" + slug)
         }
     }
@@ -279,9 +284,15 @@ public enum PayeesReport {
     static func top(_ payees: [Payee], year: Int?, limit: Int = topCount, base: Currency = .gbp) -> [(payee: Payee, amount: Money, count: Int)] {
         var byCurrency: [Currency: [(payee: Payee, amount: Money, count: Int)]] = [:]
         for payee in payees {
-            let counted = payee.payments.filter { $0.counted && !$0.incoming && (year == nil || $0.date.year == year) }
-            for amount in MoneyTotals(counted.map(\.amount)).amounts where amount.minorUnits > 0 {
-                byCurrency[amount.currency, default: []].append((payee, amount, counted.filter { $0.amount.currency == amount.currency }.count))
+            // One pass over the payments, none copied (this runs over every payment twice a build).
+            var sums = MoneyTotals()
+            var counts: [Currency: Int] = [:]
+            for payment in payee.payments where payment.counted && !payment.incoming && (year == nil || payment.date.year == year) {
+                sums.add(payment.amount)
+                counts[payment.amount.currency, default: 0] += 1
+            }
+            for amount in sums.amounts where amount.minorUnits > 0 {
+                byCurrency[amount.currency, default: []].append((payee, amount, counts[amount.currency] ?? 0))
             }
         }
         return byCurrency.keys.sorted { $0 == base || ($1 != base && $0 < $1) }.flatMap { currency in

@@ -131,6 +131,14 @@ public enum TransactionsReport {
         var references: [Reference] = []
         var labels: [String: String] = [:]
         var number = 0
+        // Each category's link once a page, not once a row.
+        var categoryHrefs: [String: String] = [:]
+        func categoryHref(_ category: SpendingCategory) -> String {
+            if let known = categoryHrefs[category.key] { return known }
+            let href = ReportContext.href(pathOf(category))
+            categoryHrefs[category.key] = href
+            return href
+        }
         func row(_ item: SpendingItem) -> RowView {
             number += 1
             var label = ""
@@ -142,7 +150,7 @@ public enum TransactionsReport {
                 }
             }
             return RowView(anchor: TransactionSearch.anchor(row: number), date: context.date(item.date), name: item.name, nameRef: label, hasNameRef: !label.isEmpty, category: item.category.name,
-                    categoryHref: ReportContext.href(pathOf(item.category)), provider: item.provider ?? "",
+                    categoryHref: categoryHref(item.category), provider: item.provider ?? "",
                     account: item.accountName, source: item.source.rawValue, amount: context.money(item.amount),
                     pinned: item.pinned, pending: item.pending)
         }
@@ -171,7 +179,7 @@ public enum TransactionsReport {
             }
             return MonthGroup(label: TransactionsInsightsReport.monthLabel(group.month, context: context),
                               count: context.counted(own.count, "transaction"), onThisPage: true,
-                              pinnedSum: TransactionsRules.text(TransactionsRules.pinnedSum(Array(own)), preferred: preferred, context: context),
+                              pinnedSum: TransactionsRules.text(TransactionsRules.pinnedSum(own), preferred: preferred, context: context),
                               rows: group.rows, continues: continues)
         }
         let dates = rows.isEmpty ? "" : context.locale.formatRange(rows.last!.date, rows.first!.date)

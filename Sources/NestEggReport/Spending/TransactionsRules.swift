@@ -223,8 +223,11 @@ public enum TransactionsRules {
     }
 
     /// The sum of the pinned items, per currency (unpinned items do not count).
-    public static func pinnedSum(_ items: [SpendingItem]) -> MoneyTotals {
-        MoneyTotals(items.filter(\.pinned).map(\.amount))
+    public static func pinnedSum(_ items: some Sequence<SpendingItem>) -> MoneyTotals {
+        // A loop, not a filter: a filter copied every pinned item (a list page's months, each build).
+        var totals = MoneyTotals()
+        for item in items where item.pinned { totals.add(item.amount) }
+        return totals
     }
 
     /// The categories that occur, each once, in the stable order, each under its first spelling
