@@ -197,4 +197,29 @@ import Testing
         // A nil field is absent, so an inverted section over it renders.
         #expect((try? Template("{{^note}}no note{{/note}}", kind: .markdown).render(expected)) == "no note")
     }
+
+    struct Leaves: Encodable {
+        let counts: [Int]
+        let flags: [Bool?]
+        let names: [String?]
+        let dividers: [TableDivider]
+        let lines: [TableRow?]
+        let markup: [Markup]
+        let charts: [Chart]
+    }
+
+    /// A list's elements and optionals of every type that is one value (``TemplateLeaf``) are
+    /// that value, not an object: text, flags, numbers' text, markup Render writes.
+    @Test func leavesInListsAndOptionalsAreOneValueEach() {
+        let chart = Chart.progress(percent: 50, title: "half")
+        let leaves = Leaves(counts: [1, -2], flags: [true, nil, false], names: ["a", nil], dividers: [TableDivider(rightAligned: [false, true])],
+                            lines: [TableRow(cells: ["x", "y"])], markup: [Markup("<b>")], charts: [chart])
+        let expected: TemplateValue = .object([
+            "counts": .list([.text("1"), .text("-2")]), "flags": .list([.flag(true), .flag(false)]), "names": .list([.text("a")]),
+            "dividers": .list([.markup(MarkdownTable.divider(TableDivider(rightAligned: [false, true])))]),
+            "lines": .list([.markup(MarkdownTable.line(TableRow(cells: ["x", "y"])))]),
+            "markup": .list([.markup("<b>")]), "charts": .list([.markup(ChartSVG.draw(chart))]),
+        ])
+        #expect(TemplateValue(encoding: leaves) == expected)
+    }
 }

@@ -107,21 +107,12 @@ final class TemplateEncoder: Encoder {
 
     /// Encodes one nested value (a field or an element) with an encoder of its own.
     static func encode(_ value: some Encodable) -> TemplateValue? {
-        switch value {
-        case let text as String: return .text(text)
-        case let flag as Bool: return .flag(flag)
-        case let number as Int: return .text(String(number))
-        case let chart as Chart: return .markup(ChartSVG.draw(chart))
-        case let rich as SanitizedText: return .markup(RichText.markdown(rich))
-        case let row as TableRow: return .markup(MarkdownTable.line(row))
-        case let divider as TableDivider: return .markup(MarkdownTable.divider(divider))
-        case let logo as StatementIssuer.Logo: return .markup(logo.dataURI)
-        case let markup as Markup: return .markup(markup.text)
-        default:
-            let encoder = TemplateEncoder()
-            do { try value.encode(to: encoder) } catch { return nil }
-            return encoder.value
-        }
+        // One cast for every type that is a value of its own (``TemplateLeaf``): a view's lists
+        // of rows came here once per row, and a cast a type used to cost more than the row.
+        if let leaf = value as? any TemplateLeaf { return leaf.templateValue }
+        let encoder = TemplateEncoder()
+        do { try value.encode(to: encoder) } catch { return nil }
+        return encoder.value
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -258,3 +249,19 @@ struct Markup: Sendable, Encodable {
         try container.encode(text)
     }
 }
+
+/// A type that is one template value of its own, not an object of fields: text, a flag, a
+/// number's text, or markup Render writes (a chart's SVG, sanitised rich text, a table's row).
+protocol TemplateLeaf {
+    var templateValue: TemplateValue { get }
+}
+
+extension String: TemplateLeaf { var templateValue: TemplateValue { .text(self) } }
+extension Bool: TemplateLeaf { var templateValue: TemplateValue { .flag(self) } }
+extension Int: TemplateLeaf { var templateValue: TemplateValue { .text(String(self)) } }
+extension Chart: TemplateLeaf { var templateValue: TemplateValue { .markup(ChartSVG.draw(self)) } }
+extension SanitizedText: TemplateLeaf { var templateValue: TemplateValue { .markup(RichText.markdown(self)) } }
+extension TableRow: TemplateLeaf { var templateValue: TemplateValue { .markup(MarkdownTable.line(self)) } }
+extension TableDivider: TemplateLeaf { var templateValue: TemplateValue { .markup(MarkdownTable.divider(self)) } }
+extension StatementIssuer.Logo: TemplateLeaf { var templateValue: TemplateValue { .markup(dataURI) } }
+extension Markup: TemplateLeaf { var templateValue: TemplateValue { .markup(text) } }
