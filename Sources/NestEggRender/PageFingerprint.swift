@@ -70,8 +70,16 @@ public enum PageFingerprint {
         bytes.append(contentsOf: text.utf8)
     }
 
-    private static func count(_ bytes: inout [UInt8], _ count: Int) {
-        withUnsafeBytes(of: UInt64(count).littleEndian) { bytes.append(contentsOf: $0) }
+    /// A length or count, seven bits a byte, the low bits first, the high bit set on every byte
+    /// but the last (LEB128): a prefix no other count starts with, and one byte for the short
+    /// texts and lists that most are (eight bytes each were a fifth of what a page's fingerprint hashed).
+    static func count(_ bytes: inout [UInt8], _ count: Int) {
+        var rest = UInt64(count)
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
     }
 
     static func hex(_ digest: SHA256.Digest) -> String { Text.hex(digest) }

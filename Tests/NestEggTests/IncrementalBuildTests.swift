@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import NestEggBuild
 @testable import NestEggModel
+@testable import NestEggRender
 @testable import NestEggReport
 @testable import NestEggSupport
 @testable import NestEggWrite
@@ -200,6 +201,29 @@ import Testing
         let recomputed = named.filter { after.pages[$0] != bogus }
         #expect(recomputed.isEmpty, "kept by their key: \(recomputed.sorted().prefix(5))")
         #expect(after.pages["goals/index"] != nil)
+    }
+
+    /// A page's fingerprint writes each length and count as LEB128: distinct counts give distinct
+    /// bytes, none the start of another's, so no two views run together; short ones take a byte.
+    @Test func fingerprintCountsArePrefixFree() {
+        let counts = Array(0...300) + [16_383, 16_384, 2_097_151, 2_097_152, Int(Int32.max), Int.max]
+        let encoded = counts.map { count -> [UInt8] in
+            var bytes: [UInt8] = []
+            PageFingerprint.count(&bytes, count)
+            return bytes
+        }
+        #expect(encoded[0] == [0] && encoded[127] == [127] && encoded[128] == [0x80, 0x01] && encoded[300] == [0xAC, 0x02])
+        var starts: [String] = []
+        for (a, left) in encoded.enumerated() {
+            for (b, right) in encoded.enumerated() where a != b && right.starts(with: left) { starts.append("\(counts[a]) starts \(counts[b])") }
+        }
+        #expect(starts.isEmpty, "\(starts.prefix(5))")
+        // Each decodes back to its count.
+        for (count, bytes) in zip(counts, encoded) {
+            var value: UInt64 = 0
+            for (place, byte) in bytes.enumerated() { value |= UInt64(byte & 0x7F) << (7 * UInt64(place)) }
+            #expect(value == UInt64(count))
+        }
     }
 
     /// The cache reads back as written, every kind of line, and anything else is no cache.
