@@ -16,14 +16,16 @@ import Foundation
 /// build would write, and it stops there. What this trusts: a change to an output file that
 /// keeps both its size and its modification time (only a deliberate `touch -d` does) is not seen.
 ///
-/// The file is a ``NestEggSupport/RecordFile`` of two JSON lines: first what the "up to date"
-/// check reads (the fingerprint, the files' stamps, the warnings), then what a rebuild takes
-/// again, which a build that is up to date never decodes. One that does not read (cut short,
-/// changed, of another version) is no cache, and the build that finds it builds everything.
+/// The file is a ``NestEggSupport/RecordFile`` of three JSON lines: first what the "up to date"
+/// check reads (the fingerprint, the files' stamps, the warnings), then in two lines what a
+/// rebuild takes again (the units, inputs and changes; the pages' fingerprints, keys, hashes and
+/// digests), which a build that is up to date never decodes, and a rebuild decodes on two cores.
+/// One that does not read (cut short, changed, of another version) is no cache, and the build
+/// that finds it builds everything.
 public struct BuildCache: Sendable {
     /// The name of a cache inside an output folder, which nestegg never publishes (``SiteWriter``).
     public static let fileName = SiteWriter.cacheFileName
-    public static let format = "nestegg-cache 7"
+    public static let format = "nestegg-cache 8"
 
     public let fingerprint: String
     public var files: [String: FileStamp]
@@ -94,28 +96,60 @@ public struct BuildCache: Sendable {
         return folder.deletingLastPathComponent().appendingPathComponent("." + folder.lastPathComponent + ".nestegg-cache")
     }
 
-    /// The cache a file's bytes hold; `nil` for anything but this format, whole. Its two lines
-    /// are decoded side by side, on two cores.
+    /// The cache a file's bytes hold; `nil` for anything but this format, whole. Its lines are
+    /// decoded side by side, on every core, the largest first.
     static func parse(_ bytes: [UInt8], whole: Bool = true) -> BuildCache? {
-        guard let lines = RecordFile.lines(of: bytes, format: format, count: 2) else { return nil }
-        let decoded = Concurrently.map(whole ? 2 : 1) { line -> Line? in
-            line == 0 ? RecordFile.value(Head.self, line: lines[0]).map(Line.head) : RecordFile.value(Rest.self, line: lines[1]).map(Line.rest)
-        }
-        guard case .head(let head) = decoded[0], let files = head.files.dictionary else { return nil }
-        var cache = BuildCache(fingerprint: head.fingerprint, files: files, warnings: head.warnings)
-        guard whole else { return cache }
-        guard case .rest(let rest) = decoded[1],
-              let pages = rest.pages.dictionary, let keys = rest.keys.dictionary, let statementDigests = rest.statementDigests.dictionary,
-              let hashes = rest.hashes.dictionary, let inputs = rest.inputs.dictionary, let units = rest.units.dictionary else { return nil }
-        (cache.pages, cache.keys, cache.statementDigests, cache.hashes, cache.changes) = (pages, keys, statementDigests, hashes, rest.changes)
-        (cache.inputs, cache.problems, cache.tool, cache.units) = (inputs, rest.problems, rest.tool, units)
-        return cache
+        guard let lines = RecordFile.lines(of: bytes, format: format, count: 3) else { return nil }
+        let decoded = Concurrently.map(whole ? 3 : 1) { index -> Line? in decode(lines, line: whole ? [1, 2, 0][index] : 0) }
+        guard let head = decoded.lazy.compactMap({ if case .head(let head) = $0 { head } else { nil } }).first,
+              let files = head.files.dictionary else { return nil }
+        let cache = BuildCache(fingerprint: head.fingerprint, files: files, warnings: head.warnings)
+        return whole ? cache.completed(with: decoded) : cache
     }
 
-    /// One of the two lines, decoded.
+    /// The whole cache of `bytes` whose first line gave `head` (``parse(_:whole:)`` with `whole:
+    /// false`): its other two lines decoded, on two cores, the first not again.
+    static func parse(_ bytes: [UInt8], after head: BuildCache) -> BuildCache? {
+        guard let lines = RecordFile.lines(of: bytes, format: format, count: 3) else { return nil }
+        return head.completed(with: Concurrently.map(2) { decode(lines, line: $0 + 1) })
+    }
+
+    private static func decode(_ lines: [ArraySlice<UInt8>], line: Int) -> Line? {
+        switch line {
+        case 0: RecordFile.value(Head.self, line: lines[0]).map(Line.head)
+        case 1: RecordFile.value(UnitsLine.self, line: lines[1]).map(Line.units)
+        default: RecordFile.value(PagesLine.self, line: lines[2]).map(Line.pages)
+        }
+    }
+
+    /// This cache with what a rebuild takes again, from the decoded second and third lines among
+    /// `decoded`; `nil` when either did not decode.
+    private func completed(with decoded: [Line?]) -> BuildCache? {
+        var cache = self
+        var found = (units: false, pages: false)
+        for line in decoded {
+            switch line {
+            case .units(let line)?:
+                guard let inputs = line.inputs.dictionary, let units = line.units.dictionary else { return nil }
+                (cache.units, cache.inputs, cache.changes, cache.problems, cache.tool) = (units, inputs, line.changes, line.problems, line.tool)
+                found.units = true
+            case .pages(let line)?:
+                guard let pages = line.pages.dictionary, let keys = line.keys.dictionary, let statementDigests = line.statementDigests.dictionary,
+                      let hashes = line.hashes.dictionary else { return nil }
+                (cache.pages, cache.keys, cache.statementDigests, cache.hashes) = (pages, keys, statementDigests, hashes)
+                found.pages = true
+            case .head?: continue
+            case nil: return nil
+            }
+        }
+        return found.units && found.pages ? cache : nil
+    }
+
+    /// One of the three lines, decoded.
     private enum Line: Sendable {
         case head(Head)
-        case rest(Rest)
+        case units(UnitsLine)
+        case pages(PagesLine)
     }
 
     /// The first line: what the "up to date" check reads. (Each dictionary as ``SortedColumns``.)
@@ -125,17 +159,21 @@ public struct BuildCache: Sendable {
         var warnings: [Diagnostic]
     }
 
-    /// The second line: what a rebuild takes again.
-    private struct Rest: Codable, Sendable {
+    /// The second line, of what a rebuild takes again: the units, the data's digests, the changes.
+    private struct UnitsLine: Codable, Sendable {
+        var units: SortedColumns<Unit>
+        var inputs: SortedColumns<String>
+        var problems: [String]
+        var tool: String
+        var changes: ChangeSnapshot?
+    }
+
+    /// The third line: the pages' fingerprints and keys, the statements' files' hashes and digests.
+    private struct PagesLine: Codable, Sendable {
         var pages: SortedColumns<String>
         var keys: SortedColumns<String>
         var statementDigests: SortedColumns<StatementDigest>
         var hashes: SortedColumns<String>
-        var changes: ChangeSnapshot?
-        var inputs: SortedColumns<String>
-        var problems: [String]
-        var tool: String
-        var units: SortedColumns<Unit>
     }
 
     /// Whether `output` holds exactly what a build with this fingerprint wrote.
@@ -148,15 +186,20 @@ public struct BuildCache: Sendable {
         return true
     }
 
-    /// The cache as written (``RecordFile``): its two lines made side by side, on two cores.
+    /// The cache as written (``RecordFile``): its three lines made side by side, on every core.
     public var text: String {
-        let lines = Concurrently.map(2) { [self] line in
-            line == 0
-                ? RecordFile.line(Head(fingerprint: fingerprint, files: SortedColumns(files), warnings: warnings))
-                : RecordFile.line(Rest(pages: SortedColumns(pages), keys: SortedColumns(keys), statementDigests: SortedColumns(statementDigests),
-                                       hashes: SortedColumns(hashes), changes: changes, inputs: SortedColumns(inputs), problems: problems,
-                                       tool: tool, units: SortedColumns(units)))
+        // The largest line first, so that two cores finish together.
+        let made = Concurrently.map(3) { [self] index -> String in
+            switch index {
+            case 0:
+                RecordFile.line(UnitsLine(units: SortedColumns(units), inputs: SortedColumns(inputs), problems: problems, tool: tool, changes: changes))
+            case 1:
+                RecordFile.line(PagesLine(pages: SortedColumns(pages), keys: SortedColumns(keys), statementDigests: SortedColumns(statementDigests),
+                                          hashes: SortedColumns(hashes)))
+            default:
+                RecordFile.line(Head(fingerprint: fingerprint, files: SortedColumns(files), warnings: warnings))
+            }
         }
-        return RecordFile.text(lines: lines, format: Self.format)
+        return RecordFile.text(lines: [made[2], made[0], made[1]], format: Self.format)
     }
 }

@@ -198,18 +198,24 @@ struct Incremental {
     /// What the last build recorded; `nil` when there is none, or it does not read (a full build).
     /// Its first line only until ``readingAll()``: all the "up to date" check needs.
     private(set) var previous: BuildCache?
+    /// The last cache's bytes as read, until ``readingAll()`` decodes the rest of them: the rest
+    /// comes from the same bytes as the first line, whatever another build writes meanwhile.
+    private var previousBytes: [UInt8]?
 
     init(_ folder: DataFolder, templates: URL?, cacheFile: URL) {
         digests = DataDigests(folder)
         fingerprint = BuildCache.fingerprint(digests, templates: templates)
         self.cacheFile = cacheFile
-        previous = BuildCache.read(at: cacheFile, whole: false)
+        if case .success(let bytes) = FileBytes.read(cacheFile.path), let head = BuildCache.parse(bytes, whole: false) {
+            (previous, previousBytes) = (head, bytes)
+        }
     }
 
     /// The same, with the whole of the last cache: for a build that is not up to date.
     func readingAll() -> Incremental {
         var all = self
-        all.previous = previous == nil ? nil : BuildCache.read(at: cacheFile)
+        all.previous = previous.flatMap { head in previousBytes.flatMap { BuildCache.parse($0, after: head) } }
+        all.previousBytes = nil
         return all
     }
 

@@ -239,7 +239,13 @@ import Testing
         var snapshot = ChangeSnapshot()
         snapshot.accounts["x"] = .init(name: "y", balance: nil, items: [3])
         cache.changes = snapshot
+        cache.inputs = ["starling/accounts.json": "i1"]
+        cache.problems = ["p"]
+        cache.tool = "t1"
+        cache.units = ["u1": .init(sources: ["starling/feed/u1.json": "s1"], summary: "s2", pages: ["roundups/a/2026-W01"],
+                                   files: ["roundups/a/2026-W01.md"], entries: ["{}"], spendingCodes: ["GROCERIES"])]
         let read = try #require(BuildCache.parse(Array(cache.text.utf8)))
+        #expect(read.inputs == cache.inputs && read.problems == cache.problems && read.tool == cache.tool && read.units == cache.units)
         #expect(read.fingerprint == "f1")
         #expect(read.files == cache.files)
         #expect(read.pages == cache.pages && read.keys == cache.keys && read.hashes == cache.hashes && read.changes == cache.changes)
@@ -253,9 +259,15 @@ import Testing
                 "a size that is not a number")
         #expect(BuildCache.parse(Array(cache.text.replacingOccurrences(of: "\"p1\"", with: "\"p9\"").utf8)) == nil, "changed, not signed anew")
         #expect(BuildCache.parse([]) == nil)
+        // The first line alone (the "up to date" check's), then the others from the same bytes (a rebuild's).
+        let head = try #require(BuildCache.parse(Array(cache.text.utf8), whole: false))
+        #expect(head.files == cache.files && head.pages.isEmpty && head.units.isEmpty && head.changes == nil)
+        #expect(try #require(BuildCache.parse(Array(cache.text.utf8), after: head)).text == cache.text)
         // Its dictionaries are columns (keys in order, then values): one out of step, or a key twice, is no cache.
         #expect(BuildCache.parse(Array(RecordFile.signed(body.replacingOccurrences(of: "\"p1\",\"p2\"", with: "\"p1\"")).utf8)) == nil,
                 "a page without its fingerprint")
+        #expect(BuildCache.parse(Array(RecordFile.signed(body.replacingOccurrences(of: "\"p1\",\"p2\"", with: "\"p1\"")).utf8), after: head) == nil,
+                "the rest of a cache that does not read, after a first line that did")
         #expect(body.contains("[\"index\",\"roundups/a/2026-W01\"]"))
         #expect(BuildCache.parse(Array(RecordFile.signed(body.replacingOccurrences(of: "[\"index\",\"roundups/a/2026-W01\"]",
                                                                                     with: "[\"index\",\"index\"]")).utf8)) == nil, "a page twice")

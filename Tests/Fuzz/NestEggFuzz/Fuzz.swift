@@ -190,6 +190,9 @@ enum FuzzTargets {
         let body = PartRecord.format + "\n" + text.replacingOccurrences(of: "\n", with: " ") + "\n"
         _ = PartRecord(text: RecordFile.signed(body))
         _ = BuildCache.parse(Array(RecordFile.signed(body.replacingOccurrences(of: PartRecord.format, with: BuildCache.format)).utf8))
+        // The cache's three lines, each the text, so that every line's decoder reads it.
+        let line = text.replacingOccurrences(of: "\n", with: " ")
+        _ = BuildCache.parse(Array(RecordFile.signed(BuildCache.format + "\n" + [line, line, line].joined(separator: "\n") + "\n").utf8))
         _ = Escape.value(text, at: .url)
         _ = Escape.value(text, at: .htmlText)
         _ = Escape.value(text, at: .htmlAttribute)
