@@ -25,8 +25,17 @@ enum Units {
     /// The folder beside the cache file that holds the accounts' summaries.
     static func summariesFolder(for cacheFile: URL) -> URL { URL(fileURLWithPath: cacheFile.path + ".units") }
 
-    /// An account's summary file in `folder`.
-    static func file(of uid: String, in folder: URL) -> URL { folder.appendingPathComponent(uid + "." + Census.fileExtension) }
+    /// An account's summary file in `folder`, named by the SHA-256 of its UID (``fileName(of:)``).
+    static func file(of uid: String, in folder: URL) -> URL { folder.appendingPathComponent(fileName(of: uid)) }
+
+    /// The name of an account's summary file: the SHA-256 of its UID in hex, not the UID itself,
+    /// which is the data's text and may hold `/` and `..` (a UID `../../x` wrote `x.census` two
+    /// folders above the summaries), a name too long for the disk, or bytes it refuses.
+    static func fileName(of uid: String) -> String {
+        var hash = InputHash()
+        hash.add(uid)
+        return hash.hex + "." + Census.fileExtension
+    }
 
     /// An account the rebuild holds as its summary: the census of it alone as read (figures,
     /// notes, where its rows start), the file, and what the last build recorded of it.
@@ -182,8 +191,8 @@ enum Units {
     /// Removes the summaries of accounts the data no longer has.
     static func removeOthers(in folder: URL, keeping uids: Set<String>) {
         let suffix = "." + Census.fileExtension
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        where name.hasSuffix(suffix) && !uids.contains(String(name.dropLast(suffix.count))) {
+        let kept = Set(uids.map(fileName(of:)))
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasSuffix(suffix) && !kept.contains(name) {
             unlink(folder.path + "/" + name)
         }
     }

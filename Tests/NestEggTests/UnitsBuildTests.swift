@@ -182,4 +182,38 @@ import Testing
         _ = try build(data, clean)
         #expect(siteDifferences(site, clean).isEmpty)
     }
+
+    /// An account's UID is the data's text: one that reads as a path (`../../escape`) names no
+    /// file outside the summaries folder, through a full build and a rebuild that holds it.
+    @Test func aUIDThatReadsAsAPathWritesNothingOutsideTheSummaries() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let data = root.appendingPathComponent("data")
+        let fixtures = try NestEggBinary.run(["fixtures", "--scale", "1", "--seed", "42", "--out", data.path])
+        #expect(fixtures.status == 0, "\(fixtures.stderr)")
+        let accountsFile = data.appendingPathComponent("starling/accounts.json")
+        var uids: [String] = []
+        try Self.editJSON(accountsFile) { object in
+            var accounts = try #require(object["accounts"] as? [[String: Any]])
+            uids = accounts.compactMap { $0["accountUid"] as? String }
+            accounts[accounts.count - 1]["accountUid"] = "../../escape"
+            object["accounts"] = accounts
+        }
+        // The account's own files go with it (a feed's name is its UID, so this one has none).
+        for folder in ["feed", "balances", "savings-goals", "identifiers"] {
+            try? FileManager.default.removeItem(at: data.appendingPathComponent("starling/\(folder)/\(uids.last!).json"))
+        }
+        let nested = root.appendingPathComponent("a/b")
+        try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+        let site = nested.appendingPathComponent("site")
+        _ = try build(data, site)
+        _ = try Self.aDaysPayments(data)
+        #expect(try build(data, site).stderr.contains(Self.mapsSome))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["a", "data"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("a").path).sorted() == ["b"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: nested.path).sorted()
+                == [".site.nestegg-cache", ".site.nestegg-cache.units", "site"])
+        let summaries = try FileManager.default.contentsOfDirectory(atPath: nested.appendingPathComponent(".site.nestegg-cache.units").path)
+        #expect(summaries.count == uids.count && summaries.contains(Units.fileName(of: "../../escape")))
+    }
 }
