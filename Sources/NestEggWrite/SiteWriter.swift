@@ -216,7 +216,11 @@ public final class SiteWriter: Sendable {
 
     /// Takes `path` for this build: a path inside the site, not written yet.
     private func claim(_ path: String) throws(WriteError) {
-        guard !path.isEmpty, !path.hasPrefix("/"), !path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0.isEmpty }) else {
+        // In bytes, as the file system reads it: by Characters, `/` followed by a combining mark
+        // is no `/`, and `../\u{301}x` passed as one harmless-looking component.
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        guard !path.isEmpty, path.utf8.first != slash,
+              !path.utf8.split(separator: slash, omittingEmptySubsequences: false).contains(where: { $0.isEmpty || $0.elementsEqual([dot, dot]) }) else {
             throw WriteError(path: path, reason: "not a path inside the site")
         }
         guard state.withLock({ $0.writtenPaths.insert(path).inserted }) else {

@@ -56,6 +56,22 @@ import Testing
         }
     }
 
+    /// A path is read as the file system reads it, in bytes: `..`, an empty component or a
+    /// leading `/` is refused also where a combining mark follows the `/` (one Character with it).
+    @Test func pathsOutsideTheSiteAreRefusedByteForByte() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let writer = try SiteWriter(output: work.appendingPathComponent("site"))
+        for path in ["../\u{301}x.md", "a/../\u{301}/x.md", "/\u{301}x.md", "a//\u{301}x.md", "..", "../x.md", "a/../../x.md", "/x.md", ""] {
+            #expect(throws: SiteWriter.WriteError.self, "\(path.unicodeScalars.map { String($0.value, radix: 16) })") { try writer.write("x", to: path) }
+        }
+        try writer.write("fine", to: "a/\u{301}x.md")
+        writer.discard()
+        // Beside the staging folder, where `../\u{301}x.md` would have landed: nothing.
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("\u{301}x.md").path))
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("x.md").path))
+    }
+
     @Test func aSecondWriteToOnePathIsRefusedAndTheOldOutputStaysWhole() throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
