@@ -226,6 +226,26 @@ import Testing
         }
     }
 
+    /// A rebuild reads the rest of the cache from the bytes it read first: a cache replaced in
+    /// between (another build's) does not give it one build's first line and another's rest.
+    @Test func theRestOfTheCacheComesFromTheBytesReadFirst() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data")
+        try write("{\"accounts\": []}", to: data.appendingPathComponent("starling/accounts.json"))
+        let cacheFile = work.appendingPathComponent(".site.nestegg-cache")
+        var first = BuildCache(fingerprint: "first", files: ["index.html": FileStamp(size: 1, modified: 1)], warnings: [], pages: ["index": "p1"])
+        first.tool = "t1"
+        try first.text.write(to: cacheFile, atomically: false, encoding: .utf8)
+        let incremental = Incremental(try DataFolder(root: data), templates: nil, cacheFile: cacheFile)
+        #expect(incremental.previous?.fingerprint == "first" && incremental.previous?.pages.isEmpty == true)
+        var second = BuildCache(fingerprint: "second", files: ["other.html": FileStamp(size: 2, modified: 2)], warnings: [], pages: ["other": "p2"])
+        second.tool = "t2"
+        try second.text.write(to: cacheFile, atomically: false, encoding: .utf8)
+        let all = try #require(incremental.readingAll().previous)
+        #expect(all.text == first.text)
+    }
+
     /// The cache reads back as written, every kind of line, and anything else is no cache.
     @Test func theCacheReadsBackAsWritten() throws {
         var cache = BuildCache(fingerprint: "f1", files: ["index.html": FileStamp(size: 12, modified: 1_700_000_000_123_456_789),
@@ -268,6 +288,9 @@ import Testing
                 "a page without its fingerprint")
         #expect(BuildCache.parse(Array(RecordFile.signed(body.replacingOccurrences(of: "\"p1\",\"p2\"", with: "\"p1\"")).utf8), after: head) == nil,
                 "the rest of a cache that does not read, after a first line that did")
+        #expect(BuildCache.parse(Array(RecordFile.signed(body.replacingOccurrences(of: "\"s2\"", with: "2")).utf8), after: head) == nil,
+                "a unit that does not read")
+        #expect(BuildCache.parse(Array(RecordFile.signed(body.replacingOccurrences(of: "\"s2\"", with: "2")).utf8)) == nil)
         #expect(body.contains("[\"index\",\"roundups/a/2026-W01\"]"))
         #expect(BuildCache.parse(Array(RecordFile.signed(body.replacingOccurrences(of: "[\"index\",\"roundups/a/2026-W01\"]",
                                                                                     with: "[\"index\",\"index\"]")).utf8)) == nil, "a page twice")

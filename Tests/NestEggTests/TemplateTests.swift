@@ -206,19 +206,24 @@ import Testing
         let lines: [TableRow?]
         let markup: [Markup]
         let charts: [Chart]
+        let notes: [SanitizedText]
+        let logos: [StatementIssuer.Logo?]
     }
 
     /// A list's elements and optionals of every type that is one value (``TemplateLeaf``) are
     /// that value, not an object: text, flags, numbers' text, markup Render writes.
     @Test func leavesInListsAndOptionalsAreOneValueEach() {
         let chart = Chart.progress(percent: 50, title: "half")
+        let logo = StatementIssuer.Logo(path: "logo.svg", svg: Array("<svg/>".utf8))
         let leaves = Leaves(counts: [1, -2], flags: [true, nil, false], names: ["a", nil], dividers: [TableDivider(rightAligned: [false, true])],
-                            lines: [TableRow(cells: ["x", "y"])], markup: [Markup("<b>")], charts: [chart])
+                            lines: [TableRow(cells: ["x", "y"])], markup: [Markup("<b>")], charts: [chart],
+                            notes: [SanitizedText(html: "<b>Bob</b> paid")], logos: [logo, nil])
         let expected: TemplateValue = .object([
             "counts": .list([.text("1"), .text("-2")]), "flags": .list([.flag(true), .flag(false)]), "names": .list([.text("a")]),
             "dividers": .list([.markup(MarkdownTable.divider(TableDivider(rightAligned: [false, true])))]),
             "lines": .list([.markup(MarkdownTable.line(TableRow(cells: ["x", "y"])))]),
             "markup": .list([.markup("<b>")]), "charts": .list([.markup(ChartSVG.draw(chart))]),
+            "notes": .list([.markup(RichText.markdown(SanitizedText(html: "<b>Bob</b> paid")))]), "logos": .list([.markup(logo.dataURI)]),
         ])
         #expect(TemplateValue(encoding: leaves) == expected)
     }
