@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NestEggBuild
+@testable import NestEggLoad
 @testable import NestEggModel
 @testable import NestEggRender
 @testable import NestEggReport
