@@ -96,58 +96,39 @@ public struct BuildCache: Sendable {
         return folder.deletingLastPathComponent().appendingPathComponent("." + folder.lastPathComponent + ".nestegg-cache")
     }
 
-    /// The cache a file's bytes hold; `nil` for anything but this format, whole. Its lines are
-    /// decoded side by side, on every core, the largest first.
+    /// The cache a file's bytes hold; `nil` for anything but this format, whole. `whole: false`
+    /// decodes the first line only.
     static func parse(_ bytes: [UInt8], whole: Bool = true) -> BuildCache? {
-        guard let lines = RecordFile.lines(of: bytes, format: format, count: 3) else { return nil }
-        let decoded = Concurrently.map(whole ? 3 : 1) { index -> Line? in decode(lines, line: whole ? [1, 2, 0][index] : 0) }
-        guard let head = decoded.lazy.compactMap({ if case .head(let head) = $0 { head } else { nil } }).first,
-              let files = head.files.dictionary else { return nil }
+        guard let lines = RecordFile.lines(of: bytes, format: format, count: 3),
+              let head = RecordFile.value(Head.self, line: lines[0]), let files = head.files.dictionary else { return nil }
         let cache = BuildCache(fingerprint: head.fingerprint, files: files, warnings: head.warnings)
-        return whole ? cache.completed(with: decoded) : cache
+        return whole ? cache.completed(lines) : cache
     }
 
     /// The whole cache of `bytes` whose first line gave `head` (``parse(_:whole:)`` with `whole:
-    /// false`): its other two lines decoded, on two cores, the first not again.
+    /// false`), the first line not decoded again.
     static func parse(_ bytes: [UInt8], after head: BuildCache) -> BuildCache? {
-        guard let lines = RecordFile.lines(of: bytes, format: format, count: 3) else { return nil }
-        return head.completed(with: Concurrently.map(2) { decode(lines, line: $0 + 1) })
+        RecordFile.lines(of: bytes, format: format, count: 3).flatMap { head.completed($0) }
     }
 
-    private static func decode(_ lines: [ArraySlice<UInt8>], line: Int) -> Line? {
-        switch line {
-        case 0: RecordFile.value(Head.self, line: lines[0]).map(Line.head)
-        case 1: RecordFile.value(UnitsLine.self, line: lines[1]).map(Line.units)
-        default: RecordFile.value(PagesLine.self, line: lines[2]).map(Line.pages)
+    /// This cache with what a rebuild takes again: the second and third of `lines`, decoded side
+    /// by side on two cores; `nil` when either does not read.
+    private func completed(_ lines: [ArraySlice<UInt8>]) -> BuildCache? {
+        let decoded = Concurrently.map(2) { index -> Rest? in
+            index == 0 ? RecordFile.value(UnitsLine.self, line: lines[1]).map(Rest.units) : RecordFile.value(PagesLine.self, line: lines[2]).map(Rest.pages)
         }
-    }
-
-    /// This cache with what a rebuild takes again, from the decoded second and third lines among
-    /// `decoded`; `nil` when either did not decode.
-    private func completed(with decoded: [Line?]) -> BuildCache? {
+        guard case .units(let unitsLine)? = decoded[0], case .pages(let pagesLine)? = decoded[1],
+              let inputs = unitsLine.inputs.dictionary, let units = unitsLine.units.dictionary,
+              let pages = pagesLine.pages.dictionary, let keys = pagesLine.keys.dictionary,
+              let statementDigests = pagesLine.statementDigests.dictionary, let hashes = pagesLine.hashes.dictionary else { return nil }
         var cache = self
-        var found = (units: false, pages: false)
-        for line in decoded {
-            switch line {
-            case .units(let line)?:
-                guard let inputs = line.inputs.dictionary, let units = line.units.dictionary else { return nil }
-                (cache.units, cache.inputs, cache.changes, cache.problems, cache.tool) = (units, inputs, line.changes, line.problems, line.tool)
-                found.units = true
-            case .pages(let line)?:
-                guard let pages = line.pages.dictionary, let keys = line.keys.dictionary, let statementDigests = line.statementDigests.dictionary,
-                      let hashes = line.hashes.dictionary else { return nil }
-                (cache.pages, cache.keys, cache.statementDigests, cache.hashes) = (pages, keys, statementDigests, hashes)
-                found.pages = true
-            case .head?: continue
-            case nil: return nil
-            }
-        }
-        return found.units && found.pages ? cache : nil
+        (cache.units, cache.inputs, cache.changes, cache.problems, cache.tool) = (units, inputs, unitsLine.changes, unitsLine.problems, unitsLine.tool)
+        (cache.pages, cache.keys, cache.statementDigests, cache.hashes) = (pages, keys, statementDigests, hashes)
+        return cache
     }
 
-    /// One of the three lines, decoded.
-    private enum Line: Sendable {
-        case head(Head)
+    /// The second or the third line, decoded.
+    private enum Rest: Sendable {
         case units(UnitsLine)
         case pages(PagesLine)
     }
