@@ -91,7 +91,7 @@ public final class Ownership: Sendable {
     /// - Returns: whether nothing is left.
     @discardableResult
     public static func removeTree(_ path: String) -> Bool {
-        if (try? FileManager.default.removeItem(atPath: path)) != nil { return true }
+        if removeFolder(path) || (try? FileManager.default.removeItem(atPath: path)) != nil { return true }
         var status = stat()
         guard lstat(path, &status) == 0 else { return errno == ENOENT }
         func unlock(_ folder: String) {
@@ -104,6 +104,28 @@ public final class Ownership: Sendable {
         }
         unlock(path)
         return (try? FileManager.default.removeItem(atPath: path)) != nil
+    }
+
+    /// Removes the folder at `path` and all it holds, its subfolders on every core (those at its top), each entry by
+    /// the type `readdir` gives (no `stat` a file, where Foundation's removal takes one: a rebuild
+    /// removes the previous site's every file). - Returns: whether it is gone; `false` leaves the
+    /// rest to ``removeTree(_:)``'s slower way (a file the folder's permissions keep, a name that is not UTF-8 text).
+    static func removeFolder(_ path: String, onEveryCore: Bool = true) -> Bool {
+        guard let entries = FolderEntries.read(path) else { return false }
+        var folders: [String] = []
+        for entry in entries where entry.name != "." && entry.name != ".." {
+            guard entry.isText else { return false }
+            let child = path + "/" + entry.name
+            switch entry.type {
+            case UInt8(DT_DIR): folders.append(child)
+            case UInt8(DT_UNKNOWN): return false
+            default: guard unlink(child) == 0 else { return false }
+            }
+        }
+        let subfolders = folders
+        let removed = onEveryCore && subfolders.count > 1 ? Concurrently.map(subfolders.count) { removeFolder(subfolders[$0], onEveryCore: false) }
+            : subfolders.map { removeFolder($0, onEveryCore: false) }
+        return !removed.contains(false) && rmdir(path) == 0
     }
 
     /// Gives the lock up (also done when the process ends).

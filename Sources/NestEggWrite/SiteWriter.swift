@@ -307,8 +307,11 @@ public final class SiteWriter: Sendable {
     /// modification time `expected` gives. - Returns: whether it kept them all; if not, it kept
     /// none, and they are to be written.
     public func reuse(_ paths: [String], expected: [String: FileStamp]) -> Bool {
+        var stamps: [FileStamp] = []
+        stamps.reserveCapacity(paths.count)
         for path in paths {
             guard let stamp = expected[path], FileStamp(path: output.path + "/" + path) == stamp else { return false }
+            stamps.append(stamp)
         }
         let claimed = state.withLock { state -> Bool in
             guard paths.allSatisfy({ !state.writtenPaths.contains($0) }) else { return false }
@@ -316,11 +319,18 @@ public final class SiteWriter: Sendable {
             return true
         }
         guard claimed else { return false }
+        // A file linked is the one just looked at: its stamp is the one checked (a copy's is asked for later).
+        var linked: [Bool] = []
+        linked.reserveCapacity(paths.count)
         for (index, path) in paths.enumerated() {
             let kept: Bool = (try? ensureFolder(of: path)) != nil && creating.withLock {
-                if keep(path) { return true }
+                if keep(path) {
+                    linked.append(true)
+                    return true
+                }
                 guard (try? FileManager.default.copyItem(atPath: output.path + "/" + path, toPath: staging.path + "/" + path)) != nil else { return false }
                 Self.copyModificationTime(from: output.path + "/" + path, to: staging.path + "/" + path)
+                linked.append(false)
                 return true
             }
             if !kept {
@@ -330,7 +340,10 @@ public final class SiteWriter: Sendable {
                 return false
             }
         }
-        state.withLock { state in state.written.append(contentsOf: paths) }
+        state.withLock { state in
+            state.written.append(contentsOf: paths)
+            for (index, path) in paths.enumerated() where linked[index] { state.stamps[path] = stamps[index] }
+        }
         return true
     }
 
