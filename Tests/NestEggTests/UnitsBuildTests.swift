@@ -75,6 +75,7 @@ import Testing
         /// (`newStatements`: the edit changes the edited account's statements, which are rendered again.)
         func rebuild(_ name: String, mapsSome: Bool, newStatements: Bool = false, templates: URL? = nil, _ edit: () throws -> Void) throws {
             let before = stamps(site)
+            let cacheBefore = BuildCache.read(at: BuildCache.defaultFile(for: site))
             try edit()
             let rebuilt = try build(data, site, templates: templates)
             #expect(rebuilt.stderr.contains(Self.mapsSome) == mapsSome, "\(name): \(rebuilt.stderr)")
@@ -92,6 +93,15 @@ import Testing
                 let untouched = statements.filter { after[$0] == before[$0] }
                 #expect(!untouched.isEmpty, "\(name): the other accounts' statements kept")
                 if newStatements { #expect(untouched.count < statements.count, "\(name): the edited account's statements rendered") }
+                // The held accounts' final statements' digests go on to the next cache as they were;
+                // only the mapped account's may change.
+                let cacheAfter = try #require(BuildCache.read(at: BuildCache.defaultFile(for: site)))
+                let previous = try #require(cacheBefore).statementDigests
+                #expect(!previous.isEmpty)
+                let lost = previous.keys.filter { cacheAfter.statementDigests[$0] == nil }
+                #expect(lost.isEmpty, "\(name): \(lost.prefix(3))")
+                let changed = Set(previous.filter { cacheAfter.statementDigests[$0.key] != $0.value }.keys.map { $0.split(separator: "/").dropLast() })
+                #expect(changed.count <= 1, "\(name): digests of \(changed.count) accounts changed")
             }
         }
 
