@@ -106,26 +106,51 @@ public final class Ownership: Sendable {
         return (try? FileManager.default.removeItem(atPath: path)) != nil
     }
 
-    /// Removes the folder at `path` and all it holds, its subfolders on every core (those at its top), each entry by
-    /// the type `readdir` gives (no `stat` a file, where Foundation's removal takes one: a rebuild
-    /// removes the previous site's every file). - Returns: whether it is gone; `false` leaves the
-    /// rest to ``removeTree(_:)``'s slower way (a file the folder's permissions keep, a name that is not UTF-8 text).
-    static func removeFolder(_ path: String, onEveryCore: Bool = true) -> Bool {
-        guard let entries = FolderEntries.read(path) else { return false }
+    /// Removes the folder at `path` and all it holds, the subfolders at its top on every core, each
+    /// entry by the type `readdir` gives (no `stat` a file, where Foundation's removal takes one: a
+    /// rebuild removes the previous site's every file). Every folder is opened without following a
+    /// link and its entries removed relative to it: a link, at `path` or inside, is never followed
+    /// (a link named like a build's leftover, pointing at a folder of yours, leaves that folder as
+    /// it is). - Returns: whether it is gone; `false` leaves the rest to ``removeTree(_:)``'s slower
+    /// way (a link at `path`, a file the folder's permissions keep, a name that is not UTF-8 text).
+    static func removeFolder(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0, removeContents(of: descriptor, onEveryCore: true) else { return false }
+        return rmdir(path) == 0
+    }
+
+    /// Removes what the open folder `descriptor` holds, and closes it. - Returns: whether it is empty.
+    private static func removeContents(of descriptor: Int32, onEveryCore: Bool) -> Bool {
+        guard let directory = fdopendir(descriptor) else {
+            close(descriptor)
+            return false
+        }
+        defer { closedir(directory) }
         var folders: [String] = []
-        for entry in entries where entry.name != "." && entry.name != ".." {
-            guard entry.isText else { return false }
-            let child = path + "/" + entry.name
-            switch entry.type {
-            case UInt8(DT_DIR): folders.append(child)
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else { break }
+            let (name, isText) = FolderEntries.name(of: entry)
+            if name == "." || name == ".." { continue }
+            guard isText else { return false }
+            switch FolderEntries.type(of: entry) {
+            case UInt8(DT_DIR): folders.append(name)
             case UInt8(DT_UNKNOWN): return false
-            default: guard unlink(child) == 0 else { return false }
+            default: guard unlinkat(descriptor, name, 0) == 0 else { return false }
             }
         }
-        let subfolders = folders
-        let removed = onEveryCore && subfolders.count > 1 ? Concurrently.map(subfolders.count) { removeFolder(subfolders[$0], onEveryCore: false) }
-            : subfolders.map { removeFolder($0, onEveryCore: false) }
-        return !removed.contains(false) && rmdir(path) == 0
+        guard errno == 0 else { return false }
+        let (parent, subfolders) = (descriptor, folders)
+        let removed = onEveryCore && subfolders.count > 1 ? Concurrently.map(subfolders.count) { removeSubfolder(subfolders[$0], in: parent) }
+            : subfolders.map { removeSubfolder($0, in: parent) }
+        return !removed.contains(false)
+    }
+
+    /// Removes the subfolder `name` of the open folder `parent`, opened without following a link.
+    private static func removeSubfolder(_ name: String, in parent: Int32) -> Bool {
+        let descriptor = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0, removeContents(of: descriptor, onEveryCore: false) else { return false }
+        return unlinkat(parent, name, AT_REMOVEDIR) == 0
     }
 
     /// Gives the lock up (also done when the process ends).

@@ -65,13 +65,20 @@ import Testing
     }
 
     /// The previous site goes whole after the swap, by `readdir`'s types on every core: nested
-    /// folders, a link (removed, not followed: what it points to stays) and a folder its owner
-    /// may not write (the slower way, as before).
+    /// folders, links to a file and to a folder (removed, not followed: what they point to stays)
+    /// and a folder its owner may not write (the slower way, as before). A link in the place of
+    /// the folder itself (a leftover's name pointing at a folder of yours) goes as a link.
     @Test func thePreviousSiteIsRemovedWholeAndNothingOutsideIt() throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         let outside = work.appendingPathComponent("outside.txt")
         try "mine".write(to: outside, atomically: false, encoding: .utf8)
+        let yours = work.appendingPathComponent("yours")
+        try FileManager.default.createDirectory(at: yours.appendingPathComponent("deep"), withIntermediateDirectories: true)
+        try "kept".write(to: yours.appendingPathComponent("deep/file.md"), atomically: false, encoding: .utf8)
+        func yoursIsWhole() throws -> Bool {
+            try String(contentsOf: yours.appendingPathComponent("deep/file.md"), encoding: .utf8) == "kept"
+        }
         for locked in [false, true] {
             let tree = work.appendingPathComponent("old")
             for folder in ["a/b/c", "d", "e/f"] {
@@ -81,12 +88,20 @@ import Testing
                 try file.write(to: tree.appendingPathComponent(file), atomically: false, encoding: .utf8)
             }
             try FileManager.default.createSymbolicLink(at: tree.appendingPathComponent("d/link"), withDestinationURL: outside)
+            try FileManager.default.createSymbolicLink(at: tree.appendingPathComponent("e/folder-link"), withDestinationURL: yours)
             if locked { chmod(tree.appendingPathComponent("a/b").path, 0o500) }
             // (As root, the locked folder is no obstacle: the quick way takes it too.)
             #expect(locked ? Ownership.removeTree(tree.path) : Ownership.removeFolder(tree.path), "locked: \(locked)")
             #expect(!FileManager.default.fileExists(atPath: tree.path))
             #expect(try String(contentsOf: outside, encoding: .utf8) == "mine")
+            #expect(try yoursIsWhole())
         }
+        let link = work.appendingPathComponent("leftover")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: yours)
+        #expect(!Ownership.removeFolder(link.path))
+        #expect(Ownership.removeTree(link.path))
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == nil, "the link is gone")
+        #expect(try yoursIsWhole())
     }
 
     /// A path is read as the file system reads it, in bytes: `..`, an empty component or a
