@@ -21,6 +21,22 @@ public enum FolderEntries {
     /// folder with fewer files.
     public static func read(_ path: String) -> [Entry]? {
         guard let directory = opendir(path) else { return nil }
+        return read(directory)
+    }
+
+    /// The same, of the folder open at `descriptor` (which stays open, for calls relative to it).
+    public static func read(descriptor: Int32) -> [Entry]? {
+        let own = dup(descriptor)
+        guard own >= 0 else { return nil }
+        guard let directory = fdopendir(own) else {
+            close(own)
+            return nil
+        }
+        return read(directory)
+    }
+
+    /// Reads `directory` to its end, and closes it.
+    private static func read(_ directory: OpaquePointer) -> [Entry]? {
         defer { closedir(directory) }
         var entries: [Entry] = []
         while true {

@@ -121,28 +121,20 @@ public final class Ownership: Sendable {
 
     /// Removes what the open folder `descriptor` holds, and closes it. - Returns: whether it is empty.
     private static func removeContents(of descriptor: Int32, onEveryCore: Bool) -> Bool {
-        guard let directory = fdopendir(descriptor) else {
-            close(descriptor)
-            return false
-        }
-        defer { closedir(directory) }
+        defer { close(descriptor) }
+        guard let entries = FolderEntries.read(descriptor: descriptor) else { return false }
         var folders: [String] = []
-        while true {
-            errno = 0
-            guard let entry = readdir(directory) else { break }
-            let (name, isText) = FolderEntries.name(of: entry)
-            if name == "." || name == ".." { continue }
-            guard isText else { return false }
-            switch FolderEntries.type(of: entry) {
-            case UInt8(DT_DIR): folders.append(name)
+        for entry in entries where entry.name != "." && entry.name != ".." {
+            guard entry.isText else { return false }
+            switch entry.type {
+            case UInt8(DT_DIR): folders.append(entry.name)
             case UInt8(DT_UNKNOWN): return false
-            default: guard unlinkat(descriptor, name, 0) == 0 else { return false }
+            default: guard unlinkat(descriptor, entry.name, 0) == 0 else { return false }
             }
         }
-        guard errno == 0 else { return false }
-        let (parent, subfolders) = (descriptor, folders)
-        let removed = onEveryCore && subfolders.count > 1 ? Concurrently.map(subfolders.count) { removeSubfolder(subfolders[$0], in: parent) }
-            : subfolders.map { removeSubfolder($0, in: parent) }
+        let subfolders = folders
+        let removed = onEveryCore && subfolders.count > 1 ? Concurrently.map(subfolders.count) { removeSubfolder(subfolders[$0], in: descriptor) }
+            : subfolders.map { removeSubfolder($0, in: descriptor) }
         return !removed.contains(false)
     }
 
