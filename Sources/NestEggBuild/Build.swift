@@ -273,7 +273,7 @@ public struct Build {
         for page in statements {
             let path = prefix + page.path
             do {
-                try printer.print(writer.stagedURL(path + ".html"), to: writer.stagedURL(path + ".pdf"), page: path)
+                try printer.print(writer.stagedURL(path + ".html"), to: writer.stagedURL(forNew: path + ".pdf"), page: path)
             } catch {
                 throw BuildError(step: .pdf, exitCode: .unavailable,
                                  diagnostics: [Diagnostic(.error, file: error.page + ".pdf", message: error.reason)])
@@ -440,7 +440,8 @@ public struct Build {
 
     func openWriter() throws(BuildError) -> SiteWriter {
         try Self.writeError { () throws(SiteWriter.WriteError) in
-            try SiteWriter(output: options.output, protecting: inputFolders, hashing: Self.manifestHashing(under: StatementsReport.section.id + "/"))
+            try SiteWriter(output: options.output, protecting: inputFolders, hashing: Self.manifestHashing(under: StatementsReport.section.id + "/"),
+                           keepsSpare: true)
         }
     }
 

@@ -85,7 +85,7 @@ extension Build {
     static func otherFiles(in writer: SiteWriter, folder: String, listed: Set<String>) throws(BuildError) -> [StatementManifest.File] {
         let own: Set<String> = [StatementManifest.fileName, ManifestSignature.fileName]
         var files: [StatementManifest.File] = []
-        for path in SiteWriter.listFiles(under: writer.stagedURL(folder)).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        for path in writer.stagedFiles(under: folder).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
         where !listed.contains(path) && !own.contains(path) {
             if let hash = writer.hash(of: folder + path) {
                 files.append(.init(path: path, sha256: hash))

@@ -14,6 +14,9 @@ public enum FolderEntries {
         public let type: UInt8
         /// Whether the name is UTF-8 text; if not, ``name`` shows its bytes (`\xFF`) and names no file.
         public let isText: Bool
+        /// Its inode number (`d_ino`): the number `lstat` gives the entry on the local file systems
+        /// nestegg writes to.
+        public let inode: UInt64
     }
 
     /// The entries of the folder at `path`, in the order `readdir` gives them; `nil` when it cannot
@@ -43,7 +46,7 @@ public enum FolderEntries {
             errno = 0
             guard let entry = readdir(directory) else { break }
             let (name, isText) = name(of: entry)
-            entries.append(Entry(name: name, type: type(of: entry), isText: isText))
+            entries.append(Entry(name: name, type: type(of: entry), isText: isText, inode: inode(of: entry)))
         }
         return errno == 0 ? entries : nil
     }
@@ -58,6 +61,12 @@ public enum FolderEntries {
         let bytes = UnsafeBufferPointer(start: start, count: strlen(UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self)))
         if let text = String(validating: bytes, as: UTF8.self) { return (text, true) }
         return (bytes.map { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true) }.joined(), false)
+    }
+
+    static let inodeOffset = MemoryLayout<dirent>.offset(of: \dirent.d_ino)!
+
+    static func inode(of entry: UnsafeMutablePointer<dirent>) -> UInt64 {
+        UInt64(UnsafeRawPointer(entry).loadUnaligned(fromByteOffset: inodeOffset, as: ino_t.self))
     }
 
     static func type(of entry: UnsafeMutablePointer<dirent>) -> UInt8 {

@@ -7,6 +7,15 @@ import Synchronization
 /// output whole. A file whose bytes did not change keeps its old copy and modification time,
 /// and files that the new build did not write (stale pages) are gone after the swap.
 ///
+/// With `keepsSpare` (a site that is built again and again), the swapped-out site is not removed
+/// but kept beside the output as its **spare** (``spareName(of:)``), and the next build stages into
+/// it instead of a new folder: a file the spare shares with the live site (the same inode, linked
+/// by the last build) and that the new build keeps stays where it is, and only the files that
+/// differ are unlinked and written or linked again. A rebuild then costs system calls for what
+/// changed in the last two builds, not a link and an unlink for every file of the site. The
+/// spare is never written into: a file in it is unlinked before anything takes its name, since
+/// it may be the live site's file too.
+///
 /// ``write(_:to:)`` may be called from several threads at once (the render stage's workers each
 /// write the pages they render). Files are created one at a time (creating them is the kernel's
 /// work, which a second thread did not speed up), plainly, without `fsync`: the swap, not the
@@ -27,6 +36,9 @@ public final class SiteWriter: Sendable {
         var stamps: [String: FileStamp] = [:]
         /// The digests of the files ``hashing`` asks for, worked out from the bytes written.
         var hashes: [String: String] = [:]
+        /// When the staging folder is the spare: its files that this build has not yet kept,
+        /// written over or removed, by path, each with its file's identity.
+        var spare: [String: FileIdentity] = [:]
     }
     private let state = Mutex(State())
     /// Held while a file is created: one at a time. A lock whose waiter sleeps (a plain
@@ -40,6 +52,11 @@ public final class SiteWriter: Sendable {
     /// them there is nothing to compare a new file with or keep, and no file is looked for there.
     private let outputHasFiles: Bool
     private let hashing: Hashing?
+    /// Where the site swapped out goes, to be the next build's staging folder; `nil`: it is removed.
+    private let spare: URL?
+    /// Whether the staging folder is the spare of an earlier build (whose folders are listed here).
+    private let reusesSpare: Bool
+    private let spareFolders: [String]
 
     /// Which files the writer hashes as it writes them, and how: the statements manifest lists
     /// each file of its folder with its SHA-256, which comes from the bytes in memory rather than
@@ -112,7 +129,9 @@ public final class SiteWriter: Sendable {
     /// Opens a staging folder beside `output`. Refuses (rather than replace) an output folder that
     /// holds one of the `protecting` folders (the data), the current, home or root folder, or an
     /// existing folder that nestegg did not write — the swap replaces the output folder whole.
-    public init(output: URL, protecting: [URL] = [], hashing: Hashing? = nil) throws(WriteError) {
+    /// With `keepsSpare`, the site swapped out is kept beside the output for the next build to
+    /// stage into (``spareName(of:)``), and a spare found there is this build's staging folder.
+    public init(output: URL, protecting: [URL] = [], hashing: Hashing? = nil, keepsSpare: Bool = false) throws(WriteError) {
         let output = output.standardizedFileURL
         self.output = output
         self.hashing = hashing
@@ -125,15 +144,34 @@ public final class SiteWriter: Sendable {
         } catch {
             throw WriteError(path: parent.path, reason: "cannot create a folder here (\(Self.reason(error)))")
         }
-        // Made and locked as one step for other builds, the lock held until the staging folder is
-        // swapped in or discarded: while it is, no other build takes the folder for a leftover.
-        switch Ownership.create(in: parent, named: { Self.stagingPrefix(of: output) + $0 }, by: { mkdir($0, 0o777) == 0 ? nil : errno }) {
-        case .failure(let error):
-            throw WriteError(path: parent.path, reason: "cannot create a staging folder here: \(error)")
-        case .success(let (staging, ownership)):
+        let spare = keepsSpare ? parent.appendingPathComponent(Self.spareName(of: output)) : nil
+        self.spare = spare
+        // Made (or, the spare, taken) and locked as one step for other builds, the lock held until
+        // the staging folder is swapped in or discarded: while it is, no other build takes the
+        // folder for a leftover.
+        if let spare, outputHasFiles, let (staging, ownership, survey) = Self.take(spare, in: parent, output: output) {
             self.staging = staging
             stagingOwnership = ownership
+            reusesSpare = true
+            spareFolders = survey.folders
+            state.withLock { $0.spare = survey.files }
+        } else {
+            // A spare beside an output without files would only be written over file by file.
+            if let spare, !outputHasFiles, let (taken, ownership, _) = Self.take(spare, in: parent, output: output) {
+                Ownership.removeTree(taken.path)
+                ownership.release()
+            }
+            switch Ownership.create(in: parent, named: { Self.stagingPrefix(of: output) + $0 }, by: { mkdir($0, 0o777) == 0 ? nil : errno }) {
+            case .failure(let error):
+                throw WriteError(path: parent.path, reason: "cannot create a staging folder here: \(error)")
+            case .success(let (staging, ownership)):
+                self.staging = staging
+                stagingOwnership = ownership
+            }
+            reusesSpare = false
+            spareFolders = []
         }
+        clear(Self.marker)
         var text = "This folder is a site written by nestegg build; the next build replaces it whole.\n"
         if let failure = text.withUTF8({ Self.writeFile(atPath: staging.path + "/" + Self.marker, $0) }) {
             discard()
@@ -142,6 +180,119 @@ public final class SiteWriter: Sendable {
     }
 
     static func stagingPrefix(of output: URL) -> String { ".nestegg-staging-\(output.lastPathComponent)-" }
+    /// The spare of `output`, beside it as its cache is (`.site.nestegg-spare`): the site the last
+    /// build swapped out (``init(output:protecting:hashing:keepsSpare:)``).
+    public static func spareName(of output: URL) -> String { ".\(output.lastPathComponent).nestegg-spare" }
+
+    /// Which file a name is: its device and inode numbers.
+    struct FileIdentity: Sendable, Equatable {
+        let device: UInt64
+        let inode: UInt64
+
+        init(device: UInt64, inode: UInt64) {
+            self.device = device
+            self.inode = inode
+        }
+
+        init(_ status: stat) {
+            self.init(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        }
+    }
+
+    /// Takes the spare at `spare` as a staging folder: renamed to a staging name and locked as one
+    /// step (``Ownership/create(in:named:by:)``), so that a build killed from here on leaves a
+    /// leftover the next one removes, and two builds never take one spare. Its files are listed
+    /// with their identities and its folders by path; anything else in it (a link, a FIFO) is
+    /// removed. - Returns: `nil` when there is no spare, or it is not a folder nestegg can read
+    /// whole (it is then removed).
+    private static func take(_ spare: URL, in parent: URL, output: URL)
+        -> (staging: URL, ownership: Ownership, survey: (files: [String: FileIdentity], folders: [String]))? {
+        var status = stat()
+        guard lstat(spare.path, &status) == 0 else { return nil }
+        guard status.st_mode & S_IFMT == S_IFDIR,
+              case .success(let (staging, ownership)) = Ownership.create(in: parent, named: { stagingPrefix(of: output) + $0 },
+                                                                          by: { rename(spare.path, $0) == 0 ? nil : errno }) else {
+            // Not a folder (a link: never followed), or taken by another build meanwhile.
+            if status.st_mode & S_IFMT != S_IFDIR { Ownership.removeTree(spare.path) }
+            return nil
+        }
+        guard lstat(staging.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, let survey = survey(staging.path, device: UInt64(status.st_dev)) else {
+            Ownership.removeTree(staging.path)
+            ownership.release()
+            return nil
+        }
+        return (staging, ownership, survey)
+    }
+
+    /// The regular files under `root` with their identities, and its folders, by path relative to
+    /// it; any other entry is removed. - Returns: `nil` if a folder cannot be read or a name is not text.
+    private static func survey(_ root: String, device: UInt64) -> (files: [String: FileIdentity], folders: [String])? {
+        var files: [String: FileIdentity] = [:]
+        var folders: [String] = []
+        func walk(_ folder: String, relative: String) -> Bool {
+            guard let entries = FolderEntries.read(folder) else { return false }
+            for entry in entries where entry.name != "." && entry.name != ".." {
+                guard entry.isText else { return false }
+                let path = folder + "/" + entry.name, child = relative.isEmpty ? entry.name : relative + "/" + entry.name
+                var (type, inode) = (entry.type, entry.inode)
+                if type == UInt8(DT_UNKNOWN) {
+                    var status = stat()
+                    guard lstat(path, &status) == 0 else { return false }
+                    type = status.st_mode & S_IFMT == S_IFDIR ? UInt8(DT_DIR) : status.st_mode & S_IFMT == S_IFREG ? UInt8(DT_REG) : 0
+                    inode = UInt64(status.st_ino)
+                }
+                switch type {
+                case UInt8(DT_DIR):
+                    folders.append(child)
+                    guard walk(path, relative: child) else { return false }
+                case UInt8(DT_REG):
+                    files[child] = FileIdentity(device: device, inode: inode)
+                default:
+                    guard unlink(path) == 0 else { return false }
+                }
+            }
+            return true
+        }
+        return walk(root, relative: "") ? (files, folders) : nil
+    }
+
+    /// Makes room at `path` in a staging folder that is the spare: the spare's file there (the
+    /// site before the last, or the live site's own file, linked) is unlinked, never written
+    /// into; a folder there is removed. Nothing to do in a new staging folder.
+    private func clear(_ path: String) {
+        guard reusesSpare else { return }
+        let full = staging.path + "/" + path
+        if state.withLock({ $0.spare.removeValue(forKey: path) }) != nil {
+            if unlink(full) == 0 || errno == ENOENT { return }
+        }
+        var status = stat()
+        if lstat(full, &status) == 0 { Ownership.removeTree(full) }
+    }
+
+    /// Whether the spare's file at `path` is the live site's file `live` (linked there by the last
+    /// build), which this build keeps: it then stays as it is, with no system call.
+    private func spareHolds(_ path: String, _ live: FileIdentity) -> Bool {
+        guard reusesSpare else { return false }
+        return state.withLock { state in
+            guard state.spare[path] == live else { return false }
+            state.spare[path] = nil
+            return true
+        }
+    }
+
+    /// Removes what the spare held that this build did not write: its files not written, then its
+    /// folders left empty (the deepest first; a folder that still holds files stays).
+    private func sweepSpare() {
+        guard reusesSpare else { return }
+        let (left, folders) = state.withLock { state in
+            defer { state.spare = [:] }
+            return (Array(state.spare.keys), state.folders)
+        }
+        for path in left { unlink(staging.path + "/" + path) }
+        for folder in spareFolders.sorted(by: { $0.utf8.count > $1.utf8.count }) where !folders.contains(folder) {
+            rmdir(staging.path + "/" + folder)
+        }
+    }
     static func retiredPrefix(of output: URL) -> String { ".nestegg-old-\(output.lastPathComponent)-" }
 
     /// Refuses an output folder that the swap must not replace.
@@ -197,9 +348,12 @@ public final class SiteWriter: Sendable {
         var text = text
         try ensureFolder(of: path)
         let old = output.path + "/" + path, new = staging.path + "/" + path
-        let unchanged = outputHasFiles && text.withUTF8 { bytes in Self.file(atPath: old, holds: bytes) }
+        let live = outputHasFiles ? text.withUTF8 { bytes in Self.identity(ofFileAt: old, holding: bytes) } : nil
+        let unchanged = live != nil
         var stamp: FileStamp?
         let failure: String? = creating.withLock {
+            if let live, spareHolds(path, live) { return nil }
+            clear(path)
             if unchanged && keep(path) { return nil }
             let failure = text.withUTF8 { bytes in Self.writeFile(atPath: new, bytes, stamp: &stamp) }
             // Where the disk cannot link, the copy still keeps the old modification time.
@@ -256,6 +410,8 @@ public final class SiteWriter: Sendable {
         // The same file (a merge again from the same parts) needs no reading.
         let unchanged = sameSize && ((oldStatus.st_dev == status.st_dev && oldStatus.st_ino == status.st_ino) || Self.sameBytes(source, old))
         let failure: WriteError? = creating.withLock {
+            if unchanged && spareHolds(path, FileIdentity(oldStatus)) { return nil }
+            clear(path)
             if unchanged && keep(path) { return nil }
             if !unchanged && link(source, new) == 0 {
                 // What was linked is the file looked at (not a link put in its place meanwhile);
@@ -308,10 +464,15 @@ public final class SiteWriter: Sendable {
     /// none, and they are to be written.
     public func reuse(_ paths: [String], expected: [String: FileStamp]) -> Bool {
         var stamps: [FileStamp] = []
+        var identities: [FileIdentity] = []
         stamps.reserveCapacity(paths.count)
+        identities.reserveCapacity(paths.count)
         for path in paths {
-            guard let stamp = expected[path], FileStamp(path: output.path + "/" + path) == stamp else { return false }
+            var status = stat()
+            guard let stamp = expected[path], lstat(output.path + "/" + path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+                  FileStamp(status) == stamp else { return false }
             stamps.append(stamp)
+            identities.append(FileIdentity(status))
         }
         let claimed = state.withLock { state -> Bool in
             guard paths.allSatisfy({ !state.writtenPaths.contains($0) }) else { return false }
@@ -324,6 +485,11 @@ public final class SiteWriter: Sendable {
         linked.reserveCapacity(paths.count)
         for (index, path) in paths.enumerated() {
             let kept: Bool = (try? ensureFolder(of: path)) != nil && creating.withLock {
+                if spareHolds(path, identities[index]) {
+                    linked.append(true)
+                    return true
+                }
+                clear(path)
                 if keep(path) {
                     linked.append(true)
                     return true
@@ -349,6 +515,21 @@ public final class SiteWriter: Sendable {
 
     /// Where a file of the new output is staged, for a tool that writes it itself (`--pdf`).
     public func stagedURL(_ path: String) -> URL { staging.appendingPathComponent(path) }
+
+    /// Where a tool writes a new file of the output itself (``stagedURL(_:)``), made room for
+    /// first: a spare's file there may be the live site's, and a tool would write into it.
+    public func stagedURL(forNew path: String) -> URL {
+        clear(path)
+        return stagedURL(path)
+    }
+
+    /// The files staged under `folder` (`""` or ending in `/`), relative to it, as the disk lists
+    /// them: asked once every page is written (a manifest lists them), so the spare's files that
+    /// this build did not write are removed first.
+    public func stagedFiles(under folder: String) -> [String] {
+        sweepSpare()
+        return Self.listFiles(under: stagedURL(folder))
+    }
 
     /// Counts a file that a tool wrote at ``stagedURL(_:)`` as written (keeping the old copy
     /// when the bytes are the same).
@@ -380,7 +561,21 @@ public final class SiteWriter: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: staging.path + "/" + folder, withIntermediateDirectories: true)
         } catch {
-            throw WriteError(path: path, reason: Self.reason(error))
+            // In a spare, a file of an earlier page may stand where this folder goes: made room for, once.
+            let parts = folder.utf8.split(separator: UInt8(ascii: "/")).map { String(Substring($0)) }
+            var blocked = false
+            for end in parts.indices where reusesSpare {
+                var status = stat()
+                let prefix = parts[...end].joined(separator: "/")
+                if lstat(staging.path + "/" + prefix, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
+                    clear(prefix)
+                    blocked = true
+                    break
+                }
+            }
+            guard blocked, (try? FileManager.default.createDirectory(atPath: staging.path + "/" + folder, withIntermediateDirectories: true)) != nil else {
+                throw WriteError(path: path, reason: Self.reason(error))
+            }
         }
         state.withLock { _ = $0.folders.insert(folder) }
     }
@@ -389,23 +584,29 @@ public final class SiteWriter: Sendable {
     /// it (open, its status, its bytes read in pieces and compared as they come, close): a rebuild
     /// asks this of every page it renders again.
     static func file(atPath path: String, holds bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        identity(ofFileAt: path, holding: bytes) != nil
+    }
+
+    /// Which file is at `path` (``FileIdentity``), when it exists and holds exactly `bytes`
+    /// (``file(atPath:holds:)``); `nil` otherwise.
+    static func identity(ofFileAt path: String, holding bytes: UnsafeBufferPointer<UInt8>) -> FileIdentity? {
         // Not blocking: a FIFO in the file's place is not a regular file, and is not read.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) == bytes.count else { return false }
-        guard let start = bytes.baseAddress, bytes.count > 0 else { return true }
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) == bytes.count else { return nil }
+        guard let start = bytes.baseAddress, bytes.count > 0 else { return FileIdentity(status) }
         let piece = UnsafeMutableRawBufferPointer.allocate(byteCount: min(bytes.count, 1 << 20), alignment: 16)
         defer { piece.deallocate() }
         var offset = 0
         while offset < bytes.count {
             let count = Glibc.read(descriptor, piece.baseAddress!, min(piece.count, bytes.count - offset))
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-            guard count > 0, memcmp(piece.baseAddress!, start + offset, count) == 0 else { return false }
+            guard count > 0, memcmp(piece.baseAddress!, start + offset, count) == 0 else { return nil }
             offset += count
         }
-        return true
+        return FileIdentity(status)
     }
 
     /// Writes `bytes` to a new file at `path` (never into an existing one: in the staging folder
@@ -456,6 +657,7 @@ public final class SiteWriter: Sendable {
     /// ``Swap/finish()`` (or put back by ``Swap/rollBack()``), so that files committed with the
     /// site can still undo the whole.
     public func commit() throws(WriteError) -> Swap {
+        sweepSpare()
         let (written, changed) = state.withLock { ($0.written, $0.changed) }
         let previous = Set(Self.listFiles(under: output)).subtracting([Self.marker, Self.cacheFileName])
         let removed = previous.subtracting(written).count
@@ -471,7 +673,7 @@ public final class SiteWriter: Sendable {
         switch AtomicExchange.exchange(staging.path, output.path) {
         case .exchanged:
             stagingOwnership.release()
-            return Swap(output: output, previous: staging, exchanged: true, summary: summary, ownership: oldOwnership)
+            return Swap(output: output, previous: staging, exchanged: true, summary: summary, ownership: oldOwnership, spare: spare)
         case .failed(let code):
             throw WriteError(path: output.path, reason: systemReason(code))
         case .unsupported:
@@ -483,7 +685,7 @@ public final class SiteWriter: Sendable {
                 throw WriteError(path: output.path, reason: systemReason(code))
             }
             stagingOwnership.release()
-            return Swap(output: output, previous: retired, exchanged: false, summary: summary, ownership: oldOwnership)
+            return Swap(output: output, previous: retired, exchanged: false, summary: summary, ownership: oldOwnership, spare: spare)
         }
     }
 
@@ -495,13 +697,16 @@ public final class SiteWriter: Sendable {
         let exchanged: Bool
         public let summary: Summary
         private let ownership: Ownership?
+        /// Where the previous output goes when the swap is finished; `nil`: it is removed.
+        private let spare: URL?
 
-        init(output: URL, previous: URL?, exchanged: Bool, summary: Summary, ownership: Ownership? = nil) {
+        init(output: URL, previous: URL?, exchanged: Bool, summary: Summary, ownership: Ownership? = nil, spare: URL? = nil) {
             self.output = output
             self.previous = previous
             self.exchanged = exchanged
             self.summary = summary
             self.ownership = ownership
+            self.spare = spare
         }
 
         /// ``finish()``, then the summary.
@@ -510,9 +715,9 @@ public final class SiteWriter: Sendable {
             return summary
         }
 
-        /// Removes the previous output: the new one stays.
+        /// Removes the previous output, or keeps it as the spare (renamed while still locked): the new one stays.
         public func finish() {
-            if let previous { Ownership.removeTree(previous.path) }
+            if let previous, spare.map({ rename(previous.path, $0.path) != 0 }) ?? true { Ownership.removeTree(previous.path) }
             ownership?.release()
         }
 

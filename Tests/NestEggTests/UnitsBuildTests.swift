@@ -222,7 +222,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["a", "data"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("a").path).sorted() == ["b"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: nested.path).sorted()
-                == [".site.nestegg-cache", ".site.nestegg-cache.units", "site"])
+                == [".site.nestegg-cache", ".site.nestegg-cache.units", ".site.nestegg-spare", "site"])
         let summaries = try FileManager.default.contentsOfDirectory(atPath: nested.appendingPathComponent(".site.nestegg-cache.units").path)
         #expect(summaries.count == uids.count && summaries.contains(Units.fileName(of: "../../escape")))
     }
