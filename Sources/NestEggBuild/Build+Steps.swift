@@ -138,7 +138,11 @@ extension Build {
     func reduceStep(_ run: BuildRun, _ input: BuildInput, mapped: [Units.Mapped]?) throws(BuildError) -> BuildReport {
         let (incremental, units, folder, printer) = (run.incremental, run.units, run.plan.folder, run.plan.printer)
         let (census, held, dataset, notes, feeds) = (input.census, input.held, input.dataset, input.notes, input.feeds)
-        let loaded = incremental?.loaded(dataset)
+        // A rebuild knows how far back the accounts' rows are the last build's (the held ones' are).
+        let settled = units == nil ? SettledRows.unknown
+            : Units.settledRows(mapped: mapped ?? [], in: Units.summariesFolder(for: options.cacheFile),
+                                accounts: Dictionary(dataset.starling.map { ($0.account.uid, $0.account) }, uniquingKeysWith: { first, _ in first }))
+        let loaded = incremental?.loaded(dataset, settledRows: settled)
         // A census carries what every site-wide page needs of the accounts it holds; without one,
         // a share reads the other accounts' feeds again for it.
         let summarised = dataset.starling.map(\.account.uid).filter { feeds.summarised[$0] != nil }

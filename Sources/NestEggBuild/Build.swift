@@ -534,7 +534,9 @@ public struct Build {
                 + (reuse?.previousTableFiles[prefix + page.path] ?? [])
             // A page that names its inputs is kept, its view never worked out, while their key is as recorded.
             let key = page.inputs.flatMap { reuse?.key(of: page, $0, renderer: renderer) }
-            if let reuse, let key, reuse.previous?.keys[page.path] == key, let recorded = reuse.previous?.pages[page.path],
+            // (One that shows the accounts' rows, while those it shows are the last build's.)
+            if let reuse, let key, page.inputs?.rowsBefore.map(reuse.settledRows.covers) ?? true,
+               reuse.previous?.keys[page.path] == key, let recorded = reuse.previous?.pages[page.path],
                writer.reuse(files, expected: reuse.previous?.files ?? [:]) {
                 reuse.record(page.path, recorded, key: key)
                 reuse.countKept(page.path)

@@ -232,10 +232,10 @@ struct Incremental {
         let reuse: PageReuse
     }
 
-    func loaded(_ dataset: Dataset) -> Loaded {
+    func loaded(_ dataset: Dataset, settledRows: SettledRows = .unknown) -> Loaded {
         let keys = InputKeys(digests, accounts: dataset.starling)
         return Loaded(keys: keys, memo: StatementDigestCache(previous: previous?.statementDigests ?? [:], keys: keys),
-                      reuse: PageReuse(previous: previous, keys: keys))
+                      reuse: PageReuse(previous: previous, keys: keys, settledRows: settledRows))
     }
 
     /// The manifest's known hashes: those of the files the render kept as they were.
@@ -299,6 +299,36 @@ struct Incremental {
     }
 }
 
+/// How far back every account's rows of the transactions lists are known to be the last build's
+/// (``Units/settledRows(mapped:in:accounts:)``): a page that shows rows dated before a month
+/// (``PageInputs/rowsBefore``) is kept by its key while they are.
+enum SettledRows: Sendable, Equatable {
+    /// Not known (a build that maps every account): no page is kept by its rows.
+    case unknown
+    /// Those dated before this month.
+    case before(CalendarMonth)
+    /// All of them.
+    case all
+
+    /// Whether the rows dated before `month` are the last build's.
+    func covers(_ month: CalendarMonth) -> Bool {
+        switch self {
+        case .unknown: false
+        case .before(let settled): month <= settled
+        case .all: true
+        }
+    }
+
+    /// Also only those before `month`.
+    func narrowed(to month: CalendarMonth) -> SettledRows {
+        switch self {
+        case .unknown: .unknown
+        case .before(let settled): .before(min(settled, month))
+        case .all: .before(month)
+        }
+    }
+}
+
 /// A plain build's page-level reuse: the last build's cache (its pages' fingerprints and keys, its
 /// files' stamps), and this build's fingerprints and keys, recorded by the render workers for the next one.
 final class PageReuse: Sendable {
@@ -309,10 +339,13 @@ final class PageReuse: Sendable {
     /// The last build's tables' CSVs (``TableCSV``) by their page's path (without extension), in
     /// order: files of their page, kept with it.
     let previousTableFiles: [String: [String]]
+    /// How far back the accounts' rows are the last build's, for the pages that show them.
+    let settledRows: SettledRows
 
-    init(previous: BuildCache?, keys: InputKeys? = nil) {
+    init(previous: BuildCache?, keys: InputKeys? = nil, settledRows: SettledRows = .unknown) {
         self.previous = previous
         inputKeys = keys
+        self.settledRows = settledRows
         previousTableFiles = TableCSV.filesByPage(among: previous?.files.keys ?? [:].keys)
     }
 

@@ -175,6 +175,38 @@ enum Units {
         return mismatch.map { "\($0)" }
     }
 
+    /// How far back every account's rows of the transactions lists are the last build's: the held
+    /// accounts' all of them; each mapped account's compared, from its oldest, with the rows of its
+    /// last summary (still beside the cache): those before the month of the oldest row that
+    /// differs. ``SettledRows/unknown`` when a last summary does not read.
+    static func settledRows(mapped: [Mapped], in folder: URL, accounts: [String: StarlingAccount]) -> SettledRows {
+        var settled = SettledRows.all
+        for entry in mapped {
+            guard let account = accounts[entry.uid],
+                  case .success(let old) = CensusRecord.read(RecordFile.Lines(path: file(of: entry.uid, in: folder).path),
+                                                             accounts: [entry.uid: account], figuresOf: { _ in false }) else { return .unknown }
+            let before = rowLines(RecordFile.Lines(path: file(of: entry.uid, in: folder).path, from: old.run.mark))
+            let after = rowLines(RecordFile.Lines(text: entry.text, from: entry.record.run.mark))
+            // Newest first: the rows they end with alike are the oldest, and the same.
+            var (a, b) = (before.endIndex, after.endIndex)
+            while a > before.startIndex, b > after.startIndex, before[a - 1] == after[b - 1] { (a, b) = (a - 1, b - 1) }
+            for line in [a > before.startIndex ? before[a - 1] : nil, b > after.startIndex ? after[b - 1] : nil].compactMap({ $0 }) {
+                guard let row = try? JSONDecoder().decode(SpendingItem.StarlingRow.self, from: Data(line.utf8)),
+                      let item = SpendingItem(row: row, accountName: "", category: SpendingCategory(key: row.category, name: row.categoryName))
+                else { return .unknown }
+                settled = settled.narrowed(to: CalendarMonth(item.date))
+            }
+        }
+        return settled
+    }
+
+    /// A summary's rows of the transactions lists, each as its line: those from its rows' start to its signature.
+    private static func rowLines(_ lines: RecordFile.Lines) -> [Substring] {
+        var rows: [Substring] = []
+        while let line = lines.next(), RecordFile.signature(line) == nil { rows.append(line) }
+        return rows
+    }
+
     /// Each entity page's files among `files` (the build's): its Markdown and HTML, a statement's
     /// other formats, its search chunk and its tables' CSVs (`tables`: ``TableCSV/filesByPage(among:)`` of the same files).
     static func files(of pages: [Page], among files: [String: FileStamp], tables: [String: [String]]) -> [String: [String]] {

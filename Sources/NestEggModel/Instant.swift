@@ -225,6 +225,7 @@ public struct CalendarMonth: Hashable, Comparable, Sendable, CustomStringConvert
     public var firstDay: CivilDate { CivilDate(year: year, month: month, day: 1)! }
     public var lastDay: CivilDate { firstDay.lastDayOfMonth }
     public var previous: CalendarMonth { month == 1 ? CalendarMonth(year: year - 1, month: 12) : CalendarMonth(year: year, month: month - 1) }
+    public var next: CalendarMonth { month == 12 ? CalendarMonth(year: year + 1, month: 1) : CalendarMonth(year: year, month: month + 1) }
 
     public var description: String { "\(year)-\(month < 10 ? "0" : "")\(month)" }
 

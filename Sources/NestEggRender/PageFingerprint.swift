@@ -39,6 +39,7 @@ public enum PageFingerprint {
         append(&bytes, page.path)
         append(&bytes, page.template)
         append(&bytes, inputs.detail)
+        append(&bytes, inputs.rowsBefore?.description ?? "")
         append(&bytes, renderer.commonValue(for: page, html: false))
         append(&bytes, renderer.layoutValue(for: page, content: ""))
         return hex(SHA256.hash(data: bytes))

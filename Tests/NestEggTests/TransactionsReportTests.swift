@@ -232,6 +232,38 @@ import Testing
         #expect(older.count == "" && older.pinnedSum == "" && older.filters.allSatisfy { !$0.counted && $0.count == "" },
                 "no list-wide figure in an older page's view")
     }
+
+    /// An older page names what it shows (``PageInputs``): the rows dated before the month after
+    /// its newest row's, and as its detail its place and what it shows of the rest of the data. A
+    /// build keeps it by that while those rows are the last build's; the entry page, which shows
+    /// list-wide figures, names nothing.
+    @Test func anOlderPageNamesTheRowsBeforeTheMonthAfterItsNewest() throws {
+        func item(_ n: Int, month: Int) -> SpendingItem {
+            SpendingItem(sourceID: "t\(n)", source: .transactions, name: "T\(n)", category: SpendingCategory(key: "food", name: "Food"),
+                         amount: gbp(100), date: CivilDate(year: 2026, month: month, day: 1 + n % 28)!, instant: nil,
+                         accountName: "A", provider: nil, pinned: false, pending: false)
+        }
+        // 250 rows, oldest first 90 in August, 90 in September, 70 in October: page 1 ends in
+        // September, page 2 in October, and the entry page holds the newest 50.
+        let items = ((0..<90).map { item($0, month: 8) } + (90..<180).map { item($0, month: 9) } + (180..<250).map { item($0, month: 10) })
+            .sorted(by: TransactionsRules.newestFirst)
+        let context = ReportContext(settings: Settings(), asOf: CivilDate(year: 2026, month: 12, day: 1))
+        let totals = SpendingTotals(items)
+        let lists = try #require(TransactionsReport.lists(totals, rows: items))
+        #expect(lists.fill([], keeps: { _ in true }) == nil)
+        func pages(_ rowsContext: String?) -> [String: Page] {
+            Dictionary(uniqueKeysWithValues: TransactionsReport.pages(for: lists, totals: totals, context: context, rowsContext: rowsContext)
+                .filter { $0.path.hasPrefix("transactions/index") }.map { ($0.path, $0) })
+        }
+        let named = pages("payees and accounts")
+        #expect(named["transactions/index"]?.inputs == nil, "the entry page is worked out each build")
+        let first = try #require(named["transactions/index.page1"]?.inputs), second = try #require(named["transactions/index.page2"]?.inputs)
+        #expect(first.files.isEmpty && first.rowsBefore == CalendarMonth(year: 2026, month: 10))
+        #expect(second.rowsBefore == CalendarMonth(year: 2026, month: 11))
+        #expect(first.detail != second.detail, "each page's place is its own")
+        #expect(pages("other payees")["transactions/index.page1"]?.inputs?.detail != first.detail, "what it shows of the rest is in its detail")
+        #expect(pages(nil).values.allSatisfy { $0.inputs == nil }, "without what the rest is, no page names its inputs")
+    }
 }
 
 /// `"categories"` in nestegg.json counts a bank category under the app's (or any) category.

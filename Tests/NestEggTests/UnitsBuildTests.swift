@@ -106,8 +106,46 @@ import Testing
         }
 
         var editedAccount = ""
+        let listsBefore = stamps(site).filter { $0.key.hasPrefix("transactions/") && $0.key.contains(".page") }
         try rebuild("a day's payments in one feed", mapsSome: true, newStatements: true) { editedAccount = try Self.aDaysPayments(data) }
         #expect(!editedAccount.isEmpty)
+        // The lists' older pages show older rows only: kept, and keyed for the next build by what they show besides them.
+        let listsAfter = stamps(site)
+        #expect(listsBefore.count > 10 && listsBefore.filter { listsAfter[$0.key] == $0.value }.count >= listsBefore.count - 12,
+                "the lists' older pages kept")
+        let keyed = try #require(BuildCache.read(at: BuildCache.defaultFile(for: site))).keys.keys.filter { $0.hasPrefix("transactions/") }
+        let pages = Set(listsBefore.keys.filter { $0.hasSuffix(".md") }.map { String($0.dropLast(3)) })
+        #expect(pages.count > 10 && Set(keyed).isSuperset(of: pages), "every older page of the lists keyed: \(pages.subtracting(keyed).sorted().prefix(5))")
+        // A row that changes far back, in one account, and nothing else the older pages show (its
+        // payee's, its category's pages stay where they are): every page from its month on is worked out again.
+        try rebuild("an old payment's amount changed", mapsSome: true, newStatements: true) {
+            let feed = data.appendingPathComponent("starling/feed/\(editedAccount).json")
+            try Self.editJSON(feed) { object in
+                var items = try #require(object["feedItems"] as? [[String: Any]])
+                let oldest = try #require(items.indices.filter { items[$0]["direction"] as? String == "OUT" }
+                    .min { (items[$0]["transactionTime"] as! String) < (items[$1]["transactionTime"] as! String) })
+                for key in ["amount", "sourceAmount"] {
+                    var amount = try #require(items[oldest][key] as? [String: Any])
+                    amount["minorUnits"] = (amount["minorUnits"] as? Int ?? 0) + 101
+                    items[oldest][key] = amount
+                }
+                object["feedItems"] = items
+            }
+        }
+        try rebuild("a payment to a new payee, in another category", mapsSome: true, newStatements: true) {
+            let feed = data.appendingPathComponent("starling/feed/\(editedAccount).json")
+            try Self.editJSON(feed) { object in
+                var items = try #require(object["feedItems"] as? [[String: Any]])
+                let index = try #require(items.indices.filter { items[$0]["direction"] as? String == "OUT" }
+                    .max { (items[$0]["transactionTime"] as! String) < (items[$1]["transactionTime"] as! String) })
+                var item = items[index]
+                item["feedItemUid"] = "units-new-payee"
+                item["counterPartyName"] = "Aardvark Newcomer Ltd"
+                item["spendingCategory"] = "GIFTS"
+                items.append(item)
+                object["feedItems"] = items
+            }
+        }
         try rebuild("a changed savings goal of one account", mapsSome: true) {
             let goals = data.appendingPathComponent("starling/savings-goals")
             let file = try #require(try FileManager.default.contentsOfDirectory(atPath: goals.path).sorted().last)

@@ -107,13 +107,22 @@ public struct Page: Sendable {
 /// source that is not a Starling account (Kiva, the transfers, a Qapital goal) names no file:
 /// it is made of the data folder's other files alone, so a day's transactions in an account
 /// leave its key as it was.
+///
+/// A page of the transactions lists older than its entry page shows rows of every account, all
+/// dated before a month (``rowsBefore``): the build keeps it without its view while those rows are
+/// as the last build had them, and the page's `detail` names everything else it shows of them
+/// (the lists' categories, the payees' pages, the accounts' names).
 public struct PageInputs: Sendable, Equatable {
     public let files: [String]
     public let detail: String
+    /// The page also shows the accounts' rows of the transactions lists dated before this month
+    /// (and nothing of the later ones); `nil`: no account's rows.
+    public let rowsBefore: CalendarMonth?
 
-    public init(files: [String], detail: String) {
+    public init(files: [String], detail: String, rowsBefore: CalendarMonth? = nil) {
         self.files = files
         self.detail = detail
+        self.rowsBefore = rowsBefore
     }
 }
 

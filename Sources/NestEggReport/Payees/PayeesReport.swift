@@ -116,6 +116,16 @@ public enum PayeesReport {
         /// and its anchor: `payees/occasional.page2#payee-cafe`), or `nil` when it has none. Link
         /// it with ``ReportContext/href(_:)``.
         public func path(of name: String) -> String? { paths[Counterparty.key(name)] }
+
+        /// The SHA-256 of every counterparty's path, in key order: what a page that links rows to
+        /// their payees' pages shows of them (``PageInputs``).
+        public var digest: String {
+            var text = ""
+            for key in paths.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                text += key + "\u{1F}" + paths[key]! + "\u{1E}"
+            }
+            return StatementDigest.sha256(Array(text.utf8))
+        }
     }
 
     /// Rows per occasional page. A payment shows on a phone as a card of four to six lines (its

@@ -192,9 +192,12 @@ public enum SiteReport {
                dashboard: { RoundUpsReport.dashboard(for: $0.starling, context: $1, summaries: $2.summaries) }),
         Report(section: GoalsReport.section, pages: GoalsReport.pages, dashboard: GoalsReport.dashboard),
         // Its start-page section is the insights'.
-        Report(section: TransactionsReport.section, pages: { _, context, derived in
+        Report(section: TransactionsReport.section, pages: { dataset, context, derived in
             let payees = derived.payeeDirectory
-            return derived.lists.map { TransactionsReport.pages(for: $0, totals: derived.totals, context: context, payee: { payees.path(of: $0) }) } ?? [] },
+            return derived.lists.map { lists in
+                TransactionsReport.pages(for: lists, totals: derived.totals, context: context, payee: { payees.path(of: $0) },
+                                         rowsContext: TransactionsReport.rowsContext(dataset, payees: payees))
+            } ?? [] },
                dashboard: { _, _, _ in nil }),
         Report(section: TransactionsInsightsReport.section,
                pages: { TransactionsInsightsReport.pages(for: $2.totals, context: $1, payees: $2.payees) },

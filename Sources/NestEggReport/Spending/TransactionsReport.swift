@@ -216,9 +216,17 @@ public enum TransactionsReport {
     /// The pages of the lists (``SpendingLists``) and their totals (``SpendingTotals``): the counts,
     /// filters and sums are the totals'; only the rows are the lists', taken when a page is rendered.
     /// `payee` gives where a row's counterparty's payments are (``PayeesReport/Directory/path(of:)``: its page, or its rows on an occasional page), if anywhere.
+    /// `rowsContext` (``rowsContext(_:payees:)``) names what an older page shows besides its rows:
+    /// with it, each older page names its inputs (``PageInputs``: its place, its bar, the categories'
+    /// names and paths, and the accounts' rows before the month after its newest row's).
     static func pages(for lists: SpendingLists, totals: SpendingTotals, context: ReportContext,
-                      payee: @escaping @Sendable (String) -> String? = { _ in nil }) -> [Page] {
+                      payee: @escaping @Sendable (String) -> String? = { _ in nil }, rowsContext: String? = nil) -> [Page] {
         let categories = totals.categories()
+        // Every row shows its category by its one name, linked to the category's list.
+        let listsKey = rowsContext.map { rowsContext in
+            StatementDigest.sha256(Array(("transactions-list\n" + rowsContext + "\n"
+                + categories.map { $0.key + "\u{1F}" + $0.name }.joined(separator: "\u{1E}")).utf8))
+        }
         let slugs = TransactionsRules.slugs(for: categories)
         let pathOf: @Sendable (SpendingCategory?) -> String = { category in
             "transactions/" + (category.flatMap { slugs[$0.key] } ?? "index")
@@ -258,6 +266,12 @@ public enum TransactionsReport {
             let olderFilters = bar.map { FilterView(name: $0.name, href: $0.href, count: "", counted: false, current: $0.current, first: $0.first) }
             let title = current.map { "Transactions: \($0.name)" } ?? "All transactions"
             let pagination = list.pagination
+            // An older page's inputs: the list's bar and place, and the rows before the month after its newest row's.
+            let listKey = listsKey.map { key in
+                key + "\n" + list.base + "\n" + olderFilters.map { [$0.name, $0.href, $0.current ? "1" : "0", $0.first ? "1" : "0"].joined(separator: "\u{1F}") }
+                    .joined(separator: "\u{1E}")
+            }
+            let monthEnds = summary.monthStarts.map { (month: $0.key, end: $0.value + (summary.months[$0.key]?.count ?? 0)) }.sorted { $0.month < $1.month }
             for number in pagination.newestFirst {
                 let path = pagination.path(list.base, page: number)
                 let isEntry = number == pagination.pageCount
@@ -265,10 +279,16 @@ public enum TransactionsReport {
                 let chunk = current == nil ? (path: TransactionSearch.chunkPath(listPage: path), rows: { @Sendable in
                     TransactionSearch.rows(lists.rows(of: path), page: path, context: context)
                 }) : nil
+                // The month of the page's newest row: the first month whose rows end after the page's.
+                let newestMonth = monthEnds.first { $0.end >= number * pagination.pageSize }?.month
+                let inputs = isEntry ? nil : listKey.flatMap { key in newestMonth.map { month in
+                    // Its neighbours' paths follow from its number and whether the next is the entry page.
+                    PageInputs(files: [], detail: key + "\npage \(number) \(min(pagination.pageCount - number, 2))", rowsBefore: month.next)
+                } }
                 pages.append(Page(path: path, title: isEntry ? title : "\(title) (page \(number) from the oldest)",
                                   template: "transactions-list", section: section.id,
                                   breadcrumbs: current == nil && isEntry ? crumbs : crumbs + [Link(section.title, section.path)],
-                                  searchChunk: chunk,
+                                  inputs: inputs, searchChunk: chunk,
                                   view: listView(current: current, rows: lists.rows(of: path), page: number,
                                                  pagination: pagination, filters: isEntry ? filters : olderFilters, summary: summary,
                                                  pathOf: pathOf, context: context, payee: payee)))
@@ -283,6 +303,13 @@ public enum TransactionsReport {
                               view: CategoriesView(shown: context.count(filterBarLimit), categories: rows)))
         }
         return pages
+    }
+
+    /// What an older page of the lists shows of every account besides its rows: where each payee's
+    /// payments are (``PayeesReport/Directory/digest``) and each account's name, as one SHA-256.
+    static func rowsContext(_ dataset: Dataset, payees: PayeesReport.Directory) -> String {
+        let names = dataset.starling.map { $0.account.uid + "\u{1F}" + $0.account.name }.joined(separator: "\u{1E}")
+        return StatementDigest.sha256(Array(("payees " + payees.digest + "\naccounts " + names).utf8))
     }
 
     /// The most categories the filter bar at the top of each list names. With more, it names the
