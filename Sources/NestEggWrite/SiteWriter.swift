@@ -225,12 +225,14 @@ public final class SiteWriter: Sendable {
     }
 
     /// The regular files under `root` with their identities, and its folders, by path relative to
-    /// it; any other entry is removed. - Returns: `nil` if a folder cannot be read or a name is not text.
+    /// it; any other entry is removed. - Returns: `nil` if a folder cannot be read, or written (a
+    /// site whose permissions were taken away: its files could not be unlinked one by one), or a
+    /// name is not text.
     private static func survey(_ root: String, device: UInt64) -> (files: [String: FileIdentity], folders: [String])? {
         var files: [String: FileIdentity] = [:]
         var folders: [String] = []
         func walk(_ folder: String, relative: String) -> Bool {
-            guard let entries = FolderEntries.read(folder) else { return false }
+            guard access(folder, R_OK | W_OK | X_OK) == 0, let entries = FolderEntries.read(folder) else { return false }
             for entry in entries where entry.name != "." && entry.name != ".." {
                 guard entry.isText else { return false }
                 let path = folder + "/" + entry.name, child = relative.isEmpty ? entry.name : relative + "/" + entry.name

@@ -184,9 +184,10 @@ import Testing
                 #expect(result.status == 0, "round \(round), \(index == 0 ? "merge" : second[0]): \(result.stderr)")
             }
         }
-        // (The build cache beside the output and the accounts' summaries beside it are the site's, and stay.)
+        // (The build cache beside the output, the accounts' summaries beside it and the site a build
+        // swapped out, which the next stages into, are the site's, and stay.)
         let left = try FileManager.default.contentsOfDirectory(atPath: work.path)
-            .filter { $0.hasPrefix(".") && $0 != ".site.nestegg-cache" && $0 != ".site.nestegg-cache.units" }
+            .filter { $0.hasPrefix(".") && ![".site.nestegg-cache", ".site.nestegg-cache.units", ".site.nestegg-spare"].contains($0) }
         #expect(left.isEmpty, "\(left)")
     }
 
@@ -287,7 +288,8 @@ import Testing
         let next = try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", site.path])
         #expect(next.status == 0, "\(next.stderr)")
         let left = try FileManager.default.contentsOfDirectory(atPath: work.path).sorted()
-        #expect(left.allSatisfy { [".site.nestegg-cache", ".site.nestegg-cache.units", "site", "totals.json", "all.html"].contains($0) }, "\(left)")
+        #expect(left.allSatisfy { [".site.nestegg-cache", ".site.nestegg-cache.units", ".site.nestegg-spare", "site", "totals.json", "all.html"].contains($0) },
+                "\(left)")
     }
 
     /// A write that fails says the system's reason: a `--json` name too long for the file system
@@ -334,8 +336,16 @@ import Testing
         let second = try Self.shell(asNobody, [binary.path, data.path, out.path])
         #expect(second.status == 0, "\(second.stderr)")
         #expect(try String(contentsOf: out.appendingPathComponent("site/index.md"), encoding: .utf8).contains("Read-only, replaced"))
+        // The read-only site is now the spare, which the next build cannot stage into file by file:
+        // it is removed whole, and the build stages into a new folder.
+        try #"{"title": "Replaced again"}"#.write(to: data.appendingPathComponent("nestegg.json"), atomically: false, encoding: .utf8)
+        let third = try Self.shell(asNobody, [binary.path, data.path, out.path])
+        #expect(third.status == 0, "\(third.stderr)")
+        #expect(try String(contentsOf: out.appendingPathComponent("site/index.md"), encoding: .utf8).contains("Replaced again"))
         let left = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-        #expect(left == [".site.nestegg-cache", ".site.nestegg-cache.units", "site", "totals.json"], "\(left)")
+        #expect(left == [".site.nestegg-cache", ".site.nestegg-cache.units", ".site.nestegg-spare", "site", "totals.json"], "\(left)")
+        #expect(access(out.appendingPathComponent(".site.nestegg-spare/index.md").path, F_OK) == 0
+                && FileManager.default.isWritableFile(atPath: out.appendingPathComponent(".site.nestegg-spare").path), "the spare is the second build's site")
     }
 
     // MARK: paths that are not UTF-8
