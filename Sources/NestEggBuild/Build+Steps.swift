@@ -208,8 +208,12 @@ extension Build {
         // With units, the lists' rows are every account's summary's, merged beside the rendering.
         let accountNames = Dictionary(dataset.starling.map { ($0.account.uid, $0.account.name) }, uniquingKeysWith: { first, _ in first })
         let unitRows = units == nil ? nil : site.spendingLists.map { lists in
-            Beside { () -> BuildError? in
-                Units.fillRows(lists, held: held.keys.sorted().map { held[$0]! }, mapped: mapped ?? [], accountNames: accountNames)
+            // The older pages kept by their key need no rows: those older than the oldest page rendered are not read.
+            let listPaths = Set(lists.paths)
+            let unread = report.loaded?.reuse.keptByRows(site.pages.filter { listPaths.contains($0.path) }, renderer: renderer) ?? []
+            return Beside { () -> BuildError? in
+                Units.fillRows(lists, held: held.keys.sorted().map { held[$0]! }, mapped: mapped ?? [], accountNames: accountNames,
+                               keeps: { !unread.contains($0) })
                     .map { Self.unitsFallback("the summaries' rows do not fill the lists: \($0)") }
             }
         }

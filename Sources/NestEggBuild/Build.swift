@@ -542,6 +542,10 @@ public struct Build {
                 reuse.countKept(page.path)
                 return nil
             }
+            // A list page whose rows this rebuild did not read is kept above, or the rebuild is a full build.
+            if let reuse, reuse.rowsUnread(page.path) {
+                return unitsFallback("a file of the transactions lists' page \(page.path) is not as the last build wrote it")
+            }
             let view = TemplateValue(encoding: page.view)
             // (What they show beyond the view, such as a line's spending category, is in the fingerprint by their hash.)
             let data = page.statementData?()

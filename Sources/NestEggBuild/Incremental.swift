@@ -334,7 +334,8 @@ enum SettledRows: Sendable, Equatable {
 final class PageReuse: Sendable {
     let previous: BuildCache?
     private let inputKeys: InputKeys?
-    private let state = Mutex((fingerprints: [String: String](), keys: [String: String](), kept: Set<String>()))
+    private let state = Mutex((fingerprints: [String: String](), keys: [String: String](), kept: Set<String>(),
+                               keptByRows: (keys: [String: String](), paths: Set<String>())))
 
     /// The last build's tables' CSVs (``TableCSV``) by their page's path (without extension), in
     /// order: files of their page, kept with it.
@@ -352,8 +353,29 @@ final class PageReuse: Sendable {
     /// The key of a page that names its inputs (``PageFingerprint/ofInputs(_:_:renderer:filesKey:)``);
     /// `nil` without the data files' digests.
     func key(of page: Page, _ inputs: PageInputs, renderer: PageRenderer) -> String? {
-        inputKeys.map { PageFingerprint.ofInputs(page, inputs, renderer: renderer, filesKey: $0.key(of: inputs.files)) }
+        if let known = state.withLock({ $0.keptByRows.keys[page.path] }) { return known }
+        return inputKeys.map { PageFingerprint.ofInputs(page, inputs, renderer: renderer, filesKey: $0.key(of: inputs.files)) }
     }
+
+    /// The pages of the transactions lists that show only rows settled since the last build
+    /// (``settledRows``), and whose key is the one it recorded: kept without their rows, which a
+    /// rebuild then does not read (``Units/fillRows(_:held:mapped:accountNames:keeps:)``). Their keys are
+    /// remembered for the render.
+    func keptByRows(_ pages: [Page], renderer: PageRenderer) -> Set<String> {
+        guard let previous else { return [] }
+        var keys: [String: String] = [:]
+        for page in pages {
+            guard let inputs = page.inputs, let month = inputs.rowsBefore, settledRows.covers(month), previous.pages[page.path] != nil,
+                  let key = key(of: page, inputs, renderer: renderer), previous.keys[page.path] == key else { continue }
+            keys[page.path] = key
+        }
+        state.withLock { $0.keptByRows = (keys, Set(keys.keys)) }
+        return Set(keys.keys)
+    }
+
+    /// Whether the page at `path` is one whose rows this build did not read (``keptByRows(_:renderer:)``):
+    /// kept as the last build wrote it, or the build cannot make it.
+    func rowsUnread(_ path: String) -> Bool { state.withLock { $0.keptByRows.paths.contains(path) } }
 
     func record(_ path: String, _ fingerprint: String, key: String? = nil) {
         state.withLock {

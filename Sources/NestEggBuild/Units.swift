@@ -162,14 +162,17 @@ enum Units {
         return made.compactMap { $0 }
     }
 
-    /// Fills the transactions lists from every account's rows: the held accounts' from their
-    /// files, the mapped accounts' from their new summaries. - Returns: what did not fit, or `nil`.
-    static func fillRows(_ lists: SpendingLists, held: [Held], mapped: [Mapped], accountNames: [String: String]) -> String? {
+    /// Fills the transactions lists' pages `keeps` names from every account's rows: the held
+    /// accounts' from their files, the mapped accounts' from their new summaries, read no further
+    /// back than the oldest page kept (the held summaries were read whole, and checked, by
+    /// ``plan(previous:digests:tool:folder:cacheFile:)``). - Returns: what did not fit, or `nil`.
+    static func fillRows(_ lists: SpendingLists, held: [Held], mapped: [Mapped], accountNames: [String: String],
+                         keeps: (String) -> Bool = { _ in true }) -> String? {
         CensusSet.allowOpenFiles(held.count + 64 + 8 * ProcessInfo.processInfo.activeProcessorCount)
         let runs = held.map { CensusRun(path: $0.path, run: $0.record.run, rows: $0.record.rows, totals: $0.record.totals, accountNames: accountNames) }
             + mapped.map { CensusRun(path: $0.uid, run: $0.record.run, rows: $0.record.rows, totals: $0.record.totals,
                                      accountNames: accountNames, text: $0.text) }
-        let mismatch = lists.fill(runs.map { $0 as any IteratorProtocol<SpendingItem> }, keeps: { _ in true })
+        let mismatch = lists.fill(runs.map { $0 as any IteratorProtocol<SpendingItem> }, keeps: keeps, toTheEnd: false)
         if mismatch != nil { for run in runs { while run.next() != nil {} } }
         if let problem = runs.lazy.compactMap({ run in run.problem.map { "\(run.path): \($0)" } }).first { return problem }
         return mismatch.map { "\($0)" }

@@ -264,6 +264,40 @@ import Testing
         #expect(pages("other payees")["transactions/index.page1"]?.inputs?.detail != first.detail, "what it shows of the rest is in its detail")
         #expect(pages(nil).values.allSatisfy { $0.inputs == nil }, "without what the rest is, no page names its inputs")
     }
+
+    /// A rebuild that keeps the older pages by their key reads the rows no further back than the
+    /// oldest page it renders: the merge stops there, and the pages it fills hold the rows a whole merge gives them.
+    @Test func theMergeStopsAtTheOldestPageItFills() throws {
+        func item(_ n: Int, month: Int) -> SpendingItem {
+            SpendingItem(sourceID: "t\(n)", source: .transactions, name: "T\(n)", category: n % 2 == 0 ? SpendingCategory(key: "food", name: "Food") : SpendingCategory(key: "travel", name: "Travel"),
+                         amount: gbp(100), date: CivilDate(year: 2026, month: month, day: 1 + n % 28)!, instant: nil,
+                         accountName: "A", provider: nil, pinned: false, pending: false)
+        }
+        let items = (0..<450).map { item($0, month: 7 + $0 / 100) }.sorted(by: TransactionsRules.newestFirst)
+        let totals = SpendingTotals(items)
+        let whole = try #require(TransactionsReport.lists(totals, rows: []))
+        #expect(whole.fill([items.makeIterator()], keeps: { _ in true }) == nil)
+        // A run that counts the rows it gives.
+        final class Counted: IteratorProtocol {
+            var rest: IndexingIterator<[SpendingItem]>
+            var given = 0
+            init(_ items: [SpendingItem]) { rest = items.makeIterator() }
+            func next() -> SpendingItem? {
+                guard let item = rest.next() else { return nil }
+                given += 1
+                return item
+            }
+        }
+        let run = Counted(items)
+        let part = try #require(TransactionsReport.lists(totals, rows: []))
+        let newest: Set<String> = ["transactions/index", "transactions/index.page4", "transactions/food", "transactions/travel"]
+        #expect(part.fill([run], keeps: newest.contains, toTheEnd: false) == nil)
+        for path in newest { #expect(part.rows(of: path) == whole.rows(of: path), "\(path)") }
+        #expect(run.given < 200, "the rows older than the kept pages are not read: \(run.given) of 450")
+        // Read to the end, the same pages from the same rows, every row read.
+        let all = Counted(items)
+        #expect(try #require(TransactionsReport.lists(totals, rows: [])).fill([all], keeps: newest.contains) == nil && all.given == 450)
+    }
 }
 
 /// `"categories"` in nestegg.json counts a bank category under the app's (or any) category.

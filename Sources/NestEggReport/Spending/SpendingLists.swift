@@ -58,9 +58,12 @@ public final class SpendingLists: Sendable {
 
     /// Takes the rows of the pages `keeps` names (by path) from `runs` and from ``ownRun``: each run
     /// newest first (``TransactionsRules/newestFirst(_:_:)``), merged k-way, so that no more than
-    /// the kept pages' rows and a row a run are held. - Returns: why the runs are not the list the
-    /// totals describe (a run out of order, more or fewer rows than the totals count); `nil` when they are.
-    public func fill(_ runs: [any IteratorProtocol<SpendingItem>], keeps: (String) -> Bool) -> Mismatch? {
+    /// the kept pages' rows and a row a run are held. With `toTheEnd` false, the merge stops once
+    /// every list has its oldest kept page: the older rows are not read (nor checked against the
+    /// totals; runs a build has checked whole otherwise, as a rebuild does its summaries).
+    /// - Returns: why the runs are not the list the totals describe (a run out of order, more or
+    /// fewer rows than the totals count); `nil` when they are.
+    public func fill(_ runs: [any IteratorProtocol<SpendingItem>], keeps: (String) -> Bool, toTheEnd: Bool = true) -> Mismatch? {
         var sources = runs
         sources.append(ownRun.makeIterator())
         // Where each list is: the next row's position (newest first), and whether each page (by its
@@ -76,10 +79,15 @@ public final class SpendingLists: Sendable {
             rows.withLock { $0 = [:] }
             return nil
         }
+        // How many rows of each list (newest first) reach its oldest kept page, and how many lists are still short of theirs.
+        let reach = lists.indices.map { index in
+            (1...lists[index].pagination.pageCount).first { kept[index][$0 - 1] }.map { lists[index].pagination.range(ofPage: $0).upperBound } ?? 0
+        }
+        var short = lists.indices.filter { positions[$0] < reach[$0] }.count
         var heap = RunHeap()
         for index in sources.indices { if let item = sources[index].next() { heap.push(item, run: index) } }
         var rowCount = 0
-        while let (item, run) = heap.pop() {
+        while !(short == 0 && !toTheEnd), let (item, run) = heap.pop() {
             if let next = sources[run].next() {
                 if TransactionsRules.newestFirst(next, item) { return Mismatch(description: "its rows are not newest first", run: run < runs.count ? run : nil) }
                 heap.push(next, run: run)
@@ -106,7 +114,12 @@ public final class SpendingLists: Sendable {
                     filled[pagination.path(lists[list].base, page: page), default: []].append(row!)
                 }
                 positions[list] += 1
+                if positions[list] == reach[list] { short -= 1 }
             }
+        }
+        if short == 0 && !toTheEnd {
+            rows.withLock { $0 = filled }
+            return nil
         }
         for (index, list) in lists.enumerated() where positions[index] != list.pagination.count {
             return Mismatch(description: "\(rowCount) rows where the totals count \(lists[0].pagination.count)"
