@@ -143,10 +143,14 @@ public struct Build {
     /// Nothing reaches the output folder or the files beside it before the commit: after a step
     /// that stages fails, what it and the steps before it staged is discarded.
     func run(_ run: BuildRun) throws(BuildError) -> BuildResult {
+        // The templates are parsed beside the load, and taken before the report is worked out: a
+        // broken one stops the build first.
+        let parsing = Beside { [overrides = options.templates] () -> Result<TemplateLibrary, BuildError> in
+            do throws(BuildError) { return .success(try Self.loadTemplates(overrides: overrides)) } catch { return .failure(error) }
+        }
         let input = try loadStep(run)
         let mapped = mapStep(run, input)
-        // The templates are read before the report is worked out: a broken one stops the build first.
-        let templates = try loadTemplates()
+        let templates = try parsing.value.get()
         let report = try reduceStep(run, input, mapped: mapped)
         var staging = try openStep(run, input, report, templates: templates, mapped: mapped)
         // The staging folders' registrations, and the list beside the output, end with the build.
@@ -431,8 +435,13 @@ public struct Build {
     }
 
     func loadTemplates() throws(BuildError) -> TemplateLibrary {
+        try Self.loadTemplates(overrides: options.templates)
+    }
+
+    /// The templates, `overrides` (`--templates`) over the embedded ones.
+    static func loadTemplates(overrides: URL?) throws(BuildError) -> TemplateLibrary {
         do {
-            return try TemplateLibrary(overrides: options.templates)
+            return try TemplateLibrary(overrides: overrides)
         } catch {
             throw BuildError(step: .render, exitCode: .configError, diagnostics: error.diagnostics)
         }

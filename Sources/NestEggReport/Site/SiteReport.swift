@@ -247,6 +247,8 @@ public enum SiteReport {
         // some 27 MB, and growing it, or appending to it while the reports' own arrays or a first
         // copy were still held, doubled that at the build's peak. The reports' arrays end with this scope.
         var pages: [Page] = []
+        // The counterparties' pages are made beside the reports (they need the payees, which some reports share).
+        let payeePages = Beside { PayeesReport.pages(derived.payees, context: context, section: TransactionsReport.section.id) }
         do {
             var results = [([Page], DashboardSection?)](repeating: ([], nil), count: reports.count)
             let ran = Concurrently.map(order.count) { position in
@@ -282,14 +284,13 @@ public enum SiteReport {
         pages.append(SearchReport.page(sections: sections))
         // The counterparties' pages are in the transactions' section; the search lists each
         // counterparty once, as a counterparty (so their pages go in after the search's entries).
-        let payeePages = PayeesReport.pages(derived.payees, context: context, section: TransactionsReport.section.id)
-        pages += payeePages.index
+        pages += payeePages.value.index
         let payees = derived.payeeDirectory
         let counterparties = SearchReport.counterparties(accounts: derived.cashFlow.accounts,
                                                          transactions: dataset.transactions.transactions) { payees.path(of: $0) ?? TransactionsReport.section.path }
         let search = SearchReport.entries(pages: pages, sections: sections, accounts: SearchReport.accounts(derived.statements),
                                           counterparties: counterparties)
-        pages += payeePages.payees
+        pages += payeePages.value.payees
         var site = Site(title: dataset.settings.title, sections: sections, pages: pages, dashboard: dashboard,
                         dataAsOf: context.progress.asOf, settings: dataset.settings)
         pages = []
