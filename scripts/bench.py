@@ -91,8 +91,11 @@ def cmark_floor(site):
 def edited_rebuild(data, site, build):
     """The documented edit: one day's transactions appended to one account's feed (the first feed
     file by name; five payments, copies of its newest, a day later). Measures the rebuild into the
-    built site, then checks it against a clean build of the edited data, file by file (the build
-    cache aside), and puts the feed back as it was."""
+    built site twice: the first rebuild after the full build, and the same edit again once the
+    build has a site swapped out beside the output to stage into (every rebuild after the first:
+    the data put back and built, then edited again). Then checks the site against a clean build of
+    the edited data, file by file (the build cache aside), and puts the feed back as it was.
+    Returns (first, steady, identical)."""
     feed = os.path.join(data, "starling", "feed")
     path = os.path.join(feed, sorted(os.listdir(feed))[0])
     with open(path, "rb") as f:
@@ -109,6 +112,12 @@ def edited_rebuild(data, site, build):
             items.append(item)
         with open(path, "w") as f:
             json.dump(document, f)
+        first_wall, _, _ = measured(build)
+        with open(path, "wb") as f:
+            f.write(original)
+        subprocess.run(build, check=True)
+        with open(path, "w") as f:
+            json.dump(document, f)
         edit_wall, _, _ = measured(build)
         clean = site + ".clean"
         shutil.rmtree(clean, ignore_errors=True)
@@ -117,7 +126,7 @@ def edited_rebuild(data, site, build):
         identical = same_tree(site, clean)
         shutil.rmtree(clean, ignore_errors=True)
         remove_cache(clean)
-        return edit_wall, identical
+        return first_wall, edit_wall, identical
     finally:
         with open(path, "wb") as f:
             f.write(original)
@@ -166,6 +175,11 @@ def set_aside(folder):
     shutil.rmtree(previous, ignore_errors=True)
     if os.path.exists(folder):
         os.rename(folder, previous)
+    # The site the last run's build swapped out, which a build beside an empty folder would remove.
+    spare = os.path.join(os.path.dirname(folder), "." + os.path.basename(folder) + ".nestegg-spare")
+    if os.path.exists(spare):
+        os.makedirs(previous, exist_ok=True)
+        os.rename(spare, os.path.join(previous, ".spare"))
     remove_cache(folder)  # the first build after is a clean one
     return previous
 
@@ -229,7 +243,7 @@ def main():
         build = [nestegg, "build", "--quiet", "--data", data, "--output", site]
         wall, cpu, memory = measured(build)
         rebuild_wall, _, _ = measured(build)
-        edit_wall, identical = edited_rebuild(data, site, build)
+        first_edit_wall, edit_wall, identical = edited_rebuild(data, site, build)
         pages = sum(1 for _ in files_under(site, ".html"))
         written = sum(os.path.getsize(p) for p in files_under(site))
         parse_seconds, input_bytes = json_floor(data)
@@ -239,7 +253,8 @@ def main():
         shutil.rmtree(previous, ignore_errors=True)
         rows.append({
             "scale": scale, "input MB": input_bytes / 1e6, "wall s": wall, "CPU s": cpu, "rebuild s": rebuild_wall,
-            "edit rebuild s": edit_wall, "edit / full": edit_wall / wall, "edit = clean": "yes" if identical else "NO",
+            "first edit rebuild s": first_edit_wall, "edit rebuild s": edit_wall, "edit / full": edit_wall / wall,
+            "edit = clean": "yes" if identical else "NO",
             "peak MB": memory, "pages": pages, "written MB": written / 1e6, "JSON floor s": parse_seconds,
             "cmark floor s": cmark_seconds, "floor s": floor, "NestEgg / floor": wall / floor if floor else float("nan"),
             # The issue's two targets: CPU against the floor's CPU (both single-threaded programs),
@@ -249,7 +264,8 @@ def main():
             "memory / input": memory / (input_bytes / 1e6),
         })
         print(f"scale {scale}: {wall:.2f} s wall, {cpu:.2f} s CPU, rebuild {rebuild_wall:.2f} s, "
-              f"after a day's transactions {edit_wall:.2f} s ({100 * edit_wall / wall:.0f}%, same as clean: {identical}), {memory:.0f} MB peak, "
+              f"after a day's transactions {edit_wall:.2f} s ({100 * edit_wall / wall:.0f}%, the first time {first_edit_wall:.2f} s; "
+              f"same as clean: {identical}), {memory:.0f} MB peak, "
               f"{pages} pages; floor {floor:.2f} s (JSON {parse_seconds:.2f} + cmark {cmark_seconds:.2f}) -> ratio {wall / floor:.1f}, "
               f"CPU / floor {cpu / floor:.2f}, wall / (floor / cores) {wall / (floor / os.cpu_count()):.2f}",
               flush=True)
