@@ -139,9 +139,12 @@ extension Build {
         let (incremental, units, folder, printer) = (run.incremental, run.units, run.plan.folder, run.plan.printer)
         let (census, held, dataset, notes, feeds) = (input.census, input.held, input.dataset, input.notes, input.feeds)
         // A rebuild knows how far back the accounts' rows are the last build's (the held ones' are).
-        let settled = units == nil ? SettledRows.unknown
-            : Units.settledRows(mapped: mapped ?? [], in: Units.summariesFolder(for: options.cacheFile),
-                                accounts: Dictionary(dataset.starling.map { ($0.account.uid, $0.account) }, uniquingKeysWith: { first, _ in first }))
+        var settled = SettledRows.unknown
+        if units != nil, let mapped, let previous = incremental?.previous {
+            settled = Units.settledRows(mapped: mapped, in: Units.summariesFolder(for: options.cacheFile),
+                                        accounts: Dictionary(dataset.starling.map { ($0.account.uid, $0.account) }, uniquingKeysWith: { first, _ in first }),
+                                        previous: previous)
+        }
         let loaded = incremental?.loaded(dataset, settledRows: settled)
         // A census carries what every site-wide page needs of the accounts it holds; without one,
         // a share reads the other accounts' feeds again for it.
@@ -213,7 +216,7 @@ extension Build {
             let unread = report.loaded?.reuse.keptByRows(site.pages.filter { listPaths.contains($0.path) }, renderer: renderer) ?? []
             return Beside { () -> BuildError? in
                 Units.fillRows(lists, held: held.keys.sorted().map { held[$0]! }, mapped: mapped ?? [], accountNames: accountNames,
-                               keeps: { !unread.contains($0) })
+                               keeps: { !unread.contains($0) }, toTheEnd: unread.isEmpty)
                     .map { Self.unitsFallback("the summaries' rows do not fill the lists: \($0)") }
             }
         }

@@ -359,7 +359,7 @@ final class PageReuse: Sendable {
 
     /// The pages of the transactions lists that show only rows settled since the last build
     /// (``settledRows``), and whose key is the one it recorded: kept without their rows, which a
-    /// rebuild then does not read (``Units/fillRows(_:held:mapped:accountNames:keeps:)``). Their keys are
+    /// rebuild then does not read (``Units/fillRows(_:held:mapped:accountNames:keeps:toTheEnd:)``). Their keys are
     /// remembered for the render.
     func keptByRows(_ pages: [Page], renderer: PageRenderer) -> Set<String> {
         guard let previous else { return [] }

@@ -163,16 +163,17 @@ enum Units {
     }
 
     /// Fills the transactions lists' pages `keeps` names from every account's rows: the held
-    /// accounts' from their files, the mapped accounts' from their new summaries, read no further
-    /// back than the oldest page kept (the held summaries were read whole, and checked, by
-    /// ``plan(previous:digests:tool:folder:cacheFile:)``). - Returns: what did not fit, or `nil`.
+    /// accounts' from their files, the mapped accounts' from their new summaries; without
+    /// `toTheEnd`, read no further back than the oldest page kept (the held summaries were read
+    /// whole, and checked, by ``plan(previous:digests:tool:folder:cacheFile:)``; read to their end,
+    /// each is checked again). - Returns: what did not fit, or `nil`.
     static func fillRows(_ lists: SpendingLists, held: [Held], mapped: [Mapped], accountNames: [String: String],
-                         keeps: (String) -> Bool = { _ in true }) -> String? {
+                         keeps: (String) -> Bool = { _ in true }, toTheEnd: Bool = true) -> String? {
         CensusSet.allowOpenFiles(held.count + 64 + 8 * ProcessInfo.processInfo.activeProcessorCount)
         let runs = held.map { CensusRun(path: $0.path, run: $0.record.run, rows: $0.record.rows, totals: $0.record.totals, accountNames: accountNames) }
             + mapped.map { CensusRun(path: $0.uid, run: $0.record.run, rows: $0.record.rows, totals: $0.record.totals,
                                      accountNames: accountNames, text: $0.text) }
-        let mismatch = lists.fill(runs.map { $0 as any IteratorProtocol<SpendingItem> }, keeps: keeps, toTheEnd: false)
+        let mismatch = lists.fill(runs.map { $0 as any IteratorProtocol<SpendingItem> }, keeps: keeps, toTheEnd: toTheEnd)
         if mismatch != nil { for run in runs { while run.next() != nil {} } }
         if let problem = runs.lazy.compactMap({ run in run.problem.map { "\(run.path): \($0)" } }).first { return problem }
         return mismatch.map { "\($0)" }
@@ -182,12 +183,14 @@ enum Units {
     /// accounts' all of them; each mapped account's compared, from its oldest, with the rows of its
     /// last summary (still beside the cache): those before the month of the oldest row that
     /// differs. ``SettledRows/unknown`` when a last summary does not read.
-    static func settledRows(mapped: [Mapped], in folder: URL, accounts: [String: StarlingAccount]) -> SettledRows {
+    static func settledRows(mapped: [Mapped], in folder: URL, accounts: [String: StarlingAccount], previous: BuildCache) -> SettledRows {
         var settled = SettledRows.all
         for entry in mapped {
+            // The last summary is the one the last cache names (not one another build left since).
             guard let account = accounts[entry.uid],
                   case .success(let old) = CensusRecord.read(RecordFile.Lines(path: file(of: entry.uid, in: folder).path),
-                                                             accounts: [entry.uid: account], figuresOf: { _ in false }) else { return .unknown }
+                                                             accounts: [entry.uid: account], figuresOf: { _ in false }),
+                  old.run.digest == previous.units[entry.uid]?.summary else { return .unknown }
             let before = rowLines(RecordFile.Lines(path: file(of: entry.uid, in: folder).path, from: old.run.mark))
             let after = rowLines(RecordFile.Lines(text: entry.text, from: entry.record.run.mark))
             // Newest first: the rows they end with alike are the oldest, and the same.

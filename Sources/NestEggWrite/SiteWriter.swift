@@ -56,7 +56,7 @@ public final class SiteWriter: Sendable {
     private let spare: URL?
     /// Whether the staging folder is the spare of an earlier build (whose folders are listed here).
     private let reusesSpare: Bool
-    private let spareFolders: [String]
+    private let spareFolders: Set<String>
 
     /// Which files the writer hashes as it writes them, and how: the statements manifest lists
     /// each file of its folder with its SHA-256, which comes from the bytes in memory rather than
@@ -153,7 +153,7 @@ public final class SiteWriter: Sendable {
             self.staging = staging
             stagingOwnership = ownership
             reusesSpare = true
-            spareFolders = survey.folders
+            spareFolders = Set(survey.folders)
             state.withLock { $0.spare = survey.files }
         } else {
             // A spare beside an output without files would only be written over file by file.
@@ -260,15 +260,19 @@ public final class SiteWriter: Sendable {
 
     /// Makes room at `path` in a staging folder that is the spare: the spare's file there (the
     /// site before the last, or the live site's own file, linked) is unlinked, never written
-    /// into; a folder there is removed. Nothing to do in a new staging folder.
+    /// into; a folder of the spare there that this build has not made its own is removed, with
+    /// what it held. Nothing to do in a new staging folder, nor for a name this build itself
+    /// wrote or made a folder of (two of its own at one name are the conflict the write reports).
     private func clear(_ path: String) {
         guard reusesSpare else { return }
         let full = staging.path + "/" + path
-        if state.withLock({ $0.spare.removeValue(forKey: path) }) != nil {
-            if unlink(full) == 0 || errno == ENOENT { return }
+        let (file, folder) = state.withLock { state in
+            let folder = spareFolders.contains(path) && !state.folders.contains(path)
+            // What the folder held goes with it, and is no longer the spare's to keep.
+            if folder { state.spare = state.spare.filter { !$0.key.hasPrefix(path + "/") } }
+            return (state.spare.removeValue(forKey: path) != nil, folder)
         }
-        var status = stat()
-        if lstat(full, &status) == 0 { Ownership.removeTree(full) }
+        if file { unlink(full) } else if folder { Ownership.removeTree(full) }
     }
 
     /// Whether the spare's file at `path` is the live site's file `live` (linked there by the last
@@ -528,6 +532,7 @@ public final class SiteWriter: Sendable {
     /// The files staged under `folder` (`""` or ending in `/`), relative to it, as the disk lists
     /// them: asked once every page is written (a manifest lists them), so the spare's files that
     /// this build did not write are removed first.
+    /// (Not while pages are still being written: the sweep would take the spare's files from under them.)
     public func stagedFiles(under folder: String) -> [String] {
         sweepSpare()
         return Self.listFiles(under: stagedURL(folder))
@@ -563,21 +568,22 @@ public final class SiteWriter: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: staging.path + "/" + folder, withIntermediateDirectories: true)
         } catch {
-            // In a spare, a file of an earlier page may stand where this folder goes: made room for, once.
-            let parts = folder.utf8.split(separator: UInt8(ascii: "/")).map { String(Substring($0)) }
-            var blocked = false
-            for end in parts.indices where reusesSpare {
-                var status = stat()
-                let prefix = parts[...end].joined(separator: "/")
-                if lstat(staging.path + "/" + prefix, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
-                    clear(prefix)
-                    blocked = true
+            // In a spare, a file of an earlier page may stand where this folder goes: unlinked (only
+            // a file of the spare's, one a time, while no other file is created), then made again.
+            let made: Bool = reusesSpare && creating.withLock {
+                let parts = folder.utf8.split(separator: UInt8(ascii: "/")).map { String(Substring($0)) }
+                for end in parts.indices {
+                    let prefix = parts[...end].joined(separator: "/")
+                    var status = stat()
+                    guard lstat(staging.path + "/" + prefix, &status) == 0 else { break }
+                    if status.st_mode & S_IFMT == S_IFDIR { continue }
+                    guard state.withLock({ $0.spare.removeValue(forKey: prefix) }) != nil else { return false }
+                    unlink(staging.path + "/" + prefix)
                     break
                 }
+                return (try? FileManager.default.createDirectory(atPath: staging.path + "/" + folder, withIntermediateDirectories: true)) != nil
             }
-            guard blocked, (try? FileManager.default.createDirectory(atPath: staging.path + "/" + folder, withIntermediateDirectories: true)) != nil else {
-                throw WriteError(path: path, reason: Self.reason(error))
-            }
+            guard made else { throw WriteError(path: path, reason: Self.reason(error)) }
         }
         state.withLock { _ = $0.folders.insert(folder) }
     }

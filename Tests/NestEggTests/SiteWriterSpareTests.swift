@@ -116,6 +116,23 @@ import Testing
         #expect(try build(before, into: output) == before)
     }
 
+    /// A name this build made a folder of is its own: a page written at it is refused (as in a new
+    /// staging folder), not the folder of the spare's removed with the page already written in it.
+    @Test func aFolderThisBuildMadeIsNeverTakenForTheSpares() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let output = work.appendingPathComponent("site")
+        let files = ["a/b.md": "b", "c.md": "c"]
+        try build(files, into: output)
+        try build(files, into: output)
+        let writer = try SiteWriter(output: output, keepsSpare: true)
+        try writer.write("b again", to: "a/b.md")
+        #expect(throws: SiteWriter.WriteError.self) { try writer.write("a file where this build's folder is", to: "a") }
+        #expect(try String(contentsOf: writer.stagedURL("a/b.md"), encoding: .utf8) == "b again")
+        writer.discard()
+        #expect(try contents(of: output) == files)
+    }
+
     @Test func aSpareBesideAnEmptyOutputIsRemovedNotWrittenOver() throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
