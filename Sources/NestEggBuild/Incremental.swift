@@ -335,7 +335,7 @@ final class PageReuse: Sendable {
     let previous: BuildCache?
     private let inputKeys: InputKeys?
     private let state = Mutex((fingerprints: [String: String](), keys: [String: String](), kept: Set<String>(),
-                               keptByRows: (keys: [String: String](), paths: Set<String>())))
+                               keptByRows: [String: String]()))
 
     /// The last build's tables' CSVs (``TableCSV``) by their page's path (without extension), in
     /// order: files of their page, kept with it.
@@ -353,7 +353,7 @@ final class PageReuse: Sendable {
     /// The key of a page that names its inputs (``PageFingerprint/ofInputs(_:_:renderer:filesKey:)``);
     /// `nil` without the data files' digests.
     func key(of page: Page, _ inputs: PageInputs, renderer: PageRenderer) -> String? {
-        if let known = state.withLock({ $0.keptByRows.keys[page.path] }) { return known }
+        if let known = state.withLock({ $0.keptByRows[page.path] }) { return known }
         return inputKeys.map { PageFingerprint.ofInputs(page, inputs, renderer: renderer, filesKey: $0.key(of: inputs.files)) }
     }
 
@@ -369,13 +369,13 @@ final class PageReuse: Sendable {
                   let key = key(of: page, inputs, renderer: renderer), previous.keys[page.path] == key else { continue }
             keys[page.path] = key
         }
-        state.withLock { $0.keptByRows = (keys, Set(keys.keys)) }
+        state.withLock { $0.keptByRows = keys }
         return Set(keys.keys)
     }
 
     /// Whether the page at `path` is one whose rows this build did not read (``keptByRows(_:renderer:)``):
     /// kept as the last build wrote it, or the build cannot make it.
-    func rowsUnread(_ path: String) -> Bool { state.withLock { $0.keptByRows.paths.contains(path) } }
+    func rowsUnread(_ path: String) -> Bool { state.withLock { $0.keptByRows[path] != nil } }
 
     func record(_ path: String, _ fingerprint: String, key: String? = nil) {
         state.withLock {

@@ -231,31 +231,55 @@ public final class SiteWriter: Sendable {
     private static func survey(_ root: String, device: UInt64) -> (files: [String: FileIdentity], folders: [String])? {
         var files: [String: FileIdentity] = [:]
         var folders: [String] = []
+        let whole = walk(root, entering: { access($0, R_OK | W_OK | X_OK) == 0 }) { entry in
+            switch entry.type {
+            case UInt8(DT_DIR): folders.append(entry.relative)
+            case UInt8(DT_REG): files[entry.relative] = FileIdentity(device: device, inode: entry.inode)
+            default: return unlink(entry.path) == 0
+            }
+            return true
+        }
+        return whole ? (files, folders) : nil
+    }
+
+    /// An entry of a tree ``walk(_:entering:_:)`` visits.
+    struct TreeEntry {
+        /// Its path, and its path relative to the tree's root.
+        let path: String
+        let relative: String
+        /// `DT_DIR`, `DT_REG`, or another type (`0` for one `lstat` had to tell).
+        let type: UInt8
+        let inode: UInt64
+    }
+
+    /// Visits every entry under `root` with `readdir` (whose entries say their type: asking for each
+    /// file's status cost more than the rest of a small rebuild; `lstat` only where the file system
+    /// does not say), a folder before what it holds, never through a link. `entering` is asked of
+    /// each folder before it is read; `visit` returns whether to go on. - Returns: whether every
+    /// folder was entered and read, every name was text, and `visit` never stopped.
+    static func walk(_ root: String, entering: (String) -> Bool = { _ in true }, _ visit: (TreeEntry) -> Bool) -> Bool {
         func walk(_ folder: String, relative: String) -> Bool {
-            guard access(folder, R_OK | W_OK | X_OK) == 0, let entries = FolderEntries.read(folder) else { return false }
+            guard entering(folder), let entries = FolderEntries.read(folder) else { return false }
+            var whole = true
             for entry in entries where entry.name != "." && entry.name != ".." {
-                guard entry.isText else { return false }
+                whole = whole && entry.isText
                 let path = folder + "/" + entry.name, child = relative.isEmpty ? entry.name : relative + "/" + entry.name
                 var (type, inode) = (entry.type, entry.inode)
                 if type == UInt8(DT_UNKNOWN) {
                     var status = stat()
-                    guard lstat(path, &status) == 0 else { return false }
+                    guard lstat(path, &status) == 0 else {
+                        whole = false
+                        continue
+                    }
                     type = status.st_mode & S_IFMT == S_IFDIR ? UInt8(DT_DIR) : status.st_mode & S_IFMT == S_IFREG ? UInt8(DT_REG) : 0
                     inode = UInt64(status.st_ino)
                 }
-                switch type {
-                case UInt8(DT_DIR):
-                    folders.append(child)
-                    guard walk(path, relative: child) else { return false }
-                case UInt8(DT_REG):
-                    files[child] = FileIdentity(device: device, inode: inode)
-                default:
-                    guard unlink(path) == 0 else { return false }
-                }
+                guard visit(TreeEntry(path: path, relative: child, type: type, inode: inode)) else { return false }
+                if type == UInt8(DT_DIR) { whole = walk(path, relative: child) && whole }
             }
-            return true
+            return whole
         }
-        return walk(root, relative: "") ? (files, folders) : nil
+        return walk(root, relative: "")
     }
 
     /// Makes room at `path` in a staging folder that is the spare: the spare's file there (the
@@ -761,21 +785,11 @@ public final class SiteWriter: Sendable {
     /// files, and asking for each one's resource values cost more than the rest of a small rebuild.
     package static func listFiles(under root: URL) -> [String] {
         var result: [String] = []
-        func walk(_ folder: String, relative: String) {
-            for entry in FolderEntries.read(folder) ?? [] {
-                let name = entry.name
-                guard name != ".", name != ".." else { continue }
-                let path = folder + "/" + name, child = relative.isEmpty ? name : relative + "/" + name
-                var type = entry.type
-                if type == UInt8(DT_UNKNOWN) {
-                    var status = stat()
-                    guard lstat(path, &status) == 0 else { continue }
-                    type = status.st_mode & S_IFMT == S_IFDIR ? UInt8(DT_DIR) : status.st_mode & S_IFMT == S_IFREG ? UInt8(DT_REG) : 0
-                }
-                if type == UInt8(DT_DIR) { walk(path, relative: child) } else if type == UInt8(DT_REG) { result.append(child) }
-            }
+        // (What cannot be read is passed over: a listing of what is there.)
+        _ = walk(root.standardizedFileURL.path) { entry in
+            if entry.type == UInt8(DT_REG) { result.append(entry.relative) }
+            return true
         }
-        walk(root.standardizedFileURL.path, relative: "")
         return result
     }
 
