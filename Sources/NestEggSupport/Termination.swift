@@ -1,22 +1,23 @@
 import Foundation
 
-/// How nestegg stops on SIGTERM and SIGINT, whatever its process id: a batch engine stops a
-/// worker with SIGTERM (a pod evicted, `scancel`, a job past its time), and a process that is
+/// How nestegg stops on SIGTERM, SIGINT and SIGHUP, whatever its process id: a batch engine stops a
+/// worker with SIGTERM (a pod evicted, `scancel`, a job past its time), a closed terminal or SSH
+/// session sends SIGHUP (ignored, as `nohup` asks, when nestegg starts with it ignored), and a process that is
 /// PID 1 of its namespace (a container's entry point) gets no default action from the kernel, so
 /// without handlers of its own it would run on until killed.
 ///
-/// ``install()`` makes both signals wake a thread of nestegg's own (the handler only writes the
+/// ``install()`` makes each signal wake a thread of nestegg's own (the handler only writes the
 /// signal's number into a pipe, which is all a handler may safely do). That thread waits for any
 /// ``holding(_:)`` section to end — the swap of a finished output, which must not be cut in two —
 /// then removes what was registered with ``removeOnStop(_:)`` (the folders a build stages into),
 /// says so on standard error and exits with 128 + the signal's number (143 for SIGTERM, 130 for
-/// SIGINT). The previous output is never touched: it is replaced only inside a held section.
+/// SIGINT, 129 for SIGHUP). The previous output is never touched: it is replaced only inside a held section.
 ///
 /// The other threads are not stopped first: a worker may create a file in a staging folder while
 /// it is being removed, so the removal is retried until the folder stays gone.
 public enum Termination {
     /// The signals nestegg stops on.
-    public static let signals: [Int32] = [SIGTERM, SIGINT]
+    public static let signals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
 
     /// A path to remove if nestegg is stopped, until ``end()``.
     public final class Registration: Sendable {
@@ -68,7 +69,13 @@ public enum Termination {
         sigemptyset(&unblock)
         for number in signals { sigaddset(&unblock, number) }
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
-        for number in signals { _ = signal(number, onStopSignal) }
+        for number in signals {
+            // A hang-up that the parent chose to ignore (`nohup`) stays ignored.
+            var current = sigaction()
+            if number == SIGHUP, sigaction(number, nil, &current) == 0, let handler = current.__sigaction_handler.sa_handler,
+               unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { continue }
+            _ = signal(number, onStopSignal)
+        }
     }
 
     /// Registers `path` (a folder or file this process made and owns) to be removed if nestegg is
@@ -103,7 +110,7 @@ public enum Termination {
         while registry.holds > 0 { registry.condition.wait() }
         let paths = registry.paths.keys.sorted().compactMap { registry.paths[$0] }
         for path in paths { remove(path) }
-        let name = signal == SIGTERM ? "SIGTERM" : signal == SIGINT ? "SIGINT" : "signal \(signal)"
+        let name = signal == SIGTERM ? "SIGTERM" : signal == SIGINT ? "SIGINT" : signal == SIGHUP ? "SIGHUP" : "signal \(signal)"
         let line = "nestegg: stopped by \(name)"
             + (paths.isEmpty ? "" : "; what it had staged was removed and the previous output left as it was") + "\n"
         _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }

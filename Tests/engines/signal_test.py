@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""nestegg stops on SIGTERM and SIGINT whatever its process id, PID 1 of a container included.
+"""nestegg stops on SIGTERM, SIGINT and SIGHUP whatever its process id, PID 1 of a container included.
 
 A PID 1 gets no default action from the kernel for a signal it has no handler for, so an evicted
 pod whose entry point is nestegg would run on to the end of its grace period. Each case builds
@@ -7,7 +7,8 @@ synthetic data once (the previous output), changes the data, starts a second bui
 a new PID namespace (`unshare -p -f --mount-proc`, needs root) or as a plain process — and sends
 the signal once the build is staging its pages. The build must end within a second, with exit
 128 + the signal, the previous output byte for byte as it was and nothing of nestegg's left
-beside it (no staging folder).
+beside it (no staging folder). SIGHUP (a closed terminal or SSH session) is handled as SIGTERM,
+unless nestegg was started with it ignored (`nohup`): then the build goes on to its end.
 
 Usage: signal_test.py [NESTEGG_BINARY]   (default: $NESTEGG_BIN, else .build/debug/nestegg)
 """
@@ -107,6 +108,25 @@ def one_case(binary, folder, as_pid1, signal_number):
           f"the previous output ({len(before)} files) as it was, nothing left over", flush=True)
 
 
+def nohup_case(binary, folder):
+    """Started with SIGHUP ignored, as nohup does, the build takes no notice of it and finishes."""
+    data, output = os.path.join(folder, "data"), os.path.join(folder, "site")
+    with open(os.path.join(data, "nestegg.json"), "w") as out:
+        out.write('{"title": "Built at %s"}\n' % time.monotonic_ns())
+    launcher = subprocess.Popen([binary, "build", "--quiet", "--data", data, "--output", output], stderr=subprocess.PIPE, text=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    deadline = time.monotonic() + 120
+    while not any(name.startswith(".nestegg-staging-") for name in os.listdir(folder)):
+        if launcher.poll() is not None or time.monotonic() > deadline:
+            fail("the nohup build ended or staged nothing before the signal")
+        time.sleep(0.005)
+    os.kill(launcher.pid, signal.SIGHUP)
+    launcher.wait(timeout=300)
+    if launcher.returncode != 0:
+        fail(f"SIGHUP ignored (nohup): exit {launcher.returncode}, not 0: {launcher.stderr.read()}")
+    print("signal_test: SIGHUP to nestegg started with it ignored (nohup): the build went on to its end, exit 0", flush=True)
+
+
 def main():
     binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.environ.get("NESTEGG_BIN", os.path.join(ROOT, ".build/debug/nestegg")))
     if not os.access(binary, os.X_OK):
@@ -116,15 +136,16 @@ def main():
         data, output = os.path.join(folder, "data"), os.path.join(folder, "site")
         subprocess.run([binary, "fixtures", "--scale", str(SCALE), "--out", data], check=True, capture_output=True)
         subprocess.run([binary, "build", "--quiet", "--data", data, "--output", output], check=True)
-        cases = [(False, signal.SIGTERM), (False, signal.SIGINT)]
+        cases = [(False, signal.SIGTERM), (False, signal.SIGINT), (False, signal.SIGHUP)]
         # A new PID namespace needs root (CAP_SYS_ADMIN): a container without it cannot make one.
         probe = subprocess.run(["unshare", "--pid", "--fork", "--mount-proc", "true"], capture_output=True) if shutil.which("unshare") else None
         if probe is not None and probe.returncode == 0:
-            cases = [(True, signal.SIGTERM), (True, signal.SIGINT)] + cases
+            cases = [(True, signal.SIGTERM), (True, signal.SIGINT), (True, signal.SIGHUP)] + cases
         else:
             print("signal_test: SKIPPED the PID 1 cases: this user cannot make a PID namespace (unshare --pid; run as root)", flush=True)
         for as_pid1, number in cases:
             one_case(binary, folder, as_pid1, number)
+        nohup_case(binary, folder)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
