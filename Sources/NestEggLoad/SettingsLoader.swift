@@ -131,11 +131,22 @@ public enum SettingsLoader {
             return [:]
         }
         var result: [String: Money] = [:]
+        // One budget a category: names the report groups as one (``Text/groupingKey(_:)``, as
+        // spending categories are grouped) would each count the same spending.
+        var named: [String: (name: String, line: Int?)] = [:]
         for (name, amount) in members {
             guard !Text.trimmed(name).isEmpty else {
                 amount.error("a budget needs a category's name")
                 continue
             }
+            let key = Text.groupingKey(name)
+            if let first = named[key] {
+                let place = first.line.map { " on line \($0)" } ?? ""
+                amount.error("budget \"\(Text.singleLine(name))\" names the same category as budget \"\(Text.singleLine(first.name))\"\(place):"
+                             + " each would count that category's spending; keep one")
+                continue
+            }
+            named[key] = (name, amount.diagnostic(.warning, "").line)
             guard let money = amount.decimalMoney(currency) else { continue }
             guard !money.isNegative else {
                 amount.error("a budget is an amount to spend at most, so not negative; found \(money.decimalString)")
