@@ -96,7 +96,10 @@ public enum RatesLoader {
                 value.error("expected a positive rate with at most 15 significant digits and 12 decimals, found \(text)")
                 continue
             }
-            if quote == base { continue }
+            if quote == base {
+                value.warning("\"\(code)\" is the base currency of these rates: one \(code) is always 1 \(code); this rate is not used")
+                continue
+            }
             result.append((rate, value))
         }
     }

@@ -136,6 +136,21 @@ public struct ExchangeRates: Sendable {
         return index == 0 ? nil : list[index - 1]
     }
 
+    /// The rates dated after `date`, which no conversion of the data uses (each converts at the
+    /// last rate on or before its own day): how many, of which currencies, and the last day.
+    public func after(_ date: CivilDate) -> (count: Int, currencies: [Currency], last: CivilDate)? {
+        var count = 0, currencies: [Currency] = [], last = date
+        for currency in series.keys.sorted() {
+            let list = series[currency]!
+            let later = list.count - Self.insertionIndex(list, date)
+            guard later > 0 else { continue }
+            count += later
+            currencies.append(currency)
+            last = max(last, list[list.count - 1].date)
+        }
+        return count == 0 ? nil : (count, currencies, last)
+    }
+
     /// The currencies with a rate, by code.
     public var currencies: [Currency] { series.keys.sorted() }
     public var isEmpty: Bool { series.isEmpty }

@@ -157,6 +157,9 @@ public struct Site: Sendable {
     public var settings = Settings()
     /// How many notes the data notes page has (``DataNotesReport``); 0 without one.
     public var dataNotes = 0
+    /// What the report finds to say of the data that the load could not (rates dated after the
+    /// data's last day, which nothing uses): warnings, shown with the load's.
+    public var reportNotes: [Diagnostic] = []
     /// Whether the build prints each statement to a PDF beside its page (`--pdf`), which the page
     /// then links to (the templates' `statementPDFs`).
     public var statementPDFs = false

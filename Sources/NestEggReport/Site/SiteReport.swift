@@ -236,6 +236,8 @@ public enum SiteReport {
                              memo: (any DigestMemo)? = nil, summaries: [String: AccountFigures] = [:], rows: SpendingRows = .inMemory,
                              snapshot: ChangeSnapshot? = nil) -> Site {
         let context = ReportContext(dataset: dataset, summaries: summaries)
+        let reportNotes = ratesNotes(dataset.rates, asOf: context.progress.asOf)
+        let notes = notes + reportNotes
         let derived = Derived(dataset, context: context, memo: memo, summaries: summaries, rows: rows)
         // The statements (every account's months and digests) take longest: they start first, so
         // that the other reports fill the other cores meanwhile. Results keep the navigation's order.
@@ -302,6 +304,17 @@ public enum SiteReport {
         site.changes = changes
         site.changeDigest = changeDigest
         if notesPage != nil { site.dataNotes = notes.reduce(0) { $0 + $1.count } }
+        site.reportNotes = reportNotes
         return site
+    }
+
+    /// A warning for the rates dated after the data's last day (`asOf`): no conversion uses them,
+    /// and a household that fetched rates for a later day should know its figures do not.
+    public static func ratesNotes(_ rates: ExchangeRates?, asOf: CivilDate?) -> [Diagnostic] {
+        guard let rates, let asOf, let later = rates.after(asOf) else { return [] }
+        let currencies = later.currencies.map(\.code).joined(separator: ", ")
+        return [Diagnostic(.warning, file: rates.files.count == 1 ? rates.files[0] : "rates",
+                           message: "\(later.count) rate\(later.count == 1 ? "" : "s") (\(currencies)) dated after the data's last day, "
+                               + "\(asOf), up to \(later.last): not used, since each amount converts at the rate of its own day or the last before it")]
     }
 }
