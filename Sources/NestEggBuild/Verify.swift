@@ -86,7 +86,7 @@ public enum ManifestVerifier {
         var problems: [Diagnostic] = []
         var listed: Set<String> = [StatementManifest.fileName, ManifestSignature.fileName]
         /// A listed file's bytes once its digest matched (nil when it did not, or could not be read).
-        func check(_ file: JSONValue) -> (path: String, bytes: [UInt8]?)? {
+        func check(_ file: JSONValue, statementPage: Bool) -> (path: String, bytes: [UInt8]?)? {
             guard file.object != nil, let path = file.required("path", "a path relative to the manifest")?.string,
                   let expected = file.required("sha256", "64 hexadecimal digits")?.string else { return nil }
             guard isInside(path) else {
@@ -102,19 +102,25 @@ public enum ManifestVerifier {
                 problems.append(Diagnostic(.error, file: name(path), message: problem))
                 return (path, nil)
             }
-            switch readRegular(root + "/" + path) {
-            case .success(let content):
-                let actual = StatementDigest.sha256(content)
-                guard actual == expected else {
-                    problems.append(Diagnostic(.error, file: name(path),
-                                               message: "differs from the manifest: its SHA-256 is \(actual), the manifest says \(expected)"))
-                    return (path, nil)
-                }
-                return (path, content)
+            // A page whose figures are checked is read whole, up to the largest nestegg writes;
+            // any other file is hashed a piece at a time: memory stays flat, whatever the folder holds.
+            let shown = statementPage && (path.hasSuffix(".md") || path.hasSuffix(".html"))
+            let content: [UInt8]?, actual: String
+            let read: Result<([UInt8]?, String), ReadFailure> = shown
+                ? readRegular(root + "/" + path, limit: largestPage).map { ($0, StatementDigest.sha256($0)) }
+                : hashRegular(root + "/" + path).map { (nil, $0) }
+            switch read {
+            case .success(let result): (content, actual) = result
             case .failure(let failure):
                 problems.append(Diagnostic(.error, file: name(path), message: "cannot read it: \(failure.reason)"))
                 return (path, nil)
             }
+            guard actual == expected else {
+                problems.append(Diagnostic(.error, file: name(path),
+                                           message: "differs from the manifest: its SHA-256 is \(actual), the manifest says \(expected)"))
+                return (path, nil)
+            }
+            return (path, content)
         }
         var fileCount = 0
         let statements = manifest.required("statements", "a list of statements")?.array ?? []
@@ -122,7 +128,7 @@ public enum ManifestVerifier {
             guard statement.object != nil else { continue }
             var shown: [(path: String, bytes: [UInt8])] = []
             for file in statement.required("files", "the statement's files")?.array ?? [] {
-                guard let (path, content) = check(file) else { continue }
+                guard let (path, content) = check(file, statementPage: true) else { continue }
                 fileCount += 1
                 if let content, path.hasSuffix(".md") || path.hasSuffix(".html") { shown.append((path, content)) }
             }
@@ -133,7 +139,7 @@ public enum ManifestVerifier {
             }
         }
         var otherCount = 0
-        for file in manifest["otherFiles"]?.array ?? [] where check(file) != nil { otherCount += 1 }
+        for file in manifest["otherFiles"]?.array ?? [] where check(file, statementPage: false) != nil { otherCount += 1 }
         for path in tree.regular.sorted() where !listed.contains(path) {
             problems.append(Diagnostic(.error, file: name(path), message: "not listed in the manifest: nestegg did not write it here with the statements"))
         }
@@ -156,15 +162,43 @@ public enum ManifestVerifier {
         let missing: Bool
     }
 
+    /// The largest statement page (Markdown or HTML) verify reads whole to check its figures: far
+    /// above any nestegg writes (a month of 30,000 payments is about 15 MB of HTML); a larger one
+    /// is refused, saying so, not read into memory.
+    static let largestPage = 64 << 20
+    /// The largest other file verify hashes (a PDF, a CSV), a piece at a time.
+    static let largestFile = FileBytes.largestFile
+
     /// The bytes of the regular file at `path`, never through a symbolic link at its end (the
-    /// folders on the way are checked by ``FolderTree``).
-    static func readRegular(_ path: String) -> Result<[UInt8], ReadFailure> {
-        var status = stat()
-        guard lstat(path, &status) == 0 else { return .failure(ReadFailure(reason: systemReason(errno), missing: errno == ENOENT)) }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            return .failure(ReadFailure(reason: "\(FolderTree.kind(of: status.st_mode)), which verify never follows or reads", missing: false))
+    /// folders on the way are checked by ``FolderTree``), at most `limit` of them.
+    static func readRegular(_ path: String, limit: Int = FileBytes.largestFile) -> Result<[UInt8], ReadFailure> {
+        if let failure = regularFailure(path) { return .failure(failure) }
+        return FileBytes.read(path, limit: limit).mapError { failure in
+            var status = stat()
+            let tooLarge = limit == largestPage && lstat(path, &status) == 0 && Int(status.st_size) > limit
+            return ReadFailure(reason: tooLarge ? "it holds \(status.st_size) bytes, more than any statement page nestegg writes"
+                               + " (at most \(limit >> 20) MiB): not read, so not nestegg's" : failure.reason, missing: false)
         }
-        return FileBytes.read(path).mapError { ReadFailure(reason: $0.reason, missing: false) }
+    }
+
+    /// The SHA-256 of the regular file at `path`, read a piece at a time (``readRegular(_:limit:)``'s rules).
+    static func hashRegular(_ path: String) -> Result<String, ReadFailure> {
+        if let failure = regularFailure(path) { return .failure(failure) }
+        var hasher = StatementDigest.Hasher()
+        if let failure = FileBytes.forEachPiece(path, limit: largestFile, { hasher.update($0) }) {
+            return .failure(ReadFailure(reason: failure.reason, missing: false))
+        }
+        return .success(hasher.hex)
+    }
+
+    /// Why `path` is not a regular file to read (missing, a link, a FIFO); `nil` if it is one.
+    private static func regularFailure(_ path: String) -> ReadFailure? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return ReadFailure(reason: systemReason(errno), missing: errno == ENOENT) }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            return ReadFailure(reason: "\(FolderTree.kind(of: status.st_mode)), which verify never follows or reads", missing: false)
+        }
+        return nil
     }
 }
 
