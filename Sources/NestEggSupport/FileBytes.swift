@@ -55,6 +55,28 @@ public enum FileBytes {
         return .success(bytes)
     }
 
+    /// The first `count` bytes of a regular file (fewer if it is shorter): enough to tell what it is.
+    public static func head(_ path: String, count: Int) -> Result<[UInt8], ReadFailure> {
+        let descriptor: Int32
+        switch openRegular(path) {
+        case .success(let opened): descriptor = opened.descriptor
+        case .failure(let failure): return .failure(failure)
+        }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var read = 0
+        while read < count {
+            let got = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + read, count - read) }
+            if got < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return .failure(ReadFailure(reason: systemReason(errno)))
+            }
+            if got == 0 { break }
+            read += got
+        }
+        return .success(Array(bytes[..<read]))
+    }
+
     /// Reads a regular file of at most `limit` bytes from start to end in pieces of at most 1 MiB,
     /// giving each to `body`: for what is only hashed, in constant memory. `nil` when it was read
     /// whole. A larger file is not read at all (a sparse file of 100 GB would take minutes).

@@ -79,7 +79,10 @@ public final class Ownership: Sendable {
                 if ownership.holds(path.path) { return .success((path, ownership)) }
                 ownership.release()
             } else {
+                // The entry made cannot be locked (a link to one that loops): it goes, so that a
+                // failed attempt leaves nothing behind, then and at every later try.
                 code = errno
+                removeTree(path.path)
             }
         }
         return .failure(SystemError(code: code == 0 ? EAGAIN : code))

@@ -146,6 +146,7 @@ public final class SiteWriter: Sendable {
         }
         let spare = keepsSpare ? parent.appendingPathComponent(Self.spareName(of: output)) : nil
         self.spare = spare
+        if let spare, let problem = Self.foreignSpare(spare) { throw WriteError(path: spare.path, reason: problem) }
         // Made (or, the spare, taken) and locked as one step for other builds, the lock held until
         // the staging folder is swapped in or discarded: while it is, no other build takes the
         // folder for a leftover.
@@ -183,6 +184,18 @@ public final class SiteWriter: Sendable {
     /// The spare of `output`, beside it as its cache is (`.site.nestegg-spare`): the site the last
     /// build swapped out (``init(output:protecting:hashing:keepsSpare:)``).
     public static func spareName(of output: URL) -> String { ".\(output.lastPathComponent).nestegg-spare" }
+
+    /// Why the folder at the spare's place is not nestegg's to take (it is a folder without the
+    /// marker every site nestegg writes holds); `nil` when it is, or nothing, or no folder (a link
+    /// or a file there is removed, never followed: ``take(_:in:output:)``).
+    static func foreignSpare(_ spare: URL) -> String? {
+        var status = stat()
+        guard lstat(spare.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
+        guard lstat(spare.path + "/" + marker, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            return "refusing to take this folder for the last site, which nestegg keeps here: it has no \(marker), so nestegg did not write it; move it"
+        }
+        return nil
+    }
 
     /// Which file a name is: its device and inode numbers.
     struct FileIdentity: Sendable, Equatable {
