@@ -11,7 +11,7 @@ import argparse, json, os, re, shutil, subprocess, sys, tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGETS = ["json", "loaders", "template", "markdown", "richtext", "census", "folder", "manifest"]
+TARGETS = ["json", "loaders", "template", "markdown", "richtext", "census", "folder", "manifest", "part"]
 SEPARATOR = b"\n@@\n"
 
 
@@ -111,6 +111,17 @@ def seeds(target):
         statements = ROOT / "Output/statements"
         return [("manifest", (statements / "manifest.json").read_bytes() + b"\n@@\n" + b"nestegg-ed25519-signature AAAA\n" + b"\n@@\n"
                  + (statements / "personal/2026-10.md").read_bytes())]
+    if target == "part":
+        # A share's part record's body (the target signs it): its record line and its authentication line.
+        entry = json.dumps({"closing": {"amount": "12.34", "currency": "GBP"}, "files": [
+            {"path": "personal/2026-10.md", "sha256": "0" * 64}, {"path": "personal/2026-10.html", "sha256": "1" * 64}]}, sort_keys=True)
+        record = {"baseURL": "https://example.org/", "entries": [{"entry": entry, "place": 0}],
+                  "files": ["index.html", "index.md", "statements/personal/2026-10.md", "statements/personal/2026-10.html"],
+                  "fingerprint": "f" * 64, "manifestHead": "{\"schemaVersion\": 1", "shard": {"count": 2, "index": 0}, "statementCount": 2}
+        line = json.dumps(record, sort_keys=True, separators=(",", ":"))
+        body = "nestegg-part 5\n" + line + "\n" + json.dumps({"key": "0123456789abcdef", "mac": "a" * 64}, separators=(",", ":")) + "\n"
+        manifest = (ROOT / "Output/statements/manifest.json").read_bytes()
+        return [("part", body.encode()), ("manifest", manifest)]
     if target == "folder":
         # File names, one a line: the fixtures' own, and names of many bytes and scripts.
         names = sorted(str(f.relative_to(fixtures)).replace("/", "\n") for f in fixtures.rglob("*") if f.is_file())

@@ -47,6 +47,8 @@ struct BuildReport {
     /// A plain build's keys, statement digests and page reuse (``Incremental/loaded(_:)``).
     let loaded: Incremental.Loaded?
     let site: Site
+    /// The load's warnings and the report's (``NestEggReport/Site/reportNotes``), as the console shows them.
+    let warnings: [Diagnostic]
 }
 
 /// What the build has staged, from the open step on: the steps after it write into it, the
@@ -177,7 +179,7 @@ extension Build {
             throw Self.unitsFallback("a held account has pages of its own in the report")
         }
         progress("report: \(site.pages.count) pages in \(site.sections.count) section\(site.sections.count == 1 ? "" : "s")")
-        return BuildReport(loaded: loaded, site: site)
+        return BuildReport(loaded: loaded, site: site, warnings: input.warnings + placed(site.reportNotes, folder: folder))
     }
 
     /// Open: what is rendered before anything is written (a single file's rows, then the single
@@ -186,7 +188,7 @@ extension Build {
     /// and the map's summaries; gives ``BuildStaging``.
     func openStep(_ run: BuildRun, _ input: BuildInput, _ report: BuildReport, templates: TemplateLibrary,
                   mapped: [Units.Mapped]?) throws(BuildError) -> BuildStaging {
-        let (units, census, held, dataset, warnings, site) = (run.units, input.census, input.held, input.dataset, input.warnings, report.site)
+        let (units, census, held, dataset, warnings, site) = (run.units, input.census, input.held, input.dataset, report.warnings, report.site)
         // With a census, the transactions lists' rows are its runs, merged: the share keeps its own
         // pages' rows only. The merge is one core's work, done beside the rendering of the pages that
         // show no row (``render(_:into:reuse:rows:)``); first, where a single file shows every page.
@@ -270,15 +272,21 @@ extension Build {
                                   files: writer.stamps().keys.sorted(),
                                   entries: zip(owned, entries).map { .init(place: site.statementPlaces[$0], entry: StatementManifest.text(of: $1)) },
                                   baseURL: site.settings.baseURL)
-            partText = part.text
+            partText = part.text(key: options.partKey)
         } else if units != nil {
             if site.statementCount > 0 {
-                let known = loaded.flatMap { incremental?.knownHashes($0) }
+                // A build that signs hashes what it lists from the bytes it publishes, not as the cache says.
+                let known = options.signingKey != nil ? nil : loaded.flatMap { incremental?.knownHashes($0) }
                 let heldEntries = dataset.starling.flatMap { held[$0.account.uid]?.unit.entries ?? [] }
-                (hashes, manifestEntries) = try writeManifest(site, held: heldEntries, into: writer, known: known)
+                do {
+                    (hashes, manifestEntries) = try writeManifest(site, held: heldEntries, into: writer, known: known)
+                } catch where error.signingRefused {
+                    // A held account's file is not what the last build's entry says: built again, whole.
+                    throw Self.unitsFallback(error.diagnostics.first?.message ?? "a held statement's file is not as its manifest entry says")
+                }
             }
         } else if !records.isEmpty {
-            let known = loaded.flatMap { incremental?.knownHashes($0) }
+            let known = options.signingKey != nil ? nil : loaded.flatMap { incremental?.knownHashes($0) }
             (hashes, manifestEntries) = try writeManifestEntries(records, folder: StatementsReport.section.id + "/", pdf: printer != nil,
                                                                  dataAsOf: site.dataAsOf, into: writer, known: known)
         }
@@ -293,7 +301,7 @@ extension Build {
     /// what it staged in `staging`, also when it fails, for the cleanup.
     func extrasStep(_ run: BuildRun, _ input: BuildInput, _ report: BuildReport, templates: TemplateLibrary, mapped: [Units.Mapped]?,
                     hashes: [String: String], manifestEntries: [StatementManifest.Entry], into staging: inout BuildStaging) throws(BuildError) {
-        let (incremental, printer, tool, held, dataset, warnings) = (run.incremental, run.plan.printer, run.tool, input.held, input.dataset, input.warnings)
+        let (incremental, printer, tool, held, dataset, warnings) = (run.incremental, run.plan.printer, run.tool, input.held, input.dataset, report.warnings)
         let (loaded, site, writer) = (report.loaded, report.site, staging.writer)
         if options.bundles != nil {
             staging.bundles = try openBundlesWriter()
@@ -333,7 +341,7 @@ extension Build {
     /// the held accounts' pages; gives the build's result.
     func commitStep(_ input: BuildInput, _ report: BuildReport, _ staging: BuildStaging, mapped: [Units.Mapped]?,
                     heldPages: [String]) throws(BuildError) -> BuildResult {
-        let (dataset, warnings, site, writer) = (input.dataset, input.warnings, report.site, staging.writer)
+        let (dataset, warnings, site, writer) = (input.dataset, report.warnings, report.site, staging.writer)
         // The swap is not cut in two by a stop: one that comes meanwhile waits for it, and then
         // has nothing of this build's to remove.
         let swap = try Termination.holding { () throws(BuildError) -> SiteWriter.Swap in

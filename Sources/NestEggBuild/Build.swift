@@ -39,6 +39,8 @@ public struct BuildOptions: Sendable {
     /// `--signing-key FILE`: the issuer's private key, which signs every statements manifest the
     /// build writes (``ManifestSignature``); without it no signature is written.
     public var signingKey: ManifestSignature.SigningKey?
+    /// `--part-key FILE`: with `shard`, the run's secret that authenticates the share's part record (``PartKey``).
+    public var partKey: PartKey?
 
     public init(data: URL, output: URL, templates: URL? = nil, pdf: Bool = false, chromium: String? = nil) {
         self.data = data
@@ -68,6 +70,8 @@ public struct BuildError: Error, Sendable, CustomStringConvertible {
     public var outputUnchanged = true
     /// A rebuild that mapped some accounts only and found it cannot keep the others' pages (``Units``): built again, whole.
     var unitsFallback = false
+    /// A manifest not signed because a file it lists is not the bytes its entry claims (``Build/writeManifest(_:folder:signingKey:into:)``).
+    var signingRefused = false
 
     public init(step: BuildStep, exitCode: ExitStatus, diagnostics: [Diagnostic]) {
         self.step = step
@@ -106,7 +110,8 @@ public struct Build {
     public func run() throws(BuildError) -> BuildResult {
         let plan = try plan()
         // A plain build whose input is unchanged has nothing to do (see BuildCache).
-        var incremental = plan.keepsCache ? Incremental(plan.folder, templates: options.templates, cacheFile: options.cacheFile) : nil
+        var incremental = plan.keepsCache
+            ? Incremental(plan.folder, templates: options.templates, cacheFile: options.cacheFile, signing: options.signingKey?.identity) : nil
         if plan.mayStopUpToDate, let cache = incremental?.upToDate(options.output) {
             progress("up to date: the data, the templates and nestegg are as they were at the last build")
             return BuildResult(pages: cache.files.keys.filter { $0.hasSuffix(".html") }.count,
@@ -290,9 +295,12 @@ public struct Build {
     }
 
     /// Step 1: every source in the data folder into a dataset; all errors of the run together.
+    /// (With what the report would add: the rates dated after the data, ``NestEggReport/Site/reportNotes``.)
     public func load() throws(BuildError) -> (Dataset, [Diagnostic]) {
-        let (dataset, warnings, _, _) = try load(openDataFolder())
-        return (dataset, warnings)
+        let folder = try openDataFolder()
+        let (dataset, warnings, _, _) = try load(folder)
+        let asOf = ReportContext(dataset: dataset).progress.asOf
+        return (dataset, warnings + placed(SiteReport.ratesNotes(dataset.rates, asOf: asOf), folder: folder))
     }
 
     /// The data folder, listed. `avoiding`: folders the run replaces, into which (or into a folder

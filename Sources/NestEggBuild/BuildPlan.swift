@@ -44,6 +44,16 @@ extension Build {
             + destinations.entries.map { ($0.option, $0.url, false) }
         let links = [Destinations.InputLinks(data: folder)] + [options.templates].compactMap { $0 }.map { Destinations.InputLinks(flat: $0, what: "templates") }
         if let error = Destinations.checkLinks(links, replaced: replaced) { throw error }
+        if options.shard != nil, options.signingKey != nil {
+            throw BuildError(step: .load, exitCode: .usage, diagnostics: [Diagnostic(.error, file: options.output.path,
+                message: "--signing-key does not go with --shard: a share holds part of the statements manifest, and signs nothing;"
+                    + " give the key to nestegg merge, which signs the whole manifest (with --part-key, to know the parts are the run's)")])
+        }
+        if options.shard == nil, options.partKey != nil {
+            throw BuildError(step: .load, exitCode: .usage, diagnostics: [Diagnostic(.error, file: options.output.path,
+                message: "--part-key goes with --shard (and with nestegg merge): it authenticates a share's part for the merge")])
+        }
+        if let error = checkSecretsOutside() { throw error }
         if options.shard != nil, !destinations.entries.isEmpty || options.pdf || options.bundles != nil {
             throw BuildError(step: .load, exitCode: .usage, diagnostics: [Diagnostic(.error, file: options.output.path,
                 message: "--shard builds pages only: --pdf, --bundles, --single-file, --summary and --json go with a build on one machine")])
@@ -53,7 +63,46 @@ extension Build {
         // reuses unchanged pages and compares with the last build. Only a build with nothing beside
         // it may stop at "up to date". (A share's folder is a part, rebuilt whole when its worker is retried.)
         let keepsCache = printer == nil && options.bundles == nil && options.shard == nil
+        // The cache and the summaries beside it are nestegg's own, or nothing is touched.
+        if keepsCache {
+            // (An explicit --cache that is not a regular file was refused above, by Destinations.)
+            let problems = BesideOutput.problems(cache: options.cacheFile, option: options.cache == nil ? "the build cache beside the output" : "--cache")
+            if !problems.isEmpty { throw BuildError(step: .write, exitCode: .cannotCreate, diagnostics: problems) }
+        }
         return BuildPlan(destinations: destinations, folder: folder, printer: printer, keepsCache: keepsCache,
                          mayStopUpToDate: keepsCache && destinations.entries.allSatisfy { $0.option == Destinations.cacheOption })
+    }
+}
+
+extension Build {
+    /// The private key may lie in no folder the build reads or replaces (the output, the bundles,
+    /// the data, the templates, the census, and the spare site and summaries beside the output):
+    /// a swap would move it into the spare and a later build delete it, or it would be published.
+    /// Refused (exit 64), naming the folder.
+    func checkSecretsOutside() -> BuildError? {
+        let keys = [("--signing-key", options.signingKey?.file), ("--part-key", options.partKey?.file)].compactMap { option, file in file.map { (option, $0) } }
+        guard !keys.isEmpty else { return nil }
+        let folders: [(String, URL)] = [("output", options.output), ("data", options.data)]
+            + [("bundles", options.bundles), ("templates", options.templates), ("census", options.census)].compactMap { name, url in url.map { (name, $0) } }
+            + [("spare site", options.output.deletingLastPathComponent().appendingPathComponent(SiteWriter.spareName(of: options.output.standardizedFileURL))),
+               ("summaries", Units.summariesFolder(for: options.cacheFile))]
+        for (option, file) in keys {
+            if let error = Secrets.insideProblem(file, option: option, folders: folders) { return error }
+        }
+        return nil
+    }
+}
+
+/// Where a secret (the issuer's private key, a run's part key) may not be: inside a folder nestegg
+/// replaces or reads as input.
+enum Secrets {
+    /// The error for a key `file` (named by `option`) inside one of `folders` (each named by what it is); `nil` if none holds it.
+    static func insideProblem(_ file: URL, option: String, folders: [(name: String, url: URL)]) -> BuildError? {
+        let path = Destinations.resolved(file)
+        for (name, folder) in folders where Destinations.path(path, isWithin: Destinations.resolvedFolder(folder)) {
+            return BuildError(step: .write, exitCode: .usage, diagnostics: [Diagnostic(.error, file: file.path, message:
+                "\(option): refusing a key inside the \(name) folder \(folder.path), which nestegg replaces or reads: the key would be lost or published; keep it outside")])
+        }
+        return nil
     }
 }

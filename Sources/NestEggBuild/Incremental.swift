@@ -202,9 +202,18 @@ struct Incremental {
     /// comes from the same bytes as the first line, whatever another build writes meanwhile.
     private var previousBytes: [UInt8]?
 
-    init(_ folder: DataFolder, templates: URL?, cacheFile: URL) {
+    /// `signing`: the identity of the key that signs the manifests (``ManifestSignature/SigningKey/identity``),
+    /// part of the fingerprint, so that a build signed with another key, or none, is not "up to date".
+    init(_ folder: DataFolder, templates: URL?, cacheFile: URL, signing: String? = nil) {
         digests = DataDigests(folder)
-        fingerprint = BuildCache.fingerprint(digests, templates: templates)
+        var fingerprint = BuildCache.fingerprint(digests, templates: templates)
+        if let signing {
+            var hash = InputHash()
+            hash.add(fingerprint)
+            hash.add("signed with " + signing)
+            fingerprint = hash.hex
+        }
+        self.fingerprint = fingerprint
         self.cacheFile = cacheFile
         if case .success(let bytes) = FileBytes.read(cacheFile.path), let head = BuildCache.parse(bytes, whole: false) {
             (previous, previousBytes) = (head, bytes)

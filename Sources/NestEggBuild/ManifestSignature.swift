@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import NestEggRender
 import NestEggSupport
+import NestEggWrite
 
 /// Ed25519 signatures over a statements manifest (RFC 8032, from swift-crypto): the issuer signs
 /// each `manifest.json` it writes with its private key (`build --signing-key`), and anyone with the
@@ -35,7 +36,18 @@ public enum ManifestSignature {
     public struct SigningKey: Sendable {
         /// The key's 32 bytes (the key type itself is not `Sendable`; these are, and it is made from them).
         let raw: Data
+        /// The file it was read from, which no folder nestegg replaces may hold (``Build``, ``Merge``).
+        public var file: URL?
         var key: Curve25519.Signing.PrivateKey { try! Curve25519.Signing.PrivateKey(rawRepresentation: raw) }
+
+        init(raw: Data, file: URL? = nil) {
+            self.raw = raw
+            self.file = file
+        }
+
+        /// Which key it is, for the build cache's "up to date" (a build signed with another key, or
+        /// none, is not the same output): the SHA-256 of its public key, never the private key.
+        public var identity: String { Text.hex(SHA256.hash(data: key.publicKey.rawRepresentation)) }
 
         /// The signature file's text for a manifest of `bytes`.
         public func signatureText(for bytes: some DataProtocol) throws -> String {
@@ -84,6 +96,27 @@ public enum ManifestSignature {
         return (publicFile, publicText)
     }
 
+    /// A key may not be written into a folder nestegg replaces or reads as data: a site or bundles
+    /// folder (its marker), a spare site or staging folder beside one, or a data folder (its
+    /// `nestegg.json`), at any depth: the next build would move it away and delete it, or publish it.
+    public static func checkKeyPlace(_ file: String) throws(KeyError) {
+        var folder = URL(fileURLWithPath: Destinations.resolved(URL(fileURLWithPath: file))).deletingLastPathComponent()
+        while true {
+            let path = folder.path
+            var status = stat()
+            let name = folder.lastPathComponent
+            let what: String? = lstat(path + "/" + SiteWriter.marker, &status) == 0 ? "a folder nestegg writes and replaces whole (it holds \(SiteWriter.marker))"
+                : name.hasSuffix(".nestegg-spare") || name.hasPrefix(".nestegg-staging-") || name.hasPrefix(".nestegg-old-") ? "a folder a nestegg build keeps beside its output"
+                : lstat(path + "/nestegg.json", &status) == 0 ? "a data folder (it holds nestegg.json), which a build reads"
+                : nil
+            if let what {
+                throw KeyError(exitCode: .usage, message: "\(file): refusing to write a key inside \(path), \(what): keep keys outside it")
+            }
+            guard path != "/" else { return }
+            folder = folder.deletingLastPathComponent()
+        }
+    }
+
     /// Creates `path` (never an existing file or a link) with `mode` and writes `text` into it.
     static func create(_ path: String, _ text: String, mode: mode_t) throws(KeyError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
@@ -115,7 +148,7 @@ public enum ManifestSignature {
         guard let raw = decode(text, label: privateLabel, count: 32), (try? Curve25519.Signing.PrivateKey(rawRepresentation: raw)) != nil else {
             throw KeyError(exitCode: .dataError, message: "\(file) does not hold a private key (a line \"\(privateLabel) …\", as nestegg keygen writes)")
         }
-        return SigningKey(raw: raw)
+        return SigningKey(raw: raw, file: URL(fileURLWithPath: file))
     }
 
     /// The public key in `file`.

@@ -15,8 +15,11 @@ public struct Merge {
     public let parts: [URL]
     public let output: URL
     public var progress: (String) -> Void = { _ in }
-    /// The issuer's private key: the merged statements manifest is signed with it (``ManifestSignature``).
+    /// The issuer's private key: the merged statements manifest is signed with it (``ManifestSignature``),
+    /// only with ``partKey``: a merge signs only parts it authenticates.
     public var signingKey: ManifestSignature.SigningKey?
+    /// The run's part key (``PartKey``): every part's record must be authenticated with it.
+    public var partKey: PartKey?
 
     public init(parts: [URL], output: URL) {
         self.parts = parts
@@ -24,6 +27,17 @@ public struct Merge {
     }
 
     public func run() throws(BuildError) -> BuildResult {
+        // Signing means "I checked this": a part's record is no authority unless the run's key authenticates it.
+        if signingKey != nil, partKey == nil {
+            throw BuildError(step: .merge, exitCode: .usage, diagnostics: [Diagnostic(.error, file: output.path, message:
+                "--signing-key needs --part-key: the merge signs only parts it can authenticate (anyone who can write a part could"
+                + " otherwise put a statement under the issuer's signature); make a key with nestegg keygen --part-key --out FILE,"
+                + " give it to every build --shard and to this merge")])
+        }
+        for (name, key) in [("--signing-key", signingKey?.file), ("--part-key", partKey?.file)] {
+            guard let key else { continue }
+            if let error = Secrets.insideProblem(key, option: name, folders: [("output", output)] + parts.map { ("part", $0) }) { throw error }
+        }
         var records: [(URL, PartRecord)] = []
         var problems: [Diagnostic] = []
         for part in parts {
@@ -31,7 +45,14 @@ public struct Merge {
             switch FileBytes.read(path) {
             case .success(let bytes):
                 if let record = PartRecord(text: String(decoding: bytes, as: UTF8.self)) {
-                    records.append((part, record))
+                    if let partKey, let why = record.unauthenticated(by: partKey) {
+                        problems.append(Diagnostic(.error, file: path, message: "\(why): not merged with --part-key \(partKey.file?.path ?? "")"))
+                    } else if let outside = record.entries.lazy.flatMap({ Self.paths(inEntry: $0.entry) }).first(where: {
+                        !PartRecord.isInside($0) || !record.files.contains("statements/" + $0) }) {
+                        problems.append(Diagnostic(.error, file: path, message: "a statement's manifest entry lists \(outside), which is not a file of the part"))
+                    } else {
+                        records.append((part, record))
+                    }
                 } else {
                     problems.append(Diagnostic(.error, file: path, message: "not a part record this nestegg wrote"))
                 }
@@ -155,8 +176,18 @@ public struct Merge {
                 for text in texts { listed.formUnion(Self.paths(inEntry: text)) }
                 do throws(BuildError) {
                     let others = try Build.otherFiles(in: writer, folder: folder, listed: listed)
-                    try Build.writeManifest(StatementManifest.assemble(head: records[0].1.manifestHead, entries: texts, otherFiles: others),
-                                            folder: folder, signingKey: signingKey, into: writer)
+                    let manifest = StatementManifest.assemble(head: records[0].1.manifestHead, entries: texts, otherFiles: others)
+                    // Every statement's files as placed are the ones its part's record lists, signed or not.
+                    let differing = Build.differences(manifest: manifest, folder: folder, in: writer)
+                    if !differing.isEmpty {
+                        throw BuildError(step: .merge, exitCode: .dataError, diagnostics: differing.prefix(20).map { difference in
+                            let part = (lister[folder + difference.path] ?? nil)?.path ?? output.path
+                            return Diagnostic(.error, file: part + "/" + folder + difference.path, message: (difference.actual.map {
+                                "its SHA-256 is \($0), not the \(difference.listed) its part's record lists" } ?? "it cannot be read")
+                                + ": the part \(part) is damaged or was changed after its share wrote it; build its share again")
+                        })
+                    }
+                    try Build.writeManifest(manifest, folder: folder, signingKey: signingKey, into: writer, checked: true)
                 } catch {
                     writer.discard()
                     throw error

@@ -125,9 +125,12 @@ public struct ShardError: Error, CustomStringConvertible, Sendable {
 /// ``NestEggSupport/RecordFile``, signed by its SHA-256, so that a record cut short or changed (a
 /// copy of the part interrupted, a line lost) is refused, not merged into a site without some of
 /// its pages or with a broken manifest.
+///
+/// Its second line authenticates the first with the run's part key (``PartKey``), when the share
+/// was given one: the merge that signs accepts only parts it authenticates.
 struct PartRecord: Sendable, Codable {
     static let fileName = ".nestegg-part"
-    static let format = "nestegg-part 4"
+    static let format = "nestegg-part 5"
 
     var fingerprint: String
     var shard: Shard
@@ -144,7 +147,35 @@ struct PartRecord: Sendable, Codable {
     /// The site's address (`baseURL`), for the site map the merge writes; `nil` without one.
     var baseURL: String?
 
-    var text: String { RecordFile.text(self, format: Self.format) }
+    /// The second line: which part key authenticated the first, and its HMAC (both `nil` without a key).
+    struct Authentication: Codable, Sendable {
+        var key: String?
+        var mac: String?
+    }
+    /// As read: the second line, and the first line's bytes it authenticates (not encoded).
+    private(set) var authentication: Authentication?
+    private var signedLine: [UInt8]?
+
+    enum CodingKeys: String, CodingKey { case fingerprint, shard, manifestHead, statementCount, files, entries, baseURL }
+
+    /// The file's text, authenticated with `key` if given.
+    func text(key: PartKey?) -> String {
+        let line = RecordFile.line(self)
+        var writer = RecordFile.Writer(format: Self.format)
+        writer.append(line: line)
+        writer.append(Authentication(key: key?.identity, mac: key?.mac(Array(line.utf8))))
+        return writer.text
+    }
+
+    /// Why `key` does not authenticate this record (read from a file); `nil` when it does.
+    func unauthenticated(by key: PartKey) -> String? {
+        guard let authentication, let mac = authentication.mac, let line = signedLine else {
+            return "its record is not authenticated: the share was built without --part-key"
+        }
+        guard authentication.key == key.identity else { return "its record is authenticated with another part key than the one given" }
+        guard key.isValid(mac, for: line) else { return "its record does not match its authentication: it was changed after the share wrote it" }
+        return nil
+    }
 
     init(fingerprint: String, shard: Shard, manifestHead: String, statementCount: Int, files: [String], entries: [Entry],
          baseURL: String? = nil) {
@@ -160,10 +191,14 @@ struct PartRecord: Sendable, Codable {
     /// The record a part's file holds; `nil` for anything else, and for a record that does not
     /// hold together: a path out of the part or spelt two ways, a place outside the manifest.
     init?(text: String) {
-        guard let record = RecordFile.value(Self.self, from: Array(text.utf8), format: Self.format),
+        guard let lines = RecordFile.lines(of: Array(text.utf8), format: Self.format, count: 2),
+              var record = RecordFile.value(Self.self, line: lines[0]),
+              let authentication = RecordFile.value(Authentication.self, line: lines[1]),
               record.statementCount >= 0,
               record.entries.allSatisfy({ (0..<record.statementCount).contains($0.place) }),
               record.files.allSatisfy(Self.isInside) else { return nil }
+        record.authentication = authentication
+        record.signedLine = Array(lines[0])
         self = record
     }
 

@@ -67,8 +67,23 @@ extension Build {
 
     /// The manifest's `text` at `<folder>manifest.json`, and with `signingKey` its signature
     /// beside it (``ManifestSignature``), over the very bytes written.
+    /// Signing means "I checked this": every file the manifest lists is hashed from the staged
+    /// bytes about to be published, and any that differs from what the manifest says (as a
+    /// part's record or the build cache claimed it) stops the signing (``BuildError/signingRefused``, exit 65).
+    /// (`checked`: the caller has just compared every listed file with the staged bytes itself.)
     static func writeManifest(_ text: String, folder: String, signingKey: ManifestSignature.SigningKey?,
-                              into writer: SiteWriter) throws(BuildError) {
+                              into writer: SiteWriter, checked: Bool = false) throws(BuildError) {
+        if signingKey != nil, !checked {
+            let differing = differences(manifest: text, folder: folder, in: writer)
+            if !differing.isEmpty {
+                var error = BuildError(step: .write, exitCode: .dataError, diagnostics: differing.prefix(20).map { difference in
+                    Diagnostic(.error, file: folder + difference.path, message: "refusing to sign the statements manifest: "
+                        + (difference.actual.map { "this file's SHA-256 is \($0), not the \(difference.listed) its entry claims" } ?? "this file it lists cannot be read"))
+                })
+                error.signingRefused = true
+                throw error
+            }
+        }
         try writeError { () throws(SiteWriter.WriteError) in try writer.write(text, to: folder + StatementManifest.fileName) }
         guard let signingKey else { return }
         let signature: String
@@ -77,6 +92,28 @@ extension Build {
                              diagnostics: [Diagnostic(.error, file: folder + StatementManifest.fileName, message: "cannot sign the manifest: \(error)")])
         }
         try writeError { () throws(SiteWriter.WriteError) in try writer.write(signature, to: folder + ManifestSignature.fileName) }
+    }
+
+    /// The files a manifest's `text` lists (its statements' and its other files, relative to
+    /// `folder`) whose staged bytes are not what it says: each with the SHA-256 listed and the one
+    /// hashed (`nil`: not readable), on every core, a file read a piece at a time.
+    static func differences(manifest text: String, folder: String, in writer: SiteWriter) -> [(path: String, listed: String, actual: String?)] {
+        let listed = listedFiles(manifest: text)
+        let hashed = Concurrently.map(listed.count) { index -> String? in
+            var hasher = StatementDigest.Hasher()
+            guard FileBytes.forEachPiece(writer.stagedURL(folder + listed[index].path).path, { hasher.update($0) }) == nil else { return nil }
+            return hasher.hex
+        }
+        return zip(listed, hashed).filter { $0.0.sha256 != $0.1 }.map { ($0.0.path, $0.0.sha256, $0.1) }
+    }
+
+    /// The files a manifest's text lists, its statements' then its other files, with their SHA-256
+    /// (a file named without both is listed with an empty hash, which no file has).
+    static func listedFiles(manifest text: String) -> [StatementManifest.File] {
+        let log = DiagnosticLog()
+        guard let manifest = JSONDocument.parse(Array(text.utf8), file: StatementManifest.fileName, log: log)?.value else { return [] }
+        let files = (manifest["statements"]?.array ?? []).flatMap { $0["files"]?.array ?? [] } + (manifest["otherFiles"]?.array ?? [])
+        return files.map { StatementManifest.File(path: $0["path"]?.string ?? "", sha256: $0["sha256"]?.string ?? "") }
     }
 
     /// Every file staged under `folder` but those in `listed` (the statements' files, relative to

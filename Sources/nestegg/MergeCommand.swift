@@ -14,7 +14,11 @@ struct MergeCommand: ParsableCommand {
             swapped in like a build's: the same bytes `nestegg build` writes from the same data. \
             Its pages are hard links to the parts' files (copies where the disk cannot link): the \
             parts may be deleted afterwards; a tool that edits a part's file in place would change \
-            the site too (nestegg never does: it writes new files).
+            the site too (nestegg never does: it writes new files). Each statement's files are \
+            hashed as placed and must be those its part's record lists. With --signing-key the \
+            merge signs the manifest, and then needs --part-key: every part's record must be \
+            authenticated with the run's part key, or nothing is signed (exit 64 without the key, \
+            65 naming a part it does not authenticate).
             """
     )
 
@@ -27,6 +31,11 @@ struct MergeCommand: ParsableCommand {
     @Option(name: .customLong("signing-key"), help: ArgumentHelp(
         "The issuer's private key (nestegg keygen; readable by its owner only): sign the statements manifest.", valueName: "file"))
     var signingKey: String?
+
+    @Option(name: .customLong("part-key"), help: ArgumentHelp(
+        "The run's part key (nestegg keygen --part-key), given to every share: merge only parts it authenticates. Needed with --signing-key.",
+        valueName: "file"))
+    var partKey: String?
 
     @Flag(name: .shortAndLong, help: "Print only warnings and errors.")
     var quiet = false
@@ -41,6 +50,7 @@ struct MergeCommand: ParsableCommand {
         var merge = Merge(parts: parts.map { URL(fileURLWithPath: $0) }, output: URL(fileURLWithPath: output))
         merge.progress = { console.progress($0) }
         merge.signingKey = try signingKey.map { file in try console.key { () throws(ManifestSignature.KeyError) in try ManifestSignature.signingKey(file: file) } }
+        merge.partKey = try partKey.map { file in try console.key { () throws(ManifestSignature.KeyError) in try PartKey.read(file: file) } }
         do {
             let result = try merge.run()
             console.progress("Merged \(parts.count) parts (\(result.write.files) files, \(result.write.changed) changed) into \(output)")

@@ -102,6 +102,11 @@ struct BuildCommand: ParsableCommand {
         valueName: "file"))
     var signingKey: String?
 
+    @Option(name: .customLong("part-key"), help: ArgumentHelp(
+        "With --shard or --shards: the run's part key (nestegg keygen --part-key), which authenticates the part for a merge that signs.",
+        valueName: "file"))
+    var partKey: String?
+
     @Flag(name: .long, help: "Also write each statement as a PDF beside its HTML, printed with headless Chromium.")
     var pdf = false
 
@@ -123,7 +128,7 @@ struct BuildCommand: ParsableCommand {
         if chromium != nil && !pdf { throw ValidationError("--chromium is used only with --pdf") }
         for (option, value) in [("--output", output), ("--templates", templates), ("--single-file", singleFile),
                                 ("--summary", summary), ("--json", json), ("--bundles", bundles), ("--census", census),
-                                ("--signing-key", signingKey), ("--cache", cache)] where value?.isEmpty == true {
+                                ("--signing-key", signingKey), ("--part-key", partKey), ("--cache", cache)] where value?.isEmpty == true {
             throw ValidationError("\(option) needs a path (an empty one names nothing)")
         }
     }
@@ -145,6 +150,7 @@ struct BuildCommand: ParsableCommand {
         options.shard = try sharing.share()
         options.census = census.map { URL(fileURLWithPath: $0) }
         options.signingKey = try signingKey.map { file in try console.key { () throws(ManifestSignature.KeyError) in try ManifestSignature.signingKey(file: file) } }
+        options.partKey = try partKey.map { file in try console.key { () throws(ManifestSignature.KeyError) in try PartKey.read(file: file) } }
         var build = Build(options: options)
         build.progress = { console.progress($0) }
         do {
@@ -251,12 +257,18 @@ struct KeygenCommand: ParsableCommand {
         discussion: """
             Writes the private key to FILE, readable by you alone (give it to build --signing-key; \
             keep it secret), and the public key to FILE.pub (publish it; give it to verify \
-            --public-key), and prints the public key. Never replaces an existing file (exit 73).
+            --public-key), and prints the public key. With --part-key, writes instead a sharded \
+            run's part key to FILE (readable by you alone), which every build --shard and the \
+            merge that signs are given. Never replaces an existing file (exit 73), and never \
+            writes into a folder nestegg replaces (a site, its spare, bundles) or a data folder (exit 64).
             """
     )
 
     @Option(help: ArgumentHelp("Where the private key is written (the public key goes to FILE.pub).", valueName: "file"))
     var out: String
+
+    @Flag(name: .customLong("part-key"), help: "Write a sharded run's part key (HMAC-SHA256) instead of a signing key pair.")
+    var partKey = false
 
     func validate() throws {
         if out.isEmpty { throw ValidationError("--out needs a path (an empty one names nothing)") }
@@ -264,6 +276,12 @@ struct KeygenCommand: ParsableCommand {
 
     func run() throws {
         let console = Console(quiet: false)
+        try console.key { () throws(ManifestSignature.KeyError) in try ManifestSignature.checkKeyPlace(out) }
+        if partKey {
+            try console.key { () throws(ManifestSignature.KeyError) in try PartKey.writeNew(to: out) }
+            console.progress("wrote a part key to \(out) (mode 600: keep it secret); give it to every build --shard and to nestegg merge as --part-key")
+            return
+        }
         let (publicFile, publicKey) = try console.key { () throws(ManifestSignature.KeyError) in try ManifestSignature.writeNewKeyPair(to: out) }
         console.progress("wrote the private key to \(out) (mode 600: keep it secret) and the public key to \(publicFile)")
         print(publicKey, terminator: "")

@@ -179,8 +179,9 @@ import Testing
             var object = (try? JSONSerialization.jsonObject(with: Data(lines[1].utf8))) as? [String: Any] ?? [:]
             change(&object)
             let json = String(decoding: (try? JSONSerialization.data(withJSONObject: object)) ?? Data(), as: UTF8.self)
-            let body = lines[0] + "\n" + json + "\n"
-            return signed ? RecordFile.signed(body) : body + lines[2] + "\n"
+            // (The second JSON line, the record's authentication, as it was.)
+            let body = lines[0] + "\n" + json + "\n" + lines[2] + "\n"
+            return signed ? RecordFile.signed(body) : body + lines[3] + "\n"
         }
         func record(_ part: String) throws -> PartRecord {
             try #require(PartRecord(text: try String(contentsOfFile: part + "/" + PartRecord.fileName, encoding: .utf8)))
@@ -207,7 +208,9 @@ import Testing
         for (parts, expected) in [([p0], "share 1/2 is missing"), ([p0, p1, p1], "twice"), ([p0, foreign], "other data or templates"),
                                   ([p0, p1, three], "another number of shares"), ([p0, work.path], "not a finished part"),
                                   ([cut, p1], "not a part record"), ([lost, p1], "not a part record"),
-                                  ([recount, p1], "does not agree"), ([doubled, p1], "in two parts' records"),
+                                  ([recount, p1], "does not agree"),
+                                  // (The entry's files are the other part's: refused for that first.)
+                                  ([doubled, p1], "which is not a file of the part"),
                                   ([listsTwice, p1], "which \(listsTwice) lists too"), ([ownTwice, p1], "which it lists twice"),
                                   ([sitemap, p1], "sitemap.xml, which the merge writes"),
                                   ([p0, inside], "lists 404.html/x, inside 404.html, which \(p0) lists as a file"),
@@ -510,15 +513,15 @@ import Testing
     @Test func aPartRecordReadsBackAsWritten() throws {
         let record = PartRecord(fingerprint: "abc", shard: Shard(index: 1, count: 2)!, manifestHead: "{\n  \"a\": 1,\n",
                                 statementCount: 3, files: ["index.md", "a/b.html"], entries: [.init(place: 2, entry: "  {\n\t\"x\": \"\\\\n\"\n  }")])
-        let read = try #require(PartRecord(text: record.text))
+        let read = try #require(PartRecord(text: record.text(key: nil)))
         #expect(read.fingerprint == "abc" && read.shard == record.shard && read.manifestHead == record.manifestHead)
         #expect(read.files == record.files && read.entries == record.entries)
-        #expect(read.text == record.text, "the same record, the same bytes")
+        #expect(read.text(key: nil) == record.text(key: nil), "the same record, the same bytes")
         // Signed: a record cut short, or changed, is not one.
-        let text = record.text
+        let text = record.text(key: nil)
         #expect(PartRecord(text: String(text.dropLast(10))) == nil && PartRecord(text: String(text.dropLast(1))) == nil)
         #expect(PartRecord(text: text.replacingOccurrences(of: "\"index.md\",", with: "")) == nil)
-        #expect(PartRecord(text: text.replacingOccurrences(of: "nestegg-part 4", with: "nestegg-part 3")) == nil, "another format")
+        #expect(PartRecord(text: text.replacingOccurrences(of: "nestegg-part 5", with: "nestegg-part 4")) == nil, "another format")
         // Signed anew, as a hand-made record would be: no path out of the part, no count below zero.
         let body = String(text[...text.dropLast().lastIndex(of: "\n")!])
         #expect(PartRecord(text: RecordFile.signed(body)) != nil)
@@ -528,6 +531,23 @@ import Testing
                 "no count below zero")
         #expect(PartRecord(text: RecordFile.signed(body.replacingOccurrences(of: "\"place\":2", with: "\"place\":3"))) == nil,
                 "no place past the manifest")
+    }
+
+    /// A record written with the run's part key is authenticated by it, and by no other; changed
+    /// and signed anew (its SHA-256 line recomputed, as a forger can), it is not.
+    @Test func aPartRecordIsAuthenticatedByItsKey() throws {
+        let key = PartKey(raw: Data(repeating: 1, count: 32), file: nil), other = PartKey(raw: Data(repeating: 2, count: 32), file: nil)
+        let record = PartRecord(fingerprint: "abc", shard: Shard(index: 0, count: 2)!, manifestHead: "{", statementCount: 1,
+                                files: ["statements/a/2026-10.md"], entries: [.init(place: 0, entry: #"{"files": [{"path": "a/2026-10.md", "sha256": "00"}]}"#)])
+        let read = try #require(PartRecord(text: record.text(key: key)))
+        #expect(read.unauthenticated(by: key) == nil)
+        #expect(read.unauthenticated(by: other)?.contains("another part key") == true)
+        #expect(try #require(PartRecord(text: record.text(key: nil))).unauthenticated(by: key)?.contains("without --part-key") == true)
+        let text = record.text(key: key)
+        let body = String(text[...text.dropLast().lastIndex(of: "\n")!])
+        let forged = try #require(PartRecord(text: RecordFile.signed(body.replacingOccurrences(of: "\\\"00\\\"", with: "\\\"01\\\""))))
+        #expect(forged.entries != read.entries)
+        #expect(forged.unauthenticated(by: key)?.contains("changed after the share wrote it") == true)
     }
 
     /// A share with a census reads no other share's bank feed: with every other Starling feed

@@ -56,12 +56,14 @@ import Testing
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         let key = try keys(in: work)
+        let partKey = work.appendingPathComponent("run.key").path
+        #expect(try NestEggBinary.run(["keygen", "--part-key", "--out", partKey]).status == 0)
         let parts = (0..<2).map { work.appendingPathComponent("part\($0)").path }
         for (index, part) in parts.enumerated() {
-            #expect(try NestEggBinary.run(["build", "-q", "--data", fixtures.path, "--output", part, "--shard", "\(index)/2"]).status == 0)
+            #expect(try NestEggBinary.run(["build", "-q", "--data", fixtures.path, "--output", part, "--shard", "\(index)/2", "--part-key", partKey]).status == 0)
         }
         let site = work.appendingPathComponent("merged")
-        let merged = try NestEggBinary.run(["merge", "-q"] + parts + ["--output", site.path, "--signing-key", key.private])
+        let merged = try NestEggBinary.run(["merge", "-q"] + parts + ["--output", site.path, "--signing-key", key.private, "--part-key", partKey])
         #expect(merged.status == 0, "\(merged.stderr)")
         let whole = try build(in: work, ["--signing-key", key.private])
         // The same manifest, and signatures that both check (Ed25519 signs deterministically: the same bytes).

@@ -45,6 +45,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case "census": FuzzTargets.census(bytes)
     case "folder": FuzzTargets.folder(bytes)
     case "manifest": FuzzTargets.manifest(bytes)
+    case "part": FuzzTargets.part(bytes)
     default: fatalError("unknown NESTEGG_FUZZ_TARGET \(target)")
     }
     return 0
@@ -124,6 +125,32 @@ enum FuzzTargets {
     }
 
     static let fuzzPublicKey = ManifestSignature.PublicKey(raw: Curve25519.Signing.PrivateKey().publicKey.rawRepresentation)
+
+    /// A share's part record, as `nestegg merge` reads it: the input signed as a record's body (so
+    /// that the fuzzer reaches past the SHA-256 line) and as it is, authenticated with a fixed part
+    /// key, its statements' entries read for their paths; the same bytes as a statements manifest
+    /// whose listed files the merge and the build hash before they sign; and as a name in the
+    /// summaries' folder. A record that reads must hold together: its paths inside the part, its
+    /// places inside the manifest.
+    static func part(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        for candidate in [RecordFile.signed(text), text] {
+            guard let record = PartRecord(text: candidate) else { continue }
+            _ = record.unauthenticated(by: fuzzPartKey)
+            if !record.files.allSatisfy(PartRecord.isInside) { fatalError("a path out of the part: \(record.files)") }
+            if !record.entries.allSatisfy({ (0..<record.statementCount).contains($0.place) }) { fatalError("a place outside the manifest") }
+            for entry in record.entries.prefix(100) { _ = Merge.paths(inEntry: entry.entry) }
+            // Written again, it reads back as itself, authenticated by the key it was written with.
+            guard let again = PartRecord(text: record.text(key: fuzzPartKey)) else { fatalError("a record that does not read back") }
+            if again.unauthenticated(by: fuzzPartKey) != nil || again.files != record.files || again.entries != record.entries {
+                fatalError("a record that does not read back as itself")
+            }
+        }
+        _ = Build.listedFiles(manifest: text)
+        _ = BesideOutput.isSummaryName(String(text.prefix(300)))
+    }
+
+    static let fuzzPartKey = PartKey(raw: Data(repeating: 7, count: 32), file: nil)
 
     /// A template and a partial (split at the first "\n@@\n"), parsed and rendered with a view
     /// that has text, flags, lists and objects under short names.
