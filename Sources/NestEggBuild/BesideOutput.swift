@@ -43,7 +43,8 @@ enum BesideOutput {
     }
 
     /// Why nestegg may not keep the accounts' summaries in `folder`; `nil` if nothing is there or
-    /// it holds only what nestegg writes there (summaries, and their staged and previous copies).
+    /// it holds only what nestegg writes there (summaries, of this version's names or an earlier
+    /// one's, and their staged and previous copies; a file browser's `.DS_Store` is let be).
     static func summariesProblem(_ folder: URL) -> String? {
         var status = stat()
         guard lstat(folder.path, &status) == 0 else { return nil }
@@ -53,7 +54,7 @@ enum BesideOutput {
         default: return "it is \(Destinations.nonFileKind(folder.path) ?? "not a folder"), not the folder of summaries nestegg keeps"
         }
         guard let entries = FolderEntries.read(folder.path) else { return "the folder cannot be read" }
-        for entry in entries where entry.name != "." && entry.name != ".." {
+        for entry in entries where entry.name != "." && entry.name != ".." && entry.name != ".DS_Store" {
             guard isSummaryName(entry.name) else {
                 return "it holds \(Text.singleLine(entry.name)), which nestegg did not write; nestegg keeps only its own files here: move it"
             }
@@ -65,7 +66,8 @@ enum BesideOutput {
         return nil
     }
 
-    /// A summary's name (``Units/fileName(of:)``: 64 hexadecimal digits and `.census`), or a staged
+    /// A summary's name (`*.census`: ``Units/fileName(of:)`` names them by a SHA-256, earlier
+    /// versions by the account's UID; ``Units/removeOthers(in:keeping:)`` removes any), or a staged
     /// or previous copy of one (``NestEggWrite/StagedFile``).
     static func isSummaryName(_ name: String) -> Bool {
         var name = Substring(name)
@@ -73,8 +75,6 @@ enum BesideOutput {
             name = name[name.index(after: name.startIndex)..<end.lowerBound]
         }
         let suffix = "." + Census.fileExtension
-        guard name.hasSuffix(suffix) else { return false }
-        let digits = name.dropLast(suffix.count)
-        return digits.utf8.count == 64 && digits.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+        return name.hasSuffix(suffix) && name.count > suffix.count
     }
 }

@@ -265,13 +265,16 @@ extension Build {
         if let shard = options.shard {
             // A share hashes its own statements' files; the merge puts the manifest together.
             let owned = records.indices.filter { shard.owns(Page.entity(of: records[$0].account)) }
-            let entries = try self.manifestEntries(owned.map { records[$0] }, folder: StatementsReport.section.id + "/", pdf: false, into: writer)
+            let statements = StatementsReport.section.id + "/"
+            let entries = try self.manifestEntries(owned.map { records[$0] }, folder: statements, pdf: false, into: writer)
+            let files = writer.stamps().keys.sorted()
             let part = PartRecord(fingerprint: BuildCache.fingerprint(shareDigests ?? DataDigests(folder), templates: options.templates,
                                                                       includingExecutable: false),
                                   shard: shard, manifestHead: StatementManifest.head(dataAsOf: site.dataAsOf), statementCount: site.statementCount,
-                                  files: writer.stamps().keys.sorted(),
+                                  files: files,
                                   entries: zip(owned, entries).map { .init(place: site.statementPlaces[$0], entry: StatementManifest.text(of: $1)) },
-                                  baseURL: site.settings.baseURL)
+                                  baseURL: site.settings.baseURL,
+                                  hashes: try Self.stagedHashes(files.filter { $0.hasPrefix(statements) }, in: writer))
             partText = part.text(key: options.partKey)
         } else if units != nil {
             if site.statementCount > 0 {

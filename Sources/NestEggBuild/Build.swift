@@ -121,7 +121,8 @@ public struct Build {
         // A rebuild whose input differs in some accounts' files only maps those accounts (``Units``).
         // (A single file, a summary or JSON totals are made from every page: such a build maps everything.)
         let tool = BuildCache.fingerprint(tool: options.templates)
-        if let incremental, options.singleFile == nil, options.summary == nil, options.json == nil,
+        // (A build that signs maps every account: a held account's files are the disk's, not what it would write.)
+        if let incremental, options.singleFile == nil, options.summary == nil, options.json == nil, options.signingKey == nil,
            let units = Units.plan(previous: incremental.previous, digests: incremental.digests, tool: tool, folder: plan.folder,
                                   cacheFile: options.cacheFile) {
             progress("load: \(units.changed.count) of \(units.changed.count + units.held.count) accounts changed since the last build;"
@@ -502,8 +503,13 @@ public struct Build {
         let pages = options.shard.map { shard in renderer.site.pages.filter(shard.owns) } ?? renderer.site.pages
         let count = pages.count
         if let shard = options.shard { progress("render: share \(shard): \(count) of \(renderer.site.pages.count) pages") }
+        // A build that signs writes the statements' pages anew: a file kept from the last build is
+        // the disk's bytes, which someone may have changed since, keeping its size and time.
+        let signing = options.signingKey != nil, statements = StatementsReport.section.id + "/"
         func renderAll(_ pages: [Page]) -> BuildError? {
-            Concurrently.firstFailure(pages.count) { Self.renderAndWrite(pages[$0], renderer, writer, reuse: reuse) }
+            Concurrently.firstFailure(pages.count) {
+                Self.renderAndWrite(pages[$0], renderer, writer, reuse: signing && pages[$0].path.hasPrefix(statements) ? nil : reuse)
+            }
         }
         if let rows {
             let listPaths = Set(renderer.site.spendingLists?.paths ?? [])

@@ -1,6 +1,7 @@
 import Foundation
 import NestEggLoad
 import NestEggRender
+import NestEggReport
 import NestEggSupport
 import NestEggWrite
 
@@ -48,8 +49,10 @@ public struct Merge {
                     if let partKey, let why = record.unauthenticated(by: partKey) {
                         problems.append(Diagnostic(.error, file: path, message: "\(why): not merged with --part-key \(partKey.file?.path ?? "")"))
                     } else if let outside = record.entries.lazy.flatMap({ Self.paths(inEntry: $0.entry) }).first(where: {
-                        !PartRecord.isInside($0) || !record.files.contains("statements/" + $0) }) {
+                        !PartRecord.isInside($0) || record.hashes[Self.folder + $0] == nil }) {
                         problems.append(Diagnostic(.error, file: path, message: "a statement's manifest entry lists \(outside), which is not a file of the part"))
+                    } else if let unhashed = record.files.first(where: { $0.hasPrefix(Self.folder) && record.hashes[$0] == nil }) {
+                        problems.append(Diagnostic(.error, file: path, message: "its record gives no SHA-256 of \(unhashed), a file of the statements"))
                     } else {
                         records.append((part, record))
                     }
@@ -143,8 +146,11 @@ public struct Merge {
                         }
                     }
                 }
+                // A merge that signs copies the files: a link shares its bytes with the part, whose
+                // writer could change them after they were checked.
+                let copying = signingKey != nil
                 if let failure = Concurrently.firstFailure(files.count, { index -> SiteWriter.WriteError? in
-                    do throws(SiteWriter.WriteError) { try writer.place(part.path + "/" + files[index], at: files[index]) } catch { return error }
+                    do throws(SiteWriter.WriteError) { try writer.place(part.path + "/" + files[index], at: files[index], copying: copying) } catch { return error }
                     return nil
                 }) {
                     writer.discard()
@@ -159,6 +165,15 @@ public struct Merge {
                     writer.discard()
                     throw BuildError(step: .merge, exitCode: .dataError, diagnostics: [
                         Diagnostic(.error, file: part.path, message: "statement \(entry.place + 1) of the manifest is in two parts' records")])
+                }
+            }
+            // Every file of the statements, as placed, is the one its part's record hashed, and every
+            // entry lists those hashes: what the manifest lists, and a signature covers, is these bytes.
+            for (part, record) in records {
+                let problems = Self.checkStatements(of: part, record, placed: writer)
+                if !problems.isEmpty {
+                    writer.discard()
+                    throw BuildError(step: .merge, exitCode: .dataError, diagnostics: problems)
                 }
             }
             let count = records[0].1.statementCount
@@ -177,16 +192,6 @@ public struct Merge {
                 do throws(BuildError) {
                     let others = try Build.otherFiles(in: writer, folder: folder, listed: listed)
                     let manifest = StatementManifest.assemble(head: records[0].1.manifestHead, entries: texts, otherFiles: others)
-                    // Every statement's files as placed are the ones its part's record lists, signed or not.
-                    let differing = Build.differences(manifest: manifest, folder: folder, in: writer)
-                    if !differing.isEmpty {
-                        throw BuildError(step: .merge, exitCode: .dataError, diagnostics: differing.prefix(20).map { difference in
-                            let part = (lister[folder + difference.path] ?? nil)?.path ?? output.path
-                            return Diagnostic(.error, file: part + "/" + folder + difference.path, message: (difference.actual.map {
-                                "its SHA-256 is \($0), not the \(difference.listed) its part's record lists" } ?? "it cannot be read")
-                                + ": the part \(part) is damaged or was changed after its share wrote it; build its share again")
-                        })
-                    }
                     try Build.writeManifest(manifest, folder: folder, signingKey: signingKey, into: writer, checked: true)
                 } catch {
                     writer.discard()
@@ -220,6 +225,29 @@ public struct Merge {
         }
         progress("merge: \(records.count) parts, \(summary.files) files, \(summary.changed) changed, \(summary.removed) removed")
         return BuildResult(pages: records.reduce(0) { $0 + $1.1.files.filter { $0.hasSuffix(".html") }.count }, write: summary, warnings: [])
+    }
+
+    /// The statements' folder of the site, whose files a part's record hashes.
+    static let folder = StatementsReport.section.id + "/"
+
+    /// Why `part`'s statements' files, as placed in `writer`, are not those its record hashes, or
+    /// its entries list other hashes than its record's: each file named in the part (at most 20).
+    static func checkStatements(of part: URL, _ record: PartRecord, placed writer: SiteWriter) -> [Diagnostic] {
+        let paths = record.files.filter { $0.hasPrefix(folder) }
+        // (A file that cannot be read back has no hash, and is named below.)
+        let hashes = (try? Build.stagedHashes(paths, in: writer)) ?? [:]
+        var problems: [Diagnostic] = []
+        for path in paths where hashes[path] != record.hashes[path] && problems.count < 20 {
+            problems.append(Diagnostic(.error, file: part.path + "/" + path, message: "its SHA-256 is \(hashes[path] ?? "?"), not the "
+                + "\(record.hashes[path] ?? "?") its part's record lists: the part \(part.path) is damaged or was changed after its share wrote it; build its share again"))
+        }
+        for entry in record.entries {
+            for file in Build.listedFiles(manifest: #"{"statements": ["# + entry.entry + "]}") ?? [] where record.hashes[folder + file.path] != file.sha256 {
+                problems.append(Diagnostic(.error, file: part.path + "/" + folder + file.path,
+                                           message: "its statement's manifest entry lists another SHA-256 than its part's record: the record does not hold together"))
+            }
+        }
+        return problems
     }
 
     /// The paths of the files one statement's manifest entry (its JSON text) lists.

@@ -146,6 +146,9 @@ struct PartRecord: Sendable, Codable {
     var entries: [Entry]
     /// The site's address (`baseURL`), for the site map the merge writes; `nil` without one.
     var baseURL: String?
+    /// The SHA-256 of every file it lists under `statements/` (the statements, their index pages),
+    /// by path: the merge hashes each as it places it, and what it signs is these bytes.
+    var hashes: [String: String] = [:]
 
     /// The second line: which part key authenticated the first, and its HMAC (both `nil` without a key).
     struct Authentication: Codable, Sendable {
@@ -156,7 +159,7 @@ struct PartRecord: Sendable, Codable {
     private(set) var authentication: Authentication?
     private var signedLine: [UInt8]?
 
-    enum CodingKeys: String, CodingKey { case fingerprint, shard, manifestHead, statementCount, files, entries, baseURL }
+    enum CodingKeys: String, CodingKey { case fingerprint, shard, manifestHead, statementCount, files, entries, baseURL, hashes }
 
     /// The file's text, authenticated with `key` if given.
     func text(key: PartKey?) -> String {
@@ -178,7 +181,7 @@ struct PartRecord: Sendable, Codable {
     }
 
     init(fingerprint: String, shard: Shard, manifestHead: String, statementCount: Int, files: [String], entries: [Entry],
-         baseURL: String? = nil) {
+         baseURL: String? = nil, hashes: [String: String] = [:]) {
         self.fingerprint = fingerprint
         self.shard = shard
         self.manifestHead = manifestHead
@@ -186,6 +189,7 @@ struct PartRecord: Sendable, Codable {
         self.files = files
         self.entries = entries
         self.baseURL = baseURL
+        self.hashes = hashes
     }
 
     /// The record a part's file holds; `nil` for anything else, and for a record that does not
@@ -196,7 +200,7 @@ struct PartRecord: Sendable, Codable {
               let authentication = RecordFile.value(Authentication.self, line: lines[1]),
               record.statementCount >= 0,
               record.entries.allSatisfy({ (0..<record.statementCount).contains($0.place) }),
-              record.files.allSatisfy(Self.isInside) else { return nil }
+              record.files.allSatisfy(Self.isInside), record.hashes.keys.allSatisfy(Self.isInside) else { return nil }
         record.authentication = authentication
         record.signedLine = Array(lines[0])
         self = record

@@ -27,8 +27,9 @@ extension Build {
         -> (hashes: [String: String], entries: [StatementManifest.Entry]) {
         let entries = try manifestEntries(records, folder: folder, pdf: pdf, into: writer, known: known)
         let others = try Self.otherFiles(in: writer, folder: folder, listed: Set(entries.flatMap { $0.files.map(\.path) }))
+        // (Without hashes from the cache, every entry was hashed from the staged bytes just now.)
         try Self.writeManifest(StatementManifest.render(entries, dataAsOf: dataAsOf, otherFiles: others), folder: folder,
-                               signingKey: options.signingKey, into: writer)
+                               signingKey: options.signingKey, into: writer, checked: known == nil)
         return (Self.hashes(of: entries, folder: folder), entries)
     }
 
@@ -97,8 +98,11 @@ extension Build {
     /// The files a manifest's `text` lists (its statements' and its other files, relative to
     /// `folder`) whose staged bytes are not what it says: each with the SHA-256 listed and the one
     /// hashed (`nil`: not readable), on every core, a file read a piece at a time.
+    /// (A manifest that does not read, or lists a path out of its folder, differs as a whole.)
     static func differences(manifest text: String, folder: String, in writer: SiteWriter) -> [(path: String, listed: String, actual: String?)] {
-        let listed = listedFiles(manifest: text)
+        guard let listed = listedFiles(manifest: text), listed.allSatisfy({ PartRecord.isInside($0.path) }) else {
+            return [(StatementManifest.fileName, "manifest's", nil)]
+        }
         let hashed = Concurrently.map(listed.count) { index -> String? in
             var hasher = StatementDigest.Hasher()
             guard FileBytes.forEachPiece(writer.stagedURL(folder + listed[index].path).path, { hasher.update($0) }) == nil else { return nil }
@@ -107,11 +111,31 @@ extension Build {
         return zip(listed, hashed).filter { $0.0.sha256 != $0.1 }.map { ($0.0.path, $0.0.sha256, $0.1) }
     }
 
+    /// The SHA-256 of each of `paths` as staged in `writer`: as the writer hashed it writing it, or
+    /// read back a piece at a time, on every core (a file that cannot be read is the build's fault, exit 70).
+    static func stagedHashes(_ paths: [String], in writer: SiteWriter) throws(BuildError) -> [String: String] {
+        let hashed = Concurrently.map(paths.count) { index -> String? in
+            if let known = writer.hash(of: paths[index]) { return known }
+            var hasher = StatementDigest.Hasher()
+            guard FileBytes.forEachPiece(writer.stagedURL(paths[index]).path, { hasher.update($0) }) == nil else { return nil }
+            return hasher.hex
+        }
+        var hashes: [String: String] = [:]
+        for (path, hash) in zip(paths, hashed) {
+            guard let hash else {
+                throw BuildError(step: .write, exitCode: .software, diagnostics: [Diagnostic(.error, file: path, message: "cannot read the file back to hash it")])
+            }
+            hashes[path] = hash
+        }
+        return hashes
+    }
+
     /// The files a manifest's text lists, its statements' then its other files, with their SHA-256
-    /// (a file named without both is listed with an empty hash, which no file has).
-    static func listedFiles(manifest text: String) -> [StatementManifest.File] {
+    /// (a file named without both is listed with an empty hash, which no file has); `nil` when the
+    /// text is not JSON.
+    static func listedFiles(manifest text: String) -> [StatementManifest.File]? {
         let log = DiagnosticLog()
-        guard let manifest = JSONDocument.parse(Array(text.utf8), file: StatementManifest.fileName, log: log)?.value else { return [] }
+        guard let manifest = JSONDocument.parse(Array(text.utf8), file: StatementManifest.fileName, log: log)?.value else { return nil }
         let files = (manifest["statements"]?.array ?? []).flatMap { $0["files"]?.array ?? [] } + (manifest["otherFiles"]?.array ?? [])
         return files.map { StatementManifest.File(path: $0["path"]?.string ?? "", sha256: $0["sha256"]?.string ?? "") }
     }

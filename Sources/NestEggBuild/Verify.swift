@@ -52,7 +52,7 @@ public enum ManifestVerifier {
         }
         let manifestName = name(StatementManifest.fileName)
         let bytes: [UInt8]
-        switch readRegular(root + "/" + StatementManifest.fileName) {
+        switch readRegular(root + "/" + StatementManifest.fileName, limit: largestManifest) {
         case .success(let read): bytes = read
         case .failure(let failure):
             return failed(StatementManifest.fileName, "cannot read the manifest: \(failure.reason)", failure.missing ? .noInput : .dataError)
@@ -61,7 +61,7 @@ public enum ManifestVerifier {
         var status = stat()
         let hasSignature = lstat(signaturePath, &status) == 0
         if let publicKey {
-            switch readRegular(signaturePath) {
+            switch readRegular(signaturePath, limit: ManifestSignature.maximumKeyBytes) {
             case .success(let signature):
                 guard publicKey.isValid(signatureText: String(decoding: signature, as: UTF8.self), for: bytes) else {
                     return failed(ManifestSignature.fileName, "the signature does not match the manifest: the manifest was changed after it "
@@ -166,6 +166,9 @@ public enum ManifestVerifier {
     /// above any nestegg writes (a month of 30,000 payments is about 15 MB of HTML); a larger one
     /// is refused, saying so, not read into memory.
     static let largestPage = 64 << 20
+    /// The largest manifest verify reads (its JSON is parsed whole): a bank's 36,000 statements'
+    /// manifest is about 40 MB.
+    static let largestManifest = 256 << 20
     /// The largest other file verify hashes (a PDF, a CSV), a piece at a time.
     static let largestFile = FileBytes.largestFile
 

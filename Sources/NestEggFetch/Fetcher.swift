@@ -119,13 +119,16 @@ extension Fetcher {
     /// `GET /v1/{from}..{to}?base=BASE` into `rates/BASE.json`, as it came: the ECB's reference rates
     /// for every working day of the span against the settings' base currency. `from` defaults to the
     /// first day of the month of the data's earliest Starling date (an account's opening or its first
-    /// item), or a year before today without one; `to` to today (UTC).
+    /// item), or a year before today without one; `to` to the data's latest Starling date (no
+    /// later than today, UTC; today without one): a rate dated after the data converts nothing,
+    /// and the build names such rates in a warning.
     @discardableResult
     public func rates(from: CivilDate? = nil, to: CivilDate? = nil) async throws(FetchError) -> RatesSummary {
         let (settings, folder) = try held()
         let today = CivilDate(daysSinceEpoch: Int(now().millisecondsSinceEpoch.floorDivided(by: Instant.day).0))
-        let last = to ?? today
-        let first = from ?? folder.flatMap { Self.earliestDate(in: $0, settings: settings) }.map { CalendarMonth($0).firstDay }
+        let span = folder.flatMap { Self.dateSpan(in: $0, settings: settings) }
+        let last = to ?? span.map { min($0.latest, today) } ?? today
+        let first = from ?? span.map { CalendarMonth($0.earliest).firstDay }
             ?? CivilDate(year: last.year - 1, month: last.month, day: 1)!
         guard first <= last else {
             throw FetchError(.usage, "the rates' span starts on \(first), after its end \(last)")
@@ -149,11 +152,14 @@ extension Fetcher {
         return RatesSummary(days: days, currencies: currencies, path: target, files: try commit(files))
     }
 
-    /// The earliest day of the folder's Starling accounts (an opening, a feed item), on the settings' clock.
-    static func earliestDate(in folder: DataFolder, settings: Settings) -> CivilDate? {
+    /// The earliest and the latest day of the folder's Starling accounts (an opening, a feed item), on the settings' clock.
+    static func dateSpan(in folder: DataFolder, settings: Settings) -> (earliest: CivilDate, latest: CivilDate)? {
         let log = DiagnosticLog()
         let accounts = StarlingLoader.load(from: folder, settings: settings, log: log)
-        let instants = accounts.flatMap { data in [data.account.createdAt] + [data.feed.lazy.map(\.transactionTime).min()] }.compactMap { $0 }
-        return instants.min().map(settings.clock.date(of:))
+        let instants = accounts.flatMap { data in
+            [data.account.createdAt, data.feed.lazy.map(\.transactionTime).min(), data.feed.lazy.map(\.transactionTime).max()]
+        }.compactMap { $0 }
+        guard let earliest = instants.min(), let latest = instants.max() else { return nil }
+        return (settings.clock.date(of: earliest), settings.clock.date(of: latest))
     }
 }

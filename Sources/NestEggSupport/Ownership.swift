@@ -79,10 +79,11 @@ public final class Ownership: Sendable {
                 if ownership.holds(path.path) { return .success((path, ownership)) }
                 ownership.release()
             } else {
-                // The entry made cannot be locked (a link to one that loops): it goes, so that a
-                // failed attempt leaves nothing behind, then and at every later try.
+                // The entry made cannot be opened to lock (a link, one that loops): it goes, so that
+                // a failed attempt leaves nothing behind, then and at every later try. (One another
+                // build holds locked is that build's to remove.)
                 code = errno
-                removeTree(path.path)
+                if code != EWOULDBLOCK && code != EAGAIN { removeTree(path.path) }
             }
         }
         return .failure(SystemError(code: code == 0 ? EAGAIN : code))

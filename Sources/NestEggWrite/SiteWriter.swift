@@ -441,7 +441,9 @@ public final class SiteWriter: Sendable {
     /// unless the old output has a file of its size: when the old output holds the same bytes, its
     /// file is kept; otherwise `source` is hard-linked (nestegg never writes into a file it wrote,
     /// only new files, so the two names cannot drift apart), or copied where the disk cannot link.
-    public func place(_ source: String, at path: String) throws(WriteError) {
+    /// `copying`: never linked to `source` (nor kept from the old output): the bytes are the staging
+    /// folder's own, which no writer of `source` can change after they are checked.
+    public func place(_ source: String, at path: String, copying: Bool = false) throws(WriteError) {
         var status = stat()
         guard lstat(source, &status) == 0 else { throw WriteError(path: source, reason: systemReason(errno), ofSource: true) }
         guard status.st_mode & S_IFMT == S_IFREG else { throw WriteError(path: source, reason: "not a regular file", ofSource: true) }
@@ -451,12 +453,12 @@ public final class SiteWriter: Sendable {
         var oldStatus = stat()
         let sameSize = lstat(old, &oldStatus) == 0 && oldStatus.st_mode & S_IFMT == S_IFREG && oldStatus.st_size == status.st_size
         // The same file (a merge again from the same parts) needs no reading.
-        let unchanged = sameSize && ((oldStatus.st_dev == status.st_dev && oldStatus.st_ino == status.st_ino) || Self.sameBytes(source, old))
+        let unchanged = !copying && sameSize && ((oldStatus.st_dev == status.st_dev && oldStatus.st_ino == status.st_ino) || Self.sameBytes(source, old))
         let failure: WriteError? = creating.withLock {
             if unchanged && spareHolds(path, FileIdentity(oldStatus)) { return nil }
             clear(path)
             if unchanged && keep(path) { return nil }
-            if !unchanged && link(source, new) == 0 {
+            if !unchanged && !copying && link(source, new) == 0 {
                 // What was linked is the file looked at (not a link put in its place meanwhile);
                 // if not, or on a disk whose inode numbers do not hold, it is copied instead.
                 var linked = stat()

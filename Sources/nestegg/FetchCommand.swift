@@ -100,7 +100,9 @@ struct FetchRatesCommand: AsyncParsableCommand {
         discussion: """
             Asks GET /v1/FROM..TO?base=BASE (BASE is "baseCurrency" in nestegg.json, GBP by \
             default) and saves the answer as it came, after reading it as build does. FROM defaults \
-            to the first day of the month of the earliest Starling date in the data folder, TO to today.
+            to the first day of the month of the earliest Starling date in the data folder, TO to \
+            the latest one (no later than today; today without Starling data): rates dated after \
+            the data convert nothing.
             """
     )
 
@@ -109,7 +111,7 @@ struct FetchRatesCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The first day (YYYY-MM-DD).", valueName: "date"))
     var from: String?
 
-    @Option(help: ArgumentHelp("The last day (YYYY-MM-DD); default: today (UTC).", valueName: "date"))
+    @Option(help: ArgumentHelp("The last day (YYYY-MM-DD); default: the data's latest Starling date, or today (UTC).", valueName: "date"))
     var to: String?
 
     @Flag(name: .shortAndLong, help: "Print only errors.")
