@@ -134,12 +134,13 @@ enum Units {
         }
     }
 
-    /// An account mapped by this build: its summary's text, and the census of it read back (where
-    /// its rows start, their totals, its signature).
+    /// An account mapped by this build: its summary's text, the census of it read back (where
+    /// its rows start, their totals, its signature), and its figures, which the reduce reads.
     struct Mapped: Sendable {
         let uid: String
         let text: String
         let record: CensusRecord
+        let figures: AccountFigures
     }
 
     /// The summaries of the accounts this build read (`accounts`), worked out on every core.
@@ -148,15 +149,16 @@ enum Units {
         let context = ReportContext(settings: settings)
         let made = Concurrently.map(accounts.count) { index -> Mapped? in
             let data = accounts[index]
+            let figures = AccountFigures(data, context: context)
             let account = CensusRecord.Account(account: data.account,
                                                known: KnownFeed(latest: data.latestFeedInstant, notes: notes[data.account.uid] ?? []),
                                                digest: digests.byPath[StarlingLoader.feedPath(of: data.account)],
-                                               figures: AccountFigures(data, context: context))
+                                               figures: figures)
             let text = CensusRecord(version: NestEggVersion.current, rest: "", shard: Shard(index: 0, count: 1)!,
                                     accounts: [account], goals: []).text()
             guard case .success(let record) = CensusRecord.read(RecordFile.Lines(text: text), accounts: [data.account.uid: data.account],
                                                                 figuresOf: { _ in false }) else { return nil }
-            return Mapped(uid: data.account.uid, text: text, record: record)
+            return Mapped(uid: data.account.uid, text: text, record: record, figures: figures)
         }
         guard made.allSatisfy({ $0 != nil }) else { return nil }
         return made.compactMap { $0 }

@@ -74,7 +74,7 @@ import Testing
         let dataset = try NetWorthTests.fixtures()
         let context = ReportContext(dataset: dataset)
         let asOf = try #require(context.progress.asOf)
-        let months = CashFlowReport.months(dataset, context: context)
+        let months = CashFlowReport.months(dataset, context: context, figures: AccountFigures.of(dataset, context: context))
         let expected = Self.expected(asOf: asOf.description)
         #expect(months.map(\.month.description) == ["2026-09", "2026-10", "2026-11"])
         for month in months {
@@ -116,7 +116,7 @@ import Testing
         let renderer = PageRenderer(templates: try TemplateLibrary(), site: site)
         let page = try #require(site.pages.first { $0.path == "cashflow/2026-10" })
         let output = try renderer.render(page)
-        let months = CashFlowReport.months(dataset, context: ReportContext(dataset: dataset))
+        let months = CashFlowReport.months(dataset, context: ReportContext(dataset: dataset), figures: AccountFigures.of(dataset, context: ReportContext(dataset: dataset)))
         let october = try #require(months.first { $0.month == CalendarMonth(year: 2026, month: 10) })
         #expect(output.html.components(separatedBy: "flow-link\"").count - 1 == october.flows.count)
         #expect(output.html.contains("<svg class=\"chart chart-flow\""))

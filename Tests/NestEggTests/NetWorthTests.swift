@@ -18,7 +18,7 @@ import Testing
     @Test func monthEndsEqualAnIndependentCheck() throws {
         let dataset = try Self.fixtures()
         let context = ReportContext(dataset: dataset)
-        let figures = NetWorthReport.figures(dataset, context: context, summaries: [:])
+        let figures = NetWorthReport.figures(dataset, context: context, accounts: nil)
         let asOf = try #require(context.progress.asOf).description
         #expect(figures.months.count == 13)
         for holdings in figures.months {
@@ -51,7 +51,7 @@ import Testing
     @Test func todayCountsGoalsAndKivaAsTheirOwnLines() throws {
         let dataset = try Self.fixtures()
         let context = ReportContext(dataset: dataset)
-        let now = try #require(NetWorthReport.figures(dataset, context: context, summaries: [:]).now)
+        let now = try #require(NetWorthReport.figures(dataset, context: context, accounts: nil).now)
         let day = now.day.description
         var expected = 0
         for account in HouseholdCheck.accounts {
@@ -89,7 +89,7 @@ import Testing
     @Test func withoutRatesNothingIsConverted() throws {
         let dataset = try Self.fixtures(rates: false)
         let context = ReportContext(dataset: dataset)
-        let figures = NetWorthReport.figures(dataset, context: context, summaries: [:])
+        let figures = NetWorthReport.figures(dataset, context: context, accounts: nil)
         #expect(!figures.hasRates)
         let october = try #require(figures.months.first { $0.month == CalendarMonth(year: 2026, month: 10) })
         #expect(october.notConverted.amounts == [Money(minorUnits: 54_630, currency: .eur)])

@@ -95,7 +95,7 @@ import Testing
     @Test func theFixturesDirectDebitsAreFound() throws {
         let dataset = try NetWorthTests.fixtures()
         let context = ReportContext(dataset: dataset)
-        let found = RecurringReport.found(dataset, context: context)
+        let found = RecurringReport.found(dataset, context: context, figures: nil)
         let names = found.flatMap(\.series).map(\.counterparty).sorted()
         #expect(names == ["Gym Group", "Lambeth Council", "Northwind Ltd", "Octopus Energy", "Priya Shah", "Spotify", "Thames Water"])
         let spotify = try #require(found.flatMap(\.series).first { $0.counterparty == "Spotify" })

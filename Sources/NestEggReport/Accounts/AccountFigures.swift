@@ -276,3 +276,14 @@ extension SpendingItem {
                   accountName: accountName, provider: nil, pinned: true, pending: row.pending)
     }
 }
+
+extension AccountFigures {
+    /// Every Starling account's figures worked out from its feed, by UID, on every core: the map's
+    /// work for a dataset that holds every feed (`except`: the accounts whose figures the caller
+    /// already has, held elsewhere or mapped by the build). Only the context's clock and settings count.
+    public static func of(_ dataset: Dataset, context: ReportContext, except: Set<String> = []) -> [String: AccountFigures] {
+        let accounts = dataset.starling.filter { !except.contains($0.account.uid) }
+        let figures = Concurrently.map(accounts.count) { AccountFigures(accounts[$0], context: context) }
+        return Dictionary(zip(accounts.map(\.account.uid), figures), uniquingKeysWith: { first, _ in first })
+    }
+}

@@ -106,16 +106,16 @@ public enum BudgetsReport {
     }
 
     /// `cashFlow`: the cash flow's months when the caller has them, worked out here otherwise.
-    static func months(_ dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:],
+    static func months(_ dataset: Dataset, context: ReportContext,
                        cashFlow: [CashFlowReport.Month]? = nil) -> [Month] {
         guard !context.settings.budgets.isEmpty else { return [] }
-        return months(cashFlow ?? CashFlowReport.months(dataset, context: context, summaries: summaries), budgets: context.settings.budgets,
+        return months(cashFlow ?? CashFlowReport.months(dataset, context: context, figures: AccountFigures.of(dataset, context: context)), budgets: context.settings.budgets,
                       progress: context.progress)
     }
 
-    public static func pages(for dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:],
+    public static func pages(for dataset: Dataset, context: ReportContext,
                              cashFlow: [CashFlowReport.Month]? = nil) -> [Page] {
-        let months = months(dataset, context: context, summaries: summaries, cashFlow: cashFlow)
+        let months = months(dataset, context: context, cashFlow: cashFlow)
         guard !months.isEmpty else { return [] }
         let rule = "Each month's money out per category (as on the cash-flow pages: settled payments from the Starling accounts, "
             + "in \(context.settings.baseCurrency.code), other currencies converted at the month's rate) against the monthly budgets "
@@ -125,9 +125,9 @@ public enum BudgetsReport {
     }
 
     /// The start page's budgets: the latest month's budget so far, spent and what is left.
-    public static func dashboard(for dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:],
+    public static func dashboard(for dataset: Dataset, context: ReportContext,
                                  cashFlow: [CashFlowReport.Month]? = nil) -> DashboardSection? {
-        guard let month = months(dataset, context: context, summaries: summaries, cashFlow: cashFlow).last else { return nil }
+        guard let month = months(dataset, context: context, cashFlow: cashFlow).last else { return nil }
         let label = TransactionsInsightsReport.monthHeading(month.month, context: context)
         let over = month.lines.filter(\.isOver).map(\.category)
         var figures: [DashboardSection.Figure] = [

@@ -145,9 +145,10 @@ extension CashFlowReport {
                      title: "Where the money came from and went in \(TransactionsInsightsReport.monthLabel(month.month, context: context)), in \(month.income.currency.code)")
     }
 
-    /// `months`: the cash flow's months when the caller has them (``months(_:context:summaries:)``), worked out here otherwise.
-    public static func pages(for dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:], months: [Month]? = nil) -> [Page] {
-        let months = months ?? self.months(dataset, context: context, summaries: summaries)
+    /// `months`: the cash flow's months (``months(_:context:figures:)``); without them, worked out
+    /// from every account's feed (a dataset that holds every feed).
+    public static func pages(for dataset: Dataset, context: ReportContext, months: [Month]? = nil) -> [Page] {
+        let months = months ?? self.months(dataset, context: context, figures: AccountFigures.of(dataset, context: context))
         guard !months.isEmpty else { return [] }
         let base = context.settings.baseCurrency
         let crumbs = [Link("Dashboard", "index")]
@@ -206,9 +207,8 @@ extension CashFlowReport {
     }
 
     /// The start page's cash flow: the latest month's money in, out, net and savings rate.
-    public static func dashboard(for dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:],
-                                 months: [Month]? = nil) -> DashboardSection? {
-        guard let month = (months ?? self.months(dataset, context: context, summaries: summaries)).last else { return nil }
+    public static func dashboard(for dataset: Dataset, context: ReportContext, months: [Month]? = nil) -> DashboardSection? {
+        guard let month = (months ?? self.months(dataset, context: context, figures: AccountFigures.of(dataset, context: context))).last else { return nil }
         let label = TransactionsInsightsReport.monthHeading(month.month, context: context)
         return DashboardSection(title: "Cash flow, \(label)", href: ReportContext.href(monthPath(month.month)),
                                 linkText: "Where the money came from and went, month by month", figures: [

@@ -130,17 +130,13 @@ public enum CashFlowReport {
                      notConverted: notConverted)
     }
 
-    /// Every account's cash flow: worked out from its feed, or, for an account held as a summary
-    /// instead (`summaries`, ``AccountFigures``), the one its summary carries (in the data's order either way).
-    static func accounts(_ dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:]) -> [AccountCashFlow] {
-        dataset.starling.compactMap { data in
-            if let summary = summaries[data.account.uid] { return summary.cashFlow }
-            return AccountCashFlow.of(data, clock: context.clock, settings: context.settings)
-        }
+    /// Every account's cash flow, as its figures carry it (``AccountFigures``, by UID), in the data's order.
+    static func accounts(_ dataset: Dataset, figures: [String: AccountFigures]) -> [AccountCashFlow] {
+        dataset.starling.compactMap { figures[$0.account.uid]?.cashFlow }
     }
 
-    static func months(_ dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:]) -> [Month] {
-        months(accounts(dataset, context: context, summaries: summaries), rates: dataset.rates, base: context.settings.baseCurrency, asOf: context.progress.asOf)
+    static func months(_ dataset: Dataset, context: ReportContext, figures: [String: AccountFigures]) -> [Month] {
+        months(accounts(dataset, figures: figures), rates: dataset.rates, base: context.settings.baseCurrency, asOf: context.progress.asOf)
     }
 
     // MARK: Comparisons

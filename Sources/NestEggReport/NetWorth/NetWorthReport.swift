@@ -101,17 +101,15 @@ public enum NetWorthReport {
         return Figures(base: base, hasRates: hasRates, months: months, now: now, withoutBalance: withoutBalance)
     }
 
-    /// Every Starling account's ``AccountBalances``: from its feed, or, for an account held as a
-    /// summary instead (`summaries`, ``AccountFigures``), from its summary.
-    static func balances(_ dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures]) -> [AccountBalances] {
-        dataset.starling.map { data in
-            guard let summary = summaries[data.account.uid] else { return AccountBalances.of(data, clock: context.clock) }
-            return AccountBalances.of(data, basis: summary.statementBasis)
-        }
+    /// Every Starling account's ``AccountBalances``, from its balance and its figures' statements'
+    /// basis (``AccountFigures``, by UID; without them, worked out from every account's feed).
+    static func balances(_ dataset: Dataset, context: ReportContext, figures: [String: AccountFigures]?) -> [AccountBalances] {
+        let figures = figures ?? AccountFigures.of(dataset, context: context)
+        return dataset.starling.map { AccountBalances.of($0, basis: figures[$0.account.uid]?.statementBasis) }
     }
 
-    static func figures(_ dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures]) -> Figures {
-        figures(accounts: balances(dataset, context: context, summaries: summaries), qapitalGoals: dataset.qapital.goals,
+    static func figures(_ dataset: Dataset, context: ReportContext, accounts: [String: AccountFigures]?) -> Figures {
+        figures(accounts: balances(dataset, context: context, figures: accounts), qapitalGoals: dataset.qapital.goals,
                 kivaBalance: dataset.kiva.balance, rates: dataset.rates, base: context.settings.baseCurrency, asOf: context.progress.asOf)
     }
 
@@ -198,9 +196,9 @@ public enum NetWorthReport {
         totals.isEmpty ? nil : context.money(totals)
     }
 
-    public static func pages(for dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures]) -> [Page] {
+    public static func pages(for dataset: Dataset, context: ReportContext, figures accounts: [String: AccountFigures]? = nil) -> [Page] {
         guard !dataset.starling.isEmpty else { return [] }
-        let figures = figures(dataset, context: context, summaries: summaries)
+        let figures = figures(dataset, context: context, accounts: accounts)
         guard !figures.months.isEmpty || figures.now != nil else { return [] }
         let crumbs = [Link("Dashboard", "index")]
         var pages = [Page(path: section.path, title: "Net worth", template: "networth-index", section: section.id, breadcrumbs: crumbs,
@@ -246,8 +244,8 @@ public enum NetWorthReport {
     }
 
     /// The start page's net worth: the total as of the data's date, and what it leaves out.
-    public static func dashboard(for dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures]) -> DashboardSection? {
-        let figures = figures(dataset, context: context, summaries: summaries)
+    public static func dashboard(for dataset: Dataset, context: ReportContext, figures accounts: [String: AccountFigures]? = nil) -> DashboardSection? {
+        let figures = figures(dataset, context: context, accounts: accounts)
         guard let now = figures.now else { return nil }
         var figuresShown = [DashboardSection.Figure(label: "Net worth on \(context.date(now.day))", value: context.money(now.total),
                                                     amount: now.total, id: "net-worth")]

@@ -140,18 +140,16 @@ public enum PayeesReport {
         Pagination(rows: paymentCounts, pageSize: occasionalRowsPerPage)
     }
 
-    /// Every account's payments (from its feed, or from its summary) and the transactions app's.
-    static func payments(_ dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures]) -> [PayeePayment] {
+    /// Every account's payments, as its figures carry them (``AccountFigures``, by UID), and the transactions app's.
+    static func payments(_ dataset: Dataset, context: ReportContext, figures: [String: AccountFigures]) -> [PayeePayment] {
         var payments: [PayeePayment] = []
-        for data in dataset.starling {
-            if let summary = summaries[data.account.uid] { payments += summary.payments ?? [] } else { payments += PayeePayment.of(data, clock: context.clock) }
-        }
+        for data in dataset.starling { payments += figures[data.account.uid]?.payments ?? [] }
         return payments + PayeePayment.of(dataset.transactions.transactions, clock: context.clock)
     }
 
-    /// The counterparties, by name (their slugs handed out in that order).
-    public static func payees(_ dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:]) -> [Payee] {
-        payees(of: payments(dataset, context: context, summaries: summaries))
+    /// The counterparties, by name (their slugs handed out in that order); without `figures`, from every account's feed.
+    public static func payees(_ dataset: Dataset, context: ReportContext, figures: [String: AccountFigures]? = nil) -> [Payee] {
+        payees(of: payments(dataset, context: context, figures: figures ?? AccountFigures.of(dataset, context: context)))
     }
 
     /// `payments` grouped by counterparty, by name; each counterparty's payments newest first.

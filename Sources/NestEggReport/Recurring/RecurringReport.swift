@@ -45,13 +45,11 @@ public enum RecurringReport {
         let rates: String?
     }
 
-    /// Every account's series: found in its feed, or, for an account held as a summary instead
-    /// (`summaries`, ``AccountFigures``), those its summary carries (in the data's order either way).
-    static func found(_ dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:]) -> [RecurringRule.Found] {
-        dataset.starling.compactMap { data in
-            if let summary = summaries[data.account.uid] { return summary.recurring }
-            return RecurringRule.of(data, clock: context.clock)
-        }
+    /// Every account's series, as its figures carry them (``AccountFigures``, by UID; without
+    /// them, worked out from every account's feed), in the data's order.
+    static func found(_ dataset: Dataset, context: ReportContext, figures: [String: AccountFigures]?) -> [RecurringRule.Found] {
+        let figures = figures ?? AccountFigures.of(dataset, context: context)
+        return dataset.starling.compactMap { figures[$0.account.uid]?.recurring }
     }
 
     /// Whether a series has stopped: its next date is more than one interval's slack behind the data's date.
@@ -62,9 +60,9 @@ public enum RecurringReport {
     }
 
     /// `payee` gives where a counterparty's payments are (``PayeesReport/Directory/path(of:)``: its page, or its rows on an occasional page), if anywhere.
-    public static func pages(for dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:],
+    public static func pages(for dataset: Dataset, context: ReportContext, figures: [String: AccountFigures]? = nil,
                              payee: (String) -> String? = { _ in nil }) -> [Page] {
-        let found = found(dataset, context: context, summaries: summaries)
+        let found = found(dataset, context: context, figures: figures)
         let series = found.flatMap(\.series)
         let upcoming = found.flatMap(\.upcoming).sorted { ($0.date, $0.counterparty, $0.account) < ($1.date, $1.counterparty, $1.account) }
         guard !series.isEmpty || !upcoming.isEmpty else { return [] }
@@ -110,8 +108,8 @@ public enum RecurringReport {
     }
 
     /// The start page's recurring payments: how many, and what they cost a year.
-    public static func dashboard(for dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:]) -> DashboardSection? {
-        let found = found(dataset, context: context, summaries: summaries)
+    public static func dashboard(for dataset: Dataset, context: ReportContext, figures: [String: AccountFigures]? = nil) -> DashboardSection? {
+        let found = found(dataset, context: context, figures: figures)
         let payments = found.flatMap(\.series).filter { !$0.incoming && !stopped($0, asOf: context.progress.asOf) }
         guard !payments.isEmpty else { return nil }
         let upcoming = found.flatMap(\.upcoming)

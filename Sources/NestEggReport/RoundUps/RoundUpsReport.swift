@@ -105,10 +105,6 @@ public enum RoundUpsReport {
         return accounts.map { allocator.allocate($0.account.name, fallback: "account") }
     }
 
-    /// An account's weeks: worked out from its feed, or those of its summary (``AccountFigures``) when it is held as one.
-    static func weeks(of data: StarlingAccountData, context: ReportContext, summaries: [String: AccountFigures]) -> [RoundUpRule.Week] {
-        summaries[data.account.uid]?.weeks ?? RoundUpRule.weeks(of: data.feed, currency: data.account.currency, clock: context.clock)
-    }
 
     /// `summaries`: the summaries of the accounts held as summaries, by UID (``AccountFigures``);
     /// their week pages are made elsewhere, not listed here.
@@ -254,13 +250,15 @@ public enum RoundUpsReport {
     }
 
     /// The start page's round-ups: each account's balance and its newest week's round-up.
+    /// `figures`: every account's figures (``AccountFigures``, by UID), whose weeks the start page
+    /// shows; without them, worked out from each account's feed.
     public static func dashboard(for accounts: [StarlingAccountData], context: ReportContext,
-                                 summaries: [String: AccountFigures] = [:]) -> DashboardSection? {
+                                 figures given: [String: AccountFigures]? = nil) -> DashboardSection? {
         guard !accounts.isEmpty else { return nil }
         var rows: [DashboardSection.Table.Row] = []
         var figures: [DashboardSection.Figure] = []
         for (data, slug) in zip(accounts, accountSlugs(accounts)) {
-            let weeks = self.weeks(of: data, context: context, summaries: summaries)
+            let weeks = given.map { $0[data.account.uid]?.weeks ?? [] } ?? RoundUpRule.weeks(of: data.feed, currency: data.account.currency, clock: context.clock)
             let balance = data.balance.map { context.money($0.cleared) } ?? "–"
             // Every account's figure is of the same week, the one of the data's "as of" date: an
             // account with no payment since an earlier week rounds up nothing in it so far.

@@ -18,18 +18,37 @@ public enum SiteReport {
         private var statementAccounts: StatementsReport.Computed??
         private let context: ReportContext
         private let memo: (any DigestMemo)?
-        /// The summaries of the accounts held as summaries, by UID (``AccountFigures``).
+        /// The summaries of the accounts held as summaries, by UID (``AccountFigures``): their own
+        /// pages are made elsewhere.
         let summaries: [String: AccountFigures]
+        /// Figures the caller worked out already of accounts whose pages are made here (the build's map).
+        private let known: [String: AccountFigures]
 
         init(_ dataset: Dataset, context: ReportContext, memo: (any DigestMemo)? = nil, summaries: [String: AccountFigures] = [:],
-             rows: SiteReport.SpendingRows = .inMemory) {
+             known: [String: AccountFigures] = [:], rows: SiteReport.SpendingRows = .inMemory) {
             self.dataset = dataset
             self.rows = rows
             self.clock = context.clock
             self.context = context
             self.memo = memo
             self.summaries = summaries
+            self.known = known
         }
+
+        /// Every Starling account's figures (``AccountFigures``), by UID: what the site-wide pages
+        /// read of the accounts, whether held as summaries, worked out by the caller or here (once,
+        /// on every core). No site-wide figure is read from a feed.
+        var figures: [String: AccountFigures] {
+            figuresLock.withLock {
+                if let accountFigures { return accountFigures }
+                var all = summaries.merging(known, uniquingKeysWith: { held, _ in held })
+                all.merge(AccountFigures.of(dataset, context: context, except: Set(all.keys)), uniquingKeysWith: { given, _ in given })
+                accountFigures = all
+                return all
+            }
+        }
+        private var accountFigures: [String: AccountFigures]?
+        private let figuresLock = NSLock()
 
         /// Every account's statements and their digests (``StatementsReport/accounts(_:context:)``):
         /// the statements pages, their start-page section, the headline and the manifest read them.
@@ -48,7 +67,7 @@ public enum SiteReport {
             precondition(rows.isInMemory, "with runs, the Starling accounts' rows are the build's to bring")
             return lock.withLock {
                 if let spendingItems { return spendingItems }
-                let items = TransactionsRules.items(from: dataset, clock: clock, summaries: summaries)
+                let items = TransactionsRules.items(from: dataset, clock: clock, figures: figures)
                 spendingItems = items
                 return items
             }
@@ -65,25 +84,25 @@ public enum SiteReport {
         }
         private var appItems: [SpendingItem]?
 
-        /// Every counterparty and its payments (``PayeesReport/payees(_:context:summaries:)``), worked out once:
+        /// Every counterparty and its payments (``PayeesReport/payees(_:context:figures:)``), worked out once:
         /// their pages, and the links to them from the transactions lists, the recurring payments and the search.
         var payees: [PayeesReport.Payee] {
             payeesLock.withLock {
                 if let payeeList { return payeeList }
-                let payees = PayeesReport.payees(dataset, context: context, summaries: summaries)
+                let payees = PayeesReport.payees(dataset, context: context, figures: figures)
                 payeeList = payees
                 return payees
             }
         }
         private var payeeList: [PayeesReport.Payee]?
 
-        /// Every account's cash flow (``CashFlowReport/accounts(_:context:summaries:)``) and its
+        /// Every account's cash flow (``CashFlowReport/accounts(_:figures:)``) and its
         /// months (``CashFlowReport/months(_:rates:base:asOf:)``), worked out once: the cash-flow
         /// pages, the budgets, their start-page sections and the search read them.
         var cashFlow: (accounts: [AccountCashFlow], months: [CashFlowReport.Month]) {
             cashFlowLock.withLock {
                 if let cashFlowFigures { return cashFlowFigures }
-                let accounts = CashFlowReport.accounts(dataset, context: context, summaries: summaries)
+                let accounts = CashFlowReport.accounts(dataset, figures: figures)
                 let months = CashFlowReport.months(accounts, rates: dataset.rates, base: context.settings.baseCurrency, asOf: context.progress.asOf)
                 cashFlowFigures = (accounts, months)
                 return (accounts, months)
@@ -189,7 +208,7 @@ public enum SiteReport {
     /// The reports, in the order of the navigation and the start page.
     static let reports: [Report] = [
         Report(section: RoundUpsReport.section, pages: { RoundUpsReport.pages(for: $0.starling, context: $1, summaries: $2.summaries) },
-               dashboard: { RoundUpsReport.dashboard(for: $0.starling, context: $1, summaries: $2.summaries) }),
+               dashboard: { RoundUpsReport.dashboard(for: $0.starling, context: $1, figures: $2.figures) }),
         Report(section: GoalsReport.section, pages: GoalsReport.pages, dashboard: GoalsReport.dashboard),
         // Its start-page section is the insights'.
         Report(section: TransactionsReport.section, pages: { dataset, context, derived in
@@ -209,14 +228,14 @@ public enum SiteReport {
         Report(section: StatementsReport.section, pages: { StatementsReport.pages($2.statements, context: $1) },
                dashboard: { StatementsReport.dashboard($2.statements, context: $1) }),
         .ofOtherSource(section: TransfersReport.section, pages: TransfersReport.pages, dashboard: TransfersReport.dashboard),
-        Report(section: NetWorthReport.section, pages: { NetWorthReport.pages(for: $0, context: $1, summaries: $2.summaries) },
-               dashboard: { NetWorthReport.dashboard(for: $0, context: $1, summaries: $2.summaries) }),
+        Report(section: NetWorthReport.section, pages: { NetWorthReport.pages(for: $0, context: $1, figures: $2.figures) },
+               dashboard: { NetWorthReport.dashboard(for: $0, context: $1, figures: $2.figures) }),
         Report(section: CashFlowReport.section, pages: { CashFlowReport.pages(for: $0, context: $1, months: $2.cashFlow.months) },
                dashboard: { CashFlowReport.dashboard(for: $0, context: $1, months: $2.cashFlow.months) }),
         Report(section: BudgetsReport.section, pages: { BudgetsReport.pages(for: $0, context: $1, cashFlow: $2.cashFlow.months) },
                dashboard: { BudgetsReport.dashboard(for: $0, context: $1, cashFlow: $2.cashFlow.months) }),
-        Report(section: RecurringReport.section, pages: { RecurringReport.pages(for: $0, context: $1, summaries: $2.summaries, payee: { [directory = $2.payeeDirectory] in directory.path(of: $0) }) },
-               dashboard: { RecurringReport.dashboard(for: $0, context: $1, summaries: $2.summaries) }),
+        Report(section: RecurringReport.section, pages: { RecurringReport.pages(for: $0, context: $1, figures: $2.figures, payee: { [directory = $2.payeeDirectory] in directory.path(of: $0) }) },
+               dashboard: { RecurringReport.dashboard(for: $0, context: $1, figures: $2.figures) }),
     ]
 
     /// Every report's pages (the reports are worked out at once, on every core), the start page
@@ -228,17 +247,21 @@ public enum SiteReport {
     /// `summaries` gives, by UID, the summaries of the accounts the dataset holds without their
     /// feeds (``AccountFigures``): the site-wide pages use them, and the accounts' own pages are made
     /// elsewhere (``Page/entity``). The data's as-of date is the latest of the dataset and the summaries.
+    /// `known`: the figures of accounts whose pages are made here, as the caller's map worked them
+    /// out; every other account's are worked out here. The site-wide pages read every account's
+    /// figures (``Derived/figures``), never its feed.
     /// `rows` says where the transactions lists' rows come from: with `.runs`, the build fills
     /// ``Site/spendingLists`` before it renders them.
     /// `snapshot`: with summaries, the whole data's snapshot for the "what changed" page
     /// (``ChangeSnapshot/init(_:itemsOf:from:)``); without it that page is a first build's.
     public static func build(_ dataset: Dataset, notes: [Diagnostic] = [], previous: ChangeSnapshot? = nil,
-                             memo: (any DigestMemo)? = nil, summaries: [String: AccountFigures] = [:], rows: SpendingRows = .inMemory,
+                             memo: (any DigestMemo)? = nil, summaries: [String: AccountFigures] = [:],
+                             known: [String: AccountFigures] = [:], rows: SpendingRows = .inMemory,
                              snapshot: ChangeSnapshot? = nil) -> Site {
         let context = ReportContext(dataset: dataset, summaries: summaries)
         let reportNotes = ratesNotes(dataset.rates, asOf: context.progress.asOf)
         let notes = notes + reportNotes
-        let derived = Derived(dataset, context: context, memo: memo, summaries: summaries, rows: rows)
+        let derived = Derived(dataset, context: context, memo: memo, summaries: summaries, known: known, rows: rows)
         // The statements (every account's months and digests) take longest: they start first, so
         // that the other reports fill the other cores meanwhile. Results keep the navigation's order.
         let startsFirst = { (index: Int) in reports[index].section == StatementsReport.section }

@@ -124,11 +124,11 @@ public enum TransactionsRules {
         item.direction == .out && starlingStatuses.contains(item.status) && item.source != .internalTransfer
     }
 
-    /// Every item from both sources, newest first, each category under one name. `summaries`
-    /// gives the items of the accounts held as summaries (``AccountFigures``), by account UID: none
-    /// of one whose summary holds no rows (they come as runs, ``SiteReport/SpendingRows``). Without
-    /// `starling`, the transactions app's items only.
-    public static func items(from dataset: Dataset, clock: LocalClock, summaries: [String: AccountFigures] = [:],
+    /// Every item from both sources, newest first, each category under one name. `figures` gives
+    /// every Starling account's items (``AccountFigures/spending``), by account UID: none of one
+    /// whose figures hold no rows (they come as runs, ``SiteReport/SpendingRows``); without them,
+    /// each account's are worked out from its feed. Without `starling`, the transactions app's items only.
+    public static func items(from dataset: Dataset, clock: LocalClock, figures: [String: AccountFigures]? = nil,
                              starling: Bool = true) -> [SpendingItem] {
         // Category names are worked out once per spelling, not once per transaction.
         var appCategories: [String: SpendingCategory] = [:]
@@ -148,7 +148,7 @@ public enum TransactionsRules {
         }
         var categories = StarlingCategories(settings: dataset.settings)
         for data in dataset.starling where starling {
-            items += summaries[data.account.uid].map { $0.spending ?? [] } ?? starlingItems(of: data, clock: clock, categories: &categories)
+            items += figures.map { $0[data.account.uid]?.spending ?? [] } ?? starlingItems(of: data, clock: clock, categories: &categories)
         }
         // Sorted by index: moving a million large items about costs more than the comparisons.
         let unified = unifyingCategoryNames(items)
