@@ -58,7 +58,7 @@ engines-run:
 	$(SUDO) $(PYTHON) Tests/engines/slurm_test.py $(NESTEGG_BIN)
 
 ## fuzz: build the libFuzzer harness (address sanitizer on) and run each target FUZZ_SECONDS
-## (default 60): json, loaders, template, markdown, richtext (FUZZ_TARGETS=json,template for fewer).
+## (default 60): json, loaders, template, markdown, richtext, census, folder, manifest, part (FUZZ_TARGETS=json,template for fewer).
 ## One line per target; a crash fails it and keeps its input in Tests/Fuzz/crashes/.
 FUZZ_SECONDS ?= 60
 fuzz: deps
