@@ -119,7 +119,7 @@ def seeds(target):
                   "files": ["index.html", "index.md", "statements/personal/2026-10.md", "statements/personal/2026-10.html"],
                   "fingerprint": "f" * 64, "manifestHead": "{\"schemaVersion\": 1", "shard": {"count": 2, "index": 0}, "statementCount": 2}
         line = json.dumps(record, sort_keys=True, separators=(",", ":"))
-        body = "nestegg-part 5\n" + line + "\n" + json.dumps({"key": "0123456789abcdef", "mac": "a" * 64}, separators=(",", ":")) + "\n"
+        body = "nestegg-part 5\n" + line + "\n" + json.dumps({"key": "0123456789abcdef", "mac": "A" * 43 + "="}, separators=(",", ":")) + "\n"
         manifest = (ROOT / "Output/statements/manifest.json").read_bytes()
         return [("part", body.encode()), ("manifest", manifest)]
     if target == "folder":

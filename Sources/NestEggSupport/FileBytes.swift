@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Reading a file whole, safely: never blocking on a FIFO, never reading what is not a regular file.
@@ -99,6 +100,14 @@ public enum FileBytes {
             if read == 0 { return nil }
             body(UnsafeRawBufferPointer(rebasing: buffer[..<read]))
         }
+    }
+
+    /// The SHA-256 of a regular file of at most `limit` bytes, in hexadecimal, read a piece at a
+    /// time (``forEachPiece(_:limit:_:)``): memory stays flat whatever its size.
+    public static func sha256(_ path: String, limit: Int = largestFile) -> Result<String, ReadFailure> {
+        var hasher = SHA256()
+        if let failure = forEachPiece(path, limit: limit, { hasher.update(bufferPointer: $0) }) { return .failure(failure) }
+        return .success(Text.hex(hasher.finalize()))
     }
 
     /// A regular file opened to read, without blocking (a FIFO in a file's place must not hang

@@ -13,17 +13,8 @@ import Testing
 ///
 /// `NESTEGG_RANDOM_EDITS` sets how many edits (50 by default), `NESTEGG_RANDOM_SEED` the seed.
 @Suite(.serialized) struct RandomEditsTests {
-    /// SplitMix64: the same seed, the same edits, on every machine.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// The same seed, the same edits, on every machine (SplitMix64, as the recurring payments' tests use).
+    typealias Generator = RecurringTests.Seeded
 
     /// One kind of edit: its name, and what it does to the data folder (`false`: nothing to edit).
     typealias Edit = (name: String, apply: @Sendable (URL, inout Generator) throws -> Bool)
@@ -241,8 +232,9 @@ import Testing
             #expect(differing.isEmpty, "edit \(done.count) (\(edit.name); seed \(seed)): \(differing.prefix(5))")
             if !differing.isEmpty { break }
         }
-        // Both ways through the build were taken, and every kind of edit was made.
-        #expect(ways["some accounts mapped", default: 0] > 0 && ways["every account", default: 0] > 0, "\(ways)")
+        // Both ways through the build were taken, and every kind of edit was made (a run of a few
+        // edits, NESTEGG_RANDOM_EDITS, may take one way only).
+        if count >= 20 { #expect(ways["some accounts mapped", default: 0] > 0 && ways["every account", default: 0] > 0, "\(ways)") }
         if count >= 50 { #expect(Set(done).count == Self.edits.count, "kinds made: \(Set(done).sorted())") }
     }
 }

@@ -300,8 +300,7 @@ public struct Build {
     public func load() throws(BuildError) -> (Dataset, [Diagnostic]) {
         let folder = try openDataFolder()
         let (dataset, warnings, _, _) = try load(folder)
-        let asOf = ReportContext(dataset: dataset).progress.asOf
-        return (dataset, warnings + placed(SiteReport.ratesNotes(dataset.rates, asOf: asOf), folder: folder))
+        return (dataset, warnings + placed(SiteReport.ratesNotes(dataset.rates, context: ReportContext(dataset: dataset)), folder: folder))
     }
 
     /// The data folder, listed. `avoiding`: folders the run replaces, into which (or into a folder

@@ -242,7 +242,7 @@ public struct Merge {
                 + "\(record.hashes[path] ?? "?") its part's record lists: the part \(part.path) is damaged or was changed after its share wrote it; build its share again"))
         }
         for entry in record.entries {
-            for file in Build.listedFiles(manifest: #"{"statements": ["# + entry.entry + "]}") ?? [] where record.hashes[folder + file.path] != file.sha256 {
+            for file in files(inEntry: entry.entry) where record.hashes[folder + file.path] != file.sha256 {
                 problems.append(Diagnostic(.error, file: part.path + "/" + folder + file.path,
                                            message: "its statement's manifest entry lists another SHA-256 than its part's record: the record does not hold together"))
             }
@@ -251,10 +251,15 @@ public struct Merge {
     }
 
     /// The paths of the files one statement's manifest entry (its JSON text) lists.
-    static func paths(inEntry text: String) -> [String] {
+    static func paths(inEntry text: String) -> [String] { files(inEntry: text).map(\.path) }
+
+    /// The files one statement's manifest entry lists, with the SHA-256 it gives each.
+    static func files(inEntry text: String) -> [StatementManifest.File] {
         let log = DiagnosticLog()
         guard let entry = JSONDocument.parse(Array(text.utf8), file: PartRecord.fileName, log: log)?.value else { return [] }
-        return (entry["files"]?.array ?? []).compactMap { $0["path"]?.string }
+        return (entry["files"]?.array ?? []).compactMap { file in
+            file["path"]?.string.map { StatementManifest.File(path: $0, sha256: file["sha256"]?.string ?? "") }
+        }
     }
 
     /// A part that lacks what its record lists, or holds something else in its place: exit 65, naming it.

@@ -25,35 +25,15 @@ public struct PartKey: Sendable {
     /// of the key's bytes (a record made with another key is named as such, the key never shown).
     var identity: String { String(Text.hex(SHA256.hash(data: raw)).prefix(16)) }
 
-    /// The authentication of `bytes` (a part record's line): HMAC-SHA256, in hexadecimal.
+    /// The authentication of `bytes` (a part record's line): HMAC-SHA256, in base64 (as the keys are).
     func mac(_ bytes: some DataProtocol) -> String {
-        Text.hex(HMAC<SHA256>.authenticationCode(for: Data(bytes), using: SymmetricKey(data: raw)))
+        Data(HMAC<SHA256>.authenticationCode(for: Data(bytes), using: SymmetricKey(data: raw))).base64EncodedString()
     }
 
-    /// Whether `mac` (hexadecimal) authenticates `bytes`, compared in constant time.
+    /// Whether `mac` (base64) authenticates `bytes`, compared in constant time.
     func isValid(_ mac: String, for bytes: some DataProtocol) -> Bool {
-        guard mac.utf8.count == 64, let code = Self.bytes(hex: mac) else { return false }
+        guard let code = Data(base64Encoded: mac), code.count == 32 else { return false }
         return HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: Data(bytes), using: SymmetricKey(data: raw))
-    }
-
-    private static func bytes(hex: String) -> [UInt8]? {
-        var result: [UInt8] = []
-        var high: UInt8?
-        for byte in hex.utf8 {
-            let value: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
-            default: return nil
-            }
-            if let first = high {
-                result.append(first << 4 | value)
-                high = nil
-            } else {
-                high = value
-            }
-        }
-        return high == nil ? result : nil
     }
 
     /// A new key's file text.

@@ -103,23 +103,22 @@ extension Build {
         guard let listed = listedFiles(manifest: text), listed.allSatisfy({ PartRecord.isInside($0.path) }) else {
             return [(StatementManifest.fileName, "manifest's", nil)]
         }
-        let hashed = Concurrently.map(listed.count) { index -> String? in
-            var hasher = StatementDigest.Hasher()
-            guard FileBytes.forEachPiece(writer.stagedURL(folder + listed[index].path).path, { hasher.update($0) }) == nil else { return nil }
-            return hasher.hex
-        }
+        let hashed = stagedHashes(listed.map { folder + $0.path }, in: writer, asWritten: false)
         return zip(listed, hashed).filter { $0.0.sha256 != $0.1 }.map { ($0.0.path, $0.0.sha256, $0.1) }
     }
 
-    /// The SHA-256 of each of `paths` as staged in `writer`: as the writer hashed it writing it, or
-    /// read back a piece at a time, on every core (a file that cannot be read is the build's fault, exit 70).
-    static func stagedHashes(_ paths: [String], in writer: SiteWriter) throws(BuildError) -> [String: String] {
-        let hashed = Concurrently.map(paths.count) { index -> String? in
-            if let known = writer.hash(of: paths[index]) { return known }
-            var hasher = StatementDigest.Hasher()
-            guard FileBytes.forEachPiece(writer.stagedURL(paths[index]).path, { hasher.update($0) }) == nil else { return nil }
-            return hasher.hex
+    /// The SHA-256 of each of `paths` as staged in `writer`, on every core: read back a piece at a
+    /// time, or (`asWritten`) as the writer hashed it writing it; `nil` for a file that cannot be read.
+    static func stagedHashes(_ paths: [String], in writer: SiteWriter, asWritten: Bool) -> [String?] {
+        Concurrently.map(paths.count) { index -> String? in
+            if asWritten, let known = writer.hash(of: paths[index]) { return known }
+            return try? FileBytes.sha256(writer.stagedURL(paths[index]).path).get()
         }
+    }
+
+    /// ``stagedHashes(_:in:asWritten:)`` by path, as written; a file that cannot be read is the build's fault (exit 70).
+    static func stagedHashes(_ paths: [String], in writer: SiteWriter) throws(BuildError) -> [String: String] {
+        let hashed = stagedHashes(paths, in: writer, asWritten: true)
         var hashes: [String: String] = [:]
         for (path, hash) in zip(paths, hashed) {
             guard let hash else {

@@ -187,11 +187,7 @@ public enum ManifestVerifier {
     /// The SHA-256 of the regular file at `path`, read a piece at a time (``readRegular(_:limit:)``'s rules).
     static func hashRegular(_ path: String) -> Result<String, ReadFailure> {
         if let failure = regularFailure(path) { return .failure(failure) }
-        var hasher = StatementDigest.Hasher()
-        if let failure = FileBytes.forEachPiece(path, limit: largestFile, { hasher.update($0) }) {
-            return .failure(ReadFailure(reason: failure.reason, missing: false))
-        }
-        return .success(hasher.hex)
+        return FileBytes.sha256(path, limit: largestFile).mapError { ReadFailure(reason: $0.reason, missing: false) }
     }
 
     /// Why `path` is not a regular file to read (missing, a link, a FIFO); `nil` if it is one.

@@ -70,14 +70,6 @@ public enum StatementDigest {
     public static func sha256<Bytes: DataProtocol>(_ bytes: Bytes) -> String {
         Text.hex(SHA256.hash(data: bytes))
     }
-
-    /// ``sha256(_:)`` of bytes given a piece at a time (a file read in pieces, in constant memory).
-    public struct Hasher {
-        private var hasher = SHA256()
-        public init() {}
-        public mutating func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bufferPointer: bytes) }
-        public var hex: String { Text.hex(hasher.finalize()) }
-    }
 }
 
 /// A JSON value written as RFC 8785 (JCS) writes it, for the values a digest needs (no numbers).

@@ -259,7 +259,7 @@ public enum SiteReport {
                              known: [String: AccountFigures] = [:], rows: SpendingRows = .inMemory,
                              snapshot: ChangeSnapshot? = nil) -> Site {
         let context = ReportContext(dataset: dataset, summaries: summaries)
-        let reportNotes = ratesNotes(dataset.rates, asOf: context.progress.asOf)
+        let reportNotes = ratesNotes(dataset.rates, context: context)
         let notes = notes + reportNotes
         let derived = Derived(dataset, context: context, memo: memo, summaries: summaries, known: known, rows: rows)
         // The statements (every account's months and digests) take longest: they start first, so
@@ -331,13 +331,14 @@ public enum SiteReport {
         return site
     }
 
-    /// A warning for the rates dated after the data's last day (`asOf`): no conversion uses them,
-    /// and a household that fetched rates for a later day should know its figures do not.
-    public static func ratesNotes(_ rates: ExchangeRates?, asOf: CivilDate?) -> [Diagnostic] {
-        guard let rates, let asOf, let later = rates.after(asOf) else { return [] }
+    /// A warning for the rates dated after the data's last day (the context's as-of date): no
+    /// conversion uses them, and a household that fetched rates for a later day should know its
+    /// figures do not. Dates as the site's pages write them.
+    public static func ratesNotes(_ rates: ExchangeRates?, context: ReportContext) -> [Diagnostic] {
+        guard let rates, let asOf = context.progress.asOf, let later = rates.after(asOf) else { return [] }
         let currencies = later.currencies.map(\.code).joined(separator: ", ")
         return [Diagnostic(.warning, file: rates.files.count == 1 ? rates.files[0] : "rates",
                            message: "\(later.count) rate\(later.count == 1 ? "" : "s") (\(currencies)) dated after the data's last day, "
-                               + "\(asOf), up to \(later.last): not used, since each amount converts at the rate of its own day or the last before it")]
+                               + "\(context.date(asOf)), up to \(context.date(later.last)): not used, since each amount converts at the rate of its own day or the last before it")]
     }
 }
