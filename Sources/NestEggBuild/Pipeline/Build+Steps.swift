@@ -174,7 +174,8 @@ extension Build {
         // The accounts mapped here are reduced from the figures the map worked out, not worked out again.
         let known = Dictionary((mapped ?? []).map { ($0.uid, $0.figures) }, uniquingKeysWith: { first, _ in first })
         var site = SiteReport.build(dataset, notes: notes, previous: incremental?.previous?.changes, memo: loaded?.memo,
-                                    summaries: elsewhere, known: known, rows: spendingRows, snapshot: snapshot)
+                                    figures: elsewhere.merging(known, uniquingKeysWith: { held, _ in held }), elsewhere: Set(elsewhere.keys),
+                                    rows: spendingRows, snapshot: snapshot)
         site.statementPDFs = printer != nil
         let heldEntities = Set(held.keys.map(Page.entity(ofStarlingAccount:)))
         if !heldEntities.isEmpty, site.pages.contains(where: { $0.entity.map(heldEntities.contains) ?? false }) {

@@ -1,14 +1,13 @@
 import NestEggModel
 import NestEggSupport
-/// An account's summary: what the site-wide pages need of a Starling account's feed — its latest
-/// time, its round-up weeks and its statements without their items, and, when worked out from the
-/// feed, its rows of the spending list.
+/// An account's figures: everything the site-wide pages need of a Starling account — its latest
+/// time, its round-up weeks, its statements without their items, its cash flow, recurring series
+/// and payments, and, when worked out from the feed, its rows of the spending list.
 ///
-/// A report given an account's summary (by UID, `summaries`) works from it instead of the account's
-/// feed, which the dataset then does not hold, and lists the account's own pages without making
-/// them (``Page/entity``): they are made elsewhere. When the summary was worked out elsewhere too,
-/// it holds no rows (they come with ``SpendingRows/runs``), and their totals are one sum of all
-/// its accounts' (``SpendingTotals``).
+/// The site-wide pages read every account's figures, never its feed (``SiteReport``): worked out
+/// from the feed, or read back from a summary when the account's own pages are made elsewhere
+/// (``Page/entity``). When the figures were read back, they hold no rows (they come with
+/// ``SiteReport/SpendingRows/runs``), and their totals are one sum of all its accounts' (``SpendingTotals``).
 public struct AccountFigures: Sendable {
     /// The figures as they are held: worked out from the feed, or the ``Summary`` they were read
     /// from (a few integers a week or month), decoded each time a report asks. A build holds every
@@ -30,13 +29,13 @@ public struct AccountFigures: Sendable {
     /// What the account's statements are made of (``StatementPeriods/Basis``), trimmed: the
     /// figures do not depend on the data's as-of date, so they can be worked out before it is known.
     var statementBasis: StatementPeriods.Basis? { decoded(.basis).basis }
-    /// The account's rows of the spending list (``TransactionsRules/items(from:clock:summaries:)``),
+    /// The account's rows of the spending list (``TransactionsRules/items(from:clock:figures:)``),
     /// when the figures were worked out from its feed; `nil` when they were read from a
     /// ``Summary``: the rows are then held apart, in sorted runs (``SpendingLists``), and their
     /// totals as one sum (``SpendingTotals``).
     public let spending: [SpendingItem]?
     /// The latest transaction time in the account's feed: the data's as-of date is that of every
-    /// unit (``ReportContext/init(dataset:summaries:)``). Set by whoever read the feed.
+    /// unit (``ReportContext/init(dataset:figures:)``). Set by whoever read the feed.
     public var latest: Instant?
     /// The account's cash flow (``AccountCashFlow``) and recurring series (``RecurringRule``), for
     /// the cash-flow, budgets and recurring pages: worked out from the feed, or read from its
@@ -282,7 +281,11 @@ extension AccountFigures {
     /// work for a dataset that holds every feed (`except`: the accounts whose figures the caller
     /// already has, held elsewhere or mapped by the build). Only the context's clock and settings count.
     public static func of(_ dataset: Dataset, context: ReportContext, except: Set<String> = []) -> [String: AccountFigures] {
-        let accounts = dataset.starling.filter { !except.contains($0.account.uid) }
+        of(dataset.starling.filter { !except.contains($0.account.uid) }, context: context)
+    }
+
+    /// The figures of `accounts`, by UID, on every core.
+    public static func of(_ accounts: [StarlingAccountData], context: ReportContext) -> [String: AccountFigures] {
         let figures = Concurrently.map(accounts.count) { AccountFigures(accounts[$0], context: context) }
         return Dictionary(zip(accounts.map(\.account.uid), figures), uniquingKeysWith: { first, _ in first })
     }

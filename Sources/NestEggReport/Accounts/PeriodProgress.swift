@@ -7,7 +7,7 @@ import NestEggSupport
 /// its figures are "so far", never final: a week's round-up is not yet a transfer to make, a
 /// month's spending is "Spent in Nov so far".
 ///
-/// An account's own pages go by its own latest data instead (``ReportContext/account(_:summary:)``),
+/// An account's own pages go by its own latest data instead (``ReportContext/account(_:figures:)``),
 /// and a Qapital goal's page by Qapital's (``GoalsReport``): a page of one source shows nothing
 /// that another source's data decides.
 /// Without an "as of" date (no dated data at all) every period counts as complete.

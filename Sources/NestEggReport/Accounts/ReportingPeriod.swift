@@ -6,7 +6,7 @@ import NestEggSupport
 ///
 /// The rule: a period is **final** when the data's "as of" date (``Dataset/latestInstant`` on the
 /// site's clock for the site-wide pages; an account's own latest data for its own pages,
-/// ``ReportContext/account(_:summary:)``) is past its last day; a period that has begun
+/// ``ReportContext/account(_:figures:)``) is past its last day; a period that has begun
 /// but not ended by then is **provisional**, its figures known only up to the as-of date. Pages that
 /// show weeks or months use this type so that they all draw the line in the same place.
 public struct ReportingPeriod: Hashable, Sendable, CustomStringConvertible {

@@ -216,13 +216,6 @@ public enum StatementsReport {
         return nil
     }
 
-    /// The data's as-of date on the site's clock: the site-wide pages' (each account's statements
-    /// run to its own, ``ReportContext/account(_:summary:)``): the latest of the dataset and of the
-    /// summaries of the accounts held as summaries.
-    static func asOf(_ dataset: Dataset, context: ReportContext, summaries: [String: AccountFigures] = [:]) -> CivilDate? {
-        ReportContext.latest(dataset, summaries: summaries).map(context.clock.date(of:))
-    }
-
     /// `1–31 Oct 2026`; for a provisional statement the days it covers, `1–21 Nov 2026`.
     static func periodText(_ statement: StatementPeriods.Statement, context: ReportContext) -> String {
         context.locale.formatRange(statement.covered.first, statement.covered.last)
@@ -242,25 +235,28 @@ public enum StatementsReport {
     }
 
     /// Every account that has statements, with them and their digests, in the order of
-    /// `accounts.json`, each account's up to its own latest data (``ReportContext/account(_:summary:)``);
+    /// `accounts.json`, each account's up to its own latest data (``ReportContext/account(_:figures:)``);
     /// and the data's as-of date, the site's (`nil`: the data has no date, or no account has a
     /// statement). The pages, the start page, the headline and the manifest all read them:
     /// ``SiteReport`` works them out once a build.
     typealias Computed = (asOf: CivilDate, accounts: [AccountStatements])
 
-    /// `summaries`: the summaries of the accounts held as summaries, by UID (``AccountFigures``):
-    /// their statements have no lines, and no digests (`[]`), as no page of this build shows them.
+    /// `figures`: accounts' figures (``AccountFigures``, by UID), which give their latest times;
+    /// an account without them is read from its feed. The accounts in `elsewhere` have their own
+    /// pages made by another build step: their statements are their figures', without lines, and
+    /// without digests (`[]`), as no page of this build shows them.
     static func accounts(_ dataset: Dataset, context: ReportContext, memo: (any DigestMemo)? = nil,
-                         summaries: [String: AccountFigures] = [:]) -> Computed? {
-        guard let asOf = asOf(dataset, context: context, summaries: summaries) else { return nil }
+                         figures: [String: AccountFigures] = [:], elsewhere: Set<String> = []) -> Computed? {
+        guard let asOf = ReportContext(dataset: dataset, figures: figures).progress.asOf else { return nil }
         let all = dataset.starling, slugs = RoundUpsReport.accountSlugs(all)
         // A bank's thousand accounts are worked out on every core.
         let accounts = Concurrently.map(all.count) { index -> AccountStatements? in
+            let uid = all[index].account.uid
             // The account's own latest data, not the site's: its pages depend on its own files only.
-            let own = context.account(all[index], summary: summaries[all[index].account.uid])
+            let own = context.account(all[index], figures: figures[uid])
             guard let ownAsOf = own.progress.asOf else { return nil }
-            if let figures = summaries[all[index].account.uid] {
-                // An account held as a summary: its statements are decoded where a page or a sum reads them.
+            if elsewhere.contains(uid), let figures = figures[uid] {
+                // Its statements are decoded where a page or a sum reads them.
                 let count = figures.statementCount(asOf: ownAsOf)
                 guard count > 0 else { return nil }
                 return AccountStatements(data: all[index], slug: slugs[index], context: own, held: .figures(figures, asOf: ownAsOf, count: count),
@@ -394,7 +390,7 @@ public enum StatementsReport {
         }
         let data: StarlingAccountData
         let slug: String
-        /// The context of the account's own pages, as of its own latest data (``ReportContext/account(_:summary:)``).
+        /// The context of the account's own pages, as of its own latest data (``ReportContext/account(_:figures:)``).
         let context: ReportContext
         let held: Held
         let noBalanceReason: String?

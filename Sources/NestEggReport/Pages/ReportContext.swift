@@ -6,35 +6,31 @@ public struct ReportContext: Sendable {
     /// Which weeks and months are over by the data's "as of" date (``PeriodProgress``).
     public let progress: PeriodProgress
 
-    /// `asOf` is the data's latest date on the site's clock (``init(dataset:summaries:)``); `nil`
+    /// `asOf` is the data's latest date on the site's clock (``init(dataset:figures:)``); `nil`
     /// makes every period complete.
     public init(settings: Settings, asOf: CivilDate? = nil) {
         self.settings = settings
         self.progress = PeriodProgress(asOf: asOf)
     }
 
-    /// The context of a dataset and the summaries of the accounts it holds without their feeds
-    /// (``AccountFigures``, by UID): its settings, and "as of" the latest instant of them all.
-    public init(dataset: Dataset, summaries: [String: AccountFigures] = [:]) {
-        self.init(settings: dataset.settings, asOf: Self.latest(dataset, summaries: summaries).map(dataset.settings.clock.date))
+    /// The context of a dataset and of the accounts' figures (``AccountFigures``, by UID): its
+    /// settings, and "as of" the latest instant of them all (an account's figures carry its
+    /// latest time, also when its transactions are not in the dataset).
+    public init(dataset: Dataset, figures: [String: AccountFigures] = [:]) {
+        let latest = ([dataset.latestInstant] + figures.values.map(\.latest)).compactMap { $0 }.max()
+        self.init(settings: dataset.settings, asOf: latest.map(dataset.settings.clock.date))
     }
 
-    /// The latest instant of a dataset and of the summaries of the accounts it holds without their feeds.
-    public static func latest(_ dataset: Dataset, summaries: [String: AccountFigures]) -> Instant? {
-        ([dataset.latestInstant] + summaries.values.map(\.latest)).compactMap { $0 }.max()
-    }
-
-    /// The context of one account's own pages: as of its own latest data (``asOf(of:summary:clock:)``), so
+    /// The context of one account's own pages: as of its own latest data (``asOf(of:figures:clock:)``), so
     /// that its periods in progress end where its data does, whatever the rest of the data holds.
-    /// `summary` is the account's when the report is given one instead of its feed.
-    public func account(_ data: StarlingAccountData, summary: AccountFigures? = nil) -> ReportContext {
-        ReportContext(settings: settings, asOf: Self.asOf(of: data, summary: summary, clock: clock))
+    public func account(_ data: StarlingAccountData, figures: AccountFigures?) -> ReportContext {
+        ReportContext(settings: settings, asOf: Self.asOf(of: data, figures: figures, clock: clock))
     }
 
-    /// An account's own "as of" date on `clock`: its latest feed item's (from its feed, or from its
-    /// summary when it is held as one), or without one the day it was opened; `nil` with neither.
-    public static func asOf(of data: StarlingAccountData, summary: AccountFigures? = nil, clock: LocalClock) -> CivilDate? {
-        ((summary.map(\.latest) ?? data.latestFeedInstant) ?? data.account.createdAt).map(clock.date(of:))
+    /// An account's own "as of" date on `clock`: its latest transaction's (as its figures hold
+    /// it), or without one the day it was opened; `nil` with neither.
+    public static func asOf(of data: StarlingAccountData, figures: AccountFigures?, clock: LocalClock) -> CivilDate? {
+        ((figures?.latest ?? data.latestFeedInstant) ?? data.account.createdAt).map(clock.date(of:))
     }
 
     public var locale: SiteLocale { settings.locale }

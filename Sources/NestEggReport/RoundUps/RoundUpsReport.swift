@@ -106,11 +106,14 @@ public enum RoundUpsReport {
     }
 
 
-    /// `summaries`: the summaries of the accounts held as summaries, by UID (``AccountFigures``);
-    /// their week pages are made elsewhere, not listed here.
+    /// Every account's week pages and the index of them all. The index lists each account's
+    /// weeks as its figures hold them (``AccountFigures``, by UID; worked out here when not
+    /// given); the week pages are made of the feed, for each account not in `elsewhere` (those
+    /// whose own pages another build step makes).
     public static func pages(for accounts: [StarlingAccountData], context: ReportContext,
-                             summaries: [String: AccountFigures] = [:]) -> [Page] {
+                             figures given: [String: AccountFigures]? = nil, elsewhere: Set<String> = []) -> [Page] {
         guard !accounts.isEmpty else { return [] }
+        let figures = given ?? AccountFigures.of(accounts, context: context)
         let slugs = accountSlugs(accounts)
         var pages: [Page] = []
         var listed: [AccountSummary] = []
@@ -119,19 +122,17 @@ public enum RoundUpsReport {
 
         for (data, slug) in zip(accounts, slugs) {
             let account = data.account
-            // Its weeks are in progress by its own latest data, not the site's (``ReportContext/account(_:summary:)``).
-            let own = context.account(data, summary: summaries[account.uid])
+            guard let accountFigures = figures[account.uid] else { preconditionFailure("every account has its figures") }
+            // Its weeks are in progress by its own latest data, not the site's (``ReportContext/account(_:figures:)``).
+            let own = context.account(data, figures: accountFigures)
             let goal = self.goal(for: data, settings: own.settings).map { goalView($0, context: own) }
-            if let figures = summaries[account.uid] {
-                // An account held as a summary: its weeks are decoded where they are read (the index page that lists them, the start page).
-                listed.append(AccountSummary(account: account, slug: slug, context: own, weeks: .figures(figures), goal: goal))
-                continue
-            }
+            // The index reads the weeks where they are read, from the figures (decoded there when held as a summary).
+            listed.append(AccountSummary(account: account, slug: slug, context: own, weeks: .figures(accountFigures), goal: goal))
+            guard !elsewhere.contains(account.uid) else { continue }
             let weeks = RoundUpRule.weeks(of: data.feed, currency: account.currency, clock: own.clock)
             let path = { (week: ISOWeek) in "roundups/\(slug)/\(week)" }
             pages += weekPages(weeks, account: account, goal: goal, context: own, path: path,
                                section: section.id, breadcrumbs: indexCrumbs, sources: data.sources, entity: Page.entity(of: account))
-            listed.append(AccountSummary(account: account, slug: slug, context: own, weeks: .fromFeed(weeks), goal: goal))
         }
 
         let pagination = Pagination(rows: listed.map { $0.weekCount + 1 })

@@ -118,12 +118,13 @@ public enum DashboardReport {
 
     public static func page(for dataset: Dataset, sections: [DashboardSection], context: ReportContext) -> Page {
         page(for: dataset, sections: sections, spending: SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock)),
-             statements: StatementsReport.accounts(dataset, context: context), context: context)
+             statements: StatementsReport.accounts(dataset, context: context), context: context,
+             dataAsOf: ReportContext(dataset: dataset).progress.asOf)
     }
 
-    /// `summaries`: the summaries of the accounts held as summaries, whose latest times count for the "data as of" date.
+    /// `dataAsOf`: the data's latest date, that of every account's (``ReportContext/init(dataset:figures:)``).
     static func page(for dataset: Dataset, sections: [DashboardSection], spending: SpendingTotals,
-                     statements: StatementsReport.Computed?, context: ReportContext, summaries: [String: AccountFigures] = [:]) -> Page {
+                     statements: StatementsReport.Computed?, context: ReportContext, dataAsOf: CivilDate?) -> Page {
         let views = sections.map { section in
             let hidden = section.figures.count - figuresShown
             return SectionView(
@@ -136,7 +137,7 @@ public enum DashboardReport {
         // The transactions app's part of the spending, so the headline can say what its figure is made of.
         let app = SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock, starling: false))
         let headline = HeadlineReport.view(statements: statements, spending: spending, app: app, context: context)
-        let view = View(dataAsOf: ReportContext.latest(dataset, summaries: summaries).map(context.date), headline: headline, sections: views, hasSections: !views.isEmpty)
+        let view = View(dataAsOf: dataAsOf.map(context.date), headline: headline, sections: views, hasSections: !views.isEmpty)
         return Page(path: "index", title: dataset.settings.title, template: "index", section: nil, view: view)
     }
 

@@ -18,31 +18,29 @@ public enum SiteReport {
         private var statementAccounts: StatementsReport.Computed??
         private let context: ReportContext
         private let memo: (any DigestMemo)?
-        /// The summaries of the accounts held as summaries, by UID (``AccountFigures``): their own
-        /// pages are made elsewhere.
-        let summaries: [String: AccountFigures]
-        /// Figures the caller worked out already of accounts whose pages are made here (the build's map).
-        private let known: [String: AccountFigures]
+        /// The accounts whose own pages another build step makes (by UID): their figures are given.
+        let elsewhere: Set<String>
+        /// Figures the caller has (``AccountFigures``, by UID): held elsewhere, or worked out by the build's map.
+        private let given: [String: AccountFigures]
 
-        init(_ dataset: Dataset, context: ReportContext, memo: (any DigestMemo)? = nil, summaries: [String: AccountFigures] = [:],
-             known: [String: AccountFigures] = [:], rows: SiteReport.SpendingRows = .inMemory) {
+        init(_ dataset: Dataset, context: ReportContext, memo: (any DigestMemo)? = nil, figures: [String: AccountFigures] = [:],
+             elsewhere: Set<String> = [], rows: SiteReport.SpendingRows = .inMemory) {
             self.dataset = dataset
             self.rows = rows
             self.clock = context.clock
             self.context = context
             self.memo = memo
-            self.summaries = summaries
-            self.known = known
+            self.given = figures
+            self.elsewhere = elsewhere
         }
 
         /// Every Starling account's figures (``AccountFigures``), by UID: what the site-wide pages
-        /// read of the accounts, whether held as summaries, worked out by the caller or here (once,
-        /// on every core). No site-wide figure is read from a feed.
+        /// read of the accounts, given by the caller or worked out here (once, on every core). No
+        /// site-wide figure is read from a feed.
         var figures: [String: AccountFigures] {
             figuresLock.withLock {
                 if let accountFigures { return accountFigures }
-                var all = summaries.merging(known, uniquingKeysWith: { held, _ in held })
-                all.merge(AccountFigures.of(dataset, context: context, except: Set(all.keys)), uniquingKeysWith: { given, _ in given })
+                let all = given.merging(AccountFigures.of(dataset, context: context, except: Set(given.keys)), uniquingKeysWith: { given, _ in given })
                 accountFigures = all
                 return all
             }
@@ -55,7 +53,7 @@ public enum SiteReport {
         var statements: StatementsReport.Computed? {
             statementsLock.withLock {
                 if let statementAccounts { return statementAccounts }
-                let computed = StatementsReport.accounts(dataset, context: context, memo: memo, summaries: summaries)
+                let computed = StatementsReport.accounts(dataset, context: context, memo: memo, figures: figures, elsewhere: elsewhere)
                 statementAccounts = .some(computed)
                 return computed
             }
@@ -207,7 +205,7 @@ public enum SiteReport {
 
     /// The reports, in the order of the navigation and the start page.
     static let reports: [Report] = [
-        Report(section: RoundUpsReport.section, pages: { RoundUpsReport.pages(for: $0.starling, context: $1, summaries: $2.summaries) },
+        Report(section: RoundUpsReport.section, pages: { RoundUpsReport.pages(for: $0.starling, context: $1, figures: $2.figures, elsewhere: $2.elsewhere) },
                dashboard: { RoundUpsReport.dashboard(for: $0.starling, context: $1, figures: $2.figures) }),
         Report(section: GoalsReport.section, pages: GoalsReport.pages, dashboard: GoalsReport.dashboard),
         // Its start-page section is the insights'.
@@ -244,24 +242,24 @@ public enum SiteReport {
     /// what the last build into the same folder left to compare with (``ChangeSnapshot``),
     /// `nil` when there is none: the `changes` page says what changed since.
     /// `memo` may give final statements' digests an earlier build worked out (``DigestMemo``).
-    /// `summaries` gives, by UID, the summaries of the accounts the dataset holds without their
-    /// feeds (``AccountFigures``): the site-wide pages use them, and the accounts' own pages are made
-    /// elsewhere (``Page/entity``). The data's as-of date is the latest of the dataset and the summaries.
-    /// `known`: the figures of accounts whose pages are made here, as the caller's map worked them
-    /// out; every other account's are worked out here. The site-wide pages read every account's
-    /// figures (``Derived/figures``), never its feed.
+    /// `figures` gives, by UID, the figures (``AccountFigures``) the caller has of some accounts:
+    /// those held elsewhere, and those its map worked out; every other account's are worked out
+    /// here. The site-wide pages read every account's figures (``Derived/figures``), never its
+    /// feed, and the data's as-of date is the latest of the dataset and the figures.
+    /// `elsewhere`: the accounts whose own pages another build step makes (``Page/entity``); the
+    /// dataset holds them without their transactions.
     /// `rows` says where the transactions lists' rows come from: with `.runs`, the build fills
     /// ``Site/spendingLists`` before it renders them.
-    /// `snapshot`: with summaries, the whole data's snapshot for the "what changed" page
+    /// `snapshot`: with accounts elsewhere, the whole data's snapshot for the "what changed" page
     /// (``ChangeSnapshot/init(_:itemsOf:from:)``); without it that page is a first build's.
     public static func build(_ dataset: Dataset, notes: [Diagnostic] = [], previous: ChangeSnapshot? = nil,
-                             memo: (any DigestMemo)? = nil, summaries: [String: AccountFigures] = [:],
-                             known: [String: AccountFigures] = [:], rows: SpendingRows = .inMemory,
+                             memo: (any DigestMemo)? = nil, figures: [String: AccountFigures] = [:],
+                             elsewhere: Set<String> = [], rows: SpendingRows = .inMemory,
                              snapshot: ChangeSnapshot? = nil) -> Site {
-        let context = ReportContext(dataset: dataset, summaries: summaries)
+        let context = ReportContext(dataset: dataset, figures: figures)
         let reportNotes = ratesNotes(dataset.rates, context: context)
         let notes = notes + reportNotes
-        let derived = Derived(dataset, context: context, memo: memo, summaries: summaries, known: known, rows: rows)
+        let derived = Derived(dataset, context: context, memo: memo, figures: figures, elsewhere: elsewhere, rows: rows)
         // The statements (every account's months and digests) take longest: they start first, so
         // that the other reports fill the other cores meanwhile. Results keep the navigation's order.
         let startsFirst = { (index: Int) in reports[index].section == StatementsReport.section }
@@ -289,18 +287,18 @@ public enum SiteReport {
             // The start page, every report's pages, the "what changed" page and the data notes page.
             pages.reserveCapacity(1 + results.reduce(0) { $0 + $1.0.count } + 2)
             pages.append(DashboardReport.page(for: dataset, sections: dashboard.map(\.summary), spending: derived.totals,
-                                              statements: derived.statements, context: context, summaries: summaries))
+                                              statements: derived.statements, context: context, dataAsOf: context.progress.asOf))
             for (reportPages, _) in results { pages += reportPages }
         }
         var changes: ChangeSnapshot?
         var changeDigest: [String] = []
-        if summaries.isEmpty || snapshot != nil {
+        if elsewhere.isEmpty || snapshot != nil {
             let snapshot = snapshot ?? ChangeSnapshot(dataset)
             changes = snapshot
             pages.append(ChangesReport.page(current: snapshot, previous: previous, context: context))
             changeDigest = ChangesReport.digest(current: snapshot, previous: previous, context: context)
         } else {
-            // With accounts held as summaries the site is not all made here, and nothing here is the
+            // With accounts elsewhere the site is not all made here, and nothing here is the
             // whole to compare with: the "what changed" page is a first build's, and needs no snapshot.
             pages.append(ChangesReport.page(current: ChangeSnapshot(), previous: nil, context: context))
         }

@@ -271,7 +271,7 @@ enum FuzzTargets {
             elsewhere[entry.account.uid] = figures
         }
         // The rows of the transactions lists are the census's run, which a share fills them from (not here).
-        let site = SiteReport.build(dataset, summaries: elsewhere, rows: .runs(record.totals))
+        let site = SiteReport.build(dataset, figures: elsewhere, elsewhere: Set(elsewhere.keys), rows: .runs(record.totals))
         let renderer = PageRenderer(templates: templates, site: site)
         for page in site.pages.prefix(200) where !page.template.isEmpty && page.template != "transactions-list" { _ = try? renderer.render(page) }
     }
