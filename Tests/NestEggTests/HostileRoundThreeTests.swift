@@ -333,9 +333,9 @@ import Testing
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         let page = work.appendingPathComponent("page.html").path, other = work.appendingPathComponent("other.csv").path
-        FileManager.default.createFile(atPath: page, contents: nil)
+        _ = FileManager.default.createFile(atPath: page, contents: nil)
         #expect(truncate(page, 400 << 20) == 0)
-        FileManager.default.createFile(atPath: other, contents: nil)
+        _ = FileManager.default.createFile(atPath: other, contents: nil)
         #expect(truncate(other, 70 << 20) == 0)
         var hasher = SHA256()
         let zeros = [UInt8](repeating: 0, count: 1 << 20)

@@ -252,28 +252,29 @@ public enum RoundUpsReport {
 
     /// The start page's round-ups: each account's balance and its newest week's round-up.
     /// `figures`: every account's figures (``AccountFigures``, by UID), whose weeks the start page
-    /// shows; without them, worked out from each account's feed.
+    /// shows; worked out here when not given.
     public static func dashboard(for accounts: [StarlingAccountData], context: ReportContext,
                                  figures given: [String: AccountFigures]? = nil) -> DashboardSection? {
         guard !accounts.isEmpty else { return nil }
+        let figures = given ?? AccountFigures.of(accounts, context: context)
         var rows: [DashboardSection.Table.Row] = []
-        var figures: [DashboardSection.Figure] = []
+        var shown: [DashboardSection.Figure] = []
         for (data, slug) in zip(accounts, accountSlugs(accounts)) {
-            let weeks = given.map { $0[data.account.uid]?.weeks ?? [] } ?? RoundUpRule.weeks(of: data.feed, currency: data.account.currency, clock: context.clock)
+            let weeks = figures[data.account.uid]?.weeks ?? []
             let balance = data.balance.map { context.money($0.cleared) } ?? "–"
             // Every account's figure is of the same week, the one of the data's "as of" date: an
             // account with no payment since an earlier week rounds up nothing in it so far.
             let current = context.progress.asOf.map { ISOWeek(containing: $0) }
             if let last = weeks.last, let current, last.week < current {
                 let none = Money.zero(data.account.currency)
-                figures.append(.init(label: "\(data.account.name): round-up, \(context.locale.formatRange(current.monday, current.sunday))\(context.progress.soFar(current))",
+                shown.append(.init(label: "\(data.account.name): round-up, \(context.locale.formatRange(current.monday, current.sunday))\(context.progress.soFar(current))",
                                      value: context.money(none), href: ReportContext.href("roundups/\(slug)/\(last.week)"), amount: none,
                                      id: "\(slug).latest-round-up"))
                 rows.append(.init([data.account.name, Text.humanized(data.account.type), balance, context.money(none) + context.progress.soFar(current)]))
                 continue
             }
             if let last = weeks.last {
-                figures.append(.init(label: "\(data.account.name): round-up, \(context.locale.formatRange(last.week.monday, last.week.sunday))\(context.progress.soFar(last.week))", value: context.money(last.roundUp),
+                shown.append(.init(label: "\(data.account.name): round-up, \(context.locale.formatRange(last.week.monday, last.week.sunday))\(context.progress.soFar(last.week))", value: context.money(last.roundUp),
                                      href: ReportContext.href("roundups/\(slug)/\(last.week)"), amount: last.roundUp,
                                      id: "\(slug).latest-round-up"))
             }
@@ -282,7 +283,7 @@ public enum RoundUpsReport {
         }
         return DashboardSection(
             title: "Accounts and round-ups", href: ReportContext.href(section.path), linkText: "Every week's round-ups",
-            figures: figures,
+            figures: shown,
             table: .init(columns: ["Account", "Type", "Balance", "Latest round-up"], numeric: [false, false, true, true], rows: rows))
     }
 }
