@@ -185,14 +185,20 @@ public enum SiteReport {
             self.dashboard = { dataset, context, _ in dashboard(dataset, context) }
         }
 
-        /// A report of a source that is not a Starling account, whose pages show nothing of the
-        /// accounts nor the data's as-of date: each names its inputs as the data folder's other
-        /// files (``PageInputs``), so that a rebuild after an account's new transactions keeps it
-        /// without working out its view.
+        /// A report of a source that is not a Starling account. Its pages are made of the data
+        /// folder's other files alone, and that is so by what they are given, not by what they
+        /// promise: the report sees the dataset without its accounts and a context without the
+        /// data's as-of date. So each page names those files as its inputs (``PageInputs``), and a
+        /// rebuild after an account's new transactions keeps it without working out its view.
+        /// (Its start-page section sees everything: the start page is made each build.)
         static func ofOtherSource(section: Section, pages: @escaping @Sendable (Dataset, ReportContext) -> [Page],
                                   dashboard: @escaping @Sendable (Dataset, ReportContext) -> DashboardSection?) -> Report {
             let inputs = PageInputs(files: [], detail: "source " + section.id)
-            return Report(section: section, pages: { dataset, context in pages(dataset, context).map { $0.naming(inputs) } }, dashboard: dashboard)
+            return Report(section: section, pages: { dataset, context in
+                var others = dataset
+                others.starling = []
+                return pages(others, ReportContext(settings: context.settings)).map { $0.naming(inputs) }
+            }, dashboard: dashboard)
         }
 
         init(section: Section, pages: @escaping @Sendable (Dataset, ReportContext, Derived) -> [Page],
