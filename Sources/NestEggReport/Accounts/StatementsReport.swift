@@ -316,11 +316,15 @@ public enum StatementsReport {
     /// as of the account's own latest data (``AccountStatements/context``). With `search`, each
     /// statement with a line has its chunk of the search page's transactions (``TransactionSearch``).
     static func statementPages(_ summary: AccountStatements, paths: Paths, section: String?, breadcrumbs: [Link], search: Bool = false) -> [Page] {
-        let statements = summary.statements, context = summary.context
+        let statements = summary.statements, accountContext = summary.context
+        // A final statement is made without the as-of date, so that the key it is kept by (its
+        // account's files) is what it is made of by construction.
+        let settled = ReportContext(settings: accountContext.settings)
         let link = { (statement: StatementPeriods.Statement) in
-            LinkView(title: periodText(statement, context: context), href: ReportContext.href(paths.statement(statement.month)))
+            LinkView(title: periodText(statement, context: accountContext), href: ReportContext.href(paths.statement(statement.month)))
         }
         return statements.enumerated().map { index, statement in
+            let context = statement.isProvisional ? accountContext : settled
             let previous = index > 0 ? link(statements[index - 1]) : nil
             let next = index + 1 < statements.count ? link(statements[index + 1]) : nil
             // A final statement is made of its account's files, but for its neighbours' link text: a

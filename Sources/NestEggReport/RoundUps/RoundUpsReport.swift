@@ -153,7 +153,10 @@ public enum RoundUpsReport {
     static func weekPages(_ weeks: [RoundUpRule.Week], account: StarlingAccount, goal: GoalView?, context: ReportContext,
                           path: (ISOWeek) -> String, section: String?, breadcrumbs: [Link], sources: [String] = [],
                           entity: String? = nil) -> [Page] {
-        weeks.enumerated().map { index, week in
+        // A finished week is made without the as-of date, so that the key it is kept by (its
+        // account's files) is what it is made of by construction.
+        let finished = ReportContext(settings: context.settings)
+        return weeks.enumerated().map { index, week in
             let previous = index > 0 ? weeks[index - 1].week : nil
             let next = index + 1 < weeks.count ? weeks[index + 1].week : nil
             // A week reads as its days (`16–22 Nov 2026`); its ISO code follows in small type.
@@ -164,7 +167,8 @@ public enum RoundUpsReport {
                         template: "roundups-week", section: section, breadcrumbs: breadcrumbs, entity: entity,
                         inputs: sources.isEmpty || context.progress.isInProgress(week.week) ? nil
                             : PageInputs(files: sources, detail: "finished week\n\(previousLink?.title ?? "-")\n\(nextLink?.title ?? "-")"),
-                        view: weekView(week, account: account, goal: goal, context: context, previous: previousLink, next: nextLink))
+                        view: weekView(week, account: account, goal: goal, context: context.progress.isInProgress(week.week) ? context : finished,
+                                       previous: previousLink, next: nextLink))
         }
     }
 
