@@ -53,7 +53,7 @@ public enum StatementPeriods {
         public var lineCount: Int { trimmedLineCount ?? lines.count }
         var trimmedLineCount: Int? = nil
 
-        /// The statement's figures without its lines: what an account held as a summary keeps (its
+        /// The statement's figures without its lines: what an account whose pages are made elsewhere keeps (its
         /// pages are made where its feed is; the index, the start page and the headline read no more).
         public func trimmed() -> Statement {
             var statement = self

@@ -255,7 +255,8 @@ public enum StatementsReport {
             // The account's own latest data, not the site's: its pages depend on its own files only.
             let own = context.account(all[index], figures: figures[uid])
             guard let ownAsOf = own.progress.asOf else { return nil }
-            if elsewhere.contains(uid), let figures = figures[uid] {
+            if elsewhere.contains(uid) {
+                guard let figures = figures[uid] else { preconditionFailure("an account elsewhere comes with its figures") }
                 // Its statements are decoded where a page or a sum reads them.
                 let count = figures.statementCount(asOf: ownAsOf)
                 guard count > 0 else { return nil }
@@ -282,7 +283,7 @@ public enum StatementsReport {
         let crumbs = [Link("Dashboard", "index")]
         let indexCrumbs = crumbs + [Link(section.title, section.path)]
         var pages = summaries.flatMap { summary -> [Page] in
-            // An account held as a summary: its pages are made where its feed is, not even listed here.
+            // An account in `elsewhere`: its own pages are made by another step (the index lists it).
             guard !summary.isElsewhere else { return [] }
             return [accountIndexPage(summary, breadcrumbs: indexCrumbs)]
                 + statementPages(summary, paths: .site(slug: summary.slug), section: section.id, breadcrumbs: indexCrumbs, search: true)
@@ -367,9 +368,9 @@ public enum StatementsReport {
         recordsMappedHere(computed, context: context).records
     }
 
-    /// The statements of the accounts mapped here, from their feeds (every account's, when none is
-    /// held as a summary), each with its place in the site's manifest (``records(_:context:)`` in
-    /// full), and how many statements the site has: no record is made of an account held as a summary.
+    /// The statements of the accounts mapped here, from their feeds (every account's, when no account is
+    /// in `elsewhere`), each with its place in the site's manifest (``records(_:context:)`` in
+    /// full), and how many statements the site has: no record is made of an account whose pages are made elsewhere.
     static func recordsMappedHere(_ computed: Computed?, context: ReportContext) -> (records: [StatementRecord], places: [Int], count: Int) {
         guard let (_, summaries) = computed else { return ([], [], 0) }
         var starts: [Int] = []
@@ -398,10 +399,10 @@ public enum StatementsReport {
         let context: ReportContext
         let held: Held
         let noBalanceReason: String?
-        /// ``StatementDigest`` of each statement, in the same order; none for an account held as a summary.
+        /// ``StatementDigest`` of each statement, in the same order; none for an account whose pages are made elsewhere.
         let digests: [String]
 
-        /// Read once where they are used: for an account held as a summary each read decodes them anew.
+        /// Read once where they are used: for an account whose pages are made elsewhere each read decodes them anew.
         var statements: [StatementPeriods.Statement] {
             switch held {
             case .fromFeed(let statements): return statements
@@ -416,7 +417,7 @@ public enum StatementsReport {
             }
         }
 
-        /// The account is held as a summary: its statements are figures only, without lines or
+        /// The account's own pages are made elsewhere: its statements are figures only, without lines or
         /// digests, and its pages are made elsewhere.
         var isElsewhere: Bool {
             if case .figures = held { return true }

@@ -164,12 +164,12 @@ public struct Site: Sendable {
     /// then links to (the templates' `statementPDFs`).
     public var statementPDFs = false
     /// Every statement of the accounts mapped here (from their feeds), for `statements/manifest.json`
-    /// (``StatementsReport/records(for:context:)``): with no account held as a summary every
+    /// (``StatementsReport/records(for:context:)``): with no account whose pages are made elsewhere every
     /// statement; else those of the accounts mapped here, each at its place in the whole (``statementPlaces``).
     public var statements: [StatementRecord] = []
     /// Each of ``statements``' places in the site's manifest (`0..<statementCount` on one machine).
     public var statementPlaces: [Int] = []
-    /// How many statements the site has, those of accounts held as summaries included.
+    /// How many statements the site has, those of accounts whose pages are made elsewhere included.
     public var statementCount = 0
     /// The transactions lists, whose rows the build brings with ``SiteReport/SpendingRows/runs`` (``SpendingLists/fill(_:keeps:)``).
     public var spendingLists: SpendingLists?
@@ -182,7 +182,7 @@ public struct Site: Sendable {
     public var searchLists: [String] = []
     /// What changed since the last build, in a few sentences (``ChangesReport``), for `--summary`.
     public var changeDigest: [String] = []
-    /// What the next build compares with, for the build cache; `nil` when accounts are held as summaries.
+    /// What the next build compares with, for the build cache; `nil` when some accounts' pages are made elsewhere.
     public var changes: ChangeSnapshot?
 
     public struct DashboardEntry: Sendable {

@@ -15,7 +15,7 @@ import NestEggSupport
 /// always gives the same addresses, and a counterparty's slug (its page, or its anchor on the
 /// occasional pages) stays the same when a third payment gives it a page of its own.
 ///
-/// The pages are the same whichever build writes them: an account held as a summary brings its
+/// The pages are the same whichever build writes them: an account whose pages are made elsewhere brings its
 /// payments with it (``AccountFigures/payments``), as it brings its cash flow.
 public enum PayeesReport {
     public static let indexPath = "payees/index"

@@ -59,7 +59,7 @@ public enum RoundUpRule {
         public var payments: Int { trimmedPayments ?? counted.count }
         var trimmedPayments: Int? = nil
 
-        /// The week's figures without its items: what an account held as a summary keeps (its
+        /// The week's figures without its items: what an account whose pages are made elsewhere keeps (its
         /// pages are made where its feed is; the index and the start page read no more).
         public func trimmed() -> Week {
             var week = Week(week: week, spent: spent, roundUp: roundUp)

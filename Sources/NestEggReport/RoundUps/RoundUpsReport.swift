@@ -126,7 +126,7 @@ public enum RoundUpsReport {
             // Its weeks are in progress by its own latest data, not the site's (``ReportContext/account(_:figures:)``).
             let own = context.account(data, figures: accountFigures)
             let goal = self.goal(for: data, settings: own.settings).map { goalView($0, context: own) }
-            // The index reads the weeks where they are read, from the figures (decoded there when held as a summary).
+            // The index reads the weeks where they are read, from the figures (decoded there when read back from a summary).
             listed.append(AccountSummary(account: account, slug: slug, context: own, weeks: .figures(accountFigures), goal: goal))
             guard !elsewhere.contains(account.uid) else { continue }
             let weeks = RoundUpRule.weeks(of: data.feed, currency: account.currency, clock: own.clock)
@@ -163,12 +163,13 @@ public enum RoundUpsReport {
             let days = { (week: ISOWeek) in context.locale.formatRange(week.monday, week.sunday) }
             let previousLink = previous.map { LinkView(title: days($0), href: ReportContext.href(path($0))) }
             let nextLink = next.map { LinkView(title: days($0), href: ReportContext.href(path($0))) }
-            return Page(path: path(week.week), title: "Round-ups for \(account.name), \(days(week.week))\(context.progress.soFar(week.week))",
+            let inProgress = context.progress.isInProgress(week.week)
+            let weekContext = inProgress ? context : finished
+            return Page(path: path(week.week), title: "Round-ups for \(account.name), \(days(week.week))\(weekContext.progress.soFar(week.week))",
                         template: "roundups-week", section: section, breadcrumbs: breadcrumbs, entity: entity,
-                        inputs: sources.isEmpty || context.progress.isInProgress(week.week) ? nil
+                        inputs: sources.isEmpty || inProgress ? nil
                             : PageInputs(files: sources, detail: "finished week\n\(previousLink?.title ?? "-")\n\(nextLink?.title ?? "-")"),
-                        view: weekView(week, account: account, goal: goal, context: context.progress.isInProgress(week.week) ? context : finished,
-                                       previous: previousLink, next: nextLink))
+                        view: weekView(week, account: account, goal: goal, context: weekContext, previous: previousLink, next: nextLink))
         }
     }
 

@@ -8,7 +8,7 @@ import NestEggSupport
 /// request leaves the page and no server is needed: it works from `file://` as from a static host.
 ///
 /// Whichever build writes the page has what the index is made of: the site's whole list of pages,
-/// every account's cash flow (an account held as a summary carries it, ``AccountFigures``) and the
+/// every account's cash flow (an account whose pages are made elsewhere carries it, ``AccountFigures``) and the
 /// transactions app's data.
 public enum SearchReport {
     public static let path = "search"
@@ -65,7 +65,7 @@ public enum SearchReport {
     /// The index of `pages`, in order: by kind, then by title (``NestEggSupport/Text/precedes(_:_:)``).
     /// `counterparties` are by name, each with the page that lists its payments.
     /// A Starling account's own pages (its statements, its round-up weeks) are not listed one by
-    /// one: those of an account held as a summary are not made here, and the account's entry
+    /// one: those of an account whose pages are made elsewhere are not made here, and the account's entry
     /// (`accounts`, its statements' page) leads to them.
     public static func entries(pages: [Page], sections: [Section], accounts: [Entry], counterparties: [Entry]) -> [Entry] {
         let sectionTitles = Dictionary(sections.map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })

@@ -48,7 +48,7 @@ public enum SiteReport {
         private var accountFigures: [String: AccountFigures]?
         private let figuresLock = NSLock()
 
-        /// Every account's statements and their digests (``StatementsReport/accounts(_:context:)``):
+        /// Every account's statements and their digests (``StatementsReport/accounts(_:context:memo:figures:elsewhere:)``):
         /// the statements pages, their start-page section, the headline and the manifest read them.
         var statements: StatementsReport.Computed? {
             statementsLock.withLock {
@@ -262,6 +262,7 @@ public enum SiteReport {
                              memo: (any DigestMemo)? = nil, figures: [String: AccountFigures] = [:],
                              elsewhere: Set<String> = [], rows: SpendingRows = .inMemory,
                              snapshot: ChangeSnapshot? = nil) -> Site {
+        precondition(elsewhere.isSubset(of: figures.keys), "an account whose pages are made elsewhere comes with its figures")
         let context = ReportContext(dataset: dataset, figures: figures)
         let reportNotes = ratesNotes(dataset.rates, context: context)
         let notes = notes + reportNotes
