@@ -5,7 +5,8 @@ import PackageDescription
 //
 //   NestEggSupport  diagnostics, concurrency, text, file ownership, the record files (depends on nothing of ours)
 //   NestEggModel    money, dates, settings and each source's records
-//   NestEggLoad     JSON → model (our JSON parser, the loaders, the data folder)
+//   NestEggImport   bank export files (OFX, camt.052/.053, MT940/942, QIF, CSV) → statements
+//   NestEggLoad     JSON and statements → model (our JSON parser, the loaders, the data folder)
 //   NestEggReport   model → pages: each page's view data as typed values (money, chart
 //                   descriptions, page references, safe URLs, sanitised rich text), no markup
 //   NestEggRender   pages → Markdown (templates) → HTML (cmark-gfm): the only stage that writes
@@ -40,7 +41,9 @@ let package = Package(
         ),
         .target(name: "NestEggSupport", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "NestEggModel", dependencies: ["NestEggSupport"]),
-        .target(name: "NestEggLoad", dependencies: ["NestEggModel", "NestEggSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        // The parsers of bank export files (OFX, camt, MT940, QIF, CSV): nothing of ours, so each can be fuzzed alone.
+        .target(name: "NestEggImport"),
+        .target(name: "NestEggLoad", dependencies: ["NestEggImport", "NestEggModel", "NestEggSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "NestEggReport", dependencies: ["NestEggModel", "NestEggSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "NestEggRender", dependencies: ["NestEggReport", "NestEggModel", "NestEggSupport", "CCmarkGFM", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "NestEggWrite", dependencies: ["NestEggSupport"]),
@@ -67,6 +70,8 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
+        // Each import format's parser against samples written from its specification.
+        .testTarget(name: "NestEggImportTests", dependencies: ["NestEggImport"]),
     ]
 )
 
@@ -75,7 +80,7 @@ let package = Package(
 if Context.environment["NESTEGG_FUZZ"] != nil {
     package.targets.append(.executableTarget(
         name: "NestEggFuzz",
-        dependencies: ["NestEggBuild", "NestEggLoad", "NestEggModel", "NestEggRender", "NestEggReport", "NestEggSupport", "NestEggSynthetic", "NestEggWrite",
+        dependencies: ["NestEggBuild", "NestEggImport", "NestEggLoad", "NestEggModel", "NestEggRender", "NestEggReport", "NestEggSupport", "NestEggSynthetic", "NestEggWrite",
                        .product(name: "Crypto", package: "swift-crypto")],
         path: "Tests/Fuzz/NestEggFuzz",
         swiftSettings: [.unsafeFlags(["-parse-as-library"]), .enableExperimentalFeature("Extern")]

@@ -11,7 +11,10 @@ import argparse, json, os, re, shutil, subprocess, sys, tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGETS = ["json", "loaders", "template", "markdown", "richtext", "census", "folder", "manifest", "part"]
+TARGETS = ["json", "loaders", "template", "markdown", "richtext", "census", "folder", "manifest", "part",
+           "ofx", "camt", "mt940", "qif", "csv"]
+# Each bank format's target is seeded with its samples (Tests/Samples/imports/<folder>/).
+IMPORT_SAMPLES = {"ofx": "ofx", "camt": "camt", "mt940": "mt940", "qif": "qif", "csv": "csv"}
 SEPARATOR = b"\n@@\n"
 
 
@@ -34,6 +37,9 @@ def seeds(target):
         files = sorted(fixtures.rglob("*.json")) + sorted((ROOT / "Tests/Conformance/json").glob("*.json")) \
             + sorted((ROOT / "Tests/Hostile").rglob("*.json"))
         return [(f"{i}", f.read_bytes()[:200_000]) for i, f in enumerate(files)]
+    if target in IMPORT_SAMPLES:
+        folder = ROOT / "Tests/Samples/imports" / IMPORT_SAMPLES[target]
+        return [(f.name, f.read_bytes()) for f in sorted(folder.iterdir()) if f.is_file() and f.name != "README.md"]
     if target == "loaders":
         out = []
         # Source 0: transactions (+ settings).
@@ -58,6 +64,15 @@ def seeds(target):
                                                        (k / "my/balance.json").read_bytes(), (k / "my/account.json").read_bytes()])))
         t = fixtures / "transfers"
         out.append(("transfers", b"\x04" + SEPARATOR.join([(t / "transfers.json").read_bytes(), (t / "users.json").read_bytes()])))
+        # Source 5: bank downloads (OFX, camt, MT940, a CSV) and the rules that read them.
+        household = ROOT / "Tests/Samples/imports"
+        out.append(("imports", b"\x05" + SEPARATOR.join([(household / "ofx/two-accounts.ofx").read_bytes(),
+                                                         (household / "camt/camt053-v02-de-giro.xml").read_bytes(),
+                                                         (household / "mt940/abnamro-style-two-pages.sta").read_bytes(),
+                                                         (household / "csv/uk-bank.csv").read_bytes(),
+                                                         b'{"imports": [{"files": "*.csv", "account": {"currency": "GBP"}, '
+                                                         b'"csv": {"date": "Date", "dateFormat": "DD/MM/YYYY", "amount": "Amount", '
+                                                         b'"description": ["Description"], "balance": "Balance", "grouping": ","}}]}'])))
         for case in sorted((ROOT / "Tests/Hostile").iterdir()):
             for i, f in enumerate(sorted((case / "data").rglob("*.json"))):
                 out.append((f"hostile-{case.name}-{i}", b"\x00" + f.read_bytes()[:100_000]))

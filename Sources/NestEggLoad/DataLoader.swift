@@ -4,9 +4,12 @@ import NestEggSupport
 /// Each loader reports problems to `log` and reads on, so one run shows them all.
 public enum DataLoader {
     /// The sources after the settings, read at once; each returns how it fills the dataset.
-    static func sources(feeds: FeedReaders) -> [@Sendable (DataFolder, Settings, DiagnosticLog) -> (inout Dataset) -> Void] { [
+    static func sources(feeds: FeedReaders, imports: [ImportRule]) -> [@Sendable (DataFolder, Settings, DiagnosticLog) -> (inout Dataset) -> Void] { [
         { folder, settings, log in
             let value = StarlingLoader.load(from: folder, settings: settings, log: log, feed: feeds.starling); return { $0.starling = value } },
+        // After Starling's: a bank's export files are accounts of the site like Starling's.
+        { folder, settings, log in
+            let value = ImportsLoader.load(from: folder, settings: settings, rules: imports, log: log); return { $0.starling += value } },
         { folder, settings, log in
             let value = QapitalLoader.load(from: folder, settings: settings, log: log, feed: feeds.qapital); return { $0.qapital = value } },
         { folder, settings, log in
@@ -17,7 +20,7 @@ public enum DataLoader {
     ] }
 
     /// The folders a data folder is read from; one of them must hold a file.
-    public static let sourceFolders = ["starling", "qapital", "transactions", "kiva", "restcountries", "transfers"]
+    public static let sourceFolders = ["starling", "imports", "berlingroup", "simplefin", "qapital", "transactions", "kiva", "restcountries", "transfers"]
 
     /// `feeds`: how each account's and goal's feed is read (``FeedReaders``), by default from its file.
     public static func load(_ folder: DataFolder, log: DiagnosticLog, feeds: FeedReaders = .files) -> Dataset {
@@ -26,10 +29,12 @@ public enum DataLoader {
             log.report(Diagnostic(.error, file: "", message: "no data to report on: the folder holds none of "
                 + sourceFolders.map { $0 + "/" }.joined(separator: ", ") + " (docs/INPUTS.md says what goes in each)"))
         }
-        let settings = SettingsLoader.load(from: folder, log: log)
+        let settingsDocument = folder.contains(SettingsLoader.fileName) ? folder.document(SettingsLoader.fileName, log: log) : nil
+        let settings = settingsDocument.map { SettingsLoader.settings(in: $0, folder: folder) } ?? Settings()
+        let imports = settingsDocument?.value["imports"].map(ImportRule.rules(in:)) ?? []
         var dataset = Dataset(settings: settings)
         // The sources are read on every core; their diagnostics come in the order above.
-        let sources = sources(feeds: feeds)
+        let sources = sources(feeds: feeds, imports: imports)
         let fills = Concurrently.map(sources.count, log: log) { index, own in sources[index](folder, settings, own) }
         for fill in fills { fill(&dataset) }
         for path in folder.unclaimedFiles {

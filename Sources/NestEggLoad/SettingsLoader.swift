@@ -4,7 +4,7 @@ import NestEggSupport
 public enum SettingsLoader {
     public static let fileName = "nestegg.json"
     static let knownKeys = ["title", "locale", "timeZone", "currencies", "roundUpGoals", "issuer", "allowIndexing", "baseURL", "remoteImages",
-                            "categories", "starling", "restcountries", "baseCurrency", "frankfurter", "budgets", "goalDates"]
+                            "categories", "starling", "restcountries", "baseCurrency", "frankfurter", "budgets", "goalDates", "imports"]
     /// What can be set for each API that `nestegg fetch` asks.
     static let apiKeys = ["baseURL"]
     static let currencySources = ["qapital", "transactions", "transfers"]
@@ -97,6 +97,8 @@ public enum SettingsLoader {
                 }
             case "budgets":
                 budgets = value
+            case "imports":
+                break // how `imports/` files are read: ``ImportRule/rules(in:)``, for the imports loader
             case "goalDates":
                 for (name, date) in value.memberValues ?? [] {
                     guard let text = date.string else { continue }

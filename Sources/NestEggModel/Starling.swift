@@ -36,6 +36,10 @@ public struct FeedItem: Sendable, SharedRecord {
         public var spendingCategory: String?
         /// What was paid or received before conversion (`sourceAmount`), when the feed gives one.
         public var sourceAmount: Money? = nil
+        /// Whether the source gives the day only (a bank's export file): `transactionTime` is then
+        /// noon UTC of that day, plus a millisecond per entry before it that day to keep the
+        /// file's order, and no time of day is shown.
+        public var dateOnly = false
     }
 
     private var box: SharedBox<Fields>
@@ -47,10 +51,10 @@ public struct FeedItem: Sendable, SharedRecord {
     }
 
     public init(uid: String, amount: Money, direction: Direction, transactionTime: Instant, status: FeedStatus, source: FeedSource,
-                counterPartyName: String, reference: String, spendingCategory: String?, sourceAmount: Money? = nil) {
+                counterPartyName: String, reference: String, spendingCategory: String?, sourceAmount: Money? = nil, dateOnly: Bool = false) {
         box = SharedBox(Fields(uid: uid, amount: amount, direction: direction, transactionTime: transactionTime, status: status,
                                source: source, counterPartyName: counterPartyName, reference: reference,
-                               spendingCategory: spendingCategory, sourceAmount: sourceAmount))
+                               spendingCategory: spendingCategory, sourceAmount: sourceAmount, dateOnly: dateOnly))
     }
 
     /// The amount with its sign: negative when money leaves the account.
@@ -110,7 +114,16 @@ public struct PostalAddress: Sendable, Hashable, Codable {
     }
 }
 
-/// Everything loaded for one account: the account, its feed, its balance and its goals.
+/// Where an account's data comes from.
+public enum AccountOrigin: String, Sendable, Hashable, Codable {
+    /// `starling/`: Starling's API answers (round-ups are Starling's feature).
+    case starling
+    /// `imports/`: a bank's export files (OFX, camt, MT940, QIF, CSV).
+    case imported
+}
+
+/// Everything loaded for one account: the account, its feed, its balance and its goals. Every
+/// source's accounts take this shape (the type keeps the name of the first source it served).
 public struct StarlingAccountData: Sendable {
     public var account: StarlingAccount
     public var feed: [FeedItem]
@@ -126,6 +139,11 @@ public struct StarlingAccountData: Sendable {
     /// identifiers), whether each is there or not: what a page of this account alone depends on
     /// besides the rest of the folder (a build keeps such a page while they are unchanged).
     public var sources: [String] = []
+    /// Where the account comes from: Starling's API, or a bank's export files in `imports/`.
+    public var origin: AccountOrigin = .starling
+    /// Whether the site shows the account's round-ups: Starling's feature, for its accounts; for
+    /// another bank's only when `nestegg.json`'s `imports` rule asks (`"roundUps": true`).
+    public var roundUps = true
     /// The latest transaction time in the account's feed as loaded.
     public var latestFeedInstant: Instant? { feed.lazy.map(\.transactionTime).max() }
 

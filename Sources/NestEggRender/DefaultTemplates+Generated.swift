@@ -1710,6 +1710,7 @@ Pending and upcoming items, and payments that did not go through, are listed her
 {{/apart}}
 {{/hasApart}}
 
+{{#showsRoundUps}}
 ## Round-ups
 
 {{#hasRoundUps}}
@@ -1725,6 +1726,7 @@ Pending and upcoming items, and payments that did not go through, are listed her
 {{^hasRoundUps}}
 No payments in this period round up.
 {{/hasRoundUps}}
+{{/showsRoundUps}}
 
 {{#head.issuer}}
 {{#footer}}

@@ -42,7 +42,7 @@ public enum StatementCSV {
                 entry.balance?.decimalString ?? "",
                 CSVCell.text(entry.category ?? ""),
                 "",
-                time(entry.local),
+                entry.dateOnly ? "" : time(entry.local),
                 CSVCell.text(entry.uid),
                 entry.sourceAmount.map { (entry.direction == .out ? -$0 : $0).decimalString } ?? "",
                 entry.sourceAmount?.currency.code ?? "",
@@ -347,7 +347,11 @@ public enum StatementCamt {
         xml.leaf("CdtDbtInd", indicator)
         xml.open("Sts"); xml.leaf("Cd", "BOOK"); xml.close("Sts")
         xml.open("BookgDt")
-        xml.leaf("DtTm", dateTime(entry.local.date, StatementCSV.time(entry.local), offset: entry.offsetSeconds))
+        if entry.dateOnly {
+            xml.leaf("Dt", "\(entry.local.date)")
+        } else {
+            xml.leaf("DtTm", dateTime(entry.local.date, StatementCSV.time(entry.local), offset: entry.offsetSeconds))
+        }
         xml.close("BookgDt")
         xml.open("ValDt"); xml.leaf("Dt", "\(entry.local.date)"); xml.close("ValDt")
         if let reference { xml.leaf("AcctSvcrRef", reference) }

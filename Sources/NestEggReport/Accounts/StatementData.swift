@@ -54,6 +54,8 @@ public struct StatementData: Sendable {
         /// What was paid or received in another currency before conversion (the feed's
         /// `sourceAmount`); `nil` when the feed gives none or it is in the account's currency.
         public let sourceAmount: Money?
+        /// Whether the source gives the day only (``FeedItem/Fields/dateOnly``): no time is written.
+        public var dateOnly = false
 
         /// The exchange rate the feed's two amounts imply: units of the account's currency for one
         /// of the source's, as a decimal with `digits` after the point (rounded half up), or `nil`
@@ -141,11 +143,13 @@ public struct StatementData: Sendable {
         self.digest = digest
         entries = statement.lines.map { line in
             let item = line.item
-            return Entry(uid: item.uid, amount: item.amount, direction: item.direction, local: clock.localDateTime(of: item.transactionTime),
+            var entry = Entry(uid: item.uid, amount: item.amount, direction: item.direction, local: clock.localDateTime(of: item.transactionTime),
                          offsetSeconds: clock.offsetSeconds(at: item.transactionTime), source: item.source.rawValue,
                          counterparty: item.counterPartyName, reference: item.reference, category: item.spendingCategory,
                          balance: line.balance,
                          sourceAmount: item.sourceAmount.flatMap { $0.currency == item.amount.currency ? nil : $0 })
+            entry.dateOnly = item.dateOnly
+            return entry
         }
     }
 

@@ -140,7 +140,8 @@ public enum StatementPeriods {
                 months[index].lines.append(Line(item: item, balance: nil))
                 if item.direction == .in { months[index].moneyIn += item.amount } else { months[index].moneyOut += item.amount }
             }
-            if RoundUpRule.exclusion(for: item, accountCurrency: currency) == nil {
+            // Round-ups are shown for the accounts that have them (``StarlingAccountData/roundUps``).
+            if data.roundUps, RoundUpRule.exclusion(for: item, accountCurrency: currency) == nil {
                 let up = RoundUpRule.roundUp(item.amount)
                 months[index].roundUps.append(RoundUpRule.CountedItem(item: item, roundUp: up))
                 months[index].roundUpTotal += up

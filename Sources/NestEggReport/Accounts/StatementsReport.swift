@@ -83,6 +83,8 @@ public enum StatementsReport {
         let apart: [ApartRow]
         let hasApart: Bool
         let roundUpWeeks: [RoundUpWeekRow]
+        /// Whether the account has round-ups at all (``StarlingAccountData/roundUps``): the section is left out otherwise.
+        let showsRoundUps: Bool
         let hasRoundUps: Bool
         let roundUpCount: Int
         let roundUpCountText: String
@@ -480,7 +482,7 @@ public enum StatementsReport {
             noLinesText = "No settled transactions in this period."
         }
         let lines = statement.lines.enumerated().map { index, line in
-            LineRow(anchor: TransactionSearch.anchor(line: index + 1), date: context.date(line.item.transactionTime), time: context.time(line.item.transactionTime),
+            LineRow(anchor: TransactionSearch.anchor(line: index + 1), date: context.date(line.item.transactionTime), time: line.item.dateOnly ? "" : context.time(line.item.transactionTime),
                     description: line.item.counterPartyName.isEmpty ? Text.humanized(line.item.source.rawValue) : line.item.counterPartyName,
                     reference: Text.singleLine(line.item.reference),
                     moneyIn: line.item.direction == .in ? context.money(line.item.amount) : "",
@@ -493,7 +495,7 @@ public enum StatementsReport {
                     })
         }
         let apart = statement.apart.map { entry in
-            ApartRow(date: context.date(entry.item.transactionTime), time: context.time(entry.item.transactionTime),
+            ApartRow(date: context.date(entry.item.transactionTime), time: entry.item.dateOnly ? "" : context.time(entry.item.transactionTime),
                      description: entry.item.counterPartyName.isEmpty ? Text.humanized(entry.item.source.rawValue) : entry.item.counterPartyName,
                      status: entry.apart.reason, amount: context.money(entry.item.signedAmount))
         }
@@ -531,7 +533,7 @@ public enum StatementsReport {
             net: context.money(statement.net), firstDay: context.date(statement.period.first), lastDay: through,
             lines: lines, hasLines: !lines.isEmpty, noLinesText: noLinesText, lineCount: lines.count,
             lineCountText: context.counted(lines.count, "settled transaction"), apart: apart, hasApart: !apart.isEmpty,
-            roundUpWeeks: weekRows, hasRoundUps: !statement.roundUps.isEmpty, roundUpCount: statement.roundUps.count,
+            roundUpWeeks: weekRows, showsRoundUps: data.roundUps, hasRoundUps: !statement.roundUps.isEmpty, roundUpCount: statement.roundUps.count,
             roundUpCountText: context.counted(statement.roundUps.count, "payment"),
             roundUpTotal: context.money(statement.roundUpTotal),
             digest: digest,

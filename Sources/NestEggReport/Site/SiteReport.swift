@@ -211,8 +211,8 @@ public enum SiteReport {
 
     /// The reports, in the order of the navigation and the start page.
     static let reports: [Report] = [
-        Report(section: RoundUpsReport.section, pages: { RoundUpsReport.pages(for: $0.starling, context: $1, figures: $2.figures, elsewhere: $2.elsewhere) },
-               dashboard: { RoundUpsReport.dashboard(for: $0.starling, context: $1, figures: $2.figures) }),
+        Report(section: RoundUpsReport.section, pages: { RoundUpsReport.pages(for: $0.starling.filter(\.roundUps), context: $1, figures: $2.figures, elsewhere: $2.elsewhere) },
+               dashboard: { RoundUpsReport.dashboard(for: $0.starling.filter(\.roundUps), context: $1, figures: $2.figures) }),
         Report(section: GoalsReport.section, pages: GoalsReport.pages, dashboard: GoalsReport.dashboard),
         // Its start-page section is the insights'.
         Report(section: TransactionsReport.section, pages: { dataset, context, derived in

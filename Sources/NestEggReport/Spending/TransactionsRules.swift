@@ -161,7 +161,7 @@ public enum TransactionsRules {
             let name = item.counterPartyName.isEmpty ? Text.singleLine(item.reference) : item.counterPartyName
             return SpendingItem(sourceID: item.uid, source: .starling, name: name,
                                 category: categories.category(item.spendingCategory), amount: item.amount,
-                                date: clock.date(of: item.transactionTime), instant: item.transactionTime,
+                                date: clock.date(of: item.transactionTime), instant: item.dateOnly ? nil : item.transactionTime,
                                 accountName: data.account.name, provider: nil, pinned: true,
                                 pending: item.status == .pending)
         }

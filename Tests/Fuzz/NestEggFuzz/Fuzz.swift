@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 @testable import NestEggBuild
+@testable import NestEggImport
 @testable import NestEggLoad
 @testable import NestEggModel
 @testable import NestEggReport
@@ -46,12 +47,36 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case "folder": FuzzTargets.folder(bytes)
     case "manifest": FuzzTargets.manifest(bytes)
     case "part": FuzzTargets.part(bytes)
+    case "ofx": FuzzTargets.importFormat(bytes) { try OFXParser.parse($0) }
+    case "camt": FuzzTargets.importFormat(bytes) { try CamtParser.parse($0) }
+    case "mt940": FuzzTargets.importFormat(bytes) { try MT940Parser.parse($0) }
+    case "qif": FuzzTargets.importFormat(bytes) { try QIFParser.parse($0, options: QIFOptions(currency: "GBP", accountName: "Fuzz")) }
+    case "csv": FuzzTargets.csv(bytes)
     default: fatalError("unknown NESTEGG_FUZZ_TARGET \(target)")
     }
     return 0
 }
 
 enum FuzzTargets {
+    /// A bank export parser on any bytes: it returns statements or throws, never traps; the
+    /// amounts it returns are within ``DecimalAmount``'s limits, and their text reads back.
+    static func importFormat(_ bytes: [UInt8], _ parse: ([UInt8]) throws(ImportProblem) -> [ImportedStatement]) {
+        guard let statements = try? parse(bytes) else { return }
+        for entry in statements.lazy.flatMap(\.entries) {
+            precondition(DecimalAmount(parsing: entry.amount.description) == entry.amount, "an amount within DecimalAmount's limits, whose text reads back")
+        }
+    }
+
+    /// The CSV reader with a mapping taken from the first line of the input (`date;amount;desc;balance`
+    /// columns by position), then NestEgg's own statement CSV reader on the rest.
+    static func csv(_ bytes: [UInt8]) {
+        let mapping = CSVMapping(date: "#1", dateFormat: bytes.first.map { $0 % 2 == 0 ? "DD/MM/YYYY" : "YYYY-MM-DD" } ?? "YYYY-MM-DD",
+                                 amount: "#2", description: ["#3"], balance: bytes.count % 3 == 0 ? "#4" : nil,
+                                 decimal: bytes.count % 5 == 0 ? "," : ".", account: ImportedAccount(currency: "EUR"))
+        importFormat(bytes) { try CSVImportParser.parse($0, mapping: mapping) }
+        importFormat(bytes) { try CSVImportParser.parse($0) }
+    }
+
     /// Parse; on success, place a diagnostic at every value (line, column and JSON path).
     static func json(_ bytes: [UInt8]) {
         let log = DiagnosticLog()
@@ -77,6 +102,9 @@ enum FuzzTargets {
         ["qapital/savingsgoals.json", "qapital/feed/1.json", "qapital/users/1.json", "qapital/savingsrules.json"],
         ["kiva/loans.json", "restcountries/countries.json", "kiva/my/loans.json", "kiva/cart.json", "kiva/my/balance.json", "kiva/my/account.json"],
         ["transfers/transfers.json", "transfers/users.json"],
+        // Two bank downloads of (perhaps) one account, and the rules that read them: merged,
+        // de-duplicated and their balances checked (NestEggLoad's ImportedAccounts).
+        ["imports/a.ofx", "imports/b.xml", "imports/c.sta", "imports/d.csv", "nestegg.json"],
     ]
     static let folder: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("nestegg-fuzz-\(getpid())")

@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+@testable import NestEggImport
+@testable import NestEggLoad
+@testable import NestEggModel
+@testable import NestEggSupport
+
+/// `imports/`, through the `nestegg` binary and the loader: a folder of bank downloads alone is a
+/// whole site; every booked entry of each file is on the statements with its date and signed
+/// amount, and the statements' balances are the ones the files state; overlapping downloads are
+/// one account; a file that contradicts itself, or is no format NestEgg reads, is refused by name;
+/// and NestEgg's own statement CSV and camt.053 read back to the same statements.
+@Suite(.serialized) struct ImportsEndToEndTests {
+    static let household = repositoryRoot.appendingPathComponent("Tests/Samples/imports/household")
+
+    /// The (date, signed amount, balance) lines of every statement CSV of one account's folder, oldest first.
+    static func statementLines(_ folder: URL) throws -> [(date: String, amount: String, balance: String)] {
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".csv") && !$0.hasPrefix("index") }.sorted()
+        var lines: [(String, String, String)] = []
+        for file in files {
+            let statements = try CSVImportParser.parse(Array(try Data(contentsOf: folder.appendingPathComponent(file))))
+            for statement in statements {
+                var balance = statement.opening?.amount
+                for entry in statement.entries {
+                    balance = balance.map { DecimalAmount(significand: $0.significand + entry.amount.significand, scale: 2) }
+                    lines.append(("\(entry.date)", "\(entry.amount)", balance.map(\.description) ?? ""))
+                }
+            }
+        }
+        return lines
+    }
+
+    static func copy(_ source: URL) throws -> URL {
+        let work = try temporaryFolder()
+        let data = work.appendingPathComponent("data")
+        try FileManager.default.copyItem(at: source, to: data)
+        return work
+    }
+
+    @Test func aFolderOfBankDownloadsAloneBuildsTheWholeSite() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let output = work.appendingPathComponent("site")
+        let result = try NestEggBinary.run(["build", "--data", Self.household.path, "--output", output.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let start = try String(contentsOf: output.appendingPathComponent("index.md"), encoding: .utf8)
+        for section in ["## Statements", "Net worth", "Cash flow", "Spending by category"] {
+            #expect(start.contains(section), "the start page has \(section)")
+        }
+        for name in ["Barclays current", "Girokonto", "Joint current", "Account ending 2257", "Account ending 1111"] {
+            #expect(start.contains(name), "the start page lists \(name)")
+        }
+        // Round-ups are Starling's: no rule asks for them here.
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("roundups").path))
+        for page in ["search.html", "payees/index.html", "networth/index.html", "statements/index.html", "transactions/index.html"] {
+            #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(page).path), "\(page)")
+        }
+    }
+
+    @Test func everyBookedEntryIsOnTheStatementsWithTheFilesBalances() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let output = work.appendingPathComponent("site")
+        let result = try NestEggBinary.run(["build", "--data", Self.household.path, "--output", output.path])
+        try #require(result.status == 0, "\(result.stderr)")
+        // What each file says, read by its parser alone.
+        let files: [(slug: String, path: String, read: ([UInt8]) throws -> [ImportedStatement])] = [
+            ("girokonto", "ing-de/2026-03.xml", { try CamtParser.parse($0) }),
+            ("account-ending-2257", "abnamro/statement.sta", { try MT940Parser.parse($0) }),
+            ("account-ending-1111", "amex/activity.ofx", { try OFXParser.parse($0) }),
+            ("joint-current", "quicken/joint.qif", { try QIFParser.parse($0, options: QIFOptions(currency: "GBP", accountName: "Joint current", dateOrder: .dayFirst)) }),
+        ]
+        for (slug, path, read) in files {
+            let statements = try read(Array(try Data(contentsOf: Self.household.appendingPathComponent("imports/" + path))))
+            let booked = statements.flatMap(\.entries).filter { $0.status == .booked }
+            let lines = try Self.statementLines(output.appendingPathComponent("statements/\(slug)"))
+            #expect(lines.map { "\($0.date) \($0.amount)" }.sorted() == booked.map { "\($0.date) \(DecimalAmount(significand: $0.amount.minorUnits(minorDigits: 2)!, scale: 2))" }.sorted(),
+                    "\(path): every booked entry, once, with its date and signed amount")
+            if let closing = statements.compactMap(\.closing).max(by: { $0.date < $1.date }) {
+                let last = lines.last { $0.date <= "\(closing.date)" }
+                #expect(last?.balance == DecimalAmount(significand: closing.amount.minorUnits(minorDigits: 2)!, scale: 2).description,
+                        "\(path): the balance on \(closing.date) is the file's")
+            }
+        }
+    }
+
+    @Test func aFileThatContradictsItselfIsRefusedByName() throws {
+        let work = try Self.copy(Self.household)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let camt = work.appendingPathComponent("data/imports/ing-de/2026-03.xml")
+        let text = try String(contentsOf: camt, encoding: .utf8)
+        try text.replacingOccurrences(of: "<Amt Ccy=\"EUR\">2831.70</Amt>", with: "<Amt Ccy=\"EUR\">2831.07</Amt>")
+            .write(to: camt, atomically: true, encoding: .utf8)
+        let output = work.appendingPathComponent("site")
+        let result = try NestEggBinary.run(["build", "--data", work.appendingPathComponent("data").path, "--output", output.path])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("imports/ing-de/2026-03.xml:"), "\(result.stderr)")
+        #expect(result.stderr.contains("2831.07") && result.stderr.contains("2831.70"), "names the stated and the computed balance: \(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path), "nothing written")
+    }
+
+    @Test func aFileOfNoKnownFormatIsRefusedByNameAndCheckListsEveryBadFile() throws {
+        let work = try Self.copy(Self.household)
+        defer { try? FileManager.default.removeItem(at: work) }
+        try Data("Date;Betrag\n01.02.2024;-1,00\n".utf8).write(to: work.appendingPathComponent("data/imports/unknown.csv"))
+        try Data("OFXHEADER:100\nDATA:OFXSGML\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>EUR<BANKACCTFROM><BANKID>1<ACCTID>2<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST><STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20240101<TRNAMT>abc<FITID>1</STMTTRN></BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n".utf8)
+            .write(to: work.appendingPathComponent("data/imports/broken.ofx"))
+        let result = try NestEggBinary.run(["check", "--data", work.appendingPathComponent("data").path])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("imports/unknown.csv") && result.stderr.contains("not a bank export NestEgg reads"), "\(result.stderr)")
+        #expect(result.stderr.contains("imports/broken.ofx:"), "\(result.stderr)")
+    }
+
+    /// Two overlapping downloads of one account (OFX, by `FITID`), and a QIF (no ids) whose same
+    /// payment is twice in one file and once in an overlapping one.
+    @Test func overlappingDownloadsAreOneAccountEachPaymentOnce() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let imports = work.appendingPathComponent("imports")
+        try FileManager.default.createDirectory(at: imports, withIntermediateDirectories: true)
+        func ofx(_ entries: [(String, String, String)], balance: String, asOf: String) -> String {
+            "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS><STMTRS><CURDEF>GBP"
+                + "<BANKACCTFROM><BANKID>200000<ACCTID>55779911<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST>"
+                + entries.map { "<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>\($0.1)<TRNAMT>\($0.2)<FITID>\($0.0)<NAME>Shop</STMTTRN>" }.joined()
+                + "</BANKTRANLIST><LEDGERBAL><BALAMT>\(balance)<DTASOF>\(asOf)</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n"
+        }
+        try ofx([("a1", "20261001", "-10.00"), ("a2", "20261005", "-5.00")], balance: "85.00", asOf: "20261005")
+            .write(to: imports.appendingPathComponent("october.ofx"), atomically: true, encoding: .utf8)
+        try ofx([("a2", "20261005", "-5.00"), ("a3", "20261010", "-20.00")], balance: "65.00", asOf: "20261010")
+            .write(to: imports.appendingPathComponent("later.ofx"), atomically: true, encoding: .utf8)
+        let qif = "!Type:Bank\nD10/01/2026\nT-3.00\nPCoffee\n^\nD10/01/2026\nT-3.00\nPCoffee\n^\n"
+        try qif.write(to: imports.appendingPathComponent("a.qif"), atomically: true, encoding: .utf8)
+        try "!Type:Bank\nD10/01/2026\nT-3.00\nPCoffee\n^\nD10/02/2026\nT-4.00\nPTea\n^\n".write(to: imports.appendingPathComponent("b.qif"), atomically: true, encoding: .utf8)
+        try #"{"imports": [{"files": "*.qif", "account": {"name": "Cash book", "currency": "GBP"}, "qif": {"dateOrder": "monthFirst"}}]}"#
+            .write(to: work.appendingPathComponent("nestegg.json"), atomically: true, encoding: .utf8)
+        let log = DiagnosticLog()
+        let dataset = DataLoader.load(try DataFolder(root: work), log: log)
+        #expect(!log.hasErrors, "\(log.errors)")
+        #expect(dataset.starling.count == 2)
+        let bank = try #require(dataset.starling.first { $0.identifiers?.accountIdentifier == "55779911" })
+        #expect(bank.feed.map(\.uid).sorted() == ["a1", "a2", "a3"])
+        #expect(bank.balance?.cleared == Money(minorUnits: 6500, currency: .gbp))
+        let cash = try #require(dataset.starling.first { $0.account.name == "Cash book" })
+        #expect(cash.feed.map(\.signedAmount.minorUnits).sorted() == [-400, -300, -300], "twice in a.qif is twice; once again in b.qif is not a third")
+        #expect(Set(cash.sources) == ["imports/a.qif", "imports/b.qif"])
+    }
+
+    /// Two downloads of one account whose balances disagree with the entries between them.
+    @Test func downloadsThatContradictEachOtherAreRefused() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let imports = work.appendingPathComponent("imports")
+        try FileManager.default.createDirectory(at: imports, withIntermediateDirectories: true)
+        func ofx(_ id: String, _ date: String, _ amount: String, balance: String) -> String {
+            "OFXHEADER:100\nDATA:OFXSGML\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>GBP<BANKACCTFROM><BANKID>1<ACCTID>9<ACCTTYPE>CHECKING</BANKACCTFROM>"
+                + "<BANKTRANLIST><STMTTRN><TRNTYPE>DEBIT<DTPOSTED>\(date)<TRNAMT>\(amount)<FITID>\(id)</STMTTRN></BANKTRANLIST>"
+                + "<LEDGERBAL><BALAMT>\(balance)<DTASOF>\(date)</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n"
+        }
+        try ofx("x1", "20261001", "-10.00", balance: "90.00").write(to: imports.appendingPathComponent("1.ofx"), atomically: true, encoding: .utf8)
+        try ofx("x2", "20261002", "-10.00", balance: "70.00").write(to: imports.appendingPathComponent("2.ofx"), atomically: true, encoding: .utf8)
+        let log = DiagnosticLog()
+        _ = DataLoader.load(try DataFolder(root: work), log: log)
+        let error = try #require(log.errors.first)
+        #expect(error.file == "imports/1.ofx")
+        #expect(error.message.contains("90.00") && error.message.contains("80.00") && error.message.contains("imports/2.ofx"), "\(error.message)")
+    }
+
+    /// NestEgg's own statements of the fixtures' "Personal" account, as CSV and as camt.053, in
+    /// `imports/` of an empty folder: each gives back the same lines and balances.
+    @Test(arguments: ["csv", "camt053.xml"]) func nestEggsOwnStatementsReadBackTheSame(_ suffix: String) throws {
+        let original = repositoryRoot.appendingPathComponent("Output/statements/personal")
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let imports = work.appendingPathComponent("data/imports")
+        try FileManager.default.createDirectory(at: imports, withIntermediateDirectories: true)
+        for file in try FileManager.default.contentsOfDirectory(atPath: original.path) where file.hasSuffix("." + suffix) && !file.hasPrefix("index") {
+            try FileManager.default.copyItem(at: original.appendingPathComponent(file), to: imports.appendingPathComponent(file))
+        }
+        try #"{"imports": [{"files": "*", "account": {"name": "Personal"}}]}"#
+            .write(to: work.appendingPathComponent("data/nestegg.json"), atomically: true, encoding: .utf8)
+        let output = work.appendingPathComponent("site")
+        let result = try NestEggBinary.run(["build", "--data", work.appendingPathComponent("data").path, "--output", output.path])
+        try #require(result.status == 0, "\(result.stderr)")
+        let before = try Self.statementLines(original)
+        let after = try Self.statementLines(output.appendingPathComponent("statements/personal"))
+        #expect(after.map { "\($0.date) \($0.amount) \($0.balance)" } == before.map { "\($0.date) \($0.amount) \($0.balance)" })
+        #expect(!after.isEmpty)
+    }
+}
