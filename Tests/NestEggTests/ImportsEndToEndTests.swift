@@ -186,4 +186,28 @@ import Testing
         #expect(after.map { "\($0.date) \($0.amount) \($0.balance)" } == before.map { "\($0.date) \($0.amount) \($0.balance)" })
         #expect(!after.isEmpty)
     }
+
+    /// Shares without a census read every file, bank downloads included, and merge to the site one
+    /// machine builds; a census, which holds Starling accounts only, is refused.
+    @Test func sharesWithoutACensusMergeToTheSameSiteAndACensusIsRefused() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = Self.household.path
+        let single = work.appendingPathComponent("single")
+        try #require(try NestEggBinary.run(["build", "-q", "--data", data, "--output", single.path]).status == 0)
+        var parts: [String] = []
+        for index in 0..<2 {
+            let part = work.appendingPathComponent("part-\(index)").path
+            let result = try NestEggBinary.run(["build", "-q", "--data", data, "--output", part, "--shard", "\(index)/2"])
+            #expect(result.status == 0, "\(result.stderr)")
+            parts.append(part)
+        }
+        let merged = work.appendingPathComponent("merged")
+        let merge = try NestEggBinary.run(["merge", "-q"] + parts + ["--output", merged.path])
+        try #require(merge.status == 0, "\(merge.stderr)")
+        #expect(snapshot(merged) == snapshot(single))
+        let census = try NestEggBinary.run(["census", "-q", "--data", data, "--output", work.appendingPathComponent("0.census").path, "--shard", "0/1"])
+        #expect(census.status == 64)
+        #expect(census.stderr.contains("imports/") && census.stderr.contains("without a census"), "\(census.stderr)")
+    }
 }

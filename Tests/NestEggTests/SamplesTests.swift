@@ -18,7 +18,7 @@ import Testing
 
     @Test func everySampleParsesWithoutADiagnostic() throws {
         let files = Self.sampleFiles()
-        #expect(files.count == 31)
+        #expect(files.count == 40)
         for path in files {
             let (_, log) = try sample(path)
             #expect(log.diagnostics.isEmpty, "\(path): \(log.diagnostics)")

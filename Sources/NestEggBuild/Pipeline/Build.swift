@@ -387,6 +387,7 @@ public struct Build {
     /// With `--census`: the census, read for the data's accounts (`starling/accounts.json`).
     func readCensus(_ folder: DataFolder) throws(BuildError) -> CensusSet? {
         guard let url = options.census else { return nil }
+        try Census.refuseImports(folder)
         // A census file that is a link may not lead into the output, which the swap replaces.
         if let error = Destinations.checkLinks([.init(flat: url, what: "census", suffix: "." + Census.fileExtension)],
                                                replaced: [("--output", options.output, true)]) { throw error }

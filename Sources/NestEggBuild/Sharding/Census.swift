@@ -39,6 +39,16 @@ public struct Census {
     static func isFeed(_ path: String) -> Bool { path.hasPrefix("starling/feed/") || path.hasPrefix("qapital/feed/") }
 
     /// - Returns: how many feeds of accounts and of goals the census holds.
+    /// A census holds Starling accounts' figures only: the accounts of bank downloads and
+    /// open-banking answers (`imports/`, `berlingroup/`, `simplefin/`) would be missing from the
+    /// lists a share fills from it. Shares built without a census read every file, those included.
+    static func refuseImports(_ folder: DataFolder) throws(BuildError) {
+        guard let source = ([ImportsLoader.folderName] + OpenBankingLoader.folders).first(where: folder.hasFolder) else { return }
+        throw BuildError(step: .load, exitCode: .usage, diagnostics: [Diagnostic(.error, file: source + "/",
+            message: "a census reads Starling accounts only, and this data folder has \(source)/: build the shares without a census "
+                + "(nestegg build --shards N, each share reading every file), or on one machine")])
+    }
+
     public func run() throws(BuildError) -> (accounts: Int, goals: Int) {
         try checkOutput()
         StagedFile.recover(beside: options.output)
@@ -48,6 +58,7 @@ public struct Census {
         let folder = try build.openDataFolder()
         if let error = Destinations.checkLinks([.init(data: folder)], replaced: [("--output", options.output, false)]) { throw error }
         let shard = options.shard
+        try Self.refuseImports(folder)
         // The files but the feeds, hashed before and after: the figures come from them too (the
         // balances, the settings), so they must be what the digest says.
         let restBefore = DataDigests(folder, skipping: Self.isFeed).digest(excluding: [])

@@ -59,8 +59,7 @@ enum CamtValues {
 
     /// An ISO 4217 code: three capital letters.
     static func currency(_ text: String, at position: CamtPosition) throws(ImportProblem) -> String {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 3, bytes.allSatisfy({ (65...90).contains($0) }) else {
+        guard text.utf8.count == 3, text.utf8.allSatisfy({ (65...90).contains($0) }) else {
             throw position.problem("\(quoted(text)) is no currency; expected an ISO 4217 code like EUR")
         }
         return text

@@ -32,8 +32,8 @@ enum CamtNode: Sendable, Equatable {
     case relatedParties, debtor, debtorParty, debtorName, creditor, creditorParty, creditorName
     case remittance, unstructured, transactionInformation
 
-    /// The node an element named `name` is inside this one.
-    func child(_ name: String) -> CamtNode {
+    /// The node an element named `name` (its local name, as bytes of the input) is inside this one.
+    func child(_ name: CamtName) -> CamtNode {
         switch self {
         case .statement:
             switch name {
@@ -134,9 +134,9 @@ enum CamtNode: Sendable, Equatable {
         }
     }
 
-    private static func isDate(_ name: String) -> Bool { name == "Dt" || name == "DtTm" }
+    private static func isDate(_ name: CamtName) -> Bool { name == "Dt" || name == "DtTm" }
 
-    private static func entryChild(_ name: String) -> CamtNode {
+    private static func entryChild(_ name: CamtName) -> CamtNode {
         switch name {
         case "NtryRef": .entryReference
         case "Amt": .entryAmount
@@ -154,13 +154,42 @@ enum CamtNode: Sendable, Equatable {
         }
     }
 
-    private static func transactionChild(_ name: String) -> CamtNode {
+    private static func transactionChild(_ name: CamtName) -> CamtNode {
         switch name {
         case "Refs": .transactionReferences
         case "RltdPties": .relatedParties
         case "RmtInf": .remittance
         case "AddtlTxInf": .transactionInformation
         default: .ignored
+        }
+    }
+
+    /// The name of the element this node is, given its local name as found: a literal when the
+    /// node has one name or a few (no String made per element), else the name as written.
+    func elementName(_ name: CamtName) -> String {
+        switch self {
+        case .account: "Acct"
+        case .balance: "Bal"
+        case .entry: "Ntry"
+        case .transaction: "TxDtls"
+        case .iban: "IBAN"
+        case .accountCurrency: "Ccy"
+        case .accountName, .ownerName, .debtorName, .creditorName: "Nm"
+        case .balanceTypeCode, .bankDomainCode, .bankFamilyCode, .bankProprietaryCode: "Cd"
+        case .balanceAmount, .entryAmount: "Amt"
+        case .balanceCreditDebit, .entryCreditDebit: "CdtDbtInd"
+        case .entryReference: "NtryRef"
+        case .entryReversal: "RvslInd"
+        case .entryStatus: "Sts"
+        case .entryStatusCode: name == "Cd" ? "Cd" : "Prtry"
+        case .balanceDateValue, .bookingDateValue, .valueDateValue: name == "Dt" ? "Dt" : "DtTm"
+        case .entryServicerReference, .transactionServicerReference: "AcctSvcrRef"
+        case .bankSubFamilyCode: "SubFmlyCd"
+        case .entryInformation: "AddtlNtryInf"
+        case .endToEndId: "EndToEndId"
+        case .unstructured: "Ustrd"
+        case .transactionInformation: "AddtlTxInf"
+        default: name.string
         }
     }
 

@@ -13,8 +13,9 @@
 //   `AddtlTxInf`), the payee (the other party of `TxDtls/RltdPties`) and the reference
 //   (`Refs/EndToEndId`, unless `NOTPROVIDED`).
 //
-// The XML is read by FoundationXML's XMLParser (libxml2) without external entities; a document
-// with a DOCTYPE is refused before it is parsed, so no entity of its making is ever expanded.
+// The XML is read by `CamtXMLTokenizer`, on bytes, in UTF-8, ISO-8859-1 or Windows-1252 as the XML
+// declaration says; a document with a DOCTYPE is refused, so no entity but XML's own five is ever
+// expanded. The module needs nothing but the standard library for it.
 
 public enum CamtParser {
     /// How much of a file `recognises` looks at.
@@ -43,8 +44,16 @@ public enum CamtParser {
             throw ImportProblem(line: line, element: "DOCTYPE", "a camt document has no DOCTYPE; one with a document type declaration (and so perhaps entities) is not read")
         }
         guard let kind = prolog.kind else { throw notCamt(prolog) }
-        let input = prolog.declaredEncoding == nil ? utf8(bytes) : bytes
-        return try CamtReader(kind: kind).read(input)
+        guard let declared = prolog.declaredEncoding else {
+            // No declaration: UTF-8 by XML's rule; bytes that are not (a bank's Latin-1 export that
+            // does not say so) are read again as Windows-1252, as `ImportText` does.
+            if let statements = try CamtReader.read(bytes, kind: kind, encoding: .utf8, fallbackAllowed: true) { return statements }
+            return try CamtReader.read(bytes, kind: kind, encoding: .windows1252) ?? []
+        }
+        guard let encoding = CamtEncoding(declared: declared) else {
+            throw ImportProblem(line: 1, element: "xml", "the XML declaration names the encoding \"\(declared)\"; expected UTF-8, ISO-8859-1 or windows-1252")
+        }
+        return try CamtReader.read(bytes, kind: kind, encoding: encoding) ?? []
     }
 
     /// The problem of a well-formed start that is no camt.052/.053: what the root is, and in which namespace.
@@ -52,12 +61,5 @@ public enum CamtParser {
         let found = "found <\(prolog.rootName)>" + (prolog.namespace.map { " in the namespace \($0)" } ?? " without a namespace")
         return ImportProblem(line: prolog.rootLine, element: prolog.rootName,
                              "\(found); expected <Document> in the namespace \(CamtDocumentKind.namespacePrefix)camt.053.001.NN or camt.052.001.NN")
-    }
-
-    /// A document without an encoding declaration is UTF-8 by XML's rule; one whose bytes are not
-    /// (a bank's Latin-1 export that does not say so) is read as Windows-1252, as `ImportText` does.
-    private static func utf8(_ bytes: [UInt8]) -> [UInt8] {
-        if String(validating: bytes, as: UTF8.self) != nil { return bytes }
-        return Array(ImportText.decode(bytes).utf8)
     }
 }

@@ -34,6 +34,19 @@ public struct CamtDocumentKind: Sendable, Hashable, CustomStringConvertible {
     /// The element of one account's statement or report inside the message.
     var statementElementName: String { message == .statement ? "Stmt" : "Rpt" }
 
+    /// Whether `name` is one of `messageElementNames`.
+    func isMessageElement(_ name: CamtName) -> Bool {
+        switch message {
+        case .statement: name == "BkToCstmrStmt" || name == "BkToCstmrStmtV01"
+        case .report: name == "BkToCstmrAcctRpt" || name == "BkToCstmrAcctRptV01"
+        }
+    }
+
+    /// Whether `name` is the `statementElementName`.
+    func isStatementElement(_ name: CamtName) -> Bool {
+        message == .statement ? name == "Stmt" : name == "Rpt"
+    }
+
     public var description: String {
         message.rawValue + (version.map { $0 < 10 ? ".001.0\($0)" : ".001.\($0)" } ?? " (no namespace)")
     }
@@ -143,15 +156,16 @@ struct CamtProlog {
 
     /// `name="value"` (or single quotes) inside an XML declaration.
     private static func pseudoAttribute(_ name: String, in declaration: ArraySlice<UInt8>) -> String? {
-        let text = String(decoding: declaration, as: UTF8.self)
-        guard let range = text.range(of: name) else { return nil }
-        var rest = text[range.upperBound...].drop { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
-        guard rest.first == "=" else { return nil }
-        rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
-        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        let pattern = Array(name.utf8)
+        guard let found = declaration.indices.first(where: { declaration[$0...].starts(with: pattern) }) else { return nil }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        var rest = declaration[(found + pattern.count)...].drop(while: isSpace)
+        guard rest.first == UInt8(ascii: "=") else { return nil }
+        rest = rest.dropFirst().drop(while: isSpace)
+        guard let quote = rest.first, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
         rest = rest.dropFirst()
         guard let close = rest.firstIndex(of: quote) else { return nil }
-        return String(rest[..<close])
+        return String(decoding: rest[..<close], as: UTF8.self)
     }
 }
 

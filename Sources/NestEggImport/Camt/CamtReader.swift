@@ -1,61 +1,38 @@
-// Reading a camt.052/.053 document as XMLParser streams it by: a stack of `CamtNode`s says where
-// each element is, the texts wanted are collected, checked when their end tag comes and put into
-// the statement being built. The first problem stops the parse.
-//
-// The delegate object is a thin shell: all state is one struct, `CamtReadState`, so that a
-// callback costs one exclusive access to the delegate's memory, not one per property.
+// Reading a camt.052/.053 document as `CamtXMLTokenizer` finds its tags: a stack of `CamtNode`s
+// says where each element is, the texts wanted are collected, checked when their end tag comes and
+// put into the statement being built. The first problem stops the parse.
 
-import Foundation  // Data, NSObject, NSError
-#if canImport(FoundationXML)
-import FoundationXML  // XMLParser, outside Foundation on Linux
-#endif
-
-final class CamtReader: NSObject, XMLParserDelegate {
-    private var state: CamtReadState
-
-    init(kind: CamtDocumentKind) {
-        state = CamtReadState(kind: kind)
-    }
-
-    /// Parses the whole document; the statements in file order, or the first problem.
-    func read(_ bytes: [UInt8]) throws(ImportProblem) -> [ImportedStatement] {
-        // A stream, not `XMLParser(data:)`: that hands libxml2 the whole file as one chunk, which it
-        // refuses beyond 10 MB ("huge input lookup"); a stream goes in chunks of 128 KB.
-        let parser = XMLParser(stream: InputStream(data: Data(bytes)))
-        parser.shouldResolveExternalEntities = false
-        // Names as written (`ns2:Ntry`), their prefix dropped here: the namespace was checked on the
-        // root already, and leaving it to XMLParser costs two strings per element.
-        parser.shouldProcessNamespaces = false
-        parser.shouldReportNamespacePrefixes = false
-        parser.delegate = self
-        let finished = parser.parse()
-        parser.delegate = nil
-        return try state.result(finished: finished, parser)
-    }
-
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
-        if !state.start(elementName, attributeDict, parser) { parser.abortParsing() }
-    }
-
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-        if !state.end(parser) { parser.abortParsing() }
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        state.characters(string)
-    }
-
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        state.characters(String(decoding: CDATABlock, as: UTF8.self))
-    }
-
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-        if !state.xmlError(parseError, parser) { parser.abortParsing() }
+enum CamtReader {
+    /// Parses the whole document in `encoding`; the statements in file order, or the first problem.
+    /// With `fallbackAllowed` (a document that declares no encoding), `nil` when its bytes turn out
+    /// not to be UTF-8: then it is to be read again as Windows-1252.
+    static func read(_ bytes: [UInt8], kind: CamtDocumentKind, encoding: CamtEncoding,
+                     fallbackAllowed: Bool = false) throws(ImportProblem) -> [ImportedStatement]? {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(ImportProblem) -> [ImportedStatement]? in
+            guard let base = buffer.baseAddress else { throw ImportProblem(line: 1, "the file is empty; expected a camt document") }
+            var tokenizer = CamtXMLTokenizer(base, count: buffer.count, encoding: encoding, fallbackAllowed: fallbackAllowed)
+            var state = CamtReadState(kind: kind)
+            do throws(ImportProblem) {
+                while true {
+                    switch try tokenizer.next() {
+                    case .start(let selfClosing):
+                        try state.start(&tokenizer)
+                        if selfClosing { try state.end(&tokenizer) }
+                    case .end:
+                        try state.end(&tokenizer)
+                    case .finished:
+                        return try state.result(line: tokenizer.line)
+                    }
+                }
+            } catch {
+                if tokenizer.notUTF8 { return nil }
+                throw error
+            }
+        }
     }
 }
 
-/// Everything the reader knows while a document streams by.
+/// Everything the reader knows while a document is read.
 struct CamtReadState {
     /// Deeper than any camt document nests (about 15 levels); more is refused, not followed.
     static let maximumDepth = 64
@@ -64,9 +41,7 @@ struct CamtReadState {
     private var stack: [CamtNode] = []
     private var statementCount = 0
 
-    // The element whose text is being collected.
-    private var text = ""
-    private var capturing = false
+    // Where the element whose text is being collected (by the tokenizer) is.
     private var textPosition = CamtPosition(line: 0, column: nil, node: .ignored, name: "")
 
     // The `Ccy` attribute of the `Amt` being read.
@@ -81,96 +56,73 @@ struct CamtReadState {
     private var transaction: CamtTransactionDetails?
 
     private var statements: [ImportedStatement] = []
-    private var problem: ImportProblem?
 
     init(kind: CamtDocumentKind) {
         self.kind = kind
         stack.reserveCapacity(32)
     }
 
-    /// The statements once the parse is over, or what went wrong.
-    func result(finished: Bool, _ parser: XMLParser) throws(ImportProblem) -> [ImportedStatement] {
-        if let problem { throw problem }
-        guard finished else {
-            throw ImportProblem(line: max(1, parser.lineNumber), column: parser.columnNumber, Self.malformed(parser.parserError))
-        }
+    /// The statements once the document has ended.
+    func result(line: Int) throws(ImportProblem) -> [ImportedStatement] {
         guard statementCount > 0 else {
-            throw ImportProblem(line: max(1, parser.lineNumber), element: kind.messageElementNames[0],
+            throw ImportProblem(line: max(1, line), element: kind.messageElementNames[0],
                                 "the document has no \(kind.statementElementName); expected at least one account's \(kind.statementElementName)")
         }
         return statements
     }
 
-    // MARK: Callbacks: each returns false when the parse is to stop.
+    // MARK: Tags
 
-    mutating func start(_ qualifiedName: String, _ attributes: [String: String], _ parser: XMLParser) -> Bool {
-        guard problem == nil else { return false }
+    /// A start tag: where it is in the tree, and what the reader does with it.
+    mutating func start(_ tokenizer: inout CamtXMLTokenizer) throws(ImportProblem) {
         guard stack.count < Self.maximumDepth else {
-            return fail(position(parser, qualifiedName).problem("elements nest deeper than \(Self.maximumDepth) levels; a camt document nests about 15"))
+            throw ImportProblem(line: tokenizer.tagLine, column: tokenizer.tagColumn, element: tokenizer.qualifiedName,
+                                "elements nest deeper than \(Self.maximumDepth) levels; a camt document nests about 15")
         }
-        capturing = false
+        tokenizer.endCapture()
         if stack.last == .ignored {  // everything inside an element not read is not read either
             stack.append(.ignored)
-            return true
+            return
         }
-        let name = Self.localName(qualifiedName)
+        let name = tokenizer.localName
         let node: CamtNode
         switch stack.last {
         case nil:
             node = .document
         case .document?:
-            guard kind.messageElementNames.contains(name) else {
-                return fail(position(parser, name).problem(
-                    "found \(name) in a \(kind.message.rawValue) document; expected \(kind.messageElementNames[0])"))
+            guard kind.isMessageElement(name) else {
+                throw ImportProblem(line: tokenizer.tagLine, column: tokenizer.tagColumn, element: name.string,
+                                    "found \(name.string) in a \(kind.message.rawValue) document; expected \(kind.messageElementNames[0])")
             }
             node = .message
         case .message?:
-            node = name == kind.statementElementName ? .statement : .ignored
+            node = kind.isStatementElement(name) ? .statement : .ignored
         case let parent?:
             node = parent.child(name)
         }
         stack.append(node)
-        guard node != .ignored else { return true }
-        return begin(node, name, attributes, parser)
+        guard node != .ignored else { return }
+        try begin(node, &tokenizer)
     }
 
-    mutating func end(_ parser: XMLParser) -> Bool {
-        guard problem == nil, let node = stack.popLast() else { return false }
-        defer { capturing = false }
-        guard node != .ignored else { return true }
-        do throws(ImportProblem) {
-            try end(node)
-            return true
-        } catch {
-            return fail(error)
+    /// An end tag (the tokenizer has checked that it matches).
+    mutating func end(_ tokenizer: inout CamtXMLTokenizer) throws(ImportProblem) {
+        guard let node = stack.popLast() else { return }
+        guard node != .ignored else {
+            tokenizer.endCapture()
+            return
         }
-    }
-
-    mutating func characters(_ string: String) {
-        if capturing { text += string }
-    }
-
-    mutating func xmlError(_ error: Error, _ parser: XMLParser) -> Bool {
-        guard problem == nil else { return false }
-        return fail(ImportProblem(line: max(1, parser.lineNumber), column: parser.columnNumber, Self.malformed(error)))
+        let value = node.capturesText ? tokenizer.capturedText : ""
+        tokenizer.endCapture()
+        try end(node, value)
     }
 
     // MARK: Elements
 
-    private func position(_ parser: XMLParser, _ element: String) -> CamtPosition {
-        CamtPosition(line: max(1, parser.lineNumber), column: parser.columnNumber, node: .ignored, name: element)
-    }
-
-    /// Keeps the first problem; false, to stop the parse.
-    private mutating func fail(_ problem: ImportProblem) -> Bool {
-        if self.problem == nil { self.problem = problem }
-        return false
-    }
-
     /// A start tag the reader wants: opens a statement, balance, entry or transaction, notes an
     /// amount's currency, starts collecting text.
-    private mutating func begin(_ node: CamtNode, _ name: String, _ attributes: [String: String], _ parser: XMLParser) -> Bool {
-        let here = CamtPosition(line: max(1, parser.lineNumber), column: parser.columnNumber, node: node, name: name)
+    private mutating func begin(_ node: CamtNode, _ tokenizer: inout CamtXMLTokenizer) throws(ImportProblem) {
+        let here = CamtPosition(line: tokenizer.tagLine, column: tokenizer.tagColumn, node: node, name: node.elementName(tokenizer.localName))
         switch node {
         case .statement:
             statementCount += 1
@@ -185,31 +137,22 @@ struct CamtReadState {
         case .transaction:
             transaction = CamtTransactionDetails()
         case .balanceAmount, .entryAmount:
-            guard let code = attributes["Ccy"] else {
-                return fail(here.problem("the amount has no Ccy attribute; expected one like <Amt Ccy=\"EUR\">"))
+            guard let code = tokenizer.attribute("Ccy") else {
+                throw here.problem("the amount has no Ccy attribute; expected one like <Amt Ccy=\"EUR\">")
             }
             amountCurrency = code.trimmingCamtWhitespace()
         default:
             break
         }
         if node.capturesText {
-            capturing = true
-            text = ""
+            tokenizer.beginCapture()
             textPosition = here
         }
-        return true
-    }
-
-    /// `Ntry` of `ns2:Ntry`.
-    private static func localName(_ name: String) -> String {
-        guard let colon = name.utf8.firstIndex(of: UInt8(ascii: ":")) else { return name }
-        return String(name[name.utf8.index(after: colon)...])
     }
 
     /// An end tag the reader wants: the collected text goes where it belongs; a finished
     /// balance, entry or statement is checked and kept.
-    private mutating func end(_ node: CamtNode) throws(ImportProblem) {
-        let value = node.capturesText ? text.trimmingCamtWhitespace() : ""
+    private mutating func end(_ node: CamtNode, _ value: String) throws(ImportProblem) {
         let at = textPosition
         switch node {
         case .statement:
@@ -300,30 +243,6 @@ struct CamtReadState {
         case .transactionInformation: transaction?.information = value
         default: break
         }
-    }
-
-    /// A sentence for an error of the XML itself, by libxml2's error number (which XMLParser's are).
-    static func malformed(_ error: Error?) -> String {
-        let code = (error as NSError?)?.code ?? 0
-        let what: String
-        switch code {
-        case 4: what = "the file holds no XML document"
-        case 5: what = "the document ends before its elements are closed (is the file cut short?)"
-        case 9: what = "a character XML does not allow, or bytes that are not in the declared encoding"
-        case 26, 27: what = "a reference to an entity that is not declared"
-        case 31, 32: what = "an encoding the XML parser does not know"
-        case 38, 39, 40, 41: what = "an attribute without a quoted value"
-        case 42: what = "an attribute given twice"
-        case 68: what = "a '<' not followed by a name"
-        case 73: what = "a tag not closed by '>'"
-        case 76: what = "an end tag that does not match its start tag"
-        case 77: what = "a start tag without its end tag"
-        case 85: what = "elements not properly nested"
-        case 86: what = "content after the document's root element"
-        case 201, 202, 203: what = "a namespace prefix that is not declared"
-        default: what = "an XML syntax error"
-        }
-        return "the XML is not well-formed: \(what) (XML parser error \(code))"
     }
 }
 

@@ -103,8 +103,10 @@ struct MT940RecognitionLines {
         while index < bytes.count, bytes[index] != 0x0A, bytes[index] != 0x0D { index += 1 }
         var end = index
         if index < bytes.count { index += 1 }
-        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
-        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        // Blanks, and the SOH/ETX framing of a SWIFT link's messages (as `MT940Scanner` reads them).
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x01 || byte == 0x03 }
+        while start < end, isBlank(bytes[start]) { start += 1 }
+        while end > start, isBlank(bytes[end - 1]) { end -= 1 }
         return bytes[start..<end]
     }
 }

@@ -68,7 +68,9 @@ struct MT940Scanner {
         endMessage()
     }
 
-    private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+    /// Blanks around a line, and the SOH (0x01) and ETX (0x03) that frame a message in files
+    /// taken from a SWIFT link (mBank writes SOH alone on the first line and `-` ETX at the end).
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x01 || byte == 0x03 }
 
     private mutating func handleLine(_ number: Int, _ range: Range<Int>) {
         var last = range.upperBound

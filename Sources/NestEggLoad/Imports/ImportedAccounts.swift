@@ -187,7 +187,7 @@ struct ImportedAccounts {
                                        holderName: parts.lazy.compactMap(\.statement.account.holder).first)
         data.origin = .imported
         data.roundUps = parts.contains { $0.file.roundUps }
-        data.sources = Array(Set(parts.map(\.file.path))).sorted()
+        data.sources = Array(Set(parts.flatMap { [$0.file.path] + $0.file.alsoRead })).sorted()
         return data
     }
 

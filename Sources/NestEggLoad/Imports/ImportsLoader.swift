@@ -54,7 +54,7 @@ public enum ImportsLoader {
         let statements: [ImportedStatement]
         do {
             statements = try format.parse(bytes, defaults: .init(currency: rule?.account.currency ?? settings.baseCurrency.code,
-                                                                 accountName: rule?.account.name ?? fileStem(path)))
+                                                                 accountName: rule?.account.name ?? defaultName(relative)))
         } catch {
             log.report(Diagnostic(.error, file: path, line: error.line, column: error.column, path: error.element,
                                   message: "\(format.name): \(error.message)"))
@@ -70,9 +70,14 @@ public enum ImportsLoader {
                             digest: Text.hex(digest.finalize()), roundUps: rule?.account.roundUps ?? false)
     }
 
-    /// `imports/bank/2026-10 statement.qif` → `2026-10 statement`.
-    static func fileStem(_ path: String) -> String {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+    /// The name of the account of a file that names none (QIF, CSV) and has no rule naming it: its
+    /// folder's under `imports/` (`joint/2026-10.qif` → `joint`), so that a folder of one account's
+    /// downloads is one account; a file directly in `imports/` is named by its name without the
+    /// extension (`savings.qif` → `savings`).
+    static func defaultName(_ relative: String) -> String {
+        let parts = relative.split(separator: "/")
+        if parts.count > 1 { return String(parts[parts.count - 2]) }
+        let name = String(parts.last ?? Substring(relative))
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
         return String(name[..<dot])
     }
@@ -86,6 +91,9 @@ struct ImportedFile: Sendable {
     let statements: [ImportedStatement]
     /// SHA-256 of the file's bytes, in hex.
     let digest: String
+    /// The other files it was read from (an open-banking answer's balances and further pages):
+    /// with `path`, what its accounts' pages are made of.
+    var alsoRead: [String] = []
     /// Whether its accounts' round-ups are shown (an imports rule's `"roundUps": true`).
     var roundUps = false
 }

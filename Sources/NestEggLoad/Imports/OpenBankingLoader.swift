@@ -12,8 +12,8 @@ import NestEggSupport
 ///   (`GET /v1/accounts/{id}/transactions?bookingStatus=both`: `booked` and `pending`).
 /// - `simplefin/`: SimpleFIN Bridge's `GET /accounts` answers (North American banks), any number
 ///   of files (`*.json`), each account with its `balance`, `balance-date` and `transactions`.
-enum OpenBankingLoader {
-    static let folders = ["berlingroup", "simplefin"]
+public enum OpenBankingLoader {
+    public static let folders = ["berlingroup", "simplefin"]
 
     // MARK: Berlin Group
 
@@ -42,26 +42,52 @@ enum OpenBankingLoader {
             let line = value.diagnostic(.warning, "").line ?? 1
             var statement = ImportedStatement(account: account, entries: [], line: line)
             var paths: [String] = []
+            // The balances the answers state, in the order read: the balances file's, then each page's.
+            var stated: [(type: String, balance: StatedBalance, path: String)] = []
             let balancesPath = "berlingroup/balances/\(id).json"
             if folder.contains(balancesPath), let balances = folder.document(balancesPath, log: log) {
                 paths.append(balancesPath)
-                read(balances: balances.value["balances"], into: &statement, currency: currency, clock: clock)
+                if let list = balances.value.required("balances", "the account's balances (GET /v1/accounts/{account-id}/balances)") {
+                    stated += read(balances: list, currency: currency, clock: clock).map { ($0.type, $0.balance, balancesPath) }
+                }
             }
             let single = "berlingroup/transactions/\(id).json"
             let pages = folder.contains(single) ? [single] : folder.files(in: "berlingroup/transactions/\(id)")
+            // An entry the bank names (`transactionId`, `entryReference`) on two pages that overlap is one entry.
+            var named: Set<String> = []
             for page in pages {
                 guard let answer = folder.document(page, log: log) else { continue }
                 paths.append(page)
                 guard let transactions = answer.value.required("transactions", "the transactions ({\"booked\": [...], \"pending\": [...]})") else { continue }
                 for (status, key) in [(ImportedEntry.Status.booked, "booked"), (.pending, "pending")] {
                     for entry in transactions[key]?.array ?? [] {
-                        if let read = berlinGroupEntry(entry, status: status, currency: currency) { statement.entries.append(read) }
+                        guard let read = berlinGroupEntry(entry, status: status, currency: currency) else { continue }
+                        if let entryId = read.id, !named.insert("\(status) \(entryId)").inserted { continue }
+                        statement.entries.append(read)
                     }
                 }
-                if statement.closing == nil { read(balances: answer.value["balances"], into: &statement, currency: currency, clock: clock) }
+                // `withBalance=true` adds the balances beside the transactions.
+                if let list = answer.value["balances"] {
+                    stated += read(balances: list, currency: currency, clock: clock).map { ($0.type, $0.balance, page) }
+                }
             }
-            // Every page of an account is one download: its entries are counted together.
-            result.append(ImportedFile(path: paths.first ?? accountsPath, format: "Berlin Group JSON", statements: [statement], digest: ""))
+            // `closingBooked` (else `interimBooked`) is the balance at the end of its day. These are
+            // the bank's balances at the time of asking, not a statement's around its entries: an
+            // `openingBooked` is read only where no closing one is stated (the entries from its day
+            // on are added to it), since the answer's entries need not end where the closing balance is.
+            var path = paths.first ?? accountsPath
+            if let closing = stated.first(where: { $0.type == "closingBooked" }) ?? stated.first(where: { $0.type == "interimBooked" }) {
+                statement.closing = closing.balance
+                path = closing.path
+            } else if let opening = stated.first(where: { $0.type == "openingBooked" }) {
+                statement.opening = opening.balance
+                path = opening.path
+            }
+            // Every page of an account is one download: its entries are counted together. The file
+            // named is the one the stated balance is in, so that a balance found wrong is shown where it is.
+            var file = ImportedFile(path: path, format: "Berlin Group JSON", statements: [statement], digest: "")
+            file.alsoRead = paths.filter { $0 != path }
+            result.append(file)
         }
         for sub in ["balances", "transactions"] {
             for path in folder.files.filter({ $0.hasPrefix("berlingroup/\(sub)/") }) {
@@ -76,12 +102,13 @@ enum OpenBankingLoader {
         return result
     }
 
-    /// `closingBooked` (else `interimBooked`) is the closing balance, `openingBooked` the opening one.
-    private static func read(balances: JSONValue?, into statement: inout ImportedStatement, currency: Currency, clock: LocalClock) {
-        guard let list = balances?.array else { return }
-        var found: [String: StatedBalance] = [:]
+    /// Each balance of a `balances` list with its type and day (`referenceDate`, else the day of
+    /// `lastChangeDateTime`); one with neither is passed over.
+    private static func read(balances: JSONValue, currency: Currency, clock: LocalClock) -> [(type: String, balance: StatedBalance)] {
+        guard let list = balances.array else { return [] }
+        var found: [(type: String, balance: StatedBalance)] = []
         for balance in list {
-            guard let type = balance.required("balanceType", "the balance's type, such as \"closingBooked\"")?.string,
+            guard balance.object != nil, let type = balance.required("balanceType", "the balance's type, such as \"closingBooked\"")?.string,
                   let amount = amount(balance.required("balanceAmount", "the balance's amount"), currency: currency) else { continue }
             let date: ImportDate?
             if let text = balance["referenceDate"]?.string {
@@ -93,10 +120,9 @@ enum OpenBankingLoader {
                 continue
             }
             guard let date else { continue }
-            found[type] = StatedBalance(date: date, amount: amount, line: balance.diagnostic(.warning, "").line ?? 1)
+            found.append((type, StatedBalance(date: date, amount: amount, line: balance.diagnostic(.warning, "").line ?? 1)))
         }
-        if let closing = found["closingBooked"] ?? found["interimBooked"] { statement.closing = closing }
-        if let opening = found["openingBooked"] { statement.opening = opening }
+        return found
     }
 
     /// `{"currency": "EUR", "amount": "-256.67"}` in the account's currency.
@@ -112,7 +138,18 @@ enum OpenBankingLoader {
             value["amount"]?.error("expected a decimal amount such as \"-256.67\", found \"\(Text.singleLine(text))\"")
             return nil
         }
+        guard fits(amount, currency, at: value["amount"]) else { return nil }
         return amount
+    }
+
+    /// Whether `amount` is an amount of `currency` (at most its minor digits, at most
+    /// ``Money/maximumMinorUnits``); an error at `value` when not. Checked here, at the value,
+    /// because the accounts' checks later know an entry's line but not which page it is on.
+    static func fits(_ amount: DecimalAmount, _ currency: Currency, at value: JSONValue?) -> Bool {
+        if let minor = amount.minorUnits(minorDigits: currency.minorDigits), Int128(minor).magnitude <= Money.maximumMinorUnits.magnitude { return true }
+        value?.error("\(amount) is no amount of \(currency.code): expected at most \(currency.minorDigits) decimal places "
+            + "and at most \(Money.maximumMinorUnits / Int128(currency.minorUnitsPerUnit)) units")
+        return false
     }
 
     private static func berlinGroupEntry(_ value: JSONValue, status: ImportedEntry.Status, currency: Currency) -> ImportedEntry? {
@@ -123,10 +160,12 @@ enum OpenBankingLoader {
             value[dateKey]?.error("expected a date such as \"2026-11-16\", found \"\(Text.singleLine(text))\"")
             return nil
         }
-        let remittance = value["remittanceInformationUnstructured"]?.string
-            ?? value["remittanceInformationUnstructuredArray"]?.array?.compactMap(\.string).joined(separator: " ")
-            ?? value["remittanceInformationStructured"]?.string
-            ?? value["additionalInformation"]?.string
+        // The first that says something: banks send `""` and `[]` for none.
+        func said(_ found: String?) -> String? { found.map(Text.trimmed).flatMap { $0.isEmpty ? nil : $0 } }
+        let remittance = said(value["remittanceInformationUnstructured"]?.string)
+            ?? said(value["remittanceInformationUnstructuredArray"]?.array?.compactMap(\.string).map(Text.trimmed).joined(separator: " "))
+            ?? said(structuredRemittance(value["remittanceInformationStructured"]))
+            ?? said(value["additionalInformation"]?.string)
         let payee = (amount.significand < 0 ? value["creditorName"] : value["debtorName"])?.trimmedString
         return ImportedEntry(id: value["transactionId"]?.identifier ?? value["entryReference"]?.identifier,
                              date: date, valueDate: value["valueDate"]?.string.flatMap { ImportDate(iso: $0) }, amount: amount,
@@ -134,6 +173,14 @@ enum OpenBankingLoader {
                              reference: value["endToEndId"]?.trimmedString,
                              kind: value["bankTransactionCode"]?.trimmedString ?? value["proprietaryBankTransactionCode"]?.trimmedString,
                              status: status, line: value.diagnostic(.warning, "").line ?? 1)
+    }
+
+    /// `remittanceInformationStructured`: the v1.3 schema's `{"reference": "RF18…", "referenceType": …}`,
+    /// or the string some banks and aggregators send instead.
+    private static func structuredRemittance(_ value: JSONValue?) -> String? {
+        guard let value else { return nil }
+        if case .string(let text) = value.node.kind { return text }
+        return value.object?.required("reference", "the structured remittance's reference")?.string
     }
 
     // MARK: SimpleFIN
@@ -167,14 +214,16 @@ enum OpenBankingLoader {
                 if let balance = value.required("balance", "the account's balance as a decimal string")?.identifier,
                    let date = value.required("balance-date", "when the balance was taken (Unix seconds)")?.unixSeconds {
                     if let amount = DecimalAmount(parsing: balance), let day = importDate(clock.date(of: date)) {
-                        statement.closing = StatedBalance(date: day, amount: amount,
-                                                          line: value["balance"]?.diagnostic(.warning, "").line ?? 1)
+                        if fits(amount, currency, at: value["balance"]) {
+                            statement.closing = StatedBalance(date: day, amount: amount,
+                                                              line: value["balance"]?.diagnostic(.warning, "").line ?? 1)
+                        }
                     } else {
                         value["balance"]?.error("expected a decimal amount such as \"100.23\" taken between 1900 and 2999, found \"\(Text.singleLine(balance))\"")
                     }
                 }
                 for transaction in value["transactions"]?.array ?? [] {
-                    if let entry = simpleFINEntry(transaction, clock: clock) { statement.entries.append(entry) }
+                    if let entry = simpleFINEntry(transaction, currency: currency, clock: clock) { statement.entries.append(entry) }
                 }
                 statements.append(statement)
             }
@@ -183,28 +232,37 @@ enum OpenBankingLoader {
         return result
     }
 
-    private static func simpleFINEntry(_ value: JSONValue, clock: LocalClock) -> ImportedEntry? {
+    private static func simpleFINEntry(_ value: JSONValue, currency: Currency, clock: LocalClock) -> ImportedEntry? {
         guard value.object != nil, let id = value.required("id", "the transaction's id")?.identifier,
               let text = value.required("amount", "the amount as a decimal string such as \"-33.43\"")?.identifier else { return nil }
         guard let amount = DecimalAmount(parsing: text) else {
             value["amount"]?.error("expected a decimal amount such as \"-33.43\", found \"\(Text.singleLine(text))\"")
             return nil
         }
+        guard fits(amount, currency, at: value["amount"]) else { return nil }
         let pending = value["pending"]?.bool ?? false
-        // A pending transaction may not be posted yet (`posted` 0): it is dated when it was made.
-        let postedSeconds = value["posted"]?.intOrDigitString ?? 0
-        let when = postedSeconds > 0 ? value["posted"]?.unixSeconds : (value["transacted_at"]?.unixSeconds ?? (pending ? nil : value["posted"]?.unixSeconds))
-        guard let when else {
-            if postedSeconds <= 0 { value.error("the transaction has neither a posted time nor transacted_at (Unix seconds)") }
+        // `posted` 0 (or none) is not posted yet, as a pending transaction may be: it is dated when it
+        // was made (`transacted_at`). Never the 1st of January 1970.
+        let posted = value["posted"]
+        let postedSeconds = posted?.intOrDigitString
+        if posted != nil && postedSeconds == nil { return nil }  // (reported)
+        let when: Instant?
+        if let posted, postedSeconds != 0 {
+            when = posted.unixSeconds
+        } else if let made = value["transacted_at"] {
+            when = made.unixSeconds
+        } else {
+            value.error("the transaction has neither a posted time (\"posted\" is \(posted == nil ? "missing" : "0")) nor transacted_at (Unix seconds)")
             return nil
         }
+        guard let when else { return nil }  // (reported)
         guard let day = importDate(clock.date(of: when)) else {
             value.error("the transaction's time is outside the years 1900 to 2999")
             return nil
         }
         let payee = value["payee"]?.trimmedString
-        return ImportedEntry(id: id, date: day, amount: amount,
-                             description: value["description"]?.trimmedString ?? value["memo"]?.trimmedString ?? "",
+        let description = [value["description"], value["memo"]].lazy.compactMap { $0?.trimmedString }.first { !$0.isEmpty }
+        return ImportedEntry(id: id, date: day, amount: amount, description: description ?? "",
                              payee: payee.flatMap { $0.isEmpty ? nil : $0 }, status: pending ? .pending : .booked,
                              line: value.diagnostic(.warning, "").line ?? 1)
     }
