@@ -560,7 +560,7 @@ The data folder holds no data that NestEgg reports on yet.
 # {{title}}
 
 Spending per category, {{firstDate}} to {{lastDate}}: {{pinnedCount}} payments counted{{#hasUnpinned}},
-{{unpinnedCount}} unpinned left out{{/hasUnpinned}}. Amounts in different currencies are never added together,
+{{unpinnedCount}} not pinned in the app left out{{/hasUnpinned}}. Amounts in different currencies are never added together,
 so each currency has its own table. Shares are rounded down.
 {{#definition}}
 {{.}}
@@ -630,7 +630,7 @@ No pinned transactions in these months.
 # {{title}}
 
 Spending per category in {{month}}: {{pinnedCount}} payments counted{{#hasUnpinned}},
-{{unpinnedCount}} unpinned left out{{/hasUnpinned}}. Each currency has its own table. Shares are rounded down.
+{{unpinnedCount}} not pinned in the app left out{{/hasUnpinned}}. Each currency has its own table. Shares are rounded down.
 {{#definition}}
 {{.}}
 {{/definition}}
@@ -883,7 +883,7 @@ it; loans at the poles or on the 180° meridian count in the outermost squares.
         "networth-index.md.mustache": #"""
 # {{title}}
 
-What the household holds, in {{base}}: every Starling account's balance, the savings goals, the
+What the household holds, in {{base}}: every bank account's balance, the savings goals, the
 Qapital goals and the credit in the Kiva lender account. Money lent out on Kiva is not counted:
 the data gives each loan's whole amount, not the part lent from this account, nor what has been
 repaid.
@@ -1000,7 +1000,7 @@ Go to the [start page]({{startHref}}).
         "payees-index.md.mustache": #"""
 # Payees
 
-Everyone your accounts paid or were paid by: {{countText}}, from the Starling accounts' settled
+Everyone your accounts paid or were paid by: {{countText}}, from the bank accounts' settled
 payments (moves to savings goals and between your own accounts left out) and the transactions
 app. Each name opens every payment to and from it: a page of its own, month by month, or an
 occasional payee's rows. Amounts in different currencies are never added together.
@@ -1067,7 +1067,7 @@ its rows ({{countText}} in all). Amounts in different currencies are never added
 | Payee | Date | Reference | Account | Paid out | Received |
 |:--|:--|:--|:--|--:|--:|
 {{#rows}}
-| {{#html}}{{#first}}<span id="{{anchor}}"></span>{{/first}}{{^first}}<span class="payee-more"></span>{{/first}}{{/html}}{{payee}} | {{date}} | {{reference}} | {{account}}{{^counted}}{{#html}} <span class="tx-unpinned">unpinned</span>{{/html}}{{^html}} *(unpinned)*{{/html}}{{/counted}} | {{paidOut}} | {{received}} |
+| {{#html}}{{#first}}<span id="{{anchor}}"></span>{{/first}}{{^first}}<span class="payee-more"></span>{{/first}}{{/html}}{{payee}} | {{date}} | {{reference}} | {{account}}{{^counted}}{{#html}} <span class="tx-unpinned">not counted</span>{{/html}}{{^html}} *(not counted)*{{/html}}{{/counted}} | {{paidOut}} | {{received}} |
 {{/rows}}
 
 {{> pager-bottom.md}}
@@ -1092,7 +1092,7 @@ Newest first, by month; amounts in different currencies are never added together
 | Date | Reference | Account | Paid out | Received |
 |:--|:--|:--|--:|--:|
 {{#rows}}
-| {{date}} | {{reference}} | {{account}}{{^counted}}{{#html}} <span class="tx-unpinned">unpinned</span>{{/html}}{{^html}} *(unpinned)*{{/html}}{{/counted}} | {{paidOut}} | {{received}} |
+| {{date}} | {{reference}} | {{account}}{{^counted}}{{#html}} <span class="tx-unpinned">not counted</span>{{/html}}{{^html}} *(not counted)*{{/html}}{{/counted}} | {{paidOut}} | {{received}} |
 {{/rows}}
 
 {{/months}}
@@ -1735,7 +1735,7 @@ No payments in this period round up.
 {{/head.issuer}}
 
 {{#besideFiles}}
-Download: {{#statementPDFs}}[PDF]({{pdfHref}}) · {{/statementPDFs}}[CSV]({{csvHref}}) · [camt.053]({{camtHref}})
+Download: {{#statementPDFs}}[PDF]({{pdfHref}}) · {{/statementPDFs}}[CSV]({{csvHref}}) · [camt.053]({{camtHref}}) (for accounting software)
 {{/besideFiles}}
 
 {{#html}}<p class="statement-digest">Statement digest (SHA-256 of its account, period, figures and lines, in the canonical form <code>nestegg-statement-v1</code>, as the manifest lists it): <span class="digest">{{digest}}</span></p>{{/html}}{{^html}}Statement digest (SHA-256 of its account, period, figures and lines, in the canonical form `nestegg-statement-v1`, as the manifest lists it): {{digest}}{{/html}}
@@ -2274,7 +2274,7 @@ names the {{shown}} largest.
 {{#html}}</nav>{{/html}}
 
 {{#hasRows}}
-{{#isEntry}}{{count}} transactions{{/isEntry}}{{^isEntry}}Transactions{{/isEntry}}, newest first and by month, from the transactions app and from Starling's outgoing payments
+{{#isEntry}}{{count}} transactions{{/isEntry}}{{^isEntry}}Transactions{{/isEntry}}, newest first and by month, from the transactions app and from the bank accounts' outgoing payments
 (settled or pending). Unpinned transactions are marked{{#html}} and dimmed{{/html}}; they are not counted in
 {{#isEntry}}the sum below{{/isEntry}}{{^isEntry}}the pinned sums{{/isEntry}} nor in the [spending by category]({{root}}{{insightsHref}}). A name opens every payment to and from
 it; [Payees]({{root}}{{payeesHref}}) lists them all, the top ones first.
@@ -2296,14 +2296,14 @@ it; [Payees]({{root}}{{payeesHref}}) lists them all, the top ones first.
 | Date | Name | Category | Provider | Account | Source | Amount |
 |:--|:--|:--|:--|:--|:--|--:|
 {{#rows}}
-| {{#html}}<span id="{{anchor}}"></span>{{/html}}{{date}} | {{#hasNameRef}}[{{name}}][{{nameRef}}]{{/hasNameRef}}{{^hasNameRef}}{{name}}{{/hasNameRef}}{{#pending}} (pending){{/pending}}{{^pinned}}{{#html}} <span class="tx-unpinned">unpinned</span>{{/html}}{{^html}} *(unpinned)*{{/html}}{{/pinned}} | [{{category}}]({{root}}{{categoryHref}}) | {{provider}} | {{account}} | {{source}} | {{amount}} |
+| {{#html}}<span id="{{anchor}}"></span>{{/html}}{{date}} | {{#hasNameRef}}[{{name}}][{{nameRef}}]{{/hasNameRef}}{{^hasNameRef}}{{name}}{{/hasNameRef}}{{#pending}} (pending){{/pending}}{{^pinned}}{{#html}} <span class="tx-unpinned">not counted</span>{{/html}}{{^html}} *(not counted)*{{/html}}{{/pinned}} | [{{category}}]({{root}}{{categoryHref}}) | {{provider}} | {{account}} | {{source}} | {{amount}} |
 {{/rows}}
 {{/showCategory}}
 {{^showCategory}}
 | Date | Name | Provider | Account | Source | Amount |
 |:--|:--|:--|:--|:--|--:|
 {{#rows}}
-| {{date}} | {{#hasNameRef}}[{{name}}][{{nameRef}}]{{/hasNameRef}}{{^hasNameRef}}{{name}}{{/hasNameRef}}{{#pending}} (pending){{/pending}}{{^pinned}}{{#html}} <span class="tx-unpinned">unpinned</span>{{/html}}{{^html}} *(unpinned)*{{/html}}{{/pinned}} | {{provider}} | {{account}} | {{source}} | {{amount}} |
+| {{date}} | {{#hasNameRef}}[{{name}}][{{nameRef}}]{{/hasNameRef}}{{^hasNameRef}}{{name}}{{/hasNameRef}}{{#pending}} (pending){{/pending}}{{^pinned}}{{#html}} <span class="tx-unpinned">not counted</span>{{/html}}{{^html}} *(not counted)*{{/html}}{{/pinned}} | {{provider}} | {{account}} | {{source}} | {{amount}} |
 {{/rows}}
 {{/showCategory}}
 
@@ -2319,7 +2319,7 @@ it; [Payees]({{root}}{{payeesHref}}) lists them all, the top ones first.
 {{#isEntry}}
 {{#html}}<div class="tx-sum" role="status">{{/html}}
 
-**Sum of {{pinnedCount}} pinned transactions{{#categoryName}} in {{categoryName}}{{/categoryName}}{{#pager}}{{#isPaged}} on all pages{{/isPaged}}{{/pager}}: {{pinnedSum}}**{{#hasUnpinned}} ({{unpinnedCount}} unpinned not counted){{/hasUnpinned}}
+**Sum of {{pinnedCount}} pinned transactions{{#categoryName}} in {{categoryName}}{{/categoryName}}{{#pager}}{{#isPaged}} on all pages{{/isPaged}}{{/pager}}: {{pinnedSum}}**{{#hasUnpinned}} ({{unpinnedCount}} not pinned in the app, so not counted){{/hasUnpinned}}
 
 {{#html}}</div>{{/html}}
 {{/isEntry}}

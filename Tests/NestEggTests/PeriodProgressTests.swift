@@ -82,10 +82,10 @@ import Testing
         let items = TransactionsRules.items(from: dataset, clock: Settings().clock)
         let inProgress = ReportContext(settings: Settings(), asOf: Self.date("2026-11-21"))
         let section = try #require(TransactionsInsightsReport.dashboard(for: SpendingTotals(items), context: inProgress))
-        #expect(section.figures[0].label == "Spent in Nov 2026 so far (Starling and the app's pinned entries)")
+        #expect(section.figures[0].label == "Spent in Nov 2026 so far (bank accounts and the app's pinned entries)")
         let month = try #require(TransactionsInsightsReport.pages(for: SpendingTotals(items), context: inProgress).first { $0.path == "insights/2026-11" })
         #expect(month.title == "Spending by category, Nov 2026 so far")
         let over = ReportContext(settings: Settings(), asOf: Self.date("2026-12-01"))
-        #expect(TransactionsInsightsReport.dashboard(for: SpendingTotals(items), context: over)?.figures[0].label == "Spent in Nov 2026 (Starling and the app's pinned entries)")
+        #expect(TransactionsInsightsReport.dashboard(for: SpendingTotals(items), context: over)?.figures[0].label == "Spent in Nov 2026 (bank accounts and the app's pinned entries)")
     }
 }

@@ -29,9 +29,9 @@ import Testing
         }
         let all = try #require(files["transactions/index.md"])
         #expect(all.hasPrefix("# All transactions\n\n**All ("))
-        #expect(all.contains("| Starling |"), "Starling's payments join the list, marked by source")
+        #expect(all.contains("| Bank account |"), "the bank accounts' payments join the list, marked by source")
         #expect(all.contains("| Transactions app |"))
-        #expect(all.contains("*(unpinned)*"))
+        #expect(all.contains("*(not counted)*"))
         #expect(all.contains(try #require(all.firstMatch(of: /\[Dishoom\]\[(p[0-9]+)\] \(pending\)/).map { "\n[\($0.1)]: ../payees/dishoom.md\n" })))
         #expect(all.contains("[Eating out](../transactions/eating-out.md)"))
         #expect(!all.contains("Northwind"), "money in is not spending")

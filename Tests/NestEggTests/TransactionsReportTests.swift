@@ -44,20 +44,20 @@ import Testing
         #expect(food.contains("# Transactions: Food\n"))
         #expect(food.contains("[All (6)](../transactions/index.md) ·\n**Food (4)** ·\n[Travel (1)](../transactions/travel.md)"),
                 "All first, then the categories in the app's order, the current one marked, one a line")
-        #expect(food.contains("| 3 Nov 2026 | [Snack][p1] *(unpinned)* | "), "a name opens its payee's payments")
+        #expect(food.contains("| 3 Nov 2026 | [Snack][p1] *(not counted)* | "), "a name opens its payee's payments")
         #expect(food.contains("\n[p1]: ../payees/occasional.md#payee-snack\n"), "a payee paid once: its row on the occasional page")
-        #expect(food.contains("**Sum of 3 pinned transactions in Food: £99.50 · €3.20** (1 unpinned not counted)"), "\(food)")
+        #expect(food.contains("**Sum of 3 pinned transactions in Food: £99.50 · €3.20** (1 not pinned in the app, so not counted)"), "\(food)")
         // Newest first.
         let order = ["Snack", "Lunch", "Weekly shop", "Croissant"].map { food.range(of: "| [\($0)]")!.lowerBound }
         #expect(order == order.sorted())
         let all = try #require(site["transactions/index.md"])
         #expect(all.contains("**All (6)** ·\n[Food (4)]"))
-        #expect(all.contains("**Sum of 4 pinned transactions: £119.50 · €3.20** (2 unpinned not counted)"))
+        #expect(all.contains("**Sum of 4 pinned transactions: £119.50 · €3.20** (2 not pinned in the app, so not counted)"))
 
         let html = try #require(site["transactions/food.html"])
         #expect(html.contains(#"<nav class="tx-filters" aria-label="Filter by category">"#))
         #expect(html.contains(#"<a href="../transactions/index.html">All (6)</a> <strong>Food (4)</strong>"#))
-        #expect(html.contains(#"<a href="../payees/occasional.html#payee-snack">Snack</a> <span class="tx-unpinned">unpinned</span>"#), "the link keeps its row's anchor")
+        #expect(html.contains(#"<a href="../payees/occasional.html#payee-snack">Snack</a> <span class="tx-unpinned">not counted</span>"#), "the link keeps its row's anchor")
         #expect(html.contains(#"<div class="tx-sum" role="status">"#))
     }
 
@@ -93,11 +93,11 @@ import Testing
         #expect(html.contains(#"class="chart chart-stacked""#))
         let month = try #require(site["insights/2026-11.md"])
         #expect(month.contains("# Spending by category, Nov 2026"))
-        #expect(month.contains("2 payments counted,\n1 unpinned left out"), "\(month)")
+        #expect(month.contains("2 payments counted,\n1 not pinned in the app left out"), "\(month)")
         #expect(month.contains("[← Oct 2026](../insights/2026-10.md)"))
         let dashboard = try #require(site["index.md"])
         #expect(dashboard.contains("## Spending by category"))
-        #expect(dashboard.contains("- Spent in Nov 2026 so far (Starling and the app's pinned entries): **[£99.50](insights/2026-11.md)**"), "\(dashboard)")
+        #expect(dashboard.contains("- Spent in Nov 2026 so far (bank accounts and the app's pinned entries): **[£99.50](insights/2026-11.md)**"), "\(dashboard)")
         #expect(dashboard.contains("| Food | £99.50 | 100% | 2 |"))
     }
 

@@ -117,7 +117,7 @@ public enum BudgetsReport {
                              cashFlow: [CashFlowReport.Month]? = nil) -> [Page] {
         let months = months(dataset, context: context, cashFlow: cashFlow)
         guard !months.isEmpty else { return [] }
-        let rule = "Each month's money out per category (as on the cash-flow pages: settled payments from the Starling accounts, "
+        let rule = "Each month's money out per category (as on the cash-flow pages: settled payments from the bank accounts, "
             + "in \(context.settings.baseCurrency.code), other currencies converted at the month's rate) against the monthly budgets "
             + "set in the settings. Newest month first."
         return [Page(path: section.path, title: "Budgets", template: "budgets-index", section: section.id, breadcrumbs: [Link("Dashboard", "index")],

@@ -66,7 +66,7 @@ enum HeadlineReport {
     /// transactions lists): money paid to others, never money moved between the household's own
     /// accounts and goals; a Starling payment counts from the moment it is made (pending too), a
     /// transactions app entry only when it is pinned (the app's own rule).
-    static let definition = "Spent counts payments out of the Starling accounts (pending ones too; not moves between your own accounts and savings goals) and the transactions app's pinned entries."
+    static let definition = "Spent counts payments out of the bank accounts (pending ones too; not moves between your own accounts and savings goals) and the transactions app's pinned entries."
 
     /// How many month-ends the balance chart shows.
     static let chartMonths = 12
@@ -188,7 +188,7 @@ enum HeadlineReport {
         var starling = MoneyTotals()
         for amount in whole.amounts where amount != fromApp[amount.currency] { starling.add(amount - fromApp[amount.currency]) }
         guard !starling.isEmpty, !fromApp.isEmpty else { return nil }
-        var text = "Starling accounts \(TransactionsRules.text(starling, preferred: preferred, context: context)), "
+        var text = "Bank accounts \(TransactionsRules.text(starling, preferred: preferred, context: context)), "
             + "the transactions app \(TransactionsRules.text(fromApp, preferred: preferred, context: context))"
         var unpinned = MoneyTotals()
         for (cell, sum) in app.cells where cell.month == month && !cell.pinned { unpinned.add(Money(minorUnits: sum.minorUnits, currency: cell.currency)) }

@@ -268,7 +268,7 @@ public enum TransactionsInsightsReport {
         }
         return DashboardSection(
             title: "Spending by category", href: ReportContext.href(section.path), linkText: "Spending by category",
-            figures: [.init(label: "Spent in \(label) (Starling and the app's pinned entries)",
+            figures: [.init(label: "Spent in \(label) (bank accounts and the app's pinned entries)",
                             value: TransactionsRules.text(spending.pinnedSum(month: month), preferred: preferred, context: context), href: ReportContext.href(monthPath(month)),
                             id: "latest-month-spent")],
             table: rows.isEmpty ? nil : .init(columns: ["Top categories, \(label)", "Spent", "Share", "Transactions"],

@@ -19,7 +19,8 @@ public struct SpendingCategory: Sendable, Hashable {
 public struct SpendingItem: Sendable, SharedRecord {
     public enum Source: String, Sendable, Hashable {
         case transactions = "Transactions app"
-        case starling = "Starling"
+        /// A bank account's payment (Starling's or another bank's, ``StarlingAccountData``).
+        case starling = "Bank account"
     }
 
     public struct Fields: Sendable, Hashable {
