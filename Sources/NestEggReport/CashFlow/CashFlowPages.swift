@@ -74,7 +74,8 @@ extension CashFlowReport {
     static func rule(_ base: Currency) -> String {
         "Money in and out of the bank accounts, settled payments only. Moving money to or from a savings goal or between "
             + "your own accounts is neither income nor spending; it is shown on its own. Net is money in less money out; the savings "
-            + "rate is net as a share of money in. Amounts in other currencies are converted into \(base.code) at the rate of the "
+            + "rate is net as a share of money in, shown as – while a month in progress has more out than in (its income has not "
+            + "come yet) and below −100%. Amounts in other currencies are converted into \(base.code) at the rate of the "
             + "month's last day (the latest day of the data, in the month in progress)."
     }
 

@@ -47,8 +47,18 @@ public enum CashFlowReport {
         public let notConverted: MoneyTotals
 
         public var net: Money { income - spending }
-        /// (income − spending) ÷ income as a whole percentage, rounded toward zero; `nil` without income.
-        public var savingsRate: Int? { ReportContext.percent(net.minorUnits, of: income.minorUnits) }
+        /// Whether the figures stop before the month's last day (the data's as-of date is in it).
+        public var inProgress: Bool { throughDay < month.lastDay.day }
+
+        /// (income − spending) ÷ income as a whole percentage, rounded toward zero. `nil` without
+        /// income; `nil` too while the month is in progress and more has gone out than come in
+        /// (payday has not come yet: −721% would say nothing), and below −100% (more than twice the
+        /// income spent: a rate tells less than the net beside it).
+        public var savingsRate: Int? {
+            guard let rate = ReportContext.percent(net.minorUnits, of: income.minorUnits) else { return nil }
+            if inProgress && rate < 0 { return nil }
+            return rate < -100 ? nil : rate
+        }
 
         /// Spending per category on days 1…`day`.
         public func categories(throughDay day: Int) -> [String: Money] {

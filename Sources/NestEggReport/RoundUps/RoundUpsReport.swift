@@ -273,7 +273,9 @@ public enum RoundUpsReport {
             if let last = weeks.last, let current, last.week < current {
                 let none = Money.zero(data.account.currency)
                 shown.append(.init(label: "\(data.account.name): round-up, \(context.locale.formatRange(current.monday, current.sunday))\(context.progress.soFar(current))",
-                                     value: context.money(none), href: ReportContext.href("roundups/\(slug)/\(last.week)"), amount: none,
+                                     // The week has no page (nothing rounds up in it): the card opens every week's round-ups,
+                                     // never an earlier week under this week's name.
+                                     value: context.money(none), href: ReportContext.href(section.path), amount: none,
                                      id: "\(slug).latest-round-up"))
                 rows.append(.init([data.account.name, Text.humanized(data.account.type), balance, context.money(none) + context.progress.soFar(current)]))
                 continue
