@@ -440,8 +440,8 @@ struct MT940ProblemTests {
         #expect(date?.column == 5)
         #expect(date?.element == ":61:")
         #expect(date?.message == "\"24013XC1,00NTRFNONREF\" has no value date where expected; expected six digits YYMMDD, e.g. 240131")
-        let impossible = problem(":61:240230C1,00NTRFNONREF")
-        #expect(impossible?.message == "\"240230C1,00NTRFNONREF\" has value date 240230, which is no date; expected YYMMDD, e.g. 240131")
+        let impossible = problem(":61:240431C1,00NTRFNONREF")
+        #expect(impossible?.message == "\"240431C1,00NTRFNONREF\" has value date 240431, which is no date; expected YYMMDD, e.g. 240131")
         let entry = problem(":61:2302280229C1,00NTRFNONREF")
         #expect(entry?.column == 11)
         #expect(entry?.message.contains("entry date 0229 that is no date in 2023") == true)
@@ -456,7 +456,7 @@ struct MT940ProblemTests {
         let dotted = problem(":61:240102C1.50NTRFNONREF")
         #expect(dotted?.column == 13)
         #expect(dotted?.message.contains("expected a decimal comma") == true)
-        let noType = problem(":61:240102C1,50XTRFNONREF")
+        let noType = problem(":61:240102C1,50-TRFNONREF")
         #expect(noType?.column == 16)
         #expect(noType?.message.contains("no transaction type") == true)
         let threeLines = mt940Problem(mt940Statement([":61:240102C1,50NTRFNONREF", "details", "61:240103C2,00NTRFNONREF"]))
@@ -521,5 +521,42 @@ struct MT940ProblemTests {
             if let statements = try? MT940Parser.parse(Array(text.utf8)), statements.first?.entries.count == 1 { described += 1 }
         }
         #expect(described > 0)
+    }
+}
+
+// MARK: Shapes of real banks' files
+
+@Suite struct MT940RealWorldShapeTests {
+    @Test func messageFramedBySOHAndETX() throws {
+        // Files taken from a SWIFT link (mBank): SOH alone on the first line, `-` ETX at the end.
+        let lines = ["\u{01}"] + mt940Statement([":61:2401020102C5,00NTRFNONREF//B1", ":86:In"], closing: ":62F:C240102EUR105,00")
+        var text = lines.joined(separator: "\r\n")
+        text = text.replacingOccurrences(of: "\r\n-", with: "\r\n-\u{03}")
+        let bytes = Array(text.utf8)
+        #expect(MT940Parser.recognises(bytes))
+        let statements = try MT940Parser.parse(bytes)
+        #expect(statements.count == 1)
+        #expect(statements.first?.entries.first?.amount == mt940Amount("5.00"))
+        #expect(statements.first?.closing?.amount == mt940Amount("105.00"))
+    }
+
+    @Test func valueDateThirtiethOfFebruaryIsTheMonthsEnd() throws {
+        let statements = try mt940Parse(mt940Statement([":61:2402300301D6,00NCHGNONREF", ":86:Fees"], closing: ":62F:C240301EUR94,00"))
+        #expect(statements.first?.entries.first?.date == mt940Date("2024-03-01"))
+        #expect(statements.first?.entries.first?.valueDate == mt940Date("2024-02-29"))
+        let alone = try mt940Parse(mt940Statement([":61:230230D6,00NCHGNONREF"], closing: ":62F:C230228EUR94,00"))
+        #expect(alone.first?.entries.first?.date == mt940Date("2023-02-28"))
+        // Only February: 31 April is still no date, nor is the 30th a booking (entry) date.
+        #expect(mt940Problem(mt940Statement([":61:240431D6,00NCHGNONREF"]))?.message.contains("which is no date") == true)
+        #expect(mt940Problem(mt940Statement([":61:2402280230D6,00NCHGNONREF"]))?.message.contains("entry date") == true)
+    }
+
+    @Test func transactionTypePaddedWithSpacesOrOfAnotherLetter() throws {
+        let statements = try mt940Parse(mt940Statement([":61:2401020102DF2402,00S   X", ":61:2401020102D1,00MCI0NONREF//B7"],
+                                                       closing: ":62F:D240102EUR2303,00"))
+        #expect(statements.first?.entries.map(\.kind) == ["S", "MCI0"])
+        #expect(statements.first?.entries.map(\.amount) == [mt940Amount("-2402.00"), mt940Amount("-1.00")])
+        #expect(statements.first?.entries.first?.reference == "X")
+        #expect(mt940Problem(mt940Statement([":61:240102D1,00ntrf"]))?.message.contains("no transaction type") == true)
     }
 }

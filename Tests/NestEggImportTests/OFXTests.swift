@@ -677,3 +677,99 @@ private let ofxSampleNames = [
         #expect(try OFXParser.parse(Array(unclosed.utf8)).isEmpty)
     }
 }
+
+// MARK: Shapes of real banks' downloads
+
+@Suite struct OFXRealWorldShapeTests {
+    @Test func transactionListLeftOpenEndsAtTheBalance() throws {
+        // A credit-card download that never writes </BANKTRANLIST> (Nubank's shape).
+        let text = """
+        OFXHEADER:100
+        DATA:OFXSGML
+        VERSION:102
+
+        <OFX>
+        <CREDITCARDMSGSRSV1><CCSTMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS>
+        <CCSTMTRS><CURDEF>BRL<CCACCTFROM><ACCTID>card-1</CCACCTFROM>
+        <BANKTRANLIST><DTSTART>20240301<DTEND>20240331
+        <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20240305000000[-3:GMT]<TRNAMT>-10.00<FITID>a<MEMO>Cafe</STMTTRN>
+        <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20240306<TRNAMT>-2.50<FITID>b<MEMO>Bus</STMTTRN>
+        <LEDGERBAL><BALAMT>-12.50<DTASOF>20240331</LEDGERBAL>
+        </CCSTMTRS></CCSTMTTRNRS></CREDITCARDMSGSRSV1>
+        </OFX>
+        """
+        let statements = try OFXParser.parse(Array(text.utf8))
+        #expect(statements.count == 1)
+        #expect(statements.first?.entries.map(\.amount) == [ofxAmount("-10.00"), ofxAmount("-2.50")])
+        #expect(statements.first?.closing?.amount == ofxAmount("-12.50"))
+        #expect(statements.first?.closing?.date == ofxDay(2024, 3, 31))
+    }
+
+    @Test func transactionListLeftOpenEndsAtTheStatementsEnd() throws {
+        let text = ofxSGML(ofxTransaction(), after: "").replacingOccurrences(of: "</BANKTRANLIST>", with: "")
+        let statements = try OFXParser.parse(Array(text.utf8))
+        #expect(statements.first?.entries.count == 1)
+        #expect(statements.first?.entries.first?.amount == ofxAmount("-1.00"))
+    }
+
+    @Test func unclosedTransactionInsideAnOpenListIsStillRefused() {
+        let text = ofxSGML("<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20240105<TRNAMT>-1.00").replacingOccurrences(of: "</BANKTRANLIST>", with: "")
+        #expect(ofxProblem(text)?.message.contains("is not closed") == true)
+    }
+
+    @Test func balanceWrittenAllEmptyIsNotStated() throws {
+        let statements = try OFXParser.parse(Array(ofxSGML(ofxTransaction(), after: "<LEDGERBAL><BALAMT></BALAMT><DTASOF></DTASOF></LEDGERBAL>").utf8))
+        #expect(statements.first?.closing == nil)
+        #expect(statements.first?.entries.count == 1)
+        // An empty amount beside a real date is still no amount.
+        let half = ofxProblem(ofxSGML(ofxTransaction(), after: "<LEDGERBAL><BALAMT> </BALAMT><DTASOF>20240131</DTASOF></LEDGERBAL>"))
+        #expect(half?.element == "LEDGERBAL/BALAMT")
+        #expect(half?.message.contains("is no amount") == true)
+    }
+
+    @Test func emptyCurrencyIsTheOneEveryEntryNamesAtRateOne() throws {
+        let aud = "<CURRENCY><CURRATE>1.0000</CURRATE><CURSYM>AUD</CURSYM></CURRENCY>"
+        let named = try OFXParser.parse(Array(ofxSGML(ofxTransaction("<DTPOSTED>20240105<TRNAMT>12.34<FITID>1\(aud)"),
+                                                      currency: "<CURDEF></CURDEF>").utf8))
+        #expect(named.first?.account.currency == "AUD")
+        #expect(named.first?.entries.first?.amount == ofxAmount("12.34"))
+        // Another rate, or an entry naming none: the currency stays unknown, and the file is refused.
+        let converted = "<CURRENCY><CURRATE>0.65</CURRATE><CURSYM>AUD</CURSYM></CURRENCY>"
+        #expect(ofxProblem(ofxSGML(ofxTransaction("<DTPOSTED>20240105<TRNAMT>12.34<FITID>1\(converted)"), currency: "<CURDEF></CURDEF>"))?
+            .element == "STMTRS/CURDEF")
+        #expect(ofxProblem(ofxSGML(ofxTransaction("<DTPOSTED>20240105<TRNAMT>1<FITID>1\(aud)") + ofxTransaction(),
+                                   currency: "<CURDEF></CURDEF>"))?.element == "STMTRS/CURDEF")
+    }
+
+    @Test func elementsWithValuesClosedLateInNestingOrder() throws {
+        // SGML passed through a tool that closes every element, in nesting order (an Amex
+        // download as some tools save it): the late end tags of elements with values are read past.
+        let transaction = """
+        <STMTTRN>
+         <TRNTYPE>DEBIT
+          <DTPOSTED>20240105
+           <TRNAMT>-143.94
+            <FITID>T1
+             <NAME>Restaurant
+             </NAME>
+            </FITID>
+           </TRNAMT>
+          </DTPOSTED>
+         </TRNTYPE>
+        </STMTTRN>
+        """
+        let statements = try OFXParser.parse(Array(ofxSGML(transaction).utf8))
+        #expect(statements.first?.entries.first?.amount == ofxAmount("-143.94"))
+        #expect(statements.first?.entries.first?.id == "T1")
+        #expect(statements.first?.entries.first?.payee == "Restaurant")
+        // An end tag of an element never seen with a value, or of an aggregate, still closes nothing.
+        #expect(ofxProblem(ofxSGML(ofxTransaction() + "</FOO>"))?.message == "</FOO> closes nothing: no <FOO> is open here")
+        #expect(ofxProblem(ofxSGML(ofxTransaction() + "</PAYEE>"))?.message == "</PAYEE> closes nothing: no <PAYEE> is open here")
+    }
+
+    @Test func recognisesAHeaderAfterAMangledByteOrderMark() {
+        let text = Array(ofxSGML(ofxTransaction()).utf8)
+        #expect(OFXParser.recognises([0xEF, 0x9C, 0xAD] + text))
+        #expect(!OFXParser.recognises([0xEF, 0x9C, 0xAD, 0x80, 0x80] + text))
+    }
+}

@@ -151,7 +151,7 @@ private enum QIFSamples {
         #expect(QIFParser.recognises(Array("!Option:AutoSwitch\n".utf8)))
         for other in ["OFXHEADER:100\nDATA:OFXSGML\n", "<?xml version=\"1.0\"?><Document/>", "{1:F01BANKBEBB}{4:\n:20:X\n-}",
                       ":20:STATEMENT\n:25:NL69INGB0123456789\n", "Date,Description,Amount\n", "{\"transactions\": []}",
-                      "!Ty", "", "!Unknown:Bank\n", "D01/02/2024\nT1\n^\n"] {
+                      "!Ty", "", "!Unknown:Bank\n", "D01/02/2024\n", "D01/02/2024,Shop,1\n^\n", "D01/02/2024\n^\nT1\n"] {
             #expect(!QIFParser.recognises(Array(other.utf8)), "\(other)")
         }
     }
@@ -284,8 +284,8 @@ private enum QIFSamples {
     }
 
     @Test func unknownHeadersAndStrayLinesAreErrors() {
-        let stray = QIFSamples.problem("D1/2/24\nT1\n^\n")
-        #expect(stray == ImportProblem(line: 1, "\"D1/2/24\" comes before any section header; expected a header such as !Type:Bank first"))
+        let stray = QIFSamples.problem("T1\nD1/2/24\n^\n")
+        #expect(stray == ImportProblem(line: 1, "\"T1\" comes before any section header; expected a header such as !Type:Bank first"))
         let unknownType = QIFSamples.problem("!Type:Bank\n^\n!Type:Stocks\n")
         #expect(unknownType?.line == 3)
         #expect(unknownType?.message.hasPrefix("\"!Type:Stocks\" is no section this reader knows") == true)
@@ -358,5 +358,28 @@ private enum QIFSamples {
         #expect(statements[0].entries.count == 10_000)
         #expect(statements[0].entries.last?.amount == QIFSamples.amount("-9999.99"))
         #expect(statements[0].entries.last?.line == 5 + 9_999 * 5 + 1)
+    }
+}
+
+@Suite struct QIFRealWorldShapeTests {
+    @Test func amountWithALeadingGroupingSeparator() throws {
+        // A French bank writes 100 to 999 as `,300.00` and `-,109.59`.
+        let statements = try QIFSamples.parse(text: "!Type:Bank\nD07/05/08\nT,300.00\nPIn\n^\nD07/06/08\nT-,109.59\nPOut\n^\nD07/07/08\nT1,234.50\n^\n")
+        #expect(statements.first?.entries.map(\.amount) == [QIFSamples.amount("300.00"), QIFSamples.amount("-109.59"), QIFSamples.amount("1234.50")])
+        for bad in [",30.00", ",1,300.00", ",,300.00", ",3000", "-,"] {
+            #expect(QIFSamples.problem("!Type:Bank\nD07/05/08\nT\(bad)\n^\n")?.element == "T", "\(bad)")
+        }
+    }
+
+    @Test func recordsWithoutAHeaderAreOneBankAccount() throws {
+        // A French bank's download: no !Type line, CRLF, records separated by blank lines.
+        let text = "D06/05/08\r\nT-20.50\r\nMCheque 1\r\n^\r\n\r\nD05/30/08\r\nT45.00\r\nMTransfer in\r\n^\r\n"
+        #expect(QIFParser.recognises(Array(text.utf8)))
+        let statements = try QIFSamples.parse(text: text)
+        #expect(statements.count == 1)
+        #expect(statements.first?.account.kind == .current)
+        #expect(statements.first?.account.name == "From settings")
+        #expect(statements.first?.entries.map(\.date) == [QIFSamples.date(2008, 6, 5), QIFSamples.date(2008, 5, 30)])
+        #expect(statements.first?.entries.map(\.amount) == [QIFSamples.amount("-20.50"), QIFSamples.amount("45.00")])
     }
 }

@@ -65,13 +65,19 @@ struct MT940FieldReader {
     }
 
     /// A date `YYMMDD`; years 00–79 are 2000–2079, 80–99 are 1980–1999.
-    mutating func date(_ what: String) throws(ImportProblem) -> ImportDate {
+    ///
+    /// With `februaryMonthEnd`, 29 and 30 February of a year without such a day are read as the
+    /// last day of February: German banks date interest and fees "30 February" by the 30-day
+    /// months of their interest convention (a value date, never a booking date).
+    mutating func date(_ what: String, februaryMonthEnd: Bool = false) throws(ImportProblem) -> ImportDate {
         let before = position
         guard let yy = digits(2), let mm = digits(2), let dd = digits(2) else {
             position = before
             throw problem("has no \(what) where expected; expected six digits YYMMDD, e.g. 240131")
         }
-        guard let date = ImportDate(year: Self.century(yy), month: mm, day: dd) else {
+        let monthEnd = februaryMonthEnd && mm == 2 && (dd == 29 || dd == 30)
+        guard let date = ImportDate(year: Self.century(yy), month: mm, day: dd)
+            ?? (monthEnd ? ImportDate(year: Self.century(yy), month: 2, day: 29) ?? ImportDate(year: Self.century(yy), month: 2, day: 28) : nil) else {
             position = before
             throw problem("has \(what) \(String(decoding: bytes[before..<(before + 6)], as: UTF8.self)), which is no date; expected YYMMDD, e.g. 240131")
         }

@@ -54,7 +54,7 @@ enum MT940Fields {
     /// next line, supplementary details.
     static func statementLine(_ field: MT940Field, bytes: [UInt8]) throws(ImportProblem) -> MT940StatementLine {
         var reader = MT940FieldReader(bytes: bytes, field: field)
-        let valueDate = try reader.date("value date")
+        let valueDate = try reader.date("value date", februaryMonthEnd: true)
         let entryDate = try entryDate(&reader, valueDate: valueDate)
         let sign = try statementLineMark(&reader)
         if let byte = reader.next, byte >= 0x41, byte <= 0x5A { reader.skip(1) }  // funds code
@@ -109,17 +109,19 @@ enum MT940Fields {
         }
     }
 
-    /// `N`, `F` or `S` and three letters or digits: `NTRF`, `FCHK`, `S103`, `N078`.
+    /// `N`, `F` or `S` and three letters or digits: `NTRF`, `FCHK`, `S103`, `N078`. Banks also
+    /// write other capital letters first (`MCI0`) and pad a short code with spaces (Sberbank's
+    /// `S   `): both are read, the code kept without the padding.
     private static func transactionType(_ reader: inout MT940FieldReader) throws(ImportProblem) -> String {
         let start = reader.position
         let bytes = reader.bytes
         let isAlphanumeric = { (byte: UInt8) in (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) }
-        guard start + 4 <= reader.end, [UInt8(ascii: "N"), UInt8(ascii: "F"), UInt8(ascii: "S")].contains(bytes[start]),
-              bytes[(start + 1)..<(start + 4)].allSatisfy(isAlphanumeric) else {
+        guard start + 4 <= reader.end, bytes[start] >= 0x41, bytes[start] <= 0x5A,
+              bytes[(start + 1)..<(start + 4)].allSatisfy({ isAlphanumeric($0) || $0 == 0x20 }) else {
             throw reader.problem("has no transaction type after the amount; expected N, F or S and three characters, e.g. NTRF")
         }
         reader.skip(4)
-        return String(decoding: bytes[start..<(start + 4)], as: UTF8.self)
+        return String(decoding: bytes[start..<(start + 4)], as: UTF8.self).mt940Trimmed()
     }
 
     /// The owner's reference (up to `//`; `NONREF` means none) and the bank's (after `//`).

@@ -45,6 +45,11 @@ enum OFXElement: String, CaseIterable {
     case memo = "MEMO"
     case balanceAmount = "BALAMT"
     case balanceDate = "DTASOF"
+    /// A transaction's own currency (`CURRENCY` holding `CURRATE` and `CURSYM`). Not an
+    /// aggregate here: it is read only to name a statement's currency when `CURDEF` is empty.
+    case currency = "CURRENCY"
+    case currencyRate = "CURRATE"
+    case currencySymbol = "CURSYM"
 
     /// Whether the element holds elements (an OFX "aggregate"): such an element left unclosed
     /// means a damaged or truncated file, never an SGML leaf without its end tag.

@@ -11,6 +11,13 @@ public enum OFXParser {
         let head = asciiUppercased(bytes.prefix(4096))
         var start = head.startIndex
         if head.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
+        // A mangled byte-order mark (Caisse d'Épargne's downloads start with EF 9C AD): a few
+        // non-ASCII bytes before the header.
+        var junk = 0
+        while start < head.endIndex, head[start] >= 0x80, junk < 4 {
+            start += 1
+            junk += 1
+        }
         while start < head.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(head[start]) { start += 1 }
         let text = head[start...]
         if text.starts(with: Array("OFXHEADER".utf8)) || text.starts(with: Array("<OFX>".utf8)) { return true }

@@ -53,6 +53,10 @@ struct OFXStatementReader {
         var accountType: String?
         var closing: StatedBalance?
         var entries: [ImportedEntry] = []
+        /// The currencies the entries name (`CURRENCY/CURSYM` at rate 1), and whether one names
+        /// none: what the statement's currency is when its `CURDEF` is empty.
+        var entryCurrencies: Set<String> = []
+        var entryWithoutCurrency = false
         /// The fields seen (bit = element number), to refuse a second one.
         var seen: UInt64 = 0
     }
@@ -70,6 +74,9 @@ struct OFXStatementReader {
         var name: String?
         var payeeName: String?
         var memo: String?
+        /// `CURRENCY/CURSYM` and `CURRENCY/CURRATE`, when the entry names its own currency.
+        var currencySymbol: String?
+        var currencyRate: DecimalAmount?
         var seen: UInt64 = 0
     }
 
@@ -78,6 +85,9 @@ struct OFXStatementReader {
         var line: Int
         var amount: DecimalAmount?
         var date: ImportDate?
+        /// `BALAMT`/`DTASOF` written empty: a balance whose every value is empty is not stated.
+        var emptyAmount: Value?
+        var emptyDate: Value?
         var seen: UInt64 = 0
     }
 
@@ -208,6 +218,11 @@ struct OFXStatementReader {
             entry = nil
             let finished = try Self.finishEntry(current)
             statement?.entries.append(finished)
+            if let symbol = current.currencySymbol, let rate = current.currencyRate, Self.isOne(rate) {
+                statement?.entryCurrencies.insert(symbol.uppercased())
+            } else {
+                statement?.entryWithoutCurrency = true
+            }
         } else if let current = balance, current.depth == depth {
             balance = nil
             let closing = try Self.finishBalance(current)
@@ -283,6 +298,11 @@ struct OFXStatementReader {
             }
         case .ledgerBalance:
             if balance != nil { try balanceValue(value) }
+        case .currency:
+            if entry != nil, grandparent == .transaction {
+                if element == .currencySymbol { entry?.currencySymbol = Self.nonEmpty(value.text) }
+                if element == .currencyRate { entry?.currencyRate = OFXValues.amount(value.text) }
+            }
         default:
             break
         }
@@ -358,11 +378,19 @@ struct OFXStatementReader {
         case .balanceAmount:
             let seen = try Self.marked(balance?.seen ?? 0, value, in: "LEDGERBAL")
             balance?.seen = seen
+            if value.text.isEmpty {
+                balance?.emptyAmount = value
+                return
+            }
             let amount = try Self.amount(value, in: "LEDGERBAL")
             balance?.amount = amount
         case .balanceDate:
             let seen = try Self.marked(balance?.seen ?? 0, value, in: "LEDGERBAL")
             balance?.seen = seen
+            if value.text.isEmpty {
+                balance?.emptyDate = value
+                return
+            }
             let date = try Self.date(value, in: "LEDGERBAL")
             balance?.date = date
         default:
@@ -389,7 +417,12 @@ struct OFXStatementReader {
         )
     }
 
-    private static func finishBalance(_ balance: BalanceInProgress) throws(ImportProblem) -> StatedBalance {
+    /// The balance; `nil` when every value of it is written empty (`<BALAMT></BALAMT>
+    /// <DTASOF></DTASOF>`, as Australian banks' downloads have it): a balance not stated.
+    private static func finishBalance(_ balance: BalanceInProgress) throws(ImportProblem) -> StatedBalance? {
+        if balance.amount == nil, balance.date == nil, balance.emptyAmount != nil || balance.emptyDate != nil { return nil }
+        if let empty = balance.emptyAmount { _ = try Self.amount(empty, in: "LEDGERBAL") }
+        if let empty = balance.emptyDate { _ = try Self.date(empty, in: "LEDGERBAL") }
         guard let amount = balance.amount else {
             throw ImportProblem(line: balance.line, element: "LEDGERBAL", "the balance has no BALAMT; expected its amount, like <BALAMT>1234.56")
         }
@@ -401,8 +434,14 @@ struct OFXStatementReader {
 
     private static func finishStatement(_ statement: StatementInProgress) throws(ImportProblem) -> ImportedStatement {
         let element = statement.isCard ? "CCSTMTRS" : "STMTRS"
-        guard let currencyText = statement.currency else {
+        guard var currencyText = statement.currency else {
             throw ImportProblem(line: statement.line, element: element, "the statement has no CURDEF; expected its currency, like <CURDEF>USD")
+        }
+        // An empty CURDEF (Australian banks write one) is the one currency every entry names
+        // at rate 1 (`CURRENCY/CURSYM`), when they all name the same.
+        if currencyText.isEmpty, !statement.entryWithoutCurrency, statement.entryCurrencies.count == 1,
+           let named = statement.entryCurrencies.first {
+            currencyText = named
         }
         let currency = currencyText.uppercased()
         guard currency.utf8.count == 3, currency.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else {
@@ -466,4 +505,11 @@ struct OFXStatementReader {
     }
 
     private static func nonEmpty(_ text: String) -> String? { text.isEmpty ? nil : text }
+
+    /// Whether `amount` is exactly 1 (`1`, `1.0000`).
+    private static func isOne(_ amount: DecimalAmount) -> Bool {
+        var unit: Int64 = 1
+        for _ in 0..<min(amount.scale, 18) { unit *= 10 }
+        return amount.significand == unit
+    }
 }

@@ -44,6 +44,9 @@ struct OFXTokenizer {
     private var pending: Int?
     /// The element whose text was just read: its end tag may follow (`<NAME>Shop</NAME>`).
     private var elementAwaitingEnd: UInt32?
+    /// Which tag numbers have held text (`<TRNAMT>-5`): their end tags, where they close nothing,
+    /// are read past.
+    private var heldText: [Bool] = []
 
     private var line = 1
     private var lineStart = 0
@@ -136,6 +139,7 @@ struct OFXTokenizer {
             throw problem(at: start, line: tagLine, lineStart: tagLineStart, "the tag <\(names.name(of: tag)) has no closing \">\"; expected <\(names.name(of: tag))>")
         }
         let token = OFXToken(kind: .start, tag: tag, line: Int32(tagLine), start: Int32(start), end: Int32(index + 1))
+        if tag == Self.ledgerBalanceTag { try closeTransactionListLeftOpen(before: token) }
         addStart(token)
         if selfClosing {
             try addEnd(OFXToken(kind: .end, tag: tag, line: Int32(tagLine), start: Int32(start), end: Int32(index + 1)))
@@ -155,8 +159,33 @@ struct OFXTokenizer {
         guard index < body.count, body[index] == UInt8(ascii: ">") else {
             throw problem(at: start, line: tagLine, lineStart: tagLineStart, "the end tag </\(names.name(of: tag)) has no closing \">\"; expected </\(names.name(of: tag))>")
         }
-        try addEnd(OFXToken(kind: .end, tag: tag, line: Int32(tagLine), start: Int32(start), end: Int32(index + 1)))
+        let token = OFXToken(kind: .end, tag: tag, line: Int32(tagLine), start: Int32(start), end: Int32(index + 1))
+        if tag == Self.statementTag || tag == Self.cardStatementTag { try closeTransactionListLeftOpen(before: token) }
+        try addEnd(token)
         return index + 1
+    }
+
+    /// The tag number of a known element (its place in `OFXElement`, as `OFXTagNames` numbers them).
+    private static func number(of element: OFXElement) -> UInt32 {
+        UInt32(OFXElement.allCases.firstIndex(of: element) ?? OFXElement.allCases.count)
+    }
+
+    /// The numbers of the tags that end a transaction list left open, worked out once.
+    private static let ledgerBalanceTag = number(of: .ledgerBalance)
+    private static let statementTag = number(of: .statement)
+    private static let cardStatementTag = number(of: .cardStatement)
+    private static let transactionListTag = number(of: .transactionList)
+
+    /// Some banks (Nubank's credit-card downloads) never write `</BANKTRANLIST>`. When the
+    /// statement's balance (`<LEDGERBAL>`) or its end tag comes while the transaction list is the
+    /// innermost open aggregate, the list ends there, as if `</BANKTRANLIST>` stood before `token`.
+    /// Only the innermost few open tags are looked at (empty elements left open lie above the
+    /// list), so that a file of many such tags costs no more than linear time.
+    private mutating func closeTransactionListLeftOpen(before token: OFXToken) throws(ImportProblem) {
+        let candidates = (pending.map { [$0] } ?? []) + open.suffix(16).reversed()
+        guard let innermost = candidates.first(where: { OFXElement(number: tokens[$0].tag)?.isAggregate ?? false }),
+              tokens[innermost].tag == Self.transactionListTag else { return }
+        try addEnd(OFXToken(kind: .end, tag: Self.transactionListTag, line: token.line, start: token.start, end: token.start))
     }
 
     /// Reads a tag name (letters, digits, `.`, `_`, `-`, `:`) starting at `from`.
@@ -236,6 +265,9 @@ struct OFXTokenizer {
             }
             tokens[pending].flags |= OFXToken.holdsText
             elementAwaitingEnd = tokens[pending].tag
+            let tag = Int(tokens[pending].tag)
+            if tag >= heldText.count { heldText += Array(repeating: false, count: tag + 1 - heldText.count) }
+            heldText[tag] = true
             self.pending = nil
         } else {
             elementAwaitingEnd = nil
@@ -259,6 +291,12 @@ struct OFXTokenizer {
         // The nearest open start tag of the same name; what lies above it was never closed.
         var match = open.count - 1
         while match >= 0, tokens[open[match]].tag != token.tag { match -= 1 }
+        // Files passed through an SGML-to-XML tool without the DTD close each element with text
+        // late, after the elements that follow it (`<TRNAMT>-5 <FITID>1 </FITID></TRNAMT>`):
+        // such an end tag of an element with a value, closing nothing, is read past.
+        if match < 0, Int(token.tag) < heldText.count, heldText[Int(token.tag)], !(OFXElement(number: token.tag)?.isAggregate ?? false) {
+            return
+        }
         guard match >= 0 else {
             let name = names.name(of: token.tag)
             throw problem(at: Int(token.start), line: Int(token.line), lineStart: lineStart, "</\(name)> closes nothing: no <\(name)> is open here")

@@ -15,6 +15,9 @@ enum QIFDecimal {
         var seenPoint = false
         var digits = 0
         var first = true
+        // Crédit Mutuel writes 100 to 999 with a grouping separator before them (`,300.00`,
+        // `-,109.59`): one leading separator is read past when exactly three digits follow it.
+        var leadingGroup = false
         for byte in text.utf8 {
             if first {
                 first = false
@@ -35,14 +38,17 @@ enum QIFDecimal {
                     guard scale <= 18 else { return nil }
                 }
             } else if byte == point, !seenPoint {
+                guard !leadingGroup || digits == 3 else { return nil }
                 seenPoint = true
-            } else if let group, byte == group, !seenPoint, digits > 0 {
+            } else if let group, byte == group, !seenPoint, digits > 0, !leadingGroup {
                 continue
+            } else if let group, byte == group, digits == 0, !seenPoint, !leadingGroup {
+                leadingGroup = true
             } else {
                 return nil
             }
         }
-        guard digits > 0 else { return nil }
+        guard digits > 0, !leadingGroup || (seenPoint ? true : digits == 3) else { return nil }
         return DecimalAmount(significand: negative ? -significand : significand, scale: scale)
     }
 

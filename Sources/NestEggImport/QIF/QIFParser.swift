@@ -32,14 +32,40 @@ public enum QIFParser {
     static let recognitionWindow = 4096
 
     /// Whether the file starts (after a byte-order mark and blank lines) with a QIF header line:
-    /// `!Type:`, `!Account`, `!Option:` or `!Clear:`.
+    /// `!Type:`, `!Account`, `!Option:` or `!Clear:`; or, without a header, with a record: a date
+    /// line `D` and a digit, and within the first few KB an amount line `T` and a record end `^`.
     public static func recognises(_ bytes: [UInt8]) -> Bool {
         let end = min(bytes.count, recognitionWindow)
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while index < end, [0x20, 0x09, 0x0D, 0x0A].contains(bytes[index]) { index += 1 }
+        if index + 1 < end, bytes[index] == UInt8(ascii: "D"), (0x30...0x39).contains(bytes[index + 1]) {
+            return startsHeaderlessRecords(bytes[index..<end])
+        }
         guard index < end, bytes[index] == UInt8(ascii: "!") else { return false }
         let head = String(decoding: bytes[index..<min(end, index + 16)], as: UTF8.self).lowercased()
         return head.hasPrefix("!type:") || head.hasPrefix("!account") || head.hasPrefix("!option:") || head.hasPrefix("!clear:")
+    }
+
+    /// Whether `window` (starting at a `D` line) is lines of QIF fields: each line a field code
+    /// letter, `^` or blank, an amount line `T` among them and a `^` after it.
+    private static func startsHeaderlessRecords(_ window: ArraySlice<UInt8>) -> Bool {
+        var sawAmount = false
+        var lineStart = true
+        for byte in window {
+            if byte == 0x0A || byte == 0x0D {
+                lineStart = true
+                continue
+            }
+            guard lineStart else { continue }
+            lineStart = false
+            switch byte {
+            case UInt8(ascii: "^"): if sawAmount { return true }
+            case UInt8(ascii: "T"): sawAmount = true
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "$"), UInt8(ascii: "%"), 0x20, 0x09: break
+            default: return false
+            }
+        }
+        return false
     }
 
     /// The statements of the file's bank, credit-card, cash and other accounts, in file order.

@@ -115,6 +115,12 @@ struct QIFReader {
             return
         }
         let value = (range.lowerBound + 1)..<range.upperBound
+        if case .start = mode, code == UInt8(ascii: "D") {
+            // A file of records without any header (BNP Paribas' "PM5" download): one bank
+            // account's transactions, as if `!Type:Bank` stood first.
+            mode = .transactions
+            section = QIFRawSection(kind: .current, accountName: defaultAccountName, named: false, line: number)
+        }
         switch mode {
         case .start:
             throw ImportProblem(line: number, "\"\(text(range))\" comes before any section header; expected a header such as !Type:Bank first")
