@@ -209,11 +209,27 @@ public enum SiteReport {
         }
     }
 
-    /// The reports, in the order of the navigation and the start page.
+    /// The reports, in the order of the navigation and the start page: the order a household asks
+    /// in. Where it stands (the accounts' balances, net worth), then this month (spent, budgets,
+    /// cash flow, recurring payments due), then goals, statements and the transactions, then loans
+    /// and transfers.
     static let reports: [Report] = [
         Report(section: RoundUpsReport.section, pages: { RoundUpsReport.pages(for: $0.starling.filter(\.roundUps), context: $1, figures: $2.figures, elsewhere: $2.elsewhere) },
                dashboard: { RoundUpsReport.dashboard(for: $0.starling.filter(\.roundUps), context: $1, figures: $2.figures) }),
+        Report(section: NetWorthReport.section, pages: { NetWorthReport.pages(for: $0, context: $1, figures: $2.figures) },
+               dashboard: { NetWorthReport.dashboard(for: $0, context: $1, figures: $2.figures) }),
+        Report(section: TransactionsInsightsReport.section,
+               pages: { TransactionsInsightsReport.pages(for: $2.totals, context: $1, payees: $2.payees) },
+               dashboard: { TransactionsInsightsReport.dashboard(for: $2.totals, context: $1) }),
+        Report(section: BudgetsReport.section, pages: { BudgetsReport.pages(for: $0, context: $1, cashFlow: $2.cashFlow.months) },
+               dashboard: { BudgetsReport.dashboard(for: $0, context: $1, cashFlow: $2.cashFlow.months) }),
+        Report(section: CashFlowReport.section, pages: { CashFlowReport.pages(for: $0, context: $1, months: $2.cashFlow.months) },
+               dashboard: { CashFlowReport.dashboard(for: $0, context: $1, months: $2.cashFlow.months) }),
+        Report(section: RecurringReport.section, pages: { RecurringReport.pages(for: $0, context: $1, figures: $2.figures, payee: { [directory = $2.payeeDirectory] in directory.path(of: $0) }) },
+               dashboard: { RecurringReport.dashboard(for: $0, context: $1, figures: $2.figures) }),
         Report(section: GoalsReport.section, pages: GoalsReport.pages, dashboard: GoalsReport.dashboard),
+        Report(section: StatementsReport.section, pages: { StatementsReport.pages($2.statements, context: $1) },
+               dashboard: { StatementsReport.dashboard($2.statements, context: $1) }),
         // Its start-page section is the insights'.
         Report(section: TransactionsReport.section, pages: { dataset, context, derived in
             let payees = derived.payeeDirectory
@@ -222,24 +238,11 @@ public enum SiteReport {
                                          rowsContext: TransactionsReport.rowsContext(dataset, payees: payees))
             } ?? [] },
                dashboard: { _, _, _ in nil }),
-        Report(section: TransactionsInsightsReport.section,
-               pages: { TransactionsInsightsReport.pages(for: $2.totals, context: $1, payees: $2.payees) },
-               dashboard: { TransactionsInsightsReport.dashboard(for: $2.totals, context: $1) }),
         .ofOtherSource(section: LoansReport.section, pages: LoansReport.pages, dashboard: LoansReport.dashboard),
         // The loans section names the top countries.
         .ofOtherSource(section: CountriesReport.section, pages: CountriesReport.pages, dashboard: { _, _ in nil }),
         .ofOtherSource(section: LenderReport.section, pages: LenderReport.pages, dashboard: LenderReport.dashboard),
-        Report(section: StatementsReport.section, pages: { StatementsReport.pages($2.statements, context: $1) },
-               dashboard: { StatementsReport.dashboard($2.statements, context: $1) }),
         .ofOtherSource(section: TransfersReport.section, pages: TransfersReport.pages, dashboard: TransfersReport.dashboard),
-        Report(section: NetWorthReport.section, pages: { NetWorthReport.pages(for: $0, context: $1, figures: $2.figures) },
-               dashboard: { NetWorthReport.dashboard(for: $0, context: $1, figures: $2.figures) }),
-        Report(section: CashFlowReport.section, pages: { CashFlowReport.pages(for: $0, context: $1, months: $2.cashFlow.months) },
-               dashboard: { CashFlowReport.dashboard(for: $0, context: $1, months: $2.cashFlow.months) }),
-        Report(section: BudgetsReport.section, pages: { BudgetsReport.pages(for: $0, context: $1, cashFlow: $2.cashFlow.months) },
-               dashboard: { BudgetsReport.dashboard(for: $0, context: $1, cashFlow: $2.cashFlow.months) }),
-        Report(section: RecurringReport.section, pages: { RecurringReport.pages(for: $0, context: $1, figures: $2.figures, payee: { [directory = $2.payeeDirectory] in directory.path(of: $0) }) },
-               dashboard: { RecurringReport.dashboard(for: $0, context: $1, figures: $2.figures) }),
     ]
 
     /// Every report's pages (the reports are worked out at once, on every core), the start page
