@@ -86,27 +86,42 @@ struct ImportedAccounts {
         func reach(_ part: Part) -> ImportDate { ([part.statement.closing?.date] + part.statement.entries.map(\.date)).compactMap { $0 }.max() ?? earliest }
         let newest = parts.max { (reach($0), $0.file.path) < (reach($1), $1.file.path) }!.file.path
 
-        // Booked entries, each key as often as the file that has it most often.
-        var perFile: [String: [String: [(ImportedEntry, ImportedFile)]]] = [:]
-        var keyOrder: [String] = []
+        // Booked entries, each key as often as the file that has it most often (one file's are all kept).
         var pending: [(ImportedEntry, ImportedFile)] = []
-        for part in parts {
-            for entry in part.statement.entries {
-                if entry.status == .pending {
-                    if part.file.path == newest { pending.append((entry, part.file)) }
-                    continue
-                }
-                let entryKey = Self.entryKey(entry)
-                if perFile[entryKey] == nil { keyOrder.append(entryKey) }
-                perFile[entryKey, default: [:]][part.file.path, default: []].append((entry, part.file))
-            }
-        }
         var booked: [(entry: ImportedEntry, file: ImportedFile, money: Money)] = []
-        for entryKey in keyOrder {
-            let byFile = perFile[entryKey]!
-            let most = byFile.max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }!
-            for (entry, file) in most.value {
-                if let amount = money(entry.amount, file, line: entry.line, what: "the amount") { booked.append((entry, file, amount)) }
+        func keep(_ entry: ImportedEntry, _ file: ImportedFile) {
+            if let amount = money(entry.amount, file, line: entry.line, what: "the amount") { booked.append((entry, file, amount)) }
+        }
+        let paths = Array(Set(parts.map(\.file.path))).sorted()
+        if paths.count == 1 {
+            for part in parts {
+                for entry in part.statement.entries {
+                    if entry.status == .pending { pending.append((entry, part.file)) } else { keep(entry, part.file) }
+                }
+            }
+        } else {
+            let fileIndex = Dictionary(uniqueKeysWithValues: paths.enumerated().map { ($1, $0) })
+            var occurrences: [EntryKey: [(entry: ImportedEntry, file: ImportedFile, index: Int)]] = [:]
+            var keyOrder: [EntryKey] = []
+            for part in parts {
+                let index = fileIndex[part.file.path]!
+                for entry in part.statement.entries {
+                    if entry.status == .pending {
+                        if part.file.path == newest { pending.append((entry, part.file)) }
+                        continue
+                    }
+                    let entryKey = EntryKey(entry)
+                    if occurrences[entryKey] == nil { keyOrder.append(entryKey) }
+                    occurrences[entryKey, default: []].append((entry, part.file, index))
+                }
+            }
+            for entryKey in keyOrder {
+                let found = occurrences[entryKey]!
+                var counts: [Int: Int] = [:]
+                for occurrence in found { counts[occurrence.index, default: 0] += 1 }
+                // The file that has it most often; of those, the first by path.
+                let most = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }!.key
+                for occurrence in found where occurrence.index == most { keep(occurrence.entry, occurrence.file) }
             }
         }
         booked.sort { ($0.entry.date, $0.file.path, $0.entry.line) < ($1.entry.date, $1.file.path, $1.entry.line) }
@@ -150,18 +165,33 @@ struct ImportedAccounts {
         }
         var effective = current
         var feed: [FeedItem] = []
-        var ids: [String: Int] = [:]
-        // Entries of one day keep their order: a millisecond after noon UTC for each before it.
-        var earlier: [ImportDate: Int64] = [:]
+        var ids: Set<String> = []
+        // Entries of one day keep their order: a millisecond after noon UTC for each before it
+        // (the booked ones come in date order; a pending one follows the day's booked ones).
+        var day: ImportDate?
+        var earlier: Int64 = 0
+        var perDay: [ImportDate: Int64] = [:]
         func item(_ entry: ImportedEntry, _ amount: Money, _ status: FeedStatus) -> FeedItem {
-            defer { earlier[entry.date, default: 0] += 1 }
-            var uid = entry.id.map { Text.singleLine($0) } ?? Self.digest(key + "\n" + Self.entryKey(entry))
-            ids[uid, default: 0] += 1
-            if ids[uid]! > 1 { uid += "-\(ids[uid]!)" }
+            if status == .pending {
+                if perDay.isEmpty { for (entry, _, _) in booked { perDay[entry.date, default: 0] += 1 } }
+                earlier = perDay[entry.date, default: 0]
+                perDay[entry.date] = earlier + 1
+            } else if entry.date == day {
+                earlier += 1
+            } else {
+                day = entry.date
+                earlier = 0
+            }
+            var uid = entry.id.map { Text.singleLine($0) } ?? Self.digest(key + "\n" + EntryKey(entry).description)
+            if !ids.insert(uid).inserted {
+                var copy = 2
+                while !ids.insert(uid + "-\(copy)").inserted { copy += 1 }
+                uid += "-\(copy)"
+            }
             let date = CivilDate(year: entry.date.year, month: entry.date.month, day: entry.date.day)!
             let payee = entry.payee.map(Text.trimmed).flatMap { $0.isEmpty ? nil : $0 }
             return FeedItem(uid: uid, amount: amount.isNegative ? -amount : amount, direction: amount.isNegative ? .out : .in,
-                            transactionTime: Instant(millisecondsSinceEpoch: (Int64(date.daysSinceEpoch) * 86_400 + 43_200) * 1000 + earlier[entry.date, default: 0]),
+                            transactionTime: Instant(millisecondsSinceEpoch: (Int64(date.daysSinceEpoch) * 86_400 + 43_200) * 1000 + earlier),
                             status: status, source: FeedSource(rawValue: entry.kind.map(Text.singleLine) ?? "IMPORTED"),
                             counterPartyName: payee ?? entry.description, reference: payee == nil ? (entry.reference ?? "") : entry.description,
                             spendingCategory: nil, dateOnly: true)
@@ -192,9 +222,24 @@ struct ImportedAccounts {
     }
 
     /// The key an entry is known by across files: the file's own id, else its date, amount and description.
-    static func entryKey(_ entry: ImportedEntry) -> String {
-        if let id = entry.id, !id.isEmpty { return "id " + id }
-        return "\(entry.date) \(entry.amount.significand)e-\(entry.amount.scale) " + Text.normalised(entry.description)
+    struct EntryKey: Hashable, CustomStringConvertible {
+        let id: String?
+        let date: ImportDate?
+        let amount: DecimalAmount?
+        let text: String
+
+        init(_ entry: ImportedEntry) {
+            if let id = entry.id, !id.isEmpty {
+                (self.id, date, amount, text) = (id, nil, nil, "")
+            } else {
+                (self.id, date, amount, text) = (nil, entry.date, entry.amount, Text.normalised(entry.description))
+            }
+        }
+
+        var description: String {
+            if let id { return "id " + id }
+            return "\(date!) \(amount!.significand)e-\(amount!.scale) " + text
+        }
     }
 
     static func digest(_ text: String) -> String {
