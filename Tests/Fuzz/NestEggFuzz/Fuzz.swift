@@ -60,7 +60,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 enum FuzzTargets {
     /// A bank export parser on any bytes: it returns statements or throws, never traps; the
     /// amounts it returns are within ``DecimalAmount``'s limits, and their text reads back.
-    static func importFormat(_ bytes: [UInt8], _ parse: ([UInt8]) throws(ImportProblem) -> [ImportedStatement]) {
+    static func importFormat(_ bytes: [UInt8], _ parse: ([UInt8]) throws -> [ImportedStatement]) {
         guard let statements = try? parse(bytes) else { return }
         for entry in statements.lazy.flatMap(\.entries) {
             precondition(DecimalAmount(parsing: entry.amount.description) == entry.amount, "an amount within DecimalAmount's limits, whose text reads back")
