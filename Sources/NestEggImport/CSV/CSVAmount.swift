@@ -72,49 +72,9 @@ enum CSVAmount {
 
 /// Exact sums for the balance check, overflow reported rather than trapped.
 enum CSVDecimal {
-    /// `DecimalAmount(parsing:decimal:grouping:)`, the same rules read on UTF-8 bytes: the core's
-    /// parser goes Character by Character, several times slower. Text with a non-ASCII byte, or
-    /// separators that are not ASCII, go to the core's parser.
+    /// The core's `DecimalAmount(parsing:decimal:grouping:)` (which reads bytes).
     static func parse<S: StringProtocol>(_ text: S, decimal: Character, grouping: Character?) -> DecimalAmount? {
-        guard let point = decimal.asciiValue, grouping.map({ $0.asciiValue != nil }) ?? true else {
-            return DecimalAmount(parsing: text, decimal: decimal, grouping: grouping)
-        }
-        let group = grouping?.asciiValue
-        var negative = false
-        var significand: Int64 = 0
-        var scale = 0
-        var seenPoint = false
-        var digits = 0
-        var first = true
-        for byte in text.utf8 {
-            if first {
-                first = false
-                if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") {
-                    negative = byte == UInt8(ascii: "-")
-                    continue
-                }
-            }
-            if byte >= 0x80 { return DecimalAmount(parsing: text, decimal: decimal, grouping: grouping) }
-            if (48...57).contains(byte) {
-                let (times, o1) = significand.multipliedReportingOverflow(by: 10)
-                let (next, o2) = times.addingReportingOverflow(Int64(byte - 48))
-                guard !o1, !o2, next <= DecimalAmount.maximumSignificand else { return nil }
-                significand = next
-                digits += 1
-                if seenPoint {
-                    scale += 1
-                    guard scale <= 18 else { return nil }
-                }
-            } else if byte == point, !seenPoint {
-                seenPoint = true
-            } else if let group, byte == group, !seenPoint, digits > 0 {
-                continue
-            } else {
-                return nil
-            }
-        }
-        guard digits > 0 else { return nil }
-        return DecimalAmount(significand: negative ? -significand : significand, scale: scale)
+        DecimalAmount(parsing: text, decimal: decimal, grouping: grouping)
     }
 
     static func sum(_ a: DecimalAmount, _ b: DecimalAmount) -> DecimalAmount? {
