@@ -210,4 +210,65 @@ import Testing
         #expect(census.status == 64)
         #expect(census.stderr.contains("imports/") && census.stderr.contains("without a census"), "\(census.stderr)")
     }
+
+    /// Loads a data folder of the given files (path → text).
+    static func load(_ files: [String: String]) throws -> (Dataset, DiagnosticLog) {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        for (path, text) in files {
+            let url = work.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        let log = DiagnosticLog()
+        return (DataLoader.load(try DataFolder(root: work), log: log), log)
+    }
+
+    static func ofx(bank: String, entries: [(id: String, date: String, amount: String)], balance: String? = nil, asOf: String = "20261010") -> String {
+        "OFXHEADER:100\nDATA:OFXSGML\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>GBP<BANKACCTFROM><BANKID>\(bank)<ACCTID>12345678<ACCTTYPE>CHECKING</BANKACCTFROM>"
+            + "<BANKTRANLIST>" + entries.map { "<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>\($0.date)<TRNAMT>\($0.amount)<FITID>\($0.id)<NAME>Shop</STMTTRN>" }.joined()
+            + "</BANKTRANLIST>" + (balance.map { "<LEDGERBAL><BALAMT>\($0)<DTASOF>\(asOf)</LEDGERBAL>" } ?? "") + "</STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n"
+    }
+
+    /// A date-only entry is on its own date in every zone a site can be read in (noon UTC is the
+    /// next day in Auckland).
+    @Test func anEntryKeepsItsDateInAucklandToo() throws {
+        let (dataset, log) = try Self.load(["imports/a.ofx": Self.ofx(bank: "1", entries: [("x", "20260731", "-5.00")]),
+                                            "nestegg.json": #"{"timeZone": "Pacific/Auckland"}"#])
+        #expect(!log.hasErrors, "\(log.errors)")
+        let item = try #require(dataset.starling.first?.feed.first)
+        #expect(dataset.settings.clock.date(of: item.transactionTime) == CivilDate(year: 2026, month: 7, day: 31))
+    }
+
+    /// A typo's year would make a statement for every month until then: refused with its line.
+    @Test func aDateBeyondAYearFromTodayIsRefused() throws {
+        let (_, log) = try Self.load(["imports/a.ofx": Self.ofx(bank: "1", entries: [("x", "29260101", "-5.00")])])
+        let error = try #require(log.errors.first)
+        #expect(error.file == "imports/a.ofx" && error.line != nil && error.message.contains("2926-01-01"), "\(error)")
+    }
+
+    /// The same account written two ways (a sort code with and without hyphens), an amount as
+    /// `-12.5` and `-12.50`, and a CSV without ids beside an OFX with them: one account, each payment once.
+    @Test func oneAccountWrittenTwoWaysAndFilesWithAndWithoutIdsMeet() throws {
+        let csv = "Date,Amount,Memo\n05/10/2026,-12.5,Coffee shop\n10/10/2026,-20.00,Books\n"
+        let (dataset, log) = try Self.load([
+            "imports/bank.ofx": Self.ofx(bank: "203206", entries: [("a", "20261005", "-12.50"), ("b", "20261010", "-20.00")], balance: "67.50"),
+            "imports/bank.csv": csv,
+            "nestegg.json": #"{"imports": [{"files": "*.csv", "account": {"currency": "GBP", "number": "12345678", "bank": "20-32-06"}, "csv": {"date": "Date", "dateFormat": "DD/MM/YYYY", "amount": "Amount", "description": ["Memo"]}}]}"#,
+        ])
+        #expect(!log.hasErrors, "\(log.errors)")
+        #expect(dataset.starling.count == 1)
+        #expect(dataset.starling.first?.feed.map(\.signedAmount.minorUnits).sorted() == [-2000, -1250])
+        #expect(dataset.starling.first?.balance?.cleared == Money(minorUnits: 6750, currency: .gbp))
+    }
+
+    /// Berlin Group banks send `""` for no id: such entries are not taken for one another.
+    @Test func emptyBerlinGroupIdsAreNoIds() throws {
+        let (dataset, log) = try Self.load([
+            "berlingroup/accounts.json": #"{"accounts": [{"resourceId": "r1", "iban": "DE89370400440532013000", "currency": "EUR"}]}"#,
+            "berlingroup/transactions/r1.json": #"{"transactions": {"booked": [{"transactionId": "", "bookingDate": "2026-10-01", "transactionAmount": {"currency": "EUR", "amount": "-5.00"}}, {"transactionId": "", "bookingDate": "2026-10-02", "transactionAmount": {"currency": "EUR", "amount": "-7.00"}}]}}"#,
+        ])
+        #expect(!log.hasErrors, "\(log.errors)")
+        #expect(dataset.starling.first?.feed.map(\.signedAmount.minorUnits).sorted() == [-700, -500])
+    }
 }

@@ -81,8 +81,13 @@ enum CSVMappingSettings {
         if mapping.date.isEmpty || mapping.dateFormat.isEmpty {
             value.error("a CSV mapping needs \"date\" (the date's column) and \"dateFormat\" (such as \"DD/MM/YYYY\")"); valid = false
         }
-        if (mapping.amount == nil) == (mapping.moneyIn == nil && mapping.moneyOut == nil) || (mapping.moneyIn == nil) != (mapping.moneyOut == nil) && mapping.amount == nil {
+        let oneColumn = mapping.amount != nil && mapping.moneyIn == nil && mapping.moneyOut == nil
+        let twoColumns = mapping.amount == nil && mapping.moneyIn != nil && mapping.moneyOut != nil
+        if !oneColumn && !twoColumns {
             value.error("a CSV mapping needs either \"amount\" (one signed column) or both \"moneyIn\" and \"moneyOut\""); valid = false
+        }
+        if mapping.grouping == mapping.decimal {
+            value.error("the decimal separator and the grouping one must differ (\"decimal\": \",\" with \"grouping\": \".\" for 1.234,56)"); valid = false
         }
         if mapping.description.isEmpty && mapping.payee == nil {
             value.error("a CSV mapping needs \"description\" (a column, or a list of columns) or \"payee\""); valid = false

@@ -30,13 +30,19 @@ struct ImportedAccounts {
         let who: String
         if let iban = account.iban, !iban.isEmpty {
             who = "iban " + iban.uppercased().filter { $0 != " " }
-        } else if let number = account.number, !number.isEmpty {
-            who = "number " + (account.bank ?? "") + " " + number
+        } else if let number = account.number.map(Self.compact), !number.isEmpty {
+            // `20-32-06` and `203206`, a BIC with or without its `XXX` branch, are one bank.
+            var bank = Self.compact(account.bank ?? "")
+            if bank.count == 11, bank.hasSuffix("XXX") { bank.removeLast(3) }
+            who = "number " + bank + " " + number
         } else {
             who = "name " + Text.normalised(account.name ?? "")
         }
         return who + " " + account.currency.uppercased()
     }
+
+    /// Upper case, without spaces, hyphens and dots: how banks vary the writing of one number.
+    static func compact(_ text: String) -> String { text.uppercased().filter { !" -.".contains($0) } }
 
     mutating func add(_ file: ImportedFile) {
         for statement in file.statements {
@@ -49,20 +55,23 @@ struct ImportedAccounts {
     /// Every account, in the order their files (sorted by path) first name them.
     func accounts(settings: Settings, log: DiagnosticLog) -> [StarlingAccountData] {
         var result: [StarlingAccountData] = []
-        var names: [String: Int] = [:]
+        var names: Set<String> = []
         for key in order {
-            guard var account = account(key: key, parts: parts[key] ?? [], log: log) else { continue }
-            // Two accounts of one name would read as one on every page: the second gets its currency or number.
-            names[account.account.name, default: 0] += 1
-            if names[account.account.name]! > 1 {
-                account.account.name += " (" + (account.identifiers?.accountIdentifier.map { "…" + String($0.suffix(4)) } ?? account.account.currency.code) + ")"
-            }
+            guard var account = account(key: key, parts: parts[key] ?? [], clock: settings.clock, log: log) else { continue }
+            // Two accounts of one name would read as one on every page: a later one gets its
+            // number's (or IBAN's) end, else its currency, else a count.
+            let name = account.account.name
+            let end = (account.identifiers?.accountIdentifier ?? account.identifiers?.iban).map { "…" + String($0.suffix(4)) }
+            var candidates = [name] + [end, account.account.currency.code].compactMap { $0.map { "\(name) (\($0))" } }
+            candidates += (2...(result.count + 2)).map { "\(name) (\($0))" }
+            account.account.name = candidates.first { !names.contains($0) }!
+            names.insert(account.account.name)
             result.append(account)
         }
         return result
     }
 
-    private func account(key: String, parts: [Part], log: DiagnosticLog) -> StarlingAccountData? {
+    private func account(key: String, parts: [Part], clock: LocalClock, log: DiagnosticLog) -> StarlingAccountData? {
         guard let first = parts.first else { return nil }
         let identity = first.statement.account
         guard let currency = Currency(code: identity.currency.uppercased()) else {
@@ -80,6 +89,25 @@ struct ImportedAccounts {
             }
             return Money(minorUnits: minor, currency: currency)
         }
+
+        // Every date within the years a site covers: from 1970 to a year past today (a typo's 2926
+        // would make a statement for every month until then).
+        let epoch = CivilDate(year: 1970, month: 1, day: 1)!
+        func checkDate(_ date: ImportDate, _ file: ImportedFile, line: Int, what: String) {
+            guard let day = CivilDate(year: date.year, month: date.month, day: date.day), day >= epoch, !DateHorizon.isPast(day) else {
+                log.report(Diagnostic(.error, file: file.path, line: line, message: "\(what) \(date) is outside the dates NestEgg reads: "
+                    + "from 1970-01-01 to \(DateHorizon.lastDay), a year past today"))
+                problems = true
+                return
+            }
+        }
+        for part in parts {
+            for entry in part.statement.entries { checkDate(entry.date, part.file, line: entry.line, what: "the entry's date") }
+            for balance in [part.statement.opening, part.statement.closing].compactMap({ $0 }) {
+                checkDate(balance.date, part.file, line: balance.line, what: "the balance's date")
+            }
+        }
+        guard !problems else { return nil }
 
         // The newest file: the one whose statements reach the latest date (a later path on a tie).
         let earliest = ImportDate(year: 1900, month: 1, day: 1)!
@@ -101,6 +129,10 @@ struct ImportedAccounts {
             }
         } else {
             let fileIndex = Dictionary(uniqueKeysWithValues: paths.enumerated().map { ($1, $0) })
+            // Files with their own ids and files without (a camt.053 and a CSV of one account)
+            // meet only by what both have: the date and the amount, counted per file as ever.
+            let withIDs = Set(parts.filter { $0.statement.entries.contains { !($0.id ?? "").isEmpty } }.map(\.file.path))
+            let byContent = !withIDs.isEmpty && withIDs.count < paths.count
             var occurrences: [EntryKey: [(entry: ImportedEntry, file: ImportedFile, index: Int)]] = [:]
             var keyOrder: [EntryKey] = []
             for part in parts {
@@ -110,7 +142,7 @@ struct ImportedAccounts {
                         if part.file.path == newest { pending.append((entry, part.file)) }
                         continue
                     }
-                    let entryKey = EntryKey(entry)
+                    let entryKey = EntryKey(entry, byContent: byContent)
                     if occurrences[entryKey] == nil { keyOrder.append(entryKey) }
                     occurrences[entryKey, default: []].append((entry, part.file, index))
                 }
@@ -166,6 +198,7 @@ struct ImportedAccounts {
         var effective = current
         var feed: [FeedItem] = []
         var ids: Set<String> = []
+        var copies: [String: Int] = [:]
         // Entries of one day keep their order: a millisecond after noon UTC for each before it
         // (the booked ones come in date order; a pending one follows the day's booked ones).
         var day: ImportDate?
@@ -182,16 +215,18 @@ struct ImportedAccounts {
                 day = entry.date
                 earlier = 0
             }
-            var uid = entry.id.map { Text.singleLine($0) } ?? Self.digest(key + "\n" + EntryKey(entry).description)
+            var uid = entry.id.flatMap { $0.isEmpty ? nil : Text.singleLine($0) } ?? Self.digest(key + "\n" + EntryKey(entry).description)
             if !ids.insert(uid).inserted {
-                var copy = 2
-                while !ids.insert(uid + "-\(copy)").inserted { copy += 1 }
+                // The next free copy number of this id, without probing from 2 each time.
+                var copy = copies[uid, default: 1]
+                repeat { copy += 1 } while !ids.insert(uid + "-\(copy)").inserted
+                copies[uid] = copy
                 uid += "-\(copy)"
             }
             let date = CivilDate(year: entry.date.year, month: entry.date.month, day: entry.date.day)!
             let payee = entry.payee.map(Text.trimmed).flatMap { $0.isEmpty ? nil : $0 }
             return FeedItem(uid: uid, amount: amount.isNegative ? -amount : amount, direction: amount.isNegative ? .out : .in,
-                            transactionTime: Instant(millisecondsSinceEpoch: (Int64(date.daysSinceEpoch) * 86_400 + 43_200) * 1000 + earlier),
+                            transactionTime: Instant(millisecondsSinceEpoch: Self.localNoon(date, clock: clock) * 1000 + earlier),
                             status: status, source: FeedSource(rawValue: entry.kind.map(Text.singleLine) ?? "IMPORTED"),
                             counterPartyName: payee ?? entry.description, reference: payee == nil ? (entry.reference ?? "") : entry.description,
                             spendingCategory: nil, dateOnly: true)
@@ -225,14 +260,19 @@ struct ImportedAccounts {
     struct EntryKey: Hashable, CustomStringConvertible {
         let id: String?
         let date: ImportDate?
+        /// Without trailing zeros: `-12.5` and `-12.50` are one amount.
         let amount: DecimalAmount?
         let text: String
 
-        init(_ entry: ImportedEntry) {
-            if let id = entry.id, !id.isEmpty {
+        /// `byContent`: by date and amount alone, ids and descriptions left out (files of one
+        /// account that do not all have ids describe a payment each their own way).
+        init(_ entry: ImportedEntry, byContent: Bool = false) {
+            if !byContent, let id = entry.id, !id.isEmpty {
                 (self.id, date, amount, text) = (id, nil, nil, "")
             } else {
-                (self.id, date, amount, text) = (nil, entry.date, entry.amount, Text.normalised(entry.description))
+                var amount = entry.amount
+                while amount.scale > 0, amount.significand % 10 == 0 { amount = DecimalAmount(significand: amount.significand / 10, scale: amount.scale - 1) }
+                (self.id, date, self.amount, text) = (nil, entry.date, amount, byContent ? "" : Text.normalised(entry.description))
             }
         }
 
@@ -240,6 +280,13 @@ struct ImportedAccounts {
             if let id { return "id " + id }
             return "\(date!) \(amount!.significand)e-\(amount!.scale) " + text
         }
+    }
+
+    /// Noon of `date` on the site's clock, in seconds since 1970: the same date in every zone the
+    /// site can be read in (noon UTC is the next day in Auckland).
+    static func localNoon(_ date: CivilDate, clock: LocalClock) -> Int64 {
+        let noonUTC = Int64(date.daysSinceEpoch) * 86_400 + 43_200
+        return noonUTC - Int64(clock.offsetSeconds(at: Instant(secondsSinceEpoch: noonUTC)))
     }
 
     static func digest(_ text: String) -> String {

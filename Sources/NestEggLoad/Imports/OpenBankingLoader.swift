@@ -167,7 +167,9 @@ public enum OpenBankingLoader {
             ?? said(structuredRemittance(value["remittanceInformationStructured"]))
             ?? said(value["additionalInformation"]?.string)
         let payee = (amount.significand < 0 ? value["creditorName"] : value["debtorName"])?.trimmedString
-        return ImportedEntry(id: value["transactionId"]?.identifier ?? value["entryReference"]?.identifier,
+        // An empty id (banks send `""` for none) is no id: the next one, or the entry's content, stands for it.
+        let nonEmpty = { (text: String?) in text.flatMap { $0.isEmpty ? nil : $0 } }
+        return ImportedEntry(id: nonEmpty(value["transactionId"]?.identifier) ?? nonEmpty(value["entryReference"]?.identifier),
                              date: date, valueDate: value["valueDate"]?.string.flatMap { ImportDate(iso: $0) }, amount: amount,
                              description: Text.trimmed(remittance ?? payee ?? ""), payee: payee,
                              reference: value["endToEndId"]?.trimmedString,
