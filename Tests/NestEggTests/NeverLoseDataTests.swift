@@ -102,7 +102,7 @@ import Testing
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         let result = try NestEggBinary.run(["build", "--data", empty.path, "--output", work.appendingPathComponent("site").path])
         #expect(result.status == 65)
-        #expect(result.stderr.contains("no data to report on: the folder holds none of starling/, qapital/"), "\(result.stderr)")
+        #expect(result.stderr.contains("no data to report on: the folder holds none of starling/, imports/, berlingroup/, simplefin/, qapital/"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("site").path))
         let blank = try NestEggBinary.run(["build", "--data", "", "--output", work.appendingPathComponent("site").path])
         #expect(blank.status == 64, "\(blank.stderr)")
