@@ -60,10 +60,10 @@ private func mt940Balances(_ statement: ImportedStatement) -> Bool {
     guard let opening = statement.opening, let closing = statement.closing else { return false }
     var sum = opening.amount
     for entry in statement.entries {
-        guard let next = sum.mt940Adding(entry.amount) else { return false }
+        guard let next = sum.adding(entry.amount) else { return false }
         sum = next
     }
-    return sum.mt940Equals(closing.amount)
+    return sum.isSameNumber(as: closing.amount)
 }
 
 @Suite("MT940 samples")

@@ -271,4 +271,34 @@ import Testing
         #expect(!log.hasErrors, "\(log.errors)")
         #expect(dataset.starling.first?.feed.map(\.signedAmount.minorUnits).sorted() == [-700, -500])
     }
+
+    /// An account with round-ups after one of the same name without: its statements link to the
+    /// round-up weeks the round-ups report writes (both allocate slugs over every account).
+    @Test func roundUpLinksOfStatementsLeadToTheirWeeks() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let qif = "!Type:Bank\nD10/05/2026\nT-3.40\nPCoffee\n^\n"
+        for folder in ["a", "b"] {
+            let url = work.appendingPathComponent("data/imports/\(folder)")
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            try qif.write(to: url.appendingPathComponent("x.qif"), atomically: true, encoding: .utf8)
+        }
+        try #"{"imports": [{"files": "a/*", "account": {"name": "Joint", "currency": "GBP"}}, {"files": "b/*", "account": {"name": "joint", "currency": "EUR", "roundUps": true}}]}"#
+            .write(to: work.appendingPathComponent("data/nestegg.json"), atomically: true, encoding: .utf8)
+        let site = work.appendingPathComponent("site")
+        let result = try NestEggBinary.run(["build", "-q", "--data", work.appendingPathComponent("data").path, "--output", site.path])
+        try #require(result.status == 0, "\(result.stderr)")
+        var links = 0
+        for folder in try FileManager.default.contentsOfDirectory(atPath: site.appendingPathComponent("statements").path).sorted() {
+            let statements = site.appendingPathComponent("statements/\(folder)")
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: statements.path)) ?? [] where file.hasSuffix(".md") && file != "index.md" {
+                let text = try String(contentsOf: statements.appendingPathComponent(file), encoding: .utf8)
+                for match in text.matches(of: /\(\.\.\/\.\.\/(roundups\/[^)]+\.md)\)/) {
+                    links += 1
+                    #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent(String(match.1)).path), "\(folder)/\(file) links \(match.1)")
+                }
+            }
+        }
+        #expect(links > 0, "the round-up account's statement links its weeks")
+    }
 }

@@ -70,32 +70,11 @@ enum CSVAmount {
     }
 }
 
-/// Exact sums for the balance check, overflow reported rather than trapped.
+/// How a CSV cell's number is read once its currency sign and brackets are off.
 enum CSVDecimal {
     /// The core's `DecimalAmount(parsing:decimal:grouping:)` (which reads bytes).
     static func parse<S: StringProtocol>(_ text: S, decimal: Character, grouping: Character?) -> DecimalAmount? {
         DecimalAmount(parsing: text, decimal: decimal, grouping: grouping)
-    }
-
-    static func sum(_ a: DecimalAmount, _ b: DecimalAmount) -> DecimalAmount? {
-        let scale = max(a.scale, b.scale)
-        guard let left = rescaled(a, to: scale), let right = rescaled(b, to: scale) else { return nil }
-        let (total, overflow) = left.addingReportingOverflow(right)
-        return overflow ? nil : DecimalAmount(significand: total, scale: scale)
-    }
-
-    static func equal(_ a: DecimalAmount, _ b: DecimalAmount) -> Bool {
-        sum(a, b.negated)?.significand == 0
-    }
-
-    private static func rescaled(_ amount: DecimalAmount, to scale: Int) -> Int64? {
-        var value = amount.significand
-        for _ in amount.scale..<max(amount.scale, scale) {
-            let (next, overflow) = value.multipliedReportingOverflow(by: 10)
-            guard !overflow else { return nil }
-            value = next
-        }
-        return value
     }
 }
 

@@ -25,22 +25,22 @@ enum CSVBalanceCheck {
         var opening: StatedBalance?
         for row in rows {
             if let previous = known {
-                guard let computed = CSVDecimal.sum(previous.amount, row.amount) else {
+                guard let computed = previous.amount.adding(row.amount) else {
                     throw ImportProblem(line: row.line, column: columnIndex + 1, element: column, "the running balance is too large to hold")
                 }
-                if let stated = row.balance, !CSVDecimal.equal(stated, computed) {
+                if let stated = row.balance, !stated.isSameNumber(as: computed) {
                     throw ImportProblem(line: row.line, column: columnIndex + 1, element: column,
                                         "the balance \(stated) does not follow from the balance \(previous.amount) after line \(previous.line) and this row's amount \(row.amount), which make \(computed); expected \(computed)")
                 }
                 known = (row.balance ?? computed, row.line)
                 continue
             }
-            guard let sum = CSVDecimal.sum(sumBeforeFirstBalance, row.amount) else {
+            guard let sum = sumBeforeFirstBalance.adding(row.amount) else {
                 throw ImportProblem(line: row.line, column: columnIndex + 1, element: column, "the amounts add up to more than can be held")
             }
             sumBeforeFirstBalance = sum
             if let stated = row.balance {
-                guard let start = CSVDecimal.sum(stated, sum.negated) else {
+                guard let start = stated.adding(sum.negated) else {
                     throw ImportProblem(line: row.line, column: columnIndex + 1, element: column, "the opening balance is too large to hold")
                 }
                 opening = StatedBalance(date: first.date, amount: start, line: first.line)

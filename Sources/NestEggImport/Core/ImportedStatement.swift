@@ -64,6 +64,37 @@ public struct DecimalAmount: Sendable, Hashable, CustomStringConvertible {
 
     public var negated: DecimalAmount { DecimalAmount(significand: -significand, scale: scale) }
 
+    /// The same number at `scale` digits after the point (not fewer than it has); `nil` when it does not fit.
+    public func rescaled(to scale: Int) -> DecimalAmount? {
+        var value = significand
+        for _ in self.scale..<max(self.scale, scale) {
+            let (next, overflow) = value.multipliedReportingOverflow(by: 10)
+            if overflow { return nil }
+            value = next
+        }
+        return DecimalAmount(significand: value, scale: max(self.scale, scale))
+    }
+
+    /// The exact sum at the larger of the two scales; `nil` when it does not fit (never a trap).
+    public func adding(_ other: DecimalAmount) -> DecimalAmount? {
+        let scale = max(self.scale, other.scale)
+        guard let a = rescaled(to: scale), let b = other.rescaled(to: scale) else { return nil }
+        let (sum, overflow) = a.significand.addingReportingOverflow(b.significand)
+        return overflow ? nil : DecimalAmount(significand: sum, scale: scale)
+    }
+
+    /// Whether the two are the same number (`12.5` and `12.50` are).
+    public func isSameNumber(as other: DecimalAmount) -> Bool { normalized == other.normalized }
+
+    /// The number without trailing zeros after the point: `-12.50` is `-12.5`.
+    public var normalized: DecimalAmount {
+        var amount = self
+        while amount.scale > 0, amount.significand % 10 == 0 {
+            amount = DecimalAmount(significand: amount.significand / 10, scale: amount.scale - 1)
+        }
+        return amount
+    }
+
     /// The amount in minor units of a currency with `minorDigits` digits: `nil` when it has more
     /// (non-zero) digits than the currency (`12.345` EUR) or does not fit.
     public func minorUnits(minorDigits: Int) -> Int64? {

@@ -161,13 +161,13 @@ struct MT940StatementBuilder {
         var sum = DecimalAmount(significand: 0, scale: 0)
         for entry in entries where debits ? entry.amount.significand < 0 : entry.amount.significand > 0 {
             count += 1
-            guard let next = sum.mt940Adding(debits ? entry.amount.negated : entry.amount) else {
+            guard let next = sum.adding(debits ? entry.amount.negated : entry.amount) else {
                 throw ImportProblem(line: entry.line, element: ":61:", "the sum of the \(debits ? "debits" : "credits") is too large to add up exactly")
             }
             sum = next
         }
         let what = debits ? "debit" : "credit"
-        guard count == total.count, sum.mt940Equals(total.amount) else {
+        guard count == total.count, sum.isSameNumber(as: total.amount) else {
             throw ImportProblem(
                 line: field.line, element: element,
                 "states \(total.count) \(what) entries of \(total.amount.mt940Comma) \(total.currency), but the report has \(count) \(what) entries of \(sum.mt940Comma) \(total.currency); expected the two to agree")
@@ -176,32 +176,6 @@ struct MT940StatementBuilder {
 }
 
 extension DecimalAmount {
-    /// The amount at a larger scale, `nil` when it does not fit.
-    func mt940Scaled(to scale: Int) -> DecimalAmount? {
-        var value = significand
-        for _ in self.scale..<max(self.scale, scale) {
-            let (next, overflow) = value.multipliedReportingOverflow(by: 10)
-            if overflow { return nil }
-            value = next
-        }
-        return DecimalAmount(significand: value, scale: max(self.scale, scale))
-    }
-
-    /// The exact sum, `nil` when it does not fit.
-    func mt940Adding(_ other: DecimalAmount) -> DecimalAmount? {
-        let scale = max(self.scale, other.scale)
-        guard let a = mt940Scaled(to: scale), let b = other.mt940Scaled(to: scale) else { return nil }
-        let (sum, overflow) = a.significand.addingReportingOverflow(b.significand)
-        return overflow ? nil : DecimalAmount(significand: sum, scale: scale)
-    }
-
-    /// Whether the two are the same number (`100,` and `100,00` are).
-    func mt940Equals(_ other: DecimalAmount) -> Bool {
-        let scale = max(self.scale, other.scale)
-        guard let a = mt940Scaled(to: scale), let b = other.mt940Scaled(to: scale) else { return false }
-        return a.significand == b.significand
-    }
-
     /// As SWIFT writes it: `1234,56`.
     var mt940Comma: String {
         String(description.map { $0 == "." ? "," : $0 })

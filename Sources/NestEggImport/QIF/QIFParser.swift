@@ -132,7 +132,7 @@ public enum QIFParser {
         let u = try record.amountU.map { field throws(ImportProblem) in (field, try decimalAmount(field, code: "U", decimal: decimal, grouping: grouping)) }
         switch (t, u) {
         case let (t?, u?):
-            guard QIFDecimal.equal(t.1, u.1) else {
+            guard t.1.isSameNumber(as: u.1) else {
                 throw ImportProblem(line: u.0.line, element: "U",
                                     "the amount U \(u.1) differs from T \(t.1) (line \(t.0.line)); expected the same amount in both")
             }
@@ -161,12 +161,12 @@ public enum QIFParser {
         var sum = DecimalAmount(significand: 0, scale: 0)
         for field in record.splitAmounts {
             let part = try decimalAmount(field, code: "$", decimal: decimal, grouping: grouping)
-            guard let next = QIFDecimal.sum(sum, part) else {
+            guard let next = sum.adding(part) else {
                 throw ImportProblem(line: field.line, element: "$", "the split amounts add up to more than can be held")
             }
             sum = next
         }
-        guard QIFDecimal.equal(sum, total) else {
+        guard sum.isSameNumber(as: total) else {
             throw ImportProblem(line: first.line, element: "$",
                                 "the split amounts ($ lines) add up to \(sum), but the transaction's amount is \(total); expected them to be equal")
         }

@@ -270,9 +270,7 @@ struct ImportedAccounts {
             if !byContent, let id = entry.id, !id.isEmpty {
                 (self.id, date, amount, text) = (id, nil, nil, "")
             } else {
-                var amount = entry.amount
-                while amount.scale > 0, amount.significand % 10 == 0 { amount = DecimalAmount(significand: amount.significand / 10, scale: amount.scale - 1) }
-                (self.id, date, self.amount, text) = (nil, entry.date, amount, byContent ? "" : Text.normalised(entry.description))
+                (self.id, date, amount, text) = (nil, entry.date, entry.amount.normalized, byContent ? "" : Text.normalised(entry.description))
             }
         }
 

@@ -1,4 +1,3 @@
-import Crypto
 import NestEggImport
 import NestEggModel
 import NestEggSupport
@@ -64,10 +63,8 @@ public enum ImportsLoader {
             log.report(Diagnostic(.error, file: path, message: "\(format.name): the file holds no statement of an account"))
             return nil
         }
-        var digest = SHA256()
-        digest.update(data: bytes)
-        return ImportedFile(path: path, format: format.name, statements: statements.map { rule?.account.applied(to: $0) ?? $0 },
-                            digest: Text.hex(digest.finalize()), roundUps: rule?.account.roundUps ?? false)
+        return ImportedFile(path: path, statements: statements.map { rule?.account.applied(to: $0) ?? $0 },
+                            roundUps: rule?.account.roundUps ?? false)
     }
 
     /// The name of the account of a file that names none (QIF, CSV) and has no rule naming it: its
@@ -86,11 +83,7 @@ public enum ImportsLoader {
 /// One file read: its statements and where they came from.
 struct ImportedFile: Sendable {
     let path: String
-    /// The format's name, for messages.
-    let format: String
     let statements: [ImportedStatement]
-    /// SHA-256 of the file's bytes, in hex.
-    let digest: String
     /// The other files it was read from (an open-banking answer's balances and further pages):
     /// with `path`, what its accounts' pages are made of.
     var alsoRead: [String] = []

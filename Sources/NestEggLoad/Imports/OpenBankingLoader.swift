@@ -85,7 +85,7 @@ public enum OpenBankingLoader {
             }
             // Every page of an account is one download: its entries are counted together. The file
             // named is the one the stated balance is in, so that a balance found wrong is shown where it is.
-            var file = ImportedFile(path: path, format: "Berlin Group JSON", statements: [statement], digest: "")
+            var file = ImportedFile(path: path, statements: [statement])
             file.alsoRead = paths.filter { $0 != path }
             result.append(file)
         }
@@ -229,7 +229,7 @@ public enum OpenBankingLoader {
                 }
                 statements.append(statement)
             }
-            result.append(ImportedFile(path: path, format: "SimpleFIN JSON", statements: statements, digest: document.contentDigest))
+            result.append(ImportedFile(path: path, statements: statements))
         }
         return result
     }

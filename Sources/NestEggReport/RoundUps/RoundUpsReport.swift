@@ -109,10 +109,11 @@ public enum RoundUpsReport {
     /// Every account's week pages and the index of them all. The index lists each account's
     /// weeks as its figures hold them (``AccountFigures``, by UID; worked out here when not
     /// given); the week pages are made of the feed, for each account not in `elsewhere` (those
-    /// whose own pages another build step makes).
+    /// whose own pages another build step makes). Accounts without round-ups
+    /// (``StarlingAccountData/roundUps``) are left out, their slugs kept as the statements allocate them.
     public static func pages(for accounts: [StarlingAccountData], context: ReportContext,
                              figures given: [String: AccountFigures]? = nil, elsewhere: Set<String> = []) -> [Page] {
-        guard !accounts.isEmpty else { return [] }
+        guard accounts.contains(where: \.roundUps) else { return [] }
         let figures = given ?? AccountFigures.of(accounts, context: context)
         let slugs = accountSlugs(accounts)
         var pages: [Page] = []
@@ -120,7 +121,7 @@ public enum RoundUpsReport {
         let crumbs = [Link("Dashboard", "index")]
         let indexCrumbs = crumbs + [Link(section.title, section.path)]
 
-        for (data, slug) in zip(accounts, slugs) {
+        for (data, slug) in zip(accounts, slugs) where data.roundUps {
             let account = data.account
             guard let accountFigures = figures[account.uid] else { preconditionFailure("every account has its figures") }
             // Its weeks are in progress by its own latest data, not the site's (``ReportContext/account(_:figures:)``).
@@ -260,11 +261,11 @@ public enum RoundUpsReport {
     /// shows; worked out here when not given.
     public static func dashboard(for accounts: [StarlingAccountData], context: ReportContext,
                                  figures given: [String: AccountFigures]? = nil) -> DashboardSection? {
-        guard !accounts.isEmpty else { return nil }
+        guard accounts.contains(where: \.roundUps) else { return nil }
         let figures = given ?? AccountFigures.of(accounts, context: context)
         var rows: [DashboardSection.Table.Row] = []
         var shown: [DashboardSection.Figure] = []
-        for (data, slug) in zip(accounts, accountSlugs(accounts)) {
+        for (data, slug) in zip(accounts, accountSlugs(accounts)) where data.roundUps {
             let weeks = figures[data.account.uid]?.weeks ?? []
             let balance = data.balance.map { context.money($0.cleared) } ?? "–"
             // Every account's figure is of the same week, the one of the data's "as of" date: an
