@@ -26,10 +26,10 @@ public enum PageFingerprint {
     }
 
     /// The key of a page that names its inputs (``PageInputs``), worked out without its view:
-    /// SHA-256 over `filesKey` (its files, the rest of the data and `nestegg`, as the build keys
-    /// them), the templates, the page's path, template and detail, and what the page's template and
-    /// the layout see besides the view. Two builds that give a page the same key give it the same
-    /// view, so its files may be kept as they are.
+    /// SHA-256 over `filesKey` (the data folder's files of no account and `nestegg`, as the build
+    /// keys them), the templates, the page's path and template, its inputs, and what the page's
+    /// template and the layout see besides the view. Two builds that give a page the same key give
+    /// it the same view, so its files may be kept as they are.
     public static func ofInputs(_ page: Page, _ inputs: PageInputs, renderer: PageRenderer, filesKey: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(2 * 1024)
@@ -38,8 +38,14 @@ public enum PageFingerprint {
         append(&bytes, renderer.templates.digest)
         append(&bytes, page.path)
         append(&bytes, page.template)
-        append(&bytes, inputs.detail)
-        append(&bytes, inputs.rowsBefore?.description ?? "")
+        switch inputs {
+        case .otherSources:
+            append(&bytes, "other sources")
+        case .rows(let month, let style, let frame):
+            append(&bytes, "rows before " + month.description)
+            append(&bytes, style)
+            append(&bytes, TemplateValue(encoding: frame()))
+        }
         append(&bytes, renderer.commonValue(for: page, html: false))
         append(&bytes, renderer.layoutValue(for: page, content: ""))
         return hex(SHA256.hash(data: bytes))

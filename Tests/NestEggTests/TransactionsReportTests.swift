@@ -233,10 +233,10 @@ import Testing
                 "no list-wide figure in an older page's view")
     }
 
-    /// An older page names what it shows (``PageInputs``): the rows dated before the month after
-    /// its newest row's, and as its detail its place and what it shows of the rest of the data. A
-    /// build keeps it by that while those rows are the last build's; the entry page, which shows
-    /// list-wide figures, names nothing.
+    /// An older page names what it is made of (``PageInputs/rows(before:style:frame:)``): the rows
+    /// dated before the month after its newest row's, what its rows are drawn with, and its view
+    /// without its rows. A build keeps it by that while those rows are the last build's; the entry
+    /// page, which shows list-wide figures, names nothing.
     @Test func anOlderPageNamesTheRowsBeforeTheMonthAfterItsNewest() throws {
         func item(_ n: Int, month: Int) -> SpendingItem {
             SpendingItem(sourceID: "t\(n)", source: .transactions, name: "T\(n)", category: SpendingCategory(key: "food", name: "Food"),
@@ -251,18 +251,23 @@ import Testing
         let totals = SpendingTotals(items)
         let lists = try #require(TransactionsReport.lists(totals, rows: items))
         #expect(lists.fill([], keeps: { _ in true }) == nil)
-        func pages(_ rowsContext: String?) -> [String: Page] {
-            Dictionary(uniqueKeysWithValues: TransactionsReport.pages(for: lists, totals: totals, context: context, rowsContext: rowsContext)
+        func pages(_ rowStyle: String?) -> [String: Page] {
+            Dictionary(uniqueKeysWithValues: TransactionsReport.pages(for: lists, totals: totals, context: context, rowStyle: rowStyle)
                 .filter { $0.path.hasPrefix("transactions/index") }.map { ($0.path, $0) })
+        }
+        func parts(_ inputs: PageInputs?) throws -> (month: CalendarMonth, style: String, frame: TemplateValue) {
+            let inputs = try #require(inputs)
+            guard case .rows(let month, let style, let frame) = inputs else { Issue.record("not rows"); return (CalendarMonth(year: 1970, month: 1), "", .flag(false)) }
+            return (month, style, TemplateValue(encoding: frame()))
         }
         let named = pages("payees and accounts")
         #expect(named["transactions/index"]?.inputs == nil, "the entry page is worked out each build")
-        let first = try #require(named["transactions/index.page1"]?.inputs), second = try #require(named["transactions/index.page2"]?.inputs)
-        #expect(first.files.isEmpty && first.rowsBefore == CalendarMonth(year: 2026, month: 10))
-        #expect(second.rowsBefore == CalendarMonth(year: 2026, month: 11))
-        #expect(first.detail != second.detail, "each page's place is its own")
-        #expect(pages("other payees")["transactions/index.page1"]?.inputs?.detail != first.detail, "what it shows of the rest is in its detail")
-        #expect(pages(nil).values.allSatisfy { $0.inputs == nil }, "without what the rest is, no page names its inputs")
+        let first = try parts(named["transactions/index.page1"]?.inputs), second = try parts(named["transactions/index.page2"]?.inputs)
+        #expect(first.month == CalendarMonth(year: 2026, month: 10))
+        #expect(second.month == CalendarMonth(year: 2026, month: 11))
+        #expect(first.frame != second.frame, "each page's place is in its view")
+        #expect(try parts(pages("other payees")["transactions/index.page1"]?.inputs).style != first.style, "what its rows are drawn with is in its style")
+        #expect(pages(nil).values.allSatisfy { $0.inputs == nil }, "without what the rows are drawn with, no page names its inputs")
     }
 
     /// A rebuild that keeps the older pages by their key reads the rows no further back than the

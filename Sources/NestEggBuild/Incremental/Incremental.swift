@@ -363,7 +363,8 @@ final class PageReuse: Sendable {
     /// `nil` without the data files' digests.
     func key(of page: Page, _ inputs: PageInputs, renderer: PageRenderer) -> String? {
         if let known = state.withLock({ $0.keptByRows[page.path] }) { return known }
-        return inputKeys.map { PageFingerprint.ofInputs(page, inputs, renderer: renderer, filesKey: $0.key(of: inputs.files)) }
+        // (Made of no account's files: the key of the data folder's other files.)
+        return inputKeys.map { PageFingerprint.ofInputs(page, inputs, renderer: renderer, filesKey: $0.key(of: [])) }
     }
 
     /// The pages of the transactions lists that show only rows settled since the last build

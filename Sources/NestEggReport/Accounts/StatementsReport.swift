@@ -320,8 +320,7 @@ public enum StatementsReport {
     /// statement with a line has its chunk of the search page's transactions (``TransactionSearch``).
     static func statementPages(_ summary: AccountStatements, paths: Paths, section: String?, breadcrumbs: [Link], search: Bool = false) -> [Page] {
         let statements = summary.statements, accountContext = summary.context
-        // A final statement is made without the as-of date, so that the key it is kept by (its
-        // account's files) is what it is made of by construction.
+        // A final statement is made without the as-of date: it reads the same whatever later day the data reaches.
         let settled = ReportContext(settings: accountContext.settings)
         let link = { (statement: StatementPeriods.Statement) in
             LinkView(title: periodText(statement, context: accountContext), href: ReportContext.href(paths.statement(statement.month)))
@@ -330,10 +329,6 @@ public enum StatementsReport {
             let context = statement.isProvisional ? accountContext : settled
             let previous = index > 0 ? link(statements[index - 1]) : nil
             let next = index + 1 < statements.count ? link(statements[index + 1]) : nil
-            // A final statement is made of its account's files, but for its neighbours' link text: a
-            // provisional month's says how far it runs (the account's as-of date). A provisional one shows that date.
-            let inputs = statement.isProvisional ? nil : PageInputs(
-                files: summary.data.sources, detail: "final statement\n\(previous?.title ?? "-")\n\(next?.title ?? "-")")
             let path = paths.statement(statement.month)
             let chunk = search && statement.lineCount > 0 ? (path: TransactionSearch.chunkPath(slug: summary.slug, month: statement.month),
                                                              rows: { @Sendable [account = summary.data.account] in
@@ -341,7 +336,7 @@ public enum StatementsReport {
                                                              }) : nil
             return Page(path: path, title: title(statement, account: summary.data.account, context: context),
                         template: statementTemplate, section: section, breadcrumbs: breadcrumbs,
-                        entity: Page.entity(of: summary.data.account), inputs: inputs,
+                        entity: Page.entity(of: summary.data.account),
                         statementData: { [data = summary.data, digest = summary.digests[index]] in
                             StatementData(statement, data: data, sequence: index + 1, digest: digest, context: context)
                         },

@@ -209,17 +209,16 @@ public enum GoalsReport {
         let names = QapitalNames(dataset.qapital)
         let asOf = dataset.qapital.latestInstant
         let crumbs = [Link("Dashboard", "index"), Link(section.title, section.path)]
-        let qapitalInputs = PageInputs(files: [], detail: "qapital goal")
         // A goal's weeks end where Qapital's data does, and the last is "so far" by the same date,
         // whatever the other sources hold (as an account's pages end on its own data).
         let goalContext = ReportContext(settings: context.settings, asOf: asOf.map(context.clock.date))
 
         var pages: [Page] = []
         for entry in entries.sorted(by: { $0.path < $1.path }) {
-            // A Qapital goal's page is made of Qapital's files alone: it names them as the data folder's
-            // other files (``PageInputs``). A Starling savings goal's is worked out each build.
+            // A Qapital goal's page is made of Qapital's files alone, files of no account
+            // (``PageInputs/otherSources``). A Starling savings goal's is worked out each build.
             pages.append(Page(path: entry.path, title: entry.name, template: "goals-goal", section: section.id,
-                              breadcrumbs: crumbs, entity: entry.entity, inputs: entry.entity == nil ? nil : qapitalInputs,
+                              breadcrumbs: crumbs, entity: entry.entity, inputs: entry.entity == nil ? nil : .otherSources,
                               view: goalView(entry, names: names, asOf: asOf, context: goalContext)))
         }
 

@@ -97,32 +97,26 @@ public struct Page: Sendable {
     }
 }
 
-/// What a page depends on, named by its report so that a rebuild can keep the page without
-/// working out its view: the data files of the one entity it shows (an account's feed, balance,
-/// goals, identifiers) and a `detail` for everything else of its own that could change. The
-/// page's view must be a function of these files, the data folder's *other* files, the settings,
-/// the templates and `nestegg` — and of nothing that other entities' files decide, such as the
-/// data's as-of date: a finished period's page (a final statement, a finished week) names its
-/// account's files; one in progress shows the as-of date and is always worked out. A page of a
-/// source that is not a Starling account (Kiva, the transfers, a Qapital goal) names no file:
-/// it is made of the data folder's other files alone, so a day's transactions in an account
-/// leave its key as it was.
-///
-/// A page of the transactions lists older than its entry page shows rows of every account, all
-/// dated before a month (``rowsBefore``): the build keeps it without its view while those rows are
-/// as the last build had them, and the page's `detail` names everything else it shows of them
-/// (the lists' categories, the payees' pages, the accounts' names).
-public struct PageInputs: Sendable, Equatable {
-    public let files: [String]
-    public let detail: String
-    /// The page also shows the accounts' rows of the transactions lists dated before this month
-    /// (and nothing of the later ones); `nil`: no account's rows.
-    public let rowsBefore: CalendarMonth?
+/// What a page is made of, when a rebuild can know it without working out the page's view; a
+/// page without them is worked out each build and kept while its view is as it was.
+/// The build keeps a page by the key these give (with the templates, `nestegg`, the data folder's
+/// files of no account, and what every page's layout shows) while the key is as recorded.
+public enum PageInputs: Sendable {
+    /// Made of the data folder's files of no account alone: a page of a source that is not an
+    /// account (Kiva, the transfers, a Qapital goal), made from a dataset without the accounts and
+    /// a context without the data's as-of date (``SiteReport``), so a day's transactions in an
+    /// account leave its key as it was. So by what the report is given, not by what it promises.
+    case otherSources
+    /// An older page of the transactions lists: the accounts' rows dated before a month, which a
+    /// rebuild knows to be the last build's (``rowsBefore``); `style`, what each row is drawn with
+    /// besides itself (``TransactionsReport/RowStyle/digest``); and `frame`, the page's view worked
+    /// out without its rows, which the build hashes as it hashes views. Both are worked out from
+    /// the values the page is drawn from, never written by hand.
+    case rows(before: CalendarMonth, style: String, frame: @Sendable () -> any Encodable & Sendable)
 
-    public init(files: [String], detail: String, rowsBefore: CalendarMonth? = nil) {
-        self.files = files
-        self.detail = detail
-        self.rowsBefore = rowsBefore
+    /// The month before which the page shows the accounts' rows, for ``rows(before:style:frame:)``.
+    public var rowsBefore: CalendarMonth? {
+        if case .rows(let month, _, _) = self { month } else { nil }
     }
 }
 

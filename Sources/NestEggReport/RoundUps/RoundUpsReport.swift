@@ -133,7 +133,7 @@ public enum RoundUpsReport {
             let weeks = RoundUpRule.weeks(of: data.feed, currency: account.currency, clock: own.clock)
             let path = { (week: ISOWeek) in "roundups/\(slug)/\(week)" }
             pages += weekPages(weeks, account: account, goal: goal, context: own, path: path,
-                               section: section.id, breadcrumbs: indexCrumbs, sources: data.sources, entity: Page.entity(of: account))
+                               section: section.id, breadcrumbs: indexCrumbs, entity: Page.entity(of: account))
         }
 
         let pagination = Pagination(rows: listed.map { $0.weekCount + 1 })
@@ -150,12 +150,10 @@ public enum RoundUpsReport {
     }
 
     /// One account's week pages, at the paths `path` gives (in the site, or in the account's bundle).
-    /// (`sources`: the account's files, which a finished week's page is made of; ``PageInputs``.)
     static func weekPages(_ weeks: [RoundUpRule.Week], account: StarlingAccount, goal: GoalView?, context: ReportContext,
-                          path: (ISOWeek) -> String, section: String?, breadcrumbs: [Link], sources: [String] = [],
+                          path: (ISOWeek) -> String, section: String?, breadcrumbs: [Link],
                           entity: String? = nil) -> [Page] {
-        // A finished week is made without the as-of date, so that the key it is kept by (its
-        // account's files) is what it is made of by construction.
+        // A finished week is made without the as-of date: it reads the same whatever later day the data reaches.
         let finished = ReportContext(settings: context.settings)
         return weeks.enumerated().map { index, week in
             let previous = index > 0 ? weeks[index - 1].week : nil
@@ -168,8 +166,6 @@ public enum RoundUpsReport {
             let weekContext = inProgress ? context : finished
             return Page(path: path(week.week), title: "Round-ups for \(account.name), \(days(week.week))\(weekContext.progress.soFar(week.week))",
                         template: "roundups-week", section: section, breadcrumbs: breadcrumbs, entity: entity,
-                        inputs: sources.isEmpty || inProgress ? nil
-                            : PageInputs(files: sources, detail: "finished week\n\(previousLink?.title ?? "-")\n\(nextLink?.title ?? "-")"),
                         view: weekView(week, account: account, goal: goal, context: weekContext, previous: previousLink, next: nextLink))
         }
     }

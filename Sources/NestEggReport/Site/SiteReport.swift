@@ -188,16 +188,15 @@ public enum SiteReport {
         /// A report of a source that is not a Starling account. Its pages are made of the data
         /// folder's other files alone, and that is so by what they are given, not by what they
         /// promise: the report sees the dataset without its accounts and a context without the
-        /// data's as-of date. So each page names those files as its inputs (``PageInputs``), and a
+        /// data's as-of date. So each page is named as made of them (``PageInputs/otherSources``), and a
         /// rebuild after an account's new transactions keeps it without working out its view.
         /// (Its start-page section sees everything: the start page is made each build.)
         static func ofOtherSource(section: Section, pages: @escaping @Sendable (Dataset, ReportContext) -> [Page],
                                   dashboard: @escaping @Sendable (Dataset, ReportContext) -> DashboardSection?) -> Report {
-            let inputs = PageInputs(files: [], detail: "source " + section.id)
             return Report(section: section, pages: { dataset, context in
                 var others = dataset
                 others.starling = []
-                return pages(others, ReportContext(settings: context.settings)).map { $0.naming(inputs) }
+                return pages(others, ReportContext(settings: context.settings)).map { $0.naming(.otherSources) }
             }, dashboard: dashboard)
         }
 
@@ -235,7 +234,7 @@ public enum SiteReport {
             let payees = derived.payeeDirectory
             return derived.lists.map { lists in
                 TransactionsReport.pages(for: lists, totals: derived.totals, context: context, payee: { payees.path(of: $0) },
-                                         rowsContext: TransactionsReport.rowsContext(dataset, payees: payees))
+                                         rowStyle: TransactionsReport.rowStyle(dataset, payees: payees))
             } ?? [] },
                dashboard: { _, _, _ in nil }),
         .ofOtherSource(section: LoansReport.section, pages: LoansReport.pages, dashboard: LoansReport.dashboard),

@@ -216,18 +216,19 @@ public enum TransactionsReport {
     /// The pages of the lists (``SpendingLists``) and their totals (``SpendingTotals``): the counts,
     /// filters and sums are the totals'; only the rows are the lists', taken when a page is rendered.
     /// `payee` gives where a row's counterparty's payments are (``PayeesReport/Directory/path(of:)``: its page, or its rows on an occasional page), if anywhere.
-    /// `rowsContext` (``rowsContext(_:payees:)``) names what an older page shows besides its rows:
-    /// with it, each older page names its inputs (``PageInputs``: its place, its bar, the categories'
-    /// names and paths, and the accounts' rows before the month after its newest row's).
+    /// `rowStyle` (``rowStyle(_:payees:)``) is what `payee` gives, as a digest: with it, each older
+    /// page names its inputs (``PageInputs/rows(before:style:frame:)``: the accounts' rows before
+    /// the month after its newest row's, what its rows are drawn with, and its view without them).
     static func pages(for lists: SpendingLists, totals: SpendingTotals, context: ReportContext,
-                      payee: @escaping @Sendable (String) -> String? = { _ in nil }, rowsContext: String? = nil) -> [Page] {
+                      payee: @escaping @Sendable (String) -> String? = { _ in nil }, rowStyle: String? = nil) -> [Page] {
         let categories = totals.categories()
-        // Every row shows its category by its one name, linked to the category's list.
-        let listsKey = rowsContext.map { rowsContext in
-            StatementDigest.sha256(Array(("transactions-list\n" + rowsContext + "\n"
-                + categories.map { $0.key + "\u{1F}" + $0.name }.joined(separator: "\u{1E}")).utf8))
-        }
         let slugs = TransactionsRules.slugs(for: categories)
+        // What a row is drawn with besides itself: where its payee's payments are, and its
+        // category's name and list (every category's, the bar names only some).
+        let style = rowStyle.map { rowStyle in
+            StatementDigest.sha256(Array((rowStyle + "\n" + categories.map { [$0.key, $0.name, slugs[$0.key] ?? ""].joined(separator: "\u{1F}") }
+                .joined(separator: "\u{1E}")).utf8))
+        }
         let pathOf: @Sendable (SpendingCategory?) -> String = { category in
             "transactions/" + (category.flatMap { slugs[$0.key] } ?? "index")
         }
@@ -266,11 +267,6 @@ public enum TransactionsReport {
             let olderFilters = bar.map { FilterView(name: $0.name, href: $0.href, count: "", counted: false, current: $0.current, first: $0.first) }
             let title = current.map { "Transactions: \($0.name)" } ?? "All transactions"
             let pagination = list.pagination
-            // An older page's inputs: the list's bar and place, and the rows before the month after its newest row's.
-            let listKey = listsKey.map { key in
-                key + "\n" + list.base + "\n" + olderFilters.map { [$0.name, $0.href, $0.current ? "1" : "0", $0.first ? "1" : "0"].joined(separator: "\u{1F}") }
-                    .joined(separator: "\u{1E}")
-            }
             let monthEnds = summary.monthStarts.map { (month: $0.key, end: $0.value + (summary.months[$0.key]?.count ?? 0)) }.sorted { $0.month < $1.month }
             for number in pagination.newestFirst {
                 let path = pagination.path(list.base, page: number)
@@ -281,9 +277,13 @@ public enum TransactionsReport {
                 }) : nil
                 // The month of the page's newest row: the first month whose rows end after the page's.
                 let newestMonth = monthEnds.first { $0.end >= number * pagination.pageSize }?.month
-                let inputs = isEntry ? nil : listKey.flatMap { key in newestMonth.map { month in
-                    // Its neighbours' paths follow from its number and whether the next is the entry page.
-                    PageInputs(files: [], detail: key + "\npage \(number) \(min(pagination.pageCount - number, 2))", rowsBefore: month.next)
+                // An older page is made of the rows before the month after its newest row's, drawn
+                // in the style, and of its view without them.
+                let inputs = isEntry ? nil : style.flatMap { style in newestMonth.map { month in
+                    PageInputs.rows(before: month.next, style: style, frame: { @Sendable in
+                        listView(current: current, rows: [], page: number, pagination: pagination, filters: olderFilters,
+                                 summary: summary, pathOf: pathOf, context: context)
+                    })
                 } }
                 pages.append(Page(path: path, title: isEntry ? title : "\(title) (page \(number) from the oldest)",
                                   template: "transactions-list", section: section.id,
@@ -305,9 +305,10 @@ public enum TransactionsReport {
         return pages
     }
 
-    /// What an older page of the lists shows of every account besides its rows: where each payee's
-    /// payments are (``PayeesReport/Directory/digest``) and each account's name, as one SHA-256.
-    static func rowsContext(_ dataset: Dataset, payees: PayeesReport.Directory) -> String {
+    /// What an older page of the lists draws its rows with besides the rows and their categories,
+    /// as one SHA-256: where each payee's payments are (``PayeesReport/Directory/digest``), the
+    /// `payee` its rows are drawn with, and each account's name.
+    static func rowStyle(_ dataset: Dataset, payees: PayeesReport.Directory) -> String {
         let names = dataset.starling.map { $0.account.uid + "\u{1F}" + $0.account.name }.joined(separator: "\u{1E}")
         return StatementDigest.sha256(Array(("payees " + payees.digest + "\naccounts " + names).utf8))
     }
