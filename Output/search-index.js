@@ -83,8 +83,8 @@ window.nesteggSearch = [
 ["Person","Transfers of Jo Reid","transfers/7hnhrlyh3et1aqlpmyqg",""],
 ["Person","Transfers of Priya Shah","transfers/lgvumnfooin3nft4jdv7",""],
 ["Person","Transfers of Sam Morgan","transfers/zulkj63igy5l3ctrmg78",""],
-["Person","Transfers of oi4mv25wmae8yowp99x1","transfers/oi4mv25wmae8yowp99x1",""],
-["Person","Transfers of zsgu88z694rkkds40jr2","transfers/zsgu88z694rkkds40jr2",""],
+["Person","Transfers of Unknown person (id ending 0jr2)","transfers/zsgu88z694rkkds40jr2",""],
+["Person","Transfers of Unknown person (id ending 99x1)","transfers/oi4mv25wmae8yowp99x1",""],
 ["Country","🇦🇱 Albania","countries/al",""],
 ["Country","🇧🇴 Bolivia","countries/bo",""],
 ["Country","🇨🇮 Ivory Coast","countries/ci",""],
@@ -156,4 +156,4 @@ window.nesteggSearchMonths = [
 ["2026-09","personal"],
 ];
 // The chunks of the list of every transaction (search/transactions/<page>.js): its rows no statement shows.
-window.nesteggSearchLists = ["search/transactions/index","search/transactions/index.page3","search/transactions/index.page2","search/transactions/index.page1"];
+window.nesteggSearchLists = ["search/transactions/index","search/transactions/index.page2","search/transactions/index.page1"];

@@ -82,35 +82,42 @@ import Testing
 
     @Test func pagesCountedFromTheOldestKeepTheirRowsAsTheListGrows() {
         #expect(OldestFirstPagination(count: 0).pageCount == 1 && OldestFirstPagination(count: 0).range(ofPage: 1) == 0..<0)
-        #expect(OldestFirstPagination(count: 100).pageCount == 1 && !OldestFirstPagination(count: 100).isPaged)
+        #expect(OldestFirstPagination(count: 199).pageCount == 1 && !OldestFirstPagination(count: 199).isPaged)
         let list = OldestFirstPagination(count: 201)
-        #expect(list.pageCount == 3 && list.newestFirst == [3, 2, 1])
-        // Positions are newest first: the newest page (the entry page) holds the one row past two hundred.
-        #expect(list.range(ofPage: 3) == 0..<1 && list.range(ofPage: 2) == 1..<101 && list.range(ofPage: 1) == 101..<201)
-        #expect([0, 1, 100, 101, 200].map(list.page(ofPosition:)) == [3, 2, 2, 1, 1])
-        #expect([1, 2, 3].map { list.path("transactions/index", page: $0) }
-            == ["transactions/index.page1", "transactions/index.page2", "transactions/index"])
+        #expect(list.pageCount == 2 && list.newestFirst == [2, 1])
+        // Positions are newest first: the newest page (the entry page) holds the newest 101 rows, never fewer than 100.
+        #expect(list.range(ofPage: 2) == 0..<101 && list.range(ofPage: 1) == 101..<201)
+        #expect([0, 1, 100, 101, 200].map(list.page(ofPosition:)) == [2, 2, 2, 1, 1])
+        #expect([1, 2].map { list.path("transactions/index", page: $0) } == ["transactions/index.page1", "transactions/index"])
         #expect(OldestFirstPagination(count: 300).range(ofPage: 3) == 0..<100, "a full newest page")
+        #expect(OldestFirstPagination(count: 399).range(ofPage: 3) == 0..<199, "a newest page short of two pages")
 
         /// Each page's rows (ids, newest first) by path, as a list of `ids` (newest first) pages them.
-        func pages(_ ids: [Int]) -> [String: [Int]] {
-            let pagination = OldestFirstPagination(count: ids.count)
+        func pages(_ ids: [Int], newestMonth: Int = 0) -> [String: [Int]] {
+            let pagination = OldestFirstPagination(count: ids.count, newestMonth: newestMonth)
             var result: [String: [Int]] = [:]
             for (position, id) in ids.enumerated() { result[pagination.path("l", page: pagination.page(ofPosition: position)), default: []].append(id) }
             return result
         }
         let ids = Array((1...350).reversed())
         let before = pages(ids)
-        #expect(before.keys.sorted() == ["l", "l.page1", "l.page2", "l.page3"] && before["l"]?.count == 50)
+        #expect(before.keys.sorted() == ["l", "l.page1", "l.page2"] && before["l"]?.count == 150)
         #expect(before["l.page2"] == Array((101...200).reversed()), "page 2: rows 101–200 from the oldest")
         // A day's rows after the newest change the entry page only; enough of them add a page.
         let day = pages((351...355).reversed() + ids)
-        #expect(day["l"]?.count == 55 && ["l.page1", "l.page2", "l.page3"].allSatisfy { day[$0] == before[$0] })
-        let fifty = pages((351...400).reversed() + ids)
-        #expect(fifty["l"]?.count == 100 && fifty["l.page4"] == nil)
-        let more = pages((351...401).reversed() + ids)
-        #expect(more["l"] == [401] && more["l.page4"] == fifty["l"], "the full newest page keeps its rows under its number")
-        #expect(["l.page1", "l.page2", "l.page3"].allSatisfy { more[$0] == before[$0] })
+        #expect(day["l"]?.count == 155 && ["l.page1", "l.page2"].allSatisfy { day[$0] == before[$0] })
+        let fifty = pages((351...399).reversed() + ids)
+        #expect(fifty["l"]?.count == 199 && fifty["l.page3"] == nil)
+        let more = pages((351...400).reversed() + ids)
+        #expect(more["l"] == Array((301...400).reversed()) && more["l.page3"] == Array((201...300).reversed()),
+                "the entry page's oldest hundred become page 3 under its number")
+        #expect(["l.page1", "l.page2"].allSatisfy { more[$0] == before[$0] })
+        // The newest month is shown whole: 180 rows of it take the entry page back to row 101 from the oldest.
+        let month = pages(ids, newestMonth: 180)
+        #expect(month.keys.sorted() == ["l", "l.page1"] && month["l"]?.count == 250 && month["l.page1"] == before["l.page1"])
+        // But no more than five pages' worth of it.
+        let long = pages(Array((1...2_000).reversed()), newestMonth: 1_900)
+        #expect(long["l"]?.count == 500 && long["l.page15"] == Array((1_401...1_500).reversed()))
         // A row inserted among the old ones (between 150 and 151 from the oldest) shifts the pages at
         // and after it, never the pages before it.
         var inserted = ids
@@ -118,17 +125,18 @@ import Testing
         let shifted = pages(inserted)
         #expect(shifted["l.page1"] == before["l.page1"])
         #expect(shifted["l.page2"] == Array((151...199).reversed()) + [1_000] + Array((101...150).reversed()))
-        #expect(shifted["l.page3"] != before["l.page3"] && shifted["l"]?.count == 51)
+        #expect(shifted["l"]?.count == 151)
     }
 
     @Test func theBarOfAnOlderPageNamesOnlyItsOwnPlace() {
         let list = OldestFirstPagination(count: 3_750)
-        let entry = list.view(page: 38, base: "t/food", noun: "transactions", dates: "1–9 Nov 2026", locale: .enGB)
-        #expect(entry.isEntry && entry.isPaged && entry.label == "The newest 50 of 3,750 transactions")
-        #expect(!entry.hasNewer && !entry.hasNewest && entry.olderHref == "t/food.page37.md" && entry.oldestHref == "t/food.page1.md")
-        let older = list.view(page: 37, base: "t/food", noun: "transactions", dates: "3 Nov – 10 Nov 2026", locale: .enGB)
-        #expect(!older.isEntry && older.label == "Page 37 from the oldest, transactions 3,601–3,700, 3 Nov – 10 Nov 2026")
-        #expect(older.newerHref == "t/food.md" && !older.hasNewest && older.olderHref == "t/food.page36.md" && older.hasOldest)
+        #expect(list.pageCount == 37)
+        let entry = list.view(page: 37, base: "t/food", noun: "transactions", dates: "1–9 Nov 2026", locale: .enGB)
+        #expect(entry.isEntry && entry.isPaged && entry.label == "The newest 150 of 3,750 transactions")
+        #expect(!entry.hasNewer && !entry.hasNewest && entry.olderHref == "t/food.page36.md" && entry.oldestHref == "t/food.page1.md")
+        let older = list.view(page: 36, base: "t/food", noun: "transactions", dates: "3 Nov – 10 Nov 2026", locale: .enGB)
+        #expect(!older.isEntry && older.label == "Page 36 from the oldest, transactions 3,501–3,600, 3 Nov – 10 Nov 2026")
+        #expect(older.newerHref == "t/food.md" && !older.hasNewest && older.olderHref == "t/food.page35.md" && older.hasOldest)
         let middle = list.view(page: 2, base: "t/food", noun: "transactions", dates: "", locale: .enGB)
         #expect(middle.newerHref == "t/food.page3.md" && middle.newestHref == "t/food.md" && middle.olderHref == "t/food.page1.md" && !middle.hasOldest)
         #expect(middle.label == "Page 2 from the oldest, transactions 101–200")
@@ -138,14 +146,14 @@ import Testing
         #expect(!OldestFirstPagination(count: 100).view(page: 1, base: "t/food", noun: "transactions", dates: "", locale: .enGB).isPaged)
     }
 
-    /// 201 transactions, paged from the oldest: All as 100 (oldest) + 100 + 1 (the entry page),
-    /// food (134) as 100 + 34, travel (67) whole.
+    /// 401 transactions, 400 in May and one in June, paged from the oldest: All as 100 (oldest) +
+    /// 100 + 100 + 101 (the entry page, never fewer than 100), food (268) as 100 + 168, travel (133) whole.
     @Test func aLongListBuildsLinkedPagesWithoutLossOrDuplication() throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         let data = work.appendingPathComponent("data"), output = work.appendingPathComponent("site")
-        let rows = (1...201).map { id in
-            let time = String(format: "2026-06-%02dT%02d:%02d:00Z", 1 + id / 1_440, id / 60 % 24, id % 60)
+        let rows = (1...401).map { id in
+            let time = id == 401 ? "2026-06-01T09:00:00Z" : String(format: "2026-05-%02dT%02d:%02d:00Z", 1 + id / 20, id / 60 % 24, id % 60)
             return #"{"id": \#(id), "name": "Purchase \#(id)", "category": "\#(id % 3 == 0 ? "travel" : "food")", "#
                 + #""amount": 1.25, "date": "\#(time)", "accountName": "Card"}"#
         }
@@ -160,31 +168,31 @@ import Testing
                 return String(line[range.upperBound...].prefix { $0.isNumber })
             }
         }
-        let all = ["transactions/index.md", "transactions/index.page2.md", "transactions/index.page1.md"]
-        #expect(all.map { names($0).count } == [1, 100, 100])
-        #expect(files["transactions/index.page3.md"] == nil && files["transactions/index.page0.md"] == nil)
+        let all = ["transactions/index.md", "transactions/index.page3.md", "transactions/index.page2.md", "transactions/index.page1.md"]
+        #expect(all.map { names($0).count } == [101, 100, 100, 100])
+        #expect(files["transactions/index.page4.md"] == nil && files["transactions/index.page0.md"] == nil)
         let listed = all.flatMap(names)
-        #expect(listed.count == 201 && Set(listed).count == 201, "every transaction once")
-        #expect(listed.first == "201" && listed.last == "1", "newest first across the pages")
+        #expect(listed.count == 401 && Set(listed).count == 401, "every transaction once")
+        #expect(listed.first == "401" && listed.last == "1", "newest first across the pages")
         #expect(names("transactions/index.page1.md").last == "1" && names("transactions/index.page1.md").first == "100", "page 1: the oldest hundred")
 
-        #expect(["transactions/food.md", "transactions/food.page1.md"].map { names($0).count } == [34, 100])
-        #expect(names("transactions/travel.md").count == 67 && files["transactions/travel.page1.md"] == nil)
+        #expect(["transactions/food.md", "transactions/food.page1.md"].map { names($0).count } == [168, 100])
+        #expect(names("transactions/travel.md").count == 133 && files["transactions/travel.page1.md"] == nil)
 
         let entry = try #require(files["transactions/index.md"])
         #expect(entry.hasPrefix("# All transactions\n"))
-        #expect(entry.contains("The newest 1 of 201 transactions:\n[Older →](../transactions/index.page2.md)\n"
+        #expect(entry.contains("The newest 101 of 401 transactions:\n[Older →](../transactions/index.page3.md)\n"
             + "[Oldest](../transactions/index.page1.md)\n"), "a link a line, short in a terminal")
-        #expect(entry.contains("**Sum of 201 pinned transactions on all pages: £251.25**"), "the sum is the whole list's")
-        #expect(entry.contains("[Food (134)](../transactions/food.md)"), "the filters count the whole category")
-        #expect(entry.contains("**All (201)**") && entry.contains("201 transactions, newest first"), "the counts are the whole list's")
-        #expect(entry.contains("## Jun 2026 so far\n\n201 transactions in all (some on another page)"), "June's whole count, with a note")
+        #expect(entry.contains("**Sum of 401 pinned transactions on all pages: £501.25**"), "the sum is the whole list's")
+        #expect(entry.contains("[Food (268)](../transactions/food.md)"), "the filters count the whole category")
+        #expect(entry.contains("**All (401)**") && entry.contains("401 transactions, newest first"), "the counts are the whole list's")
+        #expect(entry.contains("400 transactions in all (some on another page)"), "May's whole count, with a note")
 
         let middle = try #require(files["transactions/index.page2.md"])
         #expect(middle.hasPrefix("# All transactions (page 2 from the oldest)\n"))
-        #expect(middle.contains("Page 2 from the oldest, transactions 101–200, 1 Jun 2026:\n[← Newer](../transactions/index.md)\n"
-            + "[Older →](../transactions/index.page1.md)\n"))
-        for figure in ["(201)", "(134)", "201 transactions", "Sum of", "so far"] { #expect(!middle.contains(figure), "no list-wide figure on an older page: \(figure)") }
+        #expect(middle.contains("Page 2 from the oldest, transactions 101–200, ") && middle.contains("2026:\n[← Newer](../transactions/index.page3.md)\n"
+            + "[Newest](../transactions/index.md)\n[Older →](../transactions/index.page1.md)\n"))
+        for figure in ["(401)", "(268)", "401 transactions", "Sum of", "so far"] { #expect(!middle.contains(figure), "no list-wide figure on an older page: \(figure)") }
         #expect(middle.contains("**All** ·\n[Food](../transactions/food.md) ·\n[Travel](../transactions/travel.md)"), "the filters' names, without counts")
         #expect(middle.contains("100 transactions on this page (more of the month on another page); the pinned ones here come to **£125.00**."))
         let oldest = try #require(files["transactions/index.page1.md"])

@@ -5,7 +5,10 @@ import NestEggSupport
 /// **oldest** row, so that a page, once full, keeps its rows however many newer rows arrive.
 ///
 /// Page 1 holds the oldest `pageSize` rows, page k the rows [(k-1)·pageSize, k·pageSize) counted
-/// from the oldest, and the newest page the rest (1 to `pageSize` rows). The newest page is the
+/// from the oldest, and the newest page the rest: at least the newest `pageSize` rows (all, when
+/// there are fewer), and the whole newest month when that is more, up to ``newestMonthLimit``
+/// pages' worth — so the page a visitor opens shows the newest rows, never a stub of what is left
+/// over. The newest page is the
 /// list's entry page and keeps the list's own path (`transactions/index`); every other page is
 /// `<path>.page<k>` (`transactions/index.page37`: rows 3,601–3,700 from the oldest), the same dot
 /// scheme as ``Pagination/path(_:page:)``, which no slug can take. A page's number and path depend
@@ -19,15 +22,25 @@ public struct OldestFirstPagination: Sendable, Equatable {
     public let count: Int
     public let pageSize: Int
 
-    public init(count: Int, pageSize: Int = Pagination.defaultPageSize) {
+    /// The pages, numbered 1 (the oldest) to `pageCount` (the newest, the entry page); one when the
+    /// list is empty, so a list page exists however short its list.
+    public let pageCount: Int
+
+    /// The most rows of its newest month the entry page takes beyond `pageSize`, in pages: a month
+    /// of a large household's accounts can hold thousands of rows.
+    public static let newestMonthLimit = 5
+
+    /// `newestMonth`: how many of the rows are of the newest month, which the entry page shows whole
+    /// (up to ``newestMonthLimit`` pages).
+    public init(count: Int, pageSize: Int = Pagination.defaultPageSize, newestMonth: Int = 0) {
         precondition(pageSize > 0, "a page holds at least one row")
         self.count = max(0, count)
         self.pageSize = pageSize
+        // The older pages are full; the entry page starts where one ends, and holds at least a
+        // page's worth and the newest month.
+        let together = min(max(0, newestMonth), self.count, Self.newestMonthLimit * pageSize)
+        pageCount = max(1, min(self.count / pageSize, (self.count - together) / pageSize + 1))
     }
-
-    /// The pages, numbered 1 (the oldest) to `pageCount` (the newest, the entry page); one when the
-    /// list is empty, so a list page exists however short its list.
-    public var pageCount: Int { max(1, (count + pageSize - 1) / pageSize) }
     public var isPaged: Bool { pageCount > 1 }
 
     /// The page numbers newest first: the entry page, then the older pages in reading order.
@@ -35,13 +48,13 @@ public struct OldestFirstPagination: Sendable, Equatable {
 
     /// The rows of page `number` as positions newest first.
     public func range(ofPage number: Int) -> Range<Int> {
-        let oldest = min((number - 1) * pageSize, count), newest = min(number * pageSize, count)
+        let oldest = min((number - 1) * pageSize, count), newest = number >= pageCount ? count : min(number * pageSize, count)
         return (count - newest)..<(count - oldest)
     }
 
     /// The page of the row at `position` (newest first, `0..<count`).
     public func page(ofPosition position: Int) -> Int {
-        (count - 1 - position) / pageSize + 1
+        min((count - 1 - position) / pageSize + 1, pageCount)
     }
 
     /// The entry page's path is `base`; an older page's, `<base>.page<number>`.

@@ -39,13 +39,17 @@ public final class SpendingLists: Sendable {
 
     /// The lists of `totals`, with `slugs` for the categories' paths.
     init(_ totals: SpendingTotals, slugs: [String: String], ownRun: [SpendingItem] = []) {
-        var lists = [List(category: nil, base: "transactions/index", pagination: OldestFirstPagination(count: totals.count()))]
+        // Each list's entry page shows its newest month whole (``OldestFirstPagination``).
+        func pagination(_ category: String?, count: Int) -> OldestFirstPagination {
+            OldestFirstPagination(count: count, newestMonth: totals.months(category: category).max { $0.key < $1.key }?.value.count ?? 0)
+        }
+        var lists = [List(category: nil, base: "transactions/index", pagination: pagination(nil, count: totals.count()))]
         var byCategory: [String: Int] = [:]
         let counts = totals.countsByCategory()
         for category in totals.categories() {
             byCategory[category.key] = lists.count
             lists.append(List(category: category, base: "transactions/" + (slugs[category.key] ?? "index"),
-                              pagination: OldestFirstPagination(count: counts[category.key] ?? 0)))
+                              pagination: pagination(category.key, count: counts[category.key] ?? 0)))
         }
         self.lists = lists
         self.byCategory = byCategory
