@@ -13,7 +13,7 @@ public enum TransfersLoader {
         if folder.contains(usersPath) {
             if let document = folder.document(usersPath, log: log) { data.users = users(in: document) }
         } else {
-            log.report(Diagnostic(.warning, file: usersPath, message: "missing: transfers show each person by uid"))
+            log.report(Diagnostic(.warning, file: usersPath, message: "missing: transfers show each person as unknown, by the end of their id"))
         }
         if folder.contains(transfersPath) {
             if let document = folder.document(transfersPath, log: log) {

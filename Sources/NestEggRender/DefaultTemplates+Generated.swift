@@ -317,12 +317,12 @@ The last 12 weeks, Monday to Sunday, up to the week of the data's latest activit
 
 {{#html}}{{{weeksChart}}}{{/html}}
 
-| Week | Dates | Deposits | Saved |
-|:--|:--|--:|--:|
+| Week | Deposits | Saved |
+|:--|--:|--:|
 {{#weeks}}
-| {{week}} | {{dates}} | {{count}} | {{saved}} |
+| {{week}} | {{count}} | {{saved}} |
 {{/weeks}}
-| **Total** | | **{{weeksCount}}** | **{{weeksTotal}}** |
+| **Total** | **{{weeksCount}}** | **{{weeksTotal}}** |
 {{/asOf}}
 
 ## Saved per rule type
@@ -1179,7 +1179,7 @@ No transactions yet.
         "roundups-week.md.mustache": #"""
 # Round-ups for {{accountName}}, {{dates}}{{#inProgress}} so far{{/inProgress}}
 
-Week {{week}}, {{timeZone}} time.{{#inProgress}} The account's data ends inside this week, on {{asOf}},
+Monday to Sunday, {{timeZone}} time.{{#inProgress}} The account's data ends inside this week, on {{asOf}},
 so the figures here cover the days up to then.{{/inProgress}}
 
 ## Transfer
@@ -2362,7 +2362,7 @@ Money sent and received counts successful transfers only; net is received minus 
 | Person | Sent | Money sent | Received | Money received | Net | Failed |
 |:--|--:|--:|--:|--:|--:|--:|
 {{#people}}
-| [{{name}}][{{ref}}]{{^known}} (unknown user){{/known}} | {{sentCount}} | {{sent}} | {{receivedCount}} | {{received}} | {{net}} | {{failedCount}} |
+| [{{name}}][{{ref}}] | {{sentCount}} | {{sent}} | {{receivedCount}} | {{received}} | {{net}} | {{failedCount}} |
 {{/people}}
 {{/hasPeople}}
 {{/isFirstPage}}
@@ -2418,11 +2418,8 @@ Every transfer went through.
 
 {{#html}}<div class="ledger-page" hidden></div>{{/html}}
 
-{{#known}}
-User id {{uid}}.
-{{/known}}
 {{^known}}
-This person is not among the app's users, so they are shown by their user ID, {{uid}}.
+This person is not among the app's users: the transfers name them only by an id, which ends {{idEnding}}.
 {{/known}}
 Sent {{sentText}} ({{sent}}) and received {{receivedCount}} ({{received}}): net **{{net}}**. {{failedText}}. Times are in {{timeZone}}.
 

@@ -176,8 +176,8 @@ public enum GoalsReport {
     }
 
     struct WeekRow: Sendable, Encodable {
+        /// The week by its days (`31 Aug – 6 Sep 2026`), "so far" while in progress.
         let week: String
-        let dates: String
         let count: String
         let saved: String
     }
@@ -314,7 +314,7 @@ public enum GoalsReport {
         if let asOf, entry.feed != nil {
             let weeks = GoalsRules.weeklyTotals(feed, currency: currency, asOf: asOf, clock: context.clock, count: chartWeeks)
             weekRows = weeks.map { week in
-                WeekRow(week: "\(week.week)\(context.progress.soFar(week.week))", dates: context.locale.formatRange(week.week.monday, week.week.sunday),
+                WeekRow(week: context.locale.formatRange(week.week.monday, week.week.sunday) + context.progress.soFar(week.week),
                         count: context.count(week.count), saved: context.money(week.saved))
             }
             weeksTotal = weeks.reduce(Money.zero(currency)) { $0 + $1.saved }

@@ -74,8 +74,9 @@ public enum TransfersReport {
 
     struct PersonView: Sendable, Encodable {
         let name: String
-        let uid: String
         let known: Bool
+        /// The end of an unknown person's id (``Person/idEnding``).
+        let idEnding: String
         let timeZone: String
         let lines: [PersonLine]
         let hasLines: Bool
@@ -105,14 +106,19 @@ public enum TransfersReport {
     /// One person of the ledger: a user from users.json, or a uid that only the transfers name.
     struct Person {
         let uid: String
+        /// The user's name; for someone not among the users, "Unknown person (id ending 99x1)".
         let name: String
         let known: Bool
         let currency: Currency
         let slug: String
+        /// The end of the uid that tells this unknown person from the others ("" for a user).
+        var idEnding = ""
     }
 
     /// Everyone in users.json (in its order), then any other uid the transfers name (sorted),
-    /// each with a unique slug made from the uid.
+    /// each with a unique slug made from the uid. The data's ids are not names: someone not among
+    /// the users is named as unknown, told from the others by the shortest end of their id (four
+    /// characters at least) that no other unknown id shares.
     static func people(_ data: TransfersData, settings: Settings) -> [Person] {
         var allocator = SlugAllocator(reserved: ["index"])
         let fallback = settings.currency(forSource: "transfers")
@@ -122,9 +128,30 @@ public enum TransfersReport {
         }
         let known = Set(data.users.map(\.uid))
         let unknown = Set(data.transfers.flatMap { [$0.fromUid, $0.toUid] }).subtracting(known).sorted()
+        let endings = idEndings(unknown)
         for uid in unknown {
-            result.append(Person(uid: uid, name: uid, known: false, currency: fallback,
-                                 slug: allocator.allocate(uid, fallback: "person")))
+            let ending = endings[uid] ?? uid
+            result.append(Person(uid: uid, name: "Unknown person (id ending \(ending))", known: false, currency: fallback,
+                                 slug: allocator.allocate(uid, fallback: "person"), idEnding: ending))
+        }
+        return result
+    }
+
+    /// Each of `ids`' shortest end, four to twelve characters, that ends no other of them; the
+    /// whole id when none does. (Counted one length at a time: linear in the ids, however many.)
+    static func idEndings(_ ids: [String]) -> [String: String] {
+        var result: [String: String] = [:]
+        let characters = ids.map { Array($0) }
+        var open = Array(ids.indices)
+        for length in 4...12 where !open.isEmpty {
+            var counts: [String: Int] = [:]
+            for characters in characters where characters.count >= length { counts[String(characters.suffix(length)), default: 0] += 1 }
+            open = open.filter { index in
+                let ending = String(characters[index].suffix(min(length, characters[index].count)))
+                guard characters[index].count <= length || counts[ending] == 1 else { return true }
+                result[ids[index]] = characters[index].count <= length ? ids[index] : ending
+                return false
+            }
         }
         return result
     }
@@ -300,7 +327,7 @@ public enum TransfersReport {
                 runningNet: money(running, zero: person.currency, context: context)))
         }
         return PersonView(
-            name: person.name, uid: person.uid, known: person.known, timeZone: context.clock.identifier,
+            name: person.name, known: person.known, idEnding: person.idEnding, timeZone: context.clock.identifier,
             lines: lines, hasLines: !lines.isEmpty,
             sentText: context.counted(totals.sentCount, "successful transfer"), sent: money(totals.sent, zero: person.currency, context: context),
             receivedCount: totals.receivedCount, received: money(totals.received, zero: person.currency, context: context),
