@@ -106,7 +106,7 @@ public enum TransfersReport {
     /// One person of the ledger: a user from users.json, or a uid that only the transfers name.
     struct Person {
         let uid: String
-        /// The user's name; for someone not among the users, "Unknown person (id ending 99x1)".
+        /// The user's name; for someone not among the users, "Unknown person …99x1".
         let name: String
         let known: Bool
         let currency: Currency
@@ -131,7 +131,7 @@ public enum TransfersReport {
         let endings = idEndings(unknown)
         for uid in unknown {
             let ending = endings[uid] ?? uid
-            result.append(Person(uid: uid, name: "Unknown person (id ending \(ending))", known: false, currency: fallback,
+            result.append(Person(uid: uid, name: "Unknown person …\(ending)", known: false, currency: fallback,
                                  slug: allocator.allocate(uid, fallback: "person"), idEnding: ending))
         }
         return result
