@@ -17,6 +17,7 @@ enum ChartSVG {
         case .bars(let bars): return self.bars(bars, title: chart.title)
         case .columns(let bars, let axis): return columns(bars, title: chart.title, axis: axis)
         case .progress(let percent): return progress(percent: percent, title: chart.title)
+        case .budget(let bars): return budget(bars, title: chart.title)
         case .ring(let segments, let centerText): return ring(segments, title: chart.title, centerText: centerText)
         case .sparkline(let values): return sparkline(values, title: chart.title)
         case .stackedColumns(let columns, let series, let axis): return stackedColumns(columns, series: series, title: chart.title, axis: axis)
@@ -139,6 +140,32 @@ enum ChartSVG {
         "<ul class=\"chart-legend\">" + entries.map { entry in
             "<li><span class=\"swatch \(colourClass(entry.colour, prefix: "swatch"))\" aria-hidden=\"true\"></span>\(Escape.html(entry.text))</li>"
         }.joined() + "</ul>"
+    }
+
+    /// A bar per budget, the label above it: the track is the whole budget, the fill what was
+    /// spent (full, in the colour for bad news, when over), a line at the pace (the budget so far)
+    /// while the month runs, and the value in words beside the track.
+    static func budget(_ bars: [Chart.BudgetBar], title: String) -> String {
+        guard !bars.isEmpty else { return "" }
+        let rowHeight = 58, track = 330, width = 640
+        var svg = open(width: width, height: bars.count * rowHeight + 4, title: title, kind: "budget")
+        for (index, bar) in bars.enumerated() {
+            let y = index * rowHeight + 2
+            let whole = max(bar.budget, 1)
+            let fill = bar.spent <= 0 ? 0 : max(2, scaled(min(bar.spent, whole), of: whole, to: track))
+            svg += "<text class=\"chart-label\" x=\"0\" y=\"\(y + 20)\">\(Escape.html(clip(bar.label, 40)))</text>"
+            svg += "<rect class=\"chart-track\" x=\"0\" y=\"\(y + 32)\" width=\"\(track)\" height=\"18\" rx=\"3\"/>"
+            if fill > 0 {
+                svg += "<rect class=\"\(bar.isOver ? "chart-over" : "series-1")\" x=\"0\" y=\"\(y + 32)\" width=\"\(fill)\" height=\"18\" rx=\"3\">"
+                    + "<title>\(Escape.html(bar.label)): \(Escape.html(bar.valueText))</title></rect>"
+            }
+            if bar.pace < bar.budget {
+                let x = scaled(max(bar.pace, 0), of: whole, to: track)
+                svg += "<line class=\"chart-pace\" x1=\"\(x)\" y1=\"\(y + 28)\" x2=\"\(x)\" y2=\"\(y + 54)\"/>"
+            }
+            svg += "<text class=\"chart-value\" x=\"\(track + 8)\" y=\"\(y + 47)\">\(Escape.html(bar.valueText))</text>"
+        }
+        return svg + "</svg>"
     }
 
     /// A progress bar with its percentage; past 100% the bar is full and says so.

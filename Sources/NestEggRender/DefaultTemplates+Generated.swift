@@ -8,24 +8,33 @@ enum DefaultTemplates {
 {{#rule}}
 {{.}}
 {{/rule}}
+{{#shown}}
+
+{{shown}}{{#older}} [{{title}}]({{root}}{{href}}).{{/older}}{{#newer}} [{{title}}]({{root}}{{href}}).{{/newer}}
+{{/shown}}
 
 {{#months}}
 ## {{heading}}
 
 {{note}}
 
-| Category | Budget | Budget so far | Spent | Left |
-|:--|--:|--:|--:|:--|
+{{#html}}{{{chart}}}{{/html}}
+
+| Category | Budget | Budget so far | Spent | Left | State |
+|:--|--:|--:|--:|--:|:--|
 {{#lines}}
-| {{category}} | {{budget}} | {{prorated}} | {{spent}} | {{#isOver}}**{{status}}**{{/isOver}}{{^isOver}}{{status}}{{/isOver}} |
+| {{category}} | {{budget}} | {{prorated}} | {{spent}} | {{left}} | {{#isOver}}**{{status}}**{{/isOver}}{{^isOver}}{{status}}{{/isOver}} |
 {{/lines}}
-| **Total** | | **{{budget}}** | **{{spent}}** | **{{status}}** |
+| **Total** | | **{{budget}}** | **{{spent}}** | **{{left}}** | {{#isOver}}**{{status}}**{{/isOver}}{{^isOver}}{{status}}{{/isOver}} |
 {{#notConverted}}
 
 Not converted, so not counted (no exchange rate for the month): {{notConverted}}.
 {{/notConverted}}
 
 {{/months}}
+{{#older}}
+[{{title}}]({{root}}{{href}})
+{{/older}}
 
 """#,
         "bundle-index.md.mustache": #"""
@@ -1372,7 +1381,9 @@ No payments that round up this week.
     clear(found);
     if (words.length === 0) { foundStatus.textContent = ""; return; }
     if (!loading && nextGroup === 0 && groups.length > 0) { loadGroup(); }
-    var hits = rows.filter(function (row) { return words.every(function (word) { return matches(row, word); }); });
+    // Newest day first, whatever order the chunks came in (a sort keeps a day's rows in their order).
+    var hits = rows.filter(function (row) { return words.every(function (word) { return matches(row, word); }); })
+      .sort(function (a, b) { return a.data[0] < b.data[0] ? 1 : a.data[0] > b.data[0] ? -1 : 0; });
     hits.slice(0, shownTransactions).forEach(function (row) {
       var data = row.data;
       var target = href(data[7]);
@@ -1990,12 +2001,14 @@ svg.chart-ring { width: 12.5rem; max-width: 100%; flex: none; }
    there so that it reads at 12 px or more; the stacked totals and the map's degrees, which would
    then collide, are left to the table beside them. */
 @media (max-width: 30rem) {
-  .chart-bars text, .chart-columns text, .chart-stacked text, .chart-columns .chart-tick, .chart-stacked .chart-tick { font-size: 22px; }
+  .chart-bars text, .chart-budget text, .chart-columns text, .chart-stacked text, .chart-columns .chart-tick, .chart-stacked .chart-tick { font-size: 22px; }
   .chart-stacked .chart-value, .chart-map .map-label, .chart .chart-label-wide { display: none; }
 }
 @media print { .swatch { -webkit-print-color-adjust: exact; print-color-adjust: exact; } }
 .chart-track { fill: var(--line); stroke: var(--line); }
 .chart-done { fill: var(--good); }
+.chart-over { fill: var(--bad); }
+.chart-pace { stroke: var(--fg); stroke-width: 2; }
 .chart-line { stroke: var(--s1); }
 .series-1 { fill: var(--s1); } .series-2 { fill: var(--s2); } .series-3 { fill: var(--s3); } .series-4 { fill: var(--s4); }
 .series-5 { fill: var(--s5); } .series-6 { fill: var(--s6); } .series-7 { fill: var(--s7); } .series-8 { fill: var(--s8); }

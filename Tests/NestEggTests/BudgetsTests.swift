@@ -40,9 +40,33 @@ import Testing
         let site = SiteReport.build(dataset)
         let page = try #require(site.pages.first { $0.path == BudgetsReport.section.path })
         let markdown = unpadded(try PageRenderer(templates: try TemplateLibrary(), site: site).render(page).markdown)
-        #expect(markdown.contains("| Travel | £80.00 | £80.00 | £80.12 | **over by £0.12** |"), "\(markdown)")
+        #expect(markdown.contains("| Travel | £80.00 | £80.00 | £80.12 | -£0.12 | **Over budget** |"), "\(markdown)")
+        // November, 21 of 30 days: travel's £80.00 less £36.24 spent is £43.76 for 9 days, £4.86 a day (rounded down).
+        #expect(markdown.contains("| Travel | £80.00 | £56.00 | £36.24 | £19.76 | £4.86 a day for the 9 days left |"), "\(markdown)")
+        #expect(markdown.contains("| Food | £450.00 | £315.00 | £572.42 | -£257.42 | **Over budget so far** |"), "\(markdown)")
+        #expect(!markdown.contains("months of the data"), "three months: every one on the page")
         #expect(markdown.contains("each budget counts 21 of its 30 days so far"))
         #expect(site.dashboard.contains { $0.section == BudgetsReport.section })
+    }
+
+    /// Every month of the data is shown: the newest twelve on the budgets page, which says so and
+    /// links to the months before, on a page of their own.
+    @Test func monthsPastAYearGoOnAPageOfTheirOwn() throws {
+        var months: [BudgetsReport.Month] = []
+        for number in 1...14 {
+            let month = CalendarMonth(year: 2025 + (number - 1) / 12, month: 1 + (number - 1) % 12)
+            let line = BudgetsReport.Line(category: "Food", budget: gbp(10_000), prorated: gbp(10_000), spent: gbp(Int64(number) * 1_000))
+            months.append(BudgetsReport.Month(month: month, throughDay: 28, days: 28, complete: true, lines: [line], notConverted: MoneyTotals([])))
+        }
+        let context = ReportContext(settings: Settings())
+        let pages = BudgetsReport.pages(months, context: context)
+        #expect(pages.map(\.path) == ["budgets/index", "budgets/older"])
+        let index = try #require(pages[0].view as? BudgetsReport.View), older = try #require(pages[1].view as? BudgetsReport.View)
+        #expect(index.months.count == 12 && older.months.count == 2)
+        #expect(index.months.first?.heading.hasPrefix("Feb 2026") == true)
+        #expect(older.months.map { $0.heading } == ["Feb 2025", "Jan 2025"])
+        #expect(index.shown == "The newest 12 months of the data's 14 are here." && index.older?.href == "budgets/older.md")
+        #expect(older.newer?.href == "budgets/index.md" && older.older == nil)
     }
 
     @Test func prorationRoundsHalvesUp() {
@@ -104,5 +128,22 @@ import Testing
         let loadOnly = DiagnosticLog()
         _ = DataLoader.load(try DataFolder(root: data), log: loadOnly)
         #expect(!loadOnly.diagnostics.contains { $0.path?.hasPrefix("$.budgets") == true })
+    }
+}
+
+/// The budgets' bars: the track is the whole budget, the fill what was spent (full and in the
+/// colour for bad news when over), the pace marked while the month runs, the value in words.
+@Suite struct BudgetBarTests {
+    @Test func aBarShowsSpentAgainstTheBudgetWithThePaceMarked() {
+        let svg = ChartSVG.draw(.budget([
+            Chart.BudgetBar(label: "Food", spent: 30_000, budget: 45_000, pace: 31_500, isOver: false, valueText: "£300.00 of £450.00"),
+            Chart.BudgetBar(label: "Fun <b>", spent: 90_000, budget: 20_000, pace: 14_000, isOver: true, valueText: "£900.00 of £200.00, over"),
+        ], title: "Nov 2026 so far: spent against each budget"))
+        #expect(svg.contains(#"<rect class="series-1" x="0" y="34" width="220""#), "300 of 450 fills two thirds of 330: \(svg)")
+        #expect(svg.contains(#"<rect class="chart-over" x="0" y="92" width="330""#), "over: the whole track, in the colour for bad news")
+        #expect(svg.contains(#"<line class="chart-pace" x1="231""#), "the pace: 315 of 450")
+        #expect(svg.contains("£900.00 of £200.00, over") && svg.contains("Fun &lt;b&gt;") && !svg.contains("<b>"))
+        let finished = ChartSVG.draw(.budget([Chart.BudgetBar(label: "Food", spent: 1, budget: 45_000, pace: 45_000, isOver: false, valueText: "")], title: "Oct"))
+        #expect(!finished.contains("chart-pace"), "a finished month has no pace to mark")
     }
 }

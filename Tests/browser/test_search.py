@@ -213,6 +213,30 @@ def test_an_app_entry_is_found_by_payee_and_amount(site: Path, host: str):
         driver.find_element(By.CSS_SELECTOR, f'#search-transactions a[href$="{wanted[7].split("/")[-1].replace("#", ".html#")}"]').click()
         WebDriverWait(driver, 10).until(lambda d: "#row-" in d.current_url)
         cells = driver.find_element(By.ID, wanted[7].split("#")[1]).find_element(By.XPATH, "ancestor::tr").text
-        assert wanted[2] in cells and wanted[4] in cells, cells
+        # (The list shows money out as spending, without its minus; the search, as on a statement, with it.)
+        assert wanted[2] in cells and wanted[4].lstrip("-\u2212") in cells, cells
     finally:
         driver.quit()
+
+
+def test_transactions_found_come_newest_first_with_money_out_negative(driver, site: Path):
+    """A payee found in many months, from the statements' chunks and the list's, loaded in any
+    order: the results run newest day first, and every payment out shows a minus, whichever page
+    it links to (a statement or the list of every transaction)."""
+    rows = chunk_rows(site)
+    by_payee: dict[str, list[list[str]]] = {}
+    for row in rows:
+        by_payee.setdefault(row[2], []).append(row)
+    # The payee with rows in the most months (a name, not a word of several payees).
+    payee = max(by_payee, key=lambda name: (len({row[0][:7] for row in by_payee[name]}), name))
+    assert len({row[0][:7] for row in by_payee[payee]}) >= 3, payee
+    for row in rows:
+        if row[5].startswith("-"):
+            assert row[4].startswith(("-", "\u2212")), row
+    driver.get(site.as_uri() + "/search.html?q=" + payee.replace(" ", "+"))
+    WebDriverWait(driver, 20).until(lambda d: searched(d))
+    days = [item.find_element(By.CSS_SELECTOR, ".search-kind").text for item in driver.find_elements(By.CSS_SELECTOR, "#search-transactions li")]
+    assert len(days) >= 3, days
+    import datetime
+    parsed = [datetime.datetime.strptime(day, "%d %b %Y").date() for day in days]
+    assert parsed == sorted(parsed, reverse=True), days

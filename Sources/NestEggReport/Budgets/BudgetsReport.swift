@@ -27,6 +27,8 @@ public enum BudgetsReport {
         public let lines: [Line]
         public let notConverted: MoneyTotals
         public var budget: Money { lines.dropFirst().reduce(lines[0].prorated) { $0 + $1.prorated } }
+        /// The whole month's budgets together.
+        public var wholeBudget: Money { lines.dropFirst().reduce(lines[0].budget) { $0 + $1.budget } }
         public var spent: Money { lines.dropFirst().reduce(lines[0].spent) { $0 + $1.spent } }
     }
 
@@ -63,7 +65,9 @@ public enum BudgetsReport {
         let budget: String
         let prorated: String
         let spent: String
+        /// What is left of the budget so far, signed: negative when over (a number in the table's CSV).
         let left: String
+        /// In words: over budget, or what is left a day for the rest of the month, or within budget.
         let status: String
         let isOver: Bool
     }
@@ -71,22 +75,43 @@ public enum BudgetsReport {
     struct MonthView: Sendable, Encodable {
         let heading: String
         let note: String
+        /// Each budget as a bar, its pace marked (HTML only; the table says the same).
+        let chart: Chart?
         let lines: [LineView]
         let budget: String
         let spent: String
         let left: String
         let status: String
+        let isOver: Bool
         let notConverted: String?
+    }
+
+    struct LinkView: Sendable, Encodable {
+        let title: String
+        let href: String
     }
 
     struct View: Sendable, Encodable {
         let title: String
         let rule: [String]
+        /// Which months the page shows of how many, when not every one.
+        let shown: String?
         let months: [MonthView]
+        /// The page of the months before, and the page of the newer ones.
+        let older: LinkView?
+        let newer: LinkView?
     }
 
-    static func status(_ left: Money, context: ReportContext) -> String {
-        left.isNegative ? "over by \(context.money(-left))" : "\(context.money(left)) left"
+    /// What a budget's state says in words: over (by pace, in a month in progress), or what is
+    /// left of the whole month's `budget` a day for the days to come, or within budget.
+    static func status(budget: Money, prorated: Money, spent: Money, month: Month, context: ReportContext) -> String {
+        if spent.minorUnits > prorated.minorUnits { return month.complete ? "Over budget" : "Over budget so far" }
+        let daysLeft = month.days - month.throughDay
+        guard !month.complete, daysLeft > 0 else { return "Within budget" }
+        let rest = budget - spent
+        // Rounded down: never more a day than the budget holds.
+        let perDay = Money(minorUnits: rest.isNegative ? 0 : rest.minorUnits / Int128(daysLeft), currency: rest.currency)
+        return "\(context.money(perDay)) a day for the \(context.counted(daysLeft, "day")) left"
     }
 
     static func monthView(_ month: Month, context: ReportContext) -> MonthView {
@@ -95,13 +120,21 @@ public enum BudgetsReport {
             ? "The whole month's budget."
             : "The month is in progress: each budget counts \(month.throughDay) of its \(month.days) days so far."
         let left = month.budget - month.spent
+        let bars = month.lines.map { line in
+            Chart.BudgetBar(label: line.category, spent: line.spent.minorUnits, budget: line.budget.minorUnits, pace: line.prorated.minorUnits,
+                            isOver: line.isOver, valueText: "\(context.money(line.spent)) of \(context.money(line.budget))\(line.isOver ? ", over" : "")")
+        }
+        let chartTitle = month.complete ? "\(label): spent against each budget"
+            : "\(label): spent against each budget, the line marking the budget to day \(month.throughDay)"
         return MonthView(
-            heading: label, note: note,
+            heading: label, note: note, chart: .budget(bars, title: chartTitle),
             lines: month.lines.map { LineView(category: $0.category, budget: context.money($0.budget), prorated: context.money($0.prorated),
                                               spent: context.money($0.spent), left: context.money($0.left),
-                                              status: status($0.left, context: context), isOver: $0.isOver) },
+                                              status: status(budget: $0.budget, prorated: $0.prorated, spent: $0.spent, month: month, context: context),
+                                              isOver: $0.isOver) },
             budget: context.money(month.budget), spent: context.money(month.spent), left: context.money(left),
-            status: status(left, context: context),
+            status: status(budget: month.wholeBudget, prorated: month.budget, spent: month.spent, month: month, context: context),
+            isOver: left.isNegative,
             notConverted: month.notConverted.isEmpty ? nil : context.money(month.notConverted))
     }
 
@@ -115,13 +148,41 @@ public enum BudgetsReport {
 
     public static func pages(for dataset: Dataset, context: ReportContext,
                              cashFlow: [CashFlowReport.Month]? = nil) -> [Page] {
-        let months = months(dataset, context: context, cashFlow: cashFlow)
+        pages(months(dataset, context: context, cashFlow: cashFlow), context: context)
+    }
+
+    /// The budgets pages of `months` (oldest first): the newest ``monthsShown`` on the budgets page, the rest on ``olderPath``.
+    static func pages(_ months: [Month], context: ReportContext) -> [Page] {
         guard !months.isEmpty else { return [] }
         let rule = "Each month's money out per category (as on the cash-flow pages: settled payments from the bank accounts, "
             + "in \(context.settings.baseCurrency.code), other currencies converted at the month's rate) against the monthly budgets "
-            + "set in the settings. Newest month first."
-        return [Page(path: section.path, title: "Budgets", template: "budgets-index", section: section.id, breadcrumbs: [Link("Dashboard", "index")],
-                     view: View(title: "Budgets", rule: Prose.lines(rule), months: months.suffix(12).reversed().map { monthView($0, context: context) }))]
+            + "set in the settings. Left is the budget so far less what was spent: negative when over. Newest month first."
+        let crumbs = [Link("Dashboard", "index")]
+        // The newest year on the budgets page, the months before on a page of their own.
+        let newest = months.suffix(monthsShown), older = months.dropLast(monthsShown)
+        let olderLink = older.isEmpty ? nil : LinkView(title: "The \(context.counted(older.count, "month")) before", href: ReportContext.href(olderPath))
+        var pages = [Page(path: section.path, title: "Budgets", template: "budgets-index", section: section.id, breadcrumbs: crumbs,
+                          view: View(title: "Budgets", rule: Prose.lines(rule),
+                                     shown: older.isEmpty ? nil : "The newest \(context.counted(newest.count, "month")) of the data's \(context.count(months.count)) are here.",
+                                     months: newest.reversed().map { monthView($0, context: context) }, older: olderLink, newer: nil))]
+        if !older.isEmpty {
+            pages.append(Page(path: olderPath, title: "Budgets, older months", template: "budgets-index", section: section.id,
+                              breadcrumbs: crumbs + [Link(section.title, section.path)],
+                              view: View(title: "Budgets, older months", rule: Prose.lines(rule),
+                                         shown: "The data's first \(context.counted(older.count, "month")), before the newest \(context.count(newest.count)).",
+                                         months: older.reversed().map { monthView($0, context: context) }, older: nil,
+                                         newer: LinkView(title: "The newest \(context.counted(newest.count, "month"))", href: ReportContext.href(section.path)))))
+        }
+        return pages
+    }
+
+    /// How many months the budgets page shows, newest first; the ones before are on ``olderPath``.
+    static let monthsShown = 12
+    static let olderPath = "budgets/older"
+
+    /// The start page's words for what is left: "£10.89 left", "over by £654.04".
+    static func leftText(_ left: Money, context: ReportContext) -> String {
+        left.isNegative ? "over by \(context.money(-left))" : "\(context.money(left)) left"
     }
 
     /// The start page's budgets: the latest month's budget so far, spent and what is left.
@@ -133,7 +194,7 @@ public enum BudgetsReport {
         var figures: [DashboardSection.Figure] = [
             .init(label: month.complete ? "Budget" : "Budget to day \(month.throughDay)", value: context.money(month.budget), amount: month.budget, id: "budget"),
             .init(label: "Spent", value: context.money(month.spent), amount: month.spent, id: "spent"),
-            .init(label: "Left", value: status(month.budget - month.spent, context: context), amount: month.budget - month.spent, id: "left"),
+            .init(label: "Left", value: leftText(month.budget - month.spent, context: context), amount: month.budget - month.spent, id: "left"),
         ]
         if !over.isEmpty { figures.append(.init(label: "Over budget", value: over.joined(separator: ", "), id: "over")) }
         return DashboardSection(title: "Budgets, \(label)", href: ReportContext.href(section.path),

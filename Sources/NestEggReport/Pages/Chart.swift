@@ -13,6 +13,9 @@ public struct Chart: Sendable, Encodable {
         case columns([Bar], axis: [Tick])
         /// A progress bar with its percentage; past 100% the bar is full and says so.
         case progress(percent: Int)
+        /// One bar per budget: what was spent against the whole budget, the pace (the budget so
+        /// far) marked on it, and the bar coloured when over; its value in words beside it.
+        case budget([BudgetBar])
         /// A ring (doughnut) of shares with a legend (each segment's label, value and share), and a
         /// text in its middle.
         case ring([Segment], centerText: String)
@@ -41,6 +44,28 @@ public struct Chart: Sendable, Encodable {
     public static func bars(_ bars: [Bar], title: String) -> Chart { Chart(.bars(bars), title: title) }
     public static func columns(_ bars: [Bar], title: String, axis: [Tick] = []) -> Chart { Chart(.columns(bars, axis: axis), title: title) }
     public static func progress(percent: Int, title: String) -> Chart { Chart(.progress(percent: percent), title: title) }
+    public static func budget(_ bars: [BudgetBar], title: String) -> Chart { Chart(.budget(bars), title: title) }
+
+    /// A budget's bar (``Kind/budget(_:)``), amounts in one currency's minor units.
+    public struct BudgetBar: Sendable {
+        public let label: String
+        public let spent: Int128
+        /// The whole budget: the bar's length.
+        public let budget: Int128
+        /// The budget so far, marked on the bar (the whole budget once the month is over).
+        public let pace: Int128
+        public let isOver: Bool
+        public let valueText: String
+
+        public init(label: String, spent: Int128, budget: Int128, pace: Int128, isOver: Bool, valueText: String) {
+            self.label = label
+            self.spent = spent
+            self.budget = budget
+            self.pace = pace
+            self.isOver = isOver
+            self.valueText = valueText
+        }
+    }
     public static func ring(_ segments: [Segment], title: String, centerText: String = "") -> Chart {
         Chart(.ring(segments, centerText: centerText), title: title)
     }

@@ -48,7 +48,8 @@ public enum TransactionSearch {
     /// The rows of a page of the list of every transaction that no statement shows: the
     /// transactions app's entries and Starling's pending payments (a settled one is found on its
     /// statement). `items` are the page's rows in its order; each links to its row on `page`.
-    /// Money out is negative, as on a statement; the shown amount is the list's. Oldest first, as a
+    /// Money out is negative, shown and exact, as on a statement (one sign for money out in every
+    /// result, whichever page it links to). Oldest first, as a
     /// statement's lines are, so that the search page, which reads a chunk from its end, shows them newest first.
     static func rows(_ items: [SpendingItem], page: String, context: ReportContext) -> [Row] {
         items.enumerated().reversed().compactMap { index, item in
@@ -56,7 +57,7 @@ public enum TransactionSearch {
             let detail = [item.category.name, item.provider ?? ""].filter { !$0.isEmpty }.joined(separator: " · ")
             return Row(day: "\(item.date)", date: context.date(item.date), payee: Text.singleLine(item.name),
                        reference: Text.singleLine(detail + (item.pending ? " (pending)" : "")),
-                       shown: context.money(item.amount), amount: (-item.amount).decimalString,
+                       shown: context.money(-item.amount), amount: (-item.amount).decimalString,
                        account: item.accountName, target: page + "#" + anchor(row: index + 1))
         }
     }
