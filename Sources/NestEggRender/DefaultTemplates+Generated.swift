@@ -138,11 +138,20 @@ went. What an account kept is "Left in the accounts"; what it spent beyond what 
 {{.}}
 {{/compareNote}}
 
-| Category | This month | {{previousLabel}} | Change | % | {{lastYearLabel}} | Change | % |
+{{#hasLastYear}}
+| Category | This month | {{previousLabel}} | Change from {{previousLabel}} | % from {{previousLabel}} | {{lastYearLabel}} | Change from {{lastYearLabel}} | % from {{lastYearLabel}} |
 |:--|--:|--:|--:|--:|--:|--:|--:|
 {{#comparison}}
 {{^isTotal}}| {{category}} | {{now}} | {{previous}} | {{previousChange}} | {{previousPercent}} | {{lastYear}} | {{lastYearChange}} | {{lastYearPercent}} |{{/isTotal}}{{#isTotal}}| **{{category}}** | **{{now}}** | **{{previous}}** | **{{previousChange}}** | **{{previousPercent}}** | **{{lastYear}}** | **{{lastYearChange}}** | **{{lastYearPercent}}** |{{/isTotal}}
 {{/comparison}}
+{{/hasLastYear}}
+{{^hasLastYear}}
+| Category | This month | {{previousLabel}} | Change from {{previousLabel}} | % from {{previousLabel}} |
+|:--|--:|--:|--:|--:|
+{{#comparison}}
+{{^isTotal}}| {{category}} | {{now}} | {{previous}} | {{previousChange}} | {{previousPercent}} |{{/isTotal}}{{#isTotal}}| **{{category}}** | **{{now}}** | **{{previous}}** | **{{previousChange}}** | **{{previousPercent}}** |{{/isTotal}}
+{{/comparison}}
+{{/hasLastYear}}
 {{/hasComparison}}
 {{#hasRates}}
 

@@ -5,6 +5,7 @@ import Testing
 @testable import NestEggRender
 @testable import NestEggReport
 @testable import NestEggSupport
+@testable import NestEggSynthetic
 
 @Suite struct CashFlowTests {
     /// `EATING_OUT` → `Eating out`, as a household reads it; the bank's groceries count as the
@@ -136,5 +137,29 @@ import Testing
         let label = ReportContext(dataset: dataset).money(moneyIn)
         #expect(output.html.contains(">\(label)</text>"), "\(label)")
         #expect(markdown.contains("| Money in | \(label) |"))
+    }
+}
+
+/// A month's comparison names each change by what it compares with, and has year-ago columns only
+/// once the data reaches the same month a year before (the synthetic data runs thirteen months).
+@Suite struct CashFlowComparisonColumnsTests {
+    @Test func aYearAgoColumnAppearsOnlyOnceThereIsAYearAgo() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nestegg-compare-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try SyntheticData(scale: 1, seed: 7).write(to: folder)
+        let log = DiagnosticLog()
+        let dataset = DataLoader.load(try DataFolder(root: folder), log: log)
+        let site = SiteReport.build(dataset)
+        let renderer = try PageRenderer(templates: try TemplateLibrary(), site: site)
+        let months = site.pages.filter { $0.path.hasPrefix("cashflow/") && $0.path != "cashflow/index" }.sorted { $0.path < $1.path }
+        #expect(months.count >= 13)
+        func header(_ page: Page) throws -> String {
+            let markdown = unpadded(try renderer.render(page).markdown)
+            let compared = try #require(markdown.range(of: "## Spending by category, compared"))
+            return String(try #require(markdown[compared.upperBound...].split(separator: "\n").first { $0.hasPrefix("| Category") }))
+        }
+        let first = try header(months[1]), last = try header(months[months.count - 1])
+        #expect(first.components(separatedBy: "Change from ").count == 2, "the month before only: \(first)")
+        #expect(last.components(separatedBy: "Change from ").count == 3 && last.components(separatedBy: "% from ").count == 3, "and a year before: \(last)")
     }
 }

@@ -60,6 +60,8 @@ extension CashFlowReport {
         let lastYearLabel: String
         let comparison: [CompareRow]
         let hasComparison: Bool
+        /// Whether the data reaches the same month a year before: its columns are shown only then.
+        let hasLastYear: Bool
         let previous: LinkView?
         let next: LinkView?
     }
@@ -184,10 +186,12 @@ extension CashFlowReport {
                        lastYear: row.lastYear.then.map(context.money) ?? "–", lastYearChange: row.lastYear.change.map { HeadlineReport.signed($0, context: context) } ?? "–",
                        lastYearPercent: percentText(row.lastYear.percent), isTotal: total)
         }
+        // The same month a year before only once the data reaches back to it.
+        let against = comparison.hasLastYear ? "the month before and the same month a year before" : "the month before"
         let compareNote = Prose.lines(complete
-            ? "Each category's spending against the whole month before and the same month a year before."
+            ? "Each category's spending against the whole of \(against)."
             : "This month is in progress: each category's spending on its days 1 to \(comparison.throughDay) against days 1 to "
-                + "\(comparison.throughDay) of the month before and of the same month a year before.")
+                + "\(comparison.throughDay) of \(against).")
         let link = { (month: CalendarMonth) in LinkView(label: TransactionsInsightsReport.monthLabel(month, context: context), href: ReportContext.href(monthPath(month))) }
         let flowTotal = month.flows.filter { if case .account = $0.to { true } else { false } }.reduce(Money.zero(base)) { $0 + $1.amount }
         return MonthView(
@@ -202,7 +206,7 @@ extension CashFlowReport {
             previousLabel: TransactionsInsightsReport.monthLabel(comparison.previousMonth, context: context),
             lastYearLabel: TransactionsInsightsReport.monthLabel(comparison.lastYearMonth, context: context),
             comparison: comparison.rows.map { row($0, total: false) } + [row(comparison.total, total: true)],
-            hasComparison: !comparison.rows.isEmpty,
+            hasComparison: !comparison.rows.isEmpty, hasLastYear: comparison.hasLastYear,
             previous: index > 0 ? link(months[index - 1].month) : nil,
             next: index + 1 < months.count ? link(months[index + 1].month) : nil)
     }
