@@ -929,15 +929,15 @@ Not converted, so not in the total (no rate for the day): {{nowNotConverted}}.
 {{/hasNow}}
 
 {{#hasMonths}}
-## At each month-end
+## Account balances at each month-end
 
-The accounts' balances at the end of each month (savings goals and Kiva have no history in the
-data, so they are only in today's figure above). Each month's page lists every account, its
+The bank accounts' balances at the end of each month: not net worth, since savings goals and Kiva
+have no history in the data and are only in today's figure above. Each month's page lists every account, its
 balance and the rate used.
 
 {{#html}}{{{chart}}}{{/html}}
 
-| Month | Day | Accounts | In {{base}} |{{#hasNotConverted}} Not converted |{{/hasNotConverted}}
+| Month | Day | Accounts | Balances in {{base}} |{{#hasNotConverted}} Not converted |{{/hasNotConverted}}
 |:--|:--|--:|--:|{{#hasNotConverted}}--:|{{/hasNotConverted}}
 {{#months}}
 | [{{label}}]({{root}}{{href}}) | {{day}} | {{accounts}} | {{total}} |{{#hasNotConverted}} {{notConverted}} |{{/hasNotConverted}}

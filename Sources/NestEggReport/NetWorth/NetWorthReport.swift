@@ -207,7 +207,8 @@ public enum NetWorthReport {
         for (index, holdings) in figures.months.enumerated() {
             let previous = index > 0 ? figures.months[index - 1].month : nil
             let next = index + 1 < figures.months.count ? figures.months[index + 1].month : nil
-            let title = "Net worth, \(TransactionsInsightsReport.monthLabel(holdings.month, context: context))\(context.progress.soFar(holdings.month))"
+            // The accounts alone: a month-end has no goals or Kiva credit in the data, so it is not net worth.
+            let title = "Account balances, \(TransactionsInsightsReport.monthLabel(holdings.month, context: context))\(context.progress.soFar(holdings.month))"
             pages.append(Page(path: monthPath(holdings.month), title: title, template: "networth-month", section: section.id,
                               breadcrumbs: monthCrumbs, view: MonthView(
                                 title: title, day: context.date(holdings.day), base: figures.base.code, rateNote: Prose.lines(rateNote(figures, context: context)),
