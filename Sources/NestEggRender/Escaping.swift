@@ -290,6 +290,20 @@ public enum Escape {
         return table
     }()
 
+    /// Text as the inside of a CSS string (`content: "…"` in a `<style>` element): every character
+    /// but ASCII letters, digits and spaces as its code point (`\3C ` for `<`), so that nothing in
+    /// it can end the string, the rule or the element; text normalised first (one line, no
+    /// controls), and a U+0000 left out (CSS has no escape for it).
+    public static func cssString(_ text: String) -> String {
+        var out = ""
+        for scalar in Text.normalised(text).unicodeScalars where scalar.value != 0 {
+            let value = scalar.value
+            let plain = (value >= 0x30 && value <= 0x39) || (value | 0x20 >= 0x61 && value | 0x20 <= 0x7A) || value == 0x20
+            if plain { out.unicodeScalars.append(scalar) } else { out += "\\" + String(value, radix: 16, uppercase: true) + " " }
+        }
+        return out
+    }
+
     /// Text for HTML element content and quoted attribute values — also inside raw HTML that a
     /// Markdown template writes, where normalisation keeps a value on its line (a blank line would
     /// end cmark's HTML block and let the rest be read as Markdown) and `|` is `&#124;` (it would

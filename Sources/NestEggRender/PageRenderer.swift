@@ -75,6 +75,11 @@ public struct PageRenderer: Sendable {
             "description": .text(SiteMeta.description(of: page, site: site)),
         ]
         if page.path == SiteMeta.notFoundPath { fields["markdownHref"] = nil }  // HTML only
+        // Each printed page names the page and the site at its top; a statement prints as the
+        // bank's document, with its own head.
+        if page.statementData == nil {
+            fields["printHead"] = .markup(Escape.cssString(page.title + " · " + site.title))
+        }
         fields["canonical"] = SiteMeta.canonicalURL(of: page.path, site: site).map(TemplateValue.text)
         if site.dataNotes > 0, page.path != DataNotesReport.path {
             fields["dataNotesHref"] = .text(root + DataNotesReport.path + ".html")

@@ -726,3 +726,26 @@ extension Oracle {
         return text.withUTF8 { decodeHTML($0[...]) }
     }
 }
+
+/// A page's title in its print head (`@page { @top-right { content: "…" } }` in a `<style>`): over
+/// the generated strings, the CSS string holds nothing but letters, digits, spaces and code-point
+/// escapes, so nothing ends the string, the rule or the element, and read back it is the text.
+@Suite struct CSSStringPropertyTests {
+    @Test func everyStringIsTextInACSSString() {
+        for text in PropertyStrings.make(count: 20_000) {
+            let css = Escape.cssString(text)
+            #expect(css.unicodeScalars.allSatisfy { ($0.value >= 0x30 && $0.value <= 0x39) || ($0.value | 0x20 >= 0x61 && $0.value | 0x20 <= 0x7A) || $0.value == 0x20 || $0.value == 0x5C },
+                    "\(text.debugDescription) → \(css)")
+            // Read back as CSS does: `\HEX ` is the code point, the one space after it consumed.
+            var decoded = "", rest = Substring(css)
+            while let slash = rest.firstIndex(of: "\\") {
+                decoded += rest[..<slash]
+                let hex = rest[rest.index(after: slash)...].prefix { $0.isHexDigit }
+                decoded.unicodeScalars.append(Unicode.Scalar(UInt32(hex, radix: 16)!)!)
+                rest = rest[rest.index(slash, offsetBy: 1 + hex.count + 1)...]
+            }
+            decoded += rest
+            #expect(decoded == Text.normalised(text).replacingOccurrences(of: "\u{0}", with: ""), "\(text.debugDescription)")
+        }
+    }
+}
