@@ -2021,6 +2021,8 @@ svg.chart-ring { width: 12.5rem; max-width: 100%; flex: none; }
 .chart-done { fill: var(--good); }
 .chart-over { fill: var(--bad); }
 .chart-pace { stroke: var(--fg); stroke-width: 2; }
+/* A flow label may stand over the bands: a halo of the page's colour keeps it legible. */
+.chart-flow .flow-label { paint-order: stroke; stroke: var(--bg); stroke-width: 4px; stroke-linejoin: round; }
 .chart-line { stroke: var(--s1); }
 .series-1 { fill: var(--s1); } .series-2 { fill: var(--s2); } .series-3 { fill: var(--s3); } .series-4 { fill: var(--s4); }
 .series-5 { fill: var(--s5); } .series-6 { fill: var(--s6); } .series-7 { fill: var(--s7); } .series-8 { fill: var(--s8); }

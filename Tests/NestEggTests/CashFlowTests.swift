@@ -163,3 +163,21 @@ import Testing
         #expect(last.components(separatedBy: "Change from ").count == 3 && last.components(separatedBy: "% from ").count == 3, "and a year before: \(last)")
     }
 }
+
+/// The flow diagram names every flow in full: a name wraps onto lines between words (a word longer
+/// than a line across lines), and only a name past four lines is cut.
+@Suite struct FlowLabelTests {
+    @Test func aNameWrapsInsteadOfBeingCut() {
+        #expect(ChartSVG.wrapped("Bills and services") == ["Bills and", "services"])
+        #expect(ChartSVG.wrapped("To savings goals and own accounts") == ["To savings goals", "and own accounts"])
+        #expect(ChartSVG.wrapped("Food") == ["Food"] && ChartSVG.wrapped("") == [""])
+        #expect(ChartSVG.wrapped("Supercalifragilisticexpialidocious") == ["Supercalifragili", "sticexpialidocio", "us"])
+        for name in ["Left in the accounts", "From the accounts' balances", "Northwind Trading Company Ltd", String(repeating: "word ", count: 12)] {
+            let lines = ChartSVG.wrapped(name)
+            #expect(lines.allSatisfy { $0.count <= ChartSVG.flowLineLength } && lines.count <= ChartSVG.flowLines)
+            #expect(lines.joined(separator: " ") == name.split(separator: " ").joined(separator: " "), "nothing cut: \(lines)")
+        }
+        let long = ChartSVG.wrapped(String(repeating: "x", count: 1_000_000))
+        #expect(long.count == ChartSVG.flowLines && long.last?.hasSuffix("…") == true, "a name past four lines is cut, without reading it all")
+    }
+}
