@@ -1698,23 +1698,23 @@ The balance over the period, counting settled transactions only:
 {{#hasBalance}}
 {{lineCountText}} in time order, with the balance after each:
 
-| Date | Time | Description | Reference | Money in | Money out | Balance |
-|:--|:--|:--|:--|--:|--:|--:|
-| {{firstDay}} | | Balance brought forward | | | | {{opening}} |
+| Date |{{#hasTimes}} Time |{{/hasTimes}} Description | Reference | Money in | Money out | Balance |
+|:--|{{#hasTimes}}:--|{{/hasTimes}}:--|:--|--:|--:|--:|
+| {{firstDay}} |{{#hasTimes}} |{{/hasTimes}} Balance brought forward | | | | {{opening}} |
 {{#lines}}
-| {{#html}}<span id="{{anchor}}"></span>{{/html}}{{date}} | {{time}} | {{description}}{{#foreign}} (paid {{foreign}}){{/foreign}} | {{#html}}<span class="ref" title="{{reference}}">{{/html}}{{reference}}{{#html}}</span>{{/html}} | {{moneyIn}} | {{moneyOut}} | {{balance}} |
+| {{#html}}<span id="{{anchor}}"></span>{{/html}}{{date}} |{{#hasTimes}} {{time}} |{{/hasTimes}} {{description}}{{#foreign}} (paid {{foreign}}){{/foreign}} | {{#html}}<span class="ref" title="{{reference}}">{{/html}}{{reference}}{{#html}}</span>{{/html}} | {{moneyIn}} | {{moneyOut}} | {{balance}} |
 {{/lines}}
-| **{{lastDay}}** | | **{{totalsLabel}}**{{^provisionalText}}, **carried forward**{{/provisionalText}} | | **{{moneyIn}}** | **{{moneyOut}}** | **{{closing}}** |
+| **{{lastDay}}** |{{#hasTimes}} |{{/hasTimes}} **{{totalsLabel}}**{{^provisionalText}}, **carried forward**{{/provisionalText}} | | **{{moneyIn}}** | **{{moneyOut}}** | **{{closing}}** |
 {{/hasBalance}}
 {{^hasBalance}}
 {{lineCountText}} in time order:
 
-| Date | Time | Description | Reference | Money in | Money out |
-|:--|:--|:--|:--|--:|--:|
+| Date |{{#hasTimes}} Time |{{/hasTimes}} Description | Reference | Money in | Money out |
+|:--|{{#hasTimes}}:--|{{/hasTimes}}:--|:--|--:|--:|
 {{#lines}}
-| {{#html}}<span id="{{anchor}}"></span>{{/html}}{{date}} | {{time}} | {{description}}{{#foreign}} (paid {{foreign}}){{/foreign}} | {{#html}}<span class="ref" title="{{reference}}">{{/html}}{{reference}}{{#html}}</span>{{/html}} | {{moneyIn}} | {{moneyOut}} |
+| {{#html}}<span id="{{anchor}}"></span>{{/html}}{{date}} |{{#hasTimes}} {{time}} |{{/hasTimes}} {{description}}{{#foreign}} (paid {{foreign}}){{/foreign}} | {{#html}}<span class="ref" title="{{reference}}">{{/html}}{{reference}}{{#html}}</span>{{/html}} | {{moneyIn}} | {{moneyOut}} |
 {{/lines}}
-| **Total** | | | | **{{moneyIn}}** | **{{moneyOut}}** |
+| **Total** |{{#hasTimes}} |{{/hasTimes}} | | **{{moneyIn}}** | **{{moneyOut}}** |
 {{/hasBalance}}
 {{/hasLines}}
 {{^hasLines}}
@@ -1726,10 +1726,10 @@ The balance over the period, counting settled transactions only:
 
 Pending and upcoming items, and payments that did not go through, are listed here and not counted in the balance:
 
-| Date | Time | Description | Status | Amount |
-|:--|:--|:--|:--|--:|
+| Date |{{#hasTimes}} Time |{{/hasTimes}} Description | Status | Amount |
+|:--|{{#hasTimes}}:--|{{/hasTimes}}:--|:--|--:|
 {{#apart}}
-| {{date}} | {{time}} | {{description}} | {{status}} | {{amount}} |
+| {{date}} |{{#hasTimes}} {{time}} |{{/hasTimes}} {{description}} | {{status}} | {{amount}} |
 {{/apart}}
 {{/hasApart}}
 

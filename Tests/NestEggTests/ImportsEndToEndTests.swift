@@ -55,6 +55,14 @@ import Testing
         for page in ["search.html", "payees/index.html", "networth/index.html", "statements/index.html", "transactions/index.html"] {
             #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(page).path), "\(page)")
         }
+        // A bank's download dates its entries without a time of day: its statements have no Time column.
+        let statements = try FileManager.default.subpathsOfDirectory(atPath: output.appendingPathComponent("statements").path)
+            .filter { $0.hasSuffix(".md") && $0.contains("/20") }
+        #expect(!statements.isEmpty)
+        for path in statements {
+            let page = try String(contentsOf: output.appendingPathComponent("statements/" + path), encoding: .utf8)
+            #expect(!page.contains(" Time "), "\(path)")
+        }
     }
 
     @Test func everyBookedEntryIsOnTheStatementsWithTheFilesBalances() throws {

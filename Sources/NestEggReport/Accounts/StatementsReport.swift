@@ -65,6 +65,9 @@ public enum StatementsReport {
         let closingLabel: String
         let totalsLabel: String
         let timeZone: String
+        /// Whether any line has a time of day: a bank's download gives dates alone, and its
+        /// statement then has no Time column.
+        let hasTimes: Bool
         let hasBalance: Bool
         let noBalanceReason: String?
         let opening: String
@@ -522,6 +525,7 @@ public enum StatementsReport {
             closingLabel: provisional ? "Balance on \(through)" : "Closing balance on \(through)",
             totalsLabel: provisional ? "Totals and balance" : "Totals and closing balance",
             timeZone: context.clock.identifier,
+            hasTimes: statement.lines.contains { !$0.item.dateOnly } || statement.apart.contains { !$0.item.dateOnly },
             hasBalance: statement.hasBalance, noBalanceReason: noBalanceReason,
             opening: statement.opening.map(context.money) ?? "", closing: statement.closing.map(context.money) ?? "",
             moneyIn: context.money(statement.moneyIn), moneyOut: context.money(statement.moneyOut),
