@@ -254,13 +254,96 @@ extension RecordFile {
     }
 }
 
+/// A value a record can hold as one line of text (no line break in it): a column of them is
+/// written as one JSON string (``Lines``), which Foundation encodes and decodes many times faster
+/// than an array of tens of thousands of values.
+public protocol LineCodable {
+    /// The value as a line; ``Lines`` writes an array as its elements' lines only when none holds a line break.
+    var line: String { get }
+    init?(line: Substring)
+}
+
+extension String: LineCodable {
+    public var line: String { self }
+    public init?(line: Substring) { self = String(line) }
+}
+
+/// A list of lines in a record: one JSON string, each line after a line break (`""` for no line,
+/// `"\n"` for one empty line), or, when a value holds a line break, a JSON array as before.
+public struct Lines<Element: LineCodable & Codable>: Codable {
+    public let elements: [Element]
+
+    public init(_ elements: [Element]) { self.elements = elements }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        let lines = elements.map(\.line)
+        if lines.contains(where: { $0.utf8.contains(UInt8(ascii: "\n")) }) {
+            try container.encode(elements)
+        } else {
+            var text = ""
+            text.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 1 })
+            for line in lines { text += "\n"; text += line }
+            try container.encode(text)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let text = try? container.decode(String.self) {
+            guard let first = text.first else { elements = []; return }
+            guard first == "\n" else { throw DecodingError.dataCorruptedError(in: container, debugDescription: "lines start with a line break") }
+            var elements: [Element] = []
+            for line in text.dropFirst().split(separator: "\n", omittingEmptySubsequences: false) {
+                guard let element = Element(line: line) else {
+                    throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a value: \(line.prefix(40))")
+                }
+                elements.append(element)
+            }
+            self.elements = elements
+        } else {
+            elements = try container.decode([Element].self)
+        }
+    }
+}
+
 /// A dictionary keyed by text, as a record holds it: its keys in byte order and their values in
-/// the same order, two JSON arrays. Foundation decodes and encodes arrays faster than objects
+/// the same order, two columns. Foundation decodes and encodes arrays faster than objects
 /// (an object's keys each become a coding key, and `.sortedKeys` sorts them again as it writes),
-/// which counts for the build cache's tens of thousands of files and pages.
+/// and one string of lines faster still (``Lines``: the keys, and the values when they are
+/// ``LineCodable``), which counts for the build cache's tens of thousands of files and pages.
 public struct SortedColumns<Value: Codable>: Codable {
     public let keys: [String]
     public let values: [Value]
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: ColumnKey.self)
+        try container.encode(Lines(keys), forKey: .keys)
+        if let lines = self as? any LinesEncodable {
+            try lines.encodeValues(into: &container)
+        } else {
+            try container.encode(values, forKey: .values)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: ColumnKey.self)
+        keys = try container.decode(Lines<String>.self, forKey: .keys).elements
+        if let decoded = try Self.decodeValues(container) {
+            values = decoded
+        } else {
+            values = try container.decode([Value].self, forKey: .values)
+        }
+    }
+
+    /// The values as ``Lines`` when they are ``LineCodable``, else `nil`.
+    static func decodeValues(_ container: KeyedDecodingContainer<ColumnKey>) throws -> [Value]? {
+        guard let type = Value.self as? any (LineCodable & Codable).Type else { return nil }
+        func decode<Element: LineCodable & Codable>(_: Element.Type) throws -> [Value]? {
+            try container.decode(Lines<Element>.self, forKey: .values).elements as? [Value]
+        }
+        return try decode(type)
+    }
 
     // (Inlinable, so that the sort is specialised where the value type is known: unspecialised,
     // copying each entry through its type's witnesses cost more than the encoding.)
@@ -301,3 +384,17 @@ public struct SortedColumns<Value: Codable>: Codable {
 }
 
 extension SortedColumns: Sendable where Value: Sendable {}
+
+/// A ``SortedColumns``' two fields.
+enum ColumnKey: String, CodingKey { case keys, values }
+
+/// ``SortedColumns`` whose values are ``LineCodable``: written as ``Lines``.
+protocol LinesEncodable {
+    func encodeValues(into container: inout KeyedEncodingContainer<ColumnKey>) throws
+}
+
+extension SortedColumns: LinesEncodable where Value: LineCodable {
+    func encodeValues(into container: inout KeyedEncodingContainer<ColumnKey>) throws {
+        try container.encode(Lines(values), forKey: .values)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import NestEggSupport
 
 /// What the "up to date" check compares of an output file: its size and modification time.
 public struct FileStamp: Sendable, Hashable {
@@ -39,5 +40,15 @@ extension FileStamp: Codable {
         var container = encoder.unkeyedContainer()
         try container.encode(size)
         try container.encode(modified)
+    }
+}
+
+/// A stamp as a line of a record's column (``Lines``): `size modified`.
+extension FileStamp: LineCodable {
+    public var line: String { "\(size) \(modified)" }
+    public init?(line: Substring) {
+        guard let space = line.firstIndex(of: " "), let size = Int(line[..<space]), size >= 0,
+              let modified = Int64(line[line.index(after: space)...]) else { return nil }
+        self.init(size: size, modified: modified)
     }
 }

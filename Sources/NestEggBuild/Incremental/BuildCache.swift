@@ -25,7 +25,7 @@ import Foundation
 public struct BuildCache: Sendable {
     /// The name of a cache inside an output folder, which nestegg never publishes (``SiteWriter``).
     public static let fileName = SiteWriter.cacheFileName
-    public static let format = "nestegg-cache 8"
+    public static let format = "nestegg-cache 9"
 
     public let fingerprint: String
     public var files: [String: FileStamp]
@@ -72,6 +72,33 @@ public struct BuildCache: Sendable {
         public var files: [String]
         public var entries: [String]
         public var spendingCodes: [String]
+
+        init(sources: [String: String], summary: String, pages: [String], files: [String], entries: [String], spendingCodes: [String]) {
+            (self.sources, self.summary, self.pages, self.files, self.entries, self.spendingCodes) = (sources, summary, pages, files, entries, spendingCodes)
+        }
+
+        // The pages' and files' paths, some hundreds an account, as ``Lines``.
+        enum CodingKeys: String, CodingKey { case sources, summary, pages, files, entries, spendingCodes }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            sources = try container.decode([String: String].self, forKey: .sources)
+            summary = try container.decode(String.self, forKey: .summary)
+            pages = try container.decode(Lines<String>.self, forKey: .pages).elements
+            files = try container.decode(Lines<String>.self, forKey: .files).elements
+            entries = try container.decode([String].self, forKey: .entries)
+            spendingCodes = try container.decode([String].self, forKey: .spendingCodes)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(sources, forKey: .sources)
+            try container.encode(summary, forKey: .summary)
+            try container.encode(Lines(pages), forKey: .pages)
+            try container.encode(Lines(files), forKey: .files)
+            try container.encode(entries, forKey: .entries)
+            try container.encode(spendingCodes, forKey: .spendingCodes)
+        }
     }
 
     public init(fingerprint: String, files: [String: FileStamp], warnings: [Diagnostic], pages: [String: String] = [:]) {
