@@ -1393,9 +1393,9 @@ No payments that round up this week.
     clear(found);
     if (words.length === 0) { foundStatus.textContent = ""; return; }
     if (!loading && nextGroup === 0 && groups.length > 0) { loadGroup(); }
-    // Newest day first, whatever order the chunks came in (a sort keeps a day's rows in their order).
+    // Newest day first, whatever order the chunks came in; a day's rows by the page and row they link to.
     var hits = rows.filter(function (row) { return words.every(function (word) { return matches(row, word); }); })
-      .sort(function (a, b) { return a.data[0] < b.data[0] ? 1 : a.data[0] > b.data[0] ? -1 : 0; });
+      .sort(function (a, b) { return a.data[0] < b.data[0] ? 1 : a.data[0] > b.data[0] ? -1 : a.data[7] < b.data[7] ? -1 : a.data[7] > b.data[7] ? 1 : 0; });
     hits.slice(0, shownTransactions).forEach(function (row) {
       var data = row.data;
       var target = href(data[7]);

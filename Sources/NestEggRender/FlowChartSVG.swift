@@ -4,7 +4,7 @@ import NestEggSupport
 
 extension ChartSVG {
     /// A money-flow diagram (``Chart/Flow``): three columns of nodes, each drawn as a bar whose
-    /// height follows its amount (never less than its two lines of label), the links between them
+    /// height follows its amount (never less than its label's lines and its amount's), the links between them
     /// as bands of the same scale. Every node is labelled on the chart with its name and amount
     /// (sources and accounts to the left of their bar, destinations to the right, never over it),
     /// so nothing needs hovering: a name wraps onto lines of ``flowLineLength`` characters (up to

@@ -269,7 +269,7 @@ extension String: LineCodable {
 }
 
 /// A list of lines in a record: one JSON string, each line after a line break (`""` for no line,
-/// `"\n"` for one empty line), or, when a value holds a line break, a JSON array as before.
+/// `"\n"` for one empty line), or, when a value holds a line break, a JSON array.
 public struct Lines<Element: LineCodable & Codable>: Codable {
     public let elements: [Element]
 
@@ -291,14 +291,21 @@ public struct Lines<Element: LineCodable & Codable>: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let text = try? container.decode(String.self) {
-            guard let first = text.first else { elements = []; return }
-            guard first == "\n" else { throw DecodingError.dataCorruptedError(in: container, debugDescription: "lines start with a line break") }
+            // Split at the line-break byte: as Characters, a "\r" before it would join the two lines.
+            let bytes = text.utf8
+            guard let first = bytes.first else { elements = []; return }
+            guard first == UInt8(ascii: "\n") else { throw DecodingError.dataCorruptedError(in: container, debugDescription: "lines start with a line break") }
             var elements: [Element] = []
-            for line in text.dropFirst().split(separator: "\n", omittingEmptySubsequences: false) {
+            var start = bytes.index(after: bytes.startIndex)
+            while true {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+                let line = Substring(bytes[start..<end])
                 guard let element = Element(line: line) else {
                     throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a value: \(line.prefix(40))")
                 }
                 elements.append(element)
+                guard end != bytes.endIndex else { break }
+                start = bytes.index(after: end)
             }
             self.elements = elements
         } else {

@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func listsOfLinesComeBackAsTheyWent() throws {
-        for list in [[], [""], ["", ""], ["a"], ["a", "b"], ["statements/personal/2026-10.md", "", "ü €"], ["a\\b", "\"q\""]] {
+        for list in [[], [""], ["", ""], ["a"], ["a", "b"], ["statements/personal/2026-10.md", "", "ü €"], ["a\\b", "\"q\""], ["a\r", "b"], ["\r", "\r\r", ""]] {
             let (json, back) = try roundTrip(Lines(list))
             #expect(back.elements == list, "\(list) → \(json)")
             #expect(json.hasPrefix("\""), "one string: \(json)")
@@ -32,7 +32,7 @@ import Testing
         let text = ["x": "1", "y": "two words"]
         #expect(try roundTrip(SortedColumns(text)).back.dictionary == text)
         #expect(FileStamp(line: "12") == nil && FileStamp(line: "-1 5") == nil && FileStamp(line: "1 x") == nil)
-        // A cache written before (two arrays) still reads.
+        // Columns written as arrays (a value with a line break) read too.
         let old = try JSONDecoder().decode(SortedColumns<FileStamp>.self, from: Data(#"{"keys":["a"],"values":[[1,2]]}"#.utf8))
         #expect(old.dictionary == ["a": FileStamp(size: 1, modified: 2)])
     }

@@ -343,3 +343,25 @@ import Testing
         #expect(log.hasErrors)
     }
 }
+
+/// The entry pages' newest month, counted in one pass: the same as each list's months give.
+@Suite struct NewestMonthCountTests {
+    @Test func theNewestMonthOfEveryListInOnePass() {
+        func item(_ n: Int, month: Int, category: String, pinned: Bool) -> SpendingItem {
+            SpendingItem(sourceID: "t\(n)", source: .transactions, name: "T\(n)", category: SpendingCategory(key: category, name: category),
+                         amount: gbp(100), date: CivilDate(year: 2026, month: month, day: 1 + n % 28)!, instant: nil,
+                         accountName: "A", provider: nil, pinned: pinned, pending: false)
+        }
+        var random = SplitMix64(seed: 3)
+        let items = (0..<500).map { n in
+            item(n, month: 1 + random.next(below: 11), category: ["food", "fun", "rent"][random.next(below: 3)], pinned: random.next(below: 2) == 0)
+        }
+        let totals = SpendingTotals(items)
+        let counts = totals.newestMonthCounts()
+        #expect(counts.all == totals.months().max { $0.key < $1.key }?.value.count)
+        for category in ["food", "fun", "rent"] {
+            #expect(counts.byCategory[category] == totals.months(category: category).max { $0.key < $1.key }?.value.count, "\(category)")
+        }
+        #expect(SpendingTotals().newestMonthCounts().all == 0)
+    }
+}

@@ -65,7 +65,7 @@ extension BuildCache {
 
 /// Each data file's SHA-256, by path in the data folder's order (read and hashed on every core),
 /// and what could not be listed. The build's fingerprint is made of them, and so is the key of
-/// each page that names the files it is made of (``PageInputs``).
+/// each page that names its inputs (``PageInputs``: the files of no account).
 struct DataDigests: Sendable {
     let files: [(path: String, digest: String)]
     let problems: [String]

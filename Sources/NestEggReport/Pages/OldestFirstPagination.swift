@@ -13,7 +13,8 @@ import NestEggSupport
 /// `<path>.page<k>` (`transactions/index.page37`: rows 3,601–3,700 from the oldest), the same dot
 /// scheme as ``Pagination/path(_:page:)``, which no slug can take. A page's number and path depend
 /// on its position from the oldest only, never on the list's length: a day's new rows change the
-/// entry page, and when it fills, add a page, but leave the older pages as they are.
+/// entry page, and once it holds two pages' worth (and its newest month lets it), its oldest hundred
+/// become a page of their own; the older pages stay as they are.
 ///
 /// Rows come newest first (``TransactionsRules/newestFirst(_:_:)``), and a page shows its rows
 /// newest first; positions here are the rows' places in that order (0: the newest).
@@ -71,7 +72,7 @@ public struct OldestFirstPagination: Sendable, Equatable {
     struct View: Sendable, Encodable {
         let isPaged: Bool
         let isEntry: Bool
-        /// Entry page: `The newest 37 of 3,637 transactions`; an older page:
+        /// Entry page: `The newest 137 of 3,637 transactions`; an older page:
         /// `Page 37 from the oldest, transactions 3,601–3,700, 3 Nov – 10 Nov 2026`.
         let label: String
         let hasNewer: Bool

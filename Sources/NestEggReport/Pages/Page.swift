@@ -102,14 +102,16 @@ public struct Page: Sendable {
 /// The build keeps a page by the key these give (with the templates, `nestegg`, the data folder's
 /// files of no account, and what every page's layout shows) while the key is as recorded.
 public enum PageInputs: Sendable {
-    /// Made of the data folder's files of no account alone: a page of a source that is not an
-    /// account (Kiva, the transfers, a Qapital goal), made from a dataset without the accounts and
-    /// a context without the data's as-of date (``SiteReport``), so a day's transactions in an
-    /// account leave its key as it was. So by what the report is given, not by what it promises.
+    /// Made of the data folder's files of no account alone, so a day's transactions in an account
+    /// leave its key as it was: a page of Kiva or the transfers, made from a dataset without the
+    /// accounts and a context without the data's as-of date (``SiteReport``: by what the report is
+    /// given, not by what it promises), and a Qapital goal's page, which ``GoalsReport`` makes from
+    /// Qapital's data and its own latest date alone (tested: the page is the same whatever the
+    /// site's as-of date).
     case otherSources
     /// An older page of the transactions lists: the accounts' rows dated before a month, which a
     /// rebuild knows to be the last build's (``rowsBefore``); `style`, what each row is drawn with
-    /// besides itself (``TransactionsReport/RowStyle/digest``); and `frame`, the page's view worked
+    /// besides itself (``TransactionsReport/rowStyle(_:payees:)`` with the categories' names and slugs); and `frame`, the page's view worked
     /// out without its rows, which the build hashes as it hashes views. Both are worked out from
     /// the values the page is drawn from, never written by hand.
     case rows(before: CalendarMonth, style: String, frame: @Sendable () -> any Encodable & Sendable)

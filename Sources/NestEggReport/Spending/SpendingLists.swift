@@ -40,8 +40,9 @@ public final class SpendingLists: Sendable {
     /// The lists of `totals`, with `slugs` for the categories' paths.
     init(_ totals: SpendingTotals, slugs: [String: String], ownRun: [SpendingItem] = []) {
         // Each list's entry page shows its newest month whole (``OldestFirstPagination``).
+        let newest = totals.newestMonthCounts()
         func pagination(_ category: String?, count: Int) -> OldestFirstPagination {
-            OldestFirstPagination(count: count, newestMonth: totals.months(category: category).max { $0.key < $1.key }?.value.count ?? 0)
+            OldestFirstPagination(count: count, newestMonth: category.map { newest.byCategory[$0] ?? 0 } ?? newest.all)
         }
         var lists = [List(category: nil, base: "transactions/index", pagination: pagination(nil, count: totals.count()))]
         var byCategory: [String: Int] = [:]

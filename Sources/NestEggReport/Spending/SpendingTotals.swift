@@ -171,6 +171,21 @@ public struct SpendingTotals: Sendable, Equatable {
         return months
     }
 
+    /// How many items the newest month of every item has, and of each category's items its
+    /// newest month: in one pass over the cells.
+    func newestMonthCounts() -> (all: Int, byCategory: [String: Int]) {
+        var newest: CalendarMonth?, all = 0
+        var byCategory: [String: (month: CalendarMonth, count: Int)] = [:]
+        for (cell, sum) in cells {
+            if newest.map({ cell.month > $0 }) ?? true { (newest, all) = (cell.month, 0) }
+            if cell.month == newest { all += sum.count }
+            let known = byCategory[cell.category]
+            if known.map({ cell.month > $0.month }) ?? true { byCategory[cell.category] = (cell.month, sum.count) }
+            else if known?.month == cell.month { byCategory[cell.category]!.count += sum.count }
+        }
+        return (all, byCategory.mapValues(\.count))
+    }
+
     /// How many pinned items each category has, over all the data.
     func pinnedCounts() -> [String: Int] {
         var counts: [String: Int] = [:]

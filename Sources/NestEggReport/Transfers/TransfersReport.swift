@@ -131,7 +131,8 @@ public enum TransfersReport {
         let endings = idEndings(unknown)
         for uid in unknown {
             let ending = endings[uid] ?? uid
-            result.append(Person(uid: uid, name: "Unknown person …\(ending)", known: false, currency: fallback,
+            // (An id short enough to be its own ending is shown whole, without the "…".)
+            result.append(Person(uid: uid, name: ending == uid ? "Unknown person \(uid)" : "Unknown person …\(ending)", known: false, currency: fallback,
                                  slug: allocator.allocate(uid, fallback: "person"), idEnding: ending))
         }
         return result
