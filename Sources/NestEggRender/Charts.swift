@@ -147,7 +147,7 @@ enum ChartSVG {
     /// while the month runs, and the value in words beside the track.
     static func budget(_ bars: [Chart.BudgetBar], title: String) -> String {
         guard !bars.isEmpty else { return "" }
-        let rowHeight = 58, track = 330, width = 640
+        let rowHeight = 58, track = 250, width = 640
         var svg = open(width: width, height: bars.count * rowHeight + 4, title: title, kind: "budget")
         for (index, bar) in bars.enumerated() {
             let y = index * rowHeight + 2

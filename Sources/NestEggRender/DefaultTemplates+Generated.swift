@@ -20,12 +20,22 @@ enum DefaultTemplates {
 
 {{#html}}{{{chart}}}{{/html}}
 
-| Category | Budget | Budget so far | Spent | Left | State |
+| Category, {{heading}} | Budget | Budget so far | Spent | Left | State |
 |:--|--:|--:|--:|--:|:--|
 {{#lines}}
 | {{category}} | {{budget}} | {{prorated}} | {{spent}} | {{left}} | {{#isOver}}**{{status}}**{{/isOver}}{{^isOver}}{{status}}{{/isOver}} |
 {{/lines}}
-| **Total** | | **{{budget}}** | **{{spent}}** | **{{left}}** | {{#isOver}}**{{status}}**{{/isOver}}{{^isOver}}{{status}}{{/isOver}} |
+| **Budgeted categories** | | **{{budget}}** | **{{spent}}** | **{{left}}** | {{#isOver}}**{{status}}**{{/isOver}}{{^isOver}}{{status}}{{/isOver}} |
+
+{{#allSpent}}
+{{.}}
+{{/allSpent}}
+{{#hasRates}}
+
+
+Rates used: {{#rates}}{{.}}; {{/rates}}
+each the European Central Bank's of the month's last day or the working day before.
+{{/hasRates}}
 {{#notConverted}}
 
 Not converted, so not counted (no exchange rate for the month): {{notConverted}}.
@@ -114,6 +124,20 @@ Not converted, so in none of the figures (no exchange rate for the month): {{not
 Not converted, so in none of the figures (no exchange rate for the month): {{notConverted}}.
 {{/notConverted}}
 
+{{#reconciliation}}
+## Money out and spent
+
+{{#note}}
+{{.}}
+{{/note}}
+
+| {{heading}} |{{#currencies}} {{.}} |{{/currencies}}
+|:--|{{#currencies}}--:|{{/currencies}}
+{{#rows}}
+{{^isTotal}}| {{label}} |{{#amounts}} {{.}} |{{/amounts}}{{/isTotal}}{{#isTotal}}| **{{label}}** |{{#amounts}} **{{.}}** |{{/amounts}}{{/isTotal}}
+{{/rows}}
+
+{{/reconciliation}}
 {{#hasFlows}}
 ## Where the money came from and went
 
@@ -132,7 +156,7 @@ went. What an account kept is "Left in the accounts"; what it spent beyond what 
 {{/hasFlows}}
 
 {{#hasComparison}}
-## Spending by category, compared
+## Money out by category, compared
 
 {{#compareNote}}
 {{.}}

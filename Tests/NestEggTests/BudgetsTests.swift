@@ -8,6 +8,34 @@ import Testing
 @testable import NestEggSupport
 
 @Suite struct BudgetsTests {
+    /// What the fixtures spent per month and category, in GBP pence, read independently: the bank
+    /// accounts' payments out (settled or pending, not internal transfers) and the transactions
+    /// app's pinned entries, each month's sum per category and currency converted at the rate of
+    /// the month's last day (the as-of date in its month), by `Decimal`.
+    static func expectedSpent(asOf: String) -> [String: [String: Int]] {
+        var sums: [String: [String: [String: Int]]] = [:]  // month → category → currency → minor units
+        for account in HouseholdCheck.accounts {
+            for item in account.items where item.out && ["SETTLED", "PENDING"].contains(item.status) && item.source != "INTERNAL_TRANSFER" {
+                sums[String(item.day.prefix(7)), default: [:]][CashFlowTests.humanized(item.category), default: [:]][item.currency, default: 0] += item.minor
+            }
+        }
+        for entry in HouseholdCheck.json("transactions/transactions.json") as! [[String: Any]] where entry["pinned"] as? Bool ?? true {
+            let date = entry["date"] as! String
+            // A date alone is that day; a time with an offset is read as an instant, its day London's.
+            let day = date.count == 10 ? date : HouseholdCheck.localDay(date.replacingOccurrences(of: #"(:\d\d)(Z|[+-]\d\d:\d\d)$"#, with: "$1.000$2", options: .regularExpression))
+            let raw = entry["category"] as! String
+            let category = raw.prefix(1).uppercased() + raw.dropFirst()
+            let minor = NSDecimalNumber(decimal: Decimal(string: "\(entry["amount"] as! Double)")! * 100).intValue
+            sums[String(day.prefix(7)), default: [:]][category, default: [:]][entry["currency"] as? String ?? "GBP", default: 0] += minor
+        }
+        return sums.reduce(into: [:]) { result, month in
+            let day = min(HouseholdCheck.lastDay(month.key), asOf)
+            result[month.key] = month.value.mapValues { currencies in
+                currencies.reduce(0) { $0 + HouseholdCheck.toGBP($1.value, $1.key, on: day)!.pence }
+            }
+        }
+    }
+
     /// Every budget line of the fixtures, from the raw JSON and the settings file as text.
     @Test func everyLineEqualsAnIndependentCheck() throws {
         let dataset = try NetWorthTests.fixtures()
@@ -16,9 +44,10 @@ import Testing
         let settings = HouseholdCheck.json("nestegg.json") as! [String: Any]
         let budgets = (settings["budgets"] as! [String: String]).mapValues { Int((Decimal(string: $0)! * 100 as NSDecimalNumber).intValue) }
         #expect(budgets.count == 4)
-        let expected = CashFlowTests.expected(asOf: asOf.description)
+        let expected = Self.expectedSpent(asOf: asOf.description)
         let months = BudgetsReport.months(dataset, context: context)
-        #expect(months.count == 3)
+        // Every month of the spending, the app's first (June) to the as-of date's.
+        #expect(months.map(\.month.description) == ["2026-06", "2026-07", "2026-08", "2026-09", "2026-10", "2026-11"])
         for month in months {
             let check = try #require(expected[month.month.description])
             let days = Int(HouseholdCheck.lastDay(month.month.description).suffix(2))!
@@ -32,21 +61,29 @@ import Testing
                 NSDecimalRound(&rounded, &share, 0, .plain)
                 #expect(line.budget.minorUnits == Int128(budget))
                 #expect(line.prorated.minorUnits == Int128(NSDecimalNumber(decimal: rounded).intValue), "\(line.category) \(month.month)")
-                #expect(line.spent.minorUnits == Int128(check.categories[line.category] ?? 0), "\(line.category) \(month.month)")
+                #expect(line.spent.minorUnits == Int128(check[line.category] ?? 0), "\(line.category) \(month.month)")
                 #expect(line.left.minorUnits == line.prorated.minorUnits - line.spent.minorUnits)
             }
+            // Every category's spending, budgeted or not, is the month's whole figure.
+            #expect(month.allSpent.minorUnits == Int128(check.values.reduce(0, +)), "\(month.month)")
         }
         // The page and the start page show them.
         let site = SiteReport.build(dataset)
         let page = try #require(site.pages.first { $0.path == BudgetsReport.section.path })
         let markdown = unpadded(try PageRenderer(templates: try TemplateLibrary(), site: site).render(page).markdown)
-        #expect(markdown.contains("| Travel | £80.00 | £80.00 | £80.12 | -£0.12 | **Over budget** |"), "\(markdown)")
-        // November, 21 of 30 days: travel's £80.00 less £36.24 spent is £43.76 for 9 days, £4.86 a day (rounded down).
-        #expect(markdown.contains("| Travel | £80.00 | £56.00 | £36.24 | £19.76 | £4.86 a day for the 9 days left |"), "\(markdown)")
-        #expect(markdown.contains("| Food | £450.00 | £315.00 | £572.42 | -£257.42 | **Over budget so far** |"), "\(markdown)")
-        #expect(!markdown.contains("months of the data"), "three months: every one on the page")
+        #expect(markdown.contains("| Travel | £120.00 | £120.00 | £148.55 | -£28.55 | **Over budget** |"), "\(markdown)")
+        // November, 21 of 30 days: travel's £120.00 less £80.93 spent is £39.07 for 9 days, £4.34 a day (rounded down).
+        #expect(markdown.contains("| Travel | £120.00 | £84.00 | £80.93 | £3.07 | £4.34 a day for the 9 days left |"), "\(markdown)")
+        #expect(markdown.contains("| Food | £1,100.00 | £770.00 | £1,163.79 | -£393.79 | **Over budget so far** |"), "\(markdown)")
+        // The whole month's figure is the start page's, per currency, with its conversion.
+        #expect(markdown.contains("Spent in every category in Nov 2026 so far: £2,505.98 (£2,114.52 · €451.27 before conversion"), "\(markdown)")
+        #expect(markdown.contains("| Category, Nov 2026 so far | Budget |"))
+        #expect(!markdown.contains("months of the data"), "six months: every one on the page")
         #expect(markdown.contains("each budget counts 21 of its 30 days so far"))
-        #expect(site.dashboard.contains { $0.section == BudgetsReport.section })
+        let start = unpadded(try PageRenderer(templates: try TemplateLibrary(), site: site).render(try #require(site.pages.first { $0.path == "index" })).markdown)
+        #expect(start.contains("Spent in Nov 2026 so far:** **[£2,114.52 · €451.27]"), "\(start)")
+        #expect(start.contains("Spent in budgeted categories: **[£2,038.90]"), "\(start)")
+        #expect(!start.contains("  - Spent: "), "no figure of a narrower scope is just \"Spent\"")
     }
 
     /// Every month of the data is shown: the newest twelve on the budgets page, which says so and
@@ -56,7 +93,8 @@ import Testing
         for number in 1...14 {
             let month = CalendarMonth(year: 2025 + (number - 1) / 12, month: 1 + (number - 1) % 12)
             let line = BudgetsReport.Line(category: "Food", budget: gbp(10_000), prorated: gbp(10_000), spent: gbp(Int64(number) * 1_000))
-            months.append(BudgetsReport.Month(month: month, throughDay: 28, days: 28, complete: true, lines: [line], notConverted: MoneyTotals([])))
+            months.append(BudgetsReport.Month(month: month, throughDay: 28, days: 28, complete: true, lines: [line], allSpent: line.spent,
+                                              unconverted: MoneyTotals([line.spent]), rates: [], notConverted: MoneyTotals([])))
         }
         let context = ReportContext(settings: Settings())
         let pages = BudgetsReport.pages(months, context: context)
@@ -136,12 +174,12 @@ import Testing
 @Suite struct BudgetBarTests {
     @Test func aBarShowsSpentAgainstTheBudgetWithThePaceMarked() {
         let svg = ChartSVG.draw(.budget([
-            Chart.BudgetBar(label: "Food", spent: 30_000, budget: 45_000, pace: 31_500, isOver: false, valueText: "£300.00 of £450.00"),
+            Chart.BudgetBar(label: "Food", spent: 36_000, budget: 45_000, pace: 31_500, isOver: false, valueText: "£360.00 of £450.00"),
             Chart.BudgetBar(label: "Fun <b>", spent: 90_000, budget: 20_000, pace: 14_000, isOver: true, valueText: "£900.00 of £200.00, over"),
         ], title: "Nov 2026 so far: spent against each budget"))
-        #expect(svg.contains(#"<rect class="series-1" x="0" y="34" width="220""#), "300 of 450 fills two thirds of 330: \(svg)")
-        #expect(svg.contains(#"<rect class="chart-over" x="0" y="92" width="330""#), "over: the whole track, in the colour for bad news")
-        #expect(svg.contains(#"<line class="chart-pace" x1="231""#), "the pace: 315 of 450")
+        #expect(svg.contains(#"<rect class="series-1" x="0" y="34" width="200""#), "360 of 450 fills four fifths of 250: \(svg)")
+        #expect(svg.contains(#"<rect class="chart-over" x="0" y="92" width="250""#), "over: the whole track, in the colour for bad news")
+        #expect(svg.contains(#"<line class="chart-pace" x1="175""#), "the pace: 315 of 450")
         #expect(svg.contains("£900.00 of £200.00, over") && svg.contains("Fun &lt;b&gt;") && !svg.contains("<b>"))
         let finished = ChartSVG.draw(.budget([Chart.BudgetBar(label: "Food", spent: 1, budget: 45_000, pace: 45_000, isOver: false, valueText: "")], title: "Oct"))
         #expect(!finished.contains("chart-pace"), "a finished month has no pace to mark")

@@ -142,6 +142,54 @@ import Testing
 
 /// A month's comparison names each change by what it compares with, and has year-ago columns only
 /// once the data reaches the same month a year before (the synthetic data runs thirteen months).
+/// Each month's money out meets spent line by line, per currency, and the lines are the data's.
+@Suite struct CashFlowReconciliationTests {
+    @Test func moneyOutMeetsSpentLineByLine() throws {
+        let dataset = try NetWorthTests.fixtures()
+        let context = ReportContext(dataset: dataset)
+        let asOf = try #require(context.progress.asOf)
+        let figures = AccountFigures.of(dataset, context: context)
+        let months = CashFlowReport.months(dataset, context: context, figures: figures)
+        let totals = SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock))
+        let app = SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock, starling: false))
+        let reconciliations = CashFlowReport.reconciliations(CashFlowReport.accounts(dataset, figures: figures), totals: totals, app: app,
+                                                             months: months.map(\.month))
+        let spent = BudgetsTests.expectedSpent(asOf: asOf.description)
+        #expect(reconciliations.count == 3)
+        for (month, lines) in reconciliations {
+            let key = month.description
+            // Read from the raw JSON: pending payments out (not moves), and settled ones with the moves out.
+            var pending: [String: Int] = [:], settled: [String: Int] = [:], statementsOut: [String: Int] = [:]
+            for account in HouseholdCheck.accounts {
+                for item in account.items where item.out && item.day.hasPrefix(key) {
+                    if item.status == "PENDING" && item.source != "INTERNAL_TRANSFER" { pending[item.currency, default: 0] += item.minor }
+                    guard HouseholdCheck.counted(item, account) else { continue }
+                    statementsOut[item.currency, default: 0] += item.minor
+                    if item.source != "INTERNAL_TRANSFER" { settled[item.currency, default: 0] += item.minor }
+                }
+            }
+            for currency in Set(lines.spent.amounts.map(\.currency)).union(lines.moneyOut.amounts.map(\.currency)) {
+                let code = currency.code
+                #expect(lines.notSettled[currency].minorUnits == Int128(pending[code] ?? 0), "\(key) \(code)")
+                #expect(lines.moneyOut[currency].minorUnits == Int128(settled[code] ?? 0), "\(key) \(code)")
+                #expect(lines.statementsOut[currency].minorUnits == Int128(statementsOut[code] ?? 0), "\(key) \(code)")
+                #expect(lines.spent[currency] - lines.app[currency] - lines.notSettled[currency] == lines.moneyOut[currency])
+                #expect(lines.moneyOut[currency] + lines.movedOut[currency] == lines.statementsOut[currency])
+            }
+            // Spent is the start page's figure: in GBP after conversion, the budgets' whole month.
+            #expect(lines.spent == totals.pinnedSum(month: month))
+            let whole = try #require(BudgetsReport.months(dataset, context: context).first { $0.month == month })
+            #expect(whole.allSpent.minorUnits == Int128(try #require(spent[key]).values.reduce(0, +)))
+        }
+        let site = SiteReport.build(dataset)
+        let page = try #require(site.pages.first { $0.path == "cashflow/2026-11" })
+        let markdown = unpadded(try PageRenderer(templates: try TemplateLibrary(), site: site).render(page).markdown)
+        #expect(markdown.contains("| **Spent** | **£2,114.52** | **€451.27** |"), "\(markdown)")
+        #expect(markdown.contains("| **The statements' money out** | **£1,339.08** | **€451.27** |"), "\(markdown)")
+        #expect(markdown.contains("| **Money out** | **£1,730.54** |"), "the comparison's total is named money out")
+    }
+}
+
 @Suite struct CashFlowComparisonColumnsTests {
     @Test func aYearAgoColumnAppearsOnlyOnceThereIsAYearAgo() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nestegg-compare-\(UUID().uuidString)")
@@ -155,7 +203,7 @@ import Testing
         #expect(months.count >= 13)
         func header(_ page: Page) throws -> String {
             let markdown = unpadded(try renderer.render(page).markdown)
-            let compared = try #require(markdown.range(of: "## Spending by category, compared"))
+            let compared = try #require(markdown.range(of: "## Money out by category, compared"))
             return String(try #require(markdown[compared.upperBound...].split(separator: "\n").first { $0.hasPrefix("| Category") }))
         }
         let first = try header(months[1]), last = try header(months[months.count - 1])

@@ -1,10 +1,13 @@
 import NestEggModel
 import NestEggSupport
 /// Budgets (`budgets/index`): each month's spending per budgeted category against the monthly
-/// amount `nestegg.json` sets (`"budgets"`, in the base currency). Spending is the cash flow's
-/// money out (``CashFlowReport``), converted as there; a month in progress is held against the
-/// budget prorated to its day (`budget × day ÷ days in the month`, rounded to the minor unit,
-/// halves up). A site-wide step over the months' figures only.
+/// amount `nestegg.json` sets (`"budgets"`, in the base currency). Spending is what the site calls
+/// spent everywhere (``HeadlineReport/definition``: the bank accounts' payments, pending ones too,
+/// and the transactions app's pinned entries, from ``SpendingTotals``), each category's sum in
+/// another currency converted at the rate of the month's last day (the as-of date in the month in
+/// progress); a month in progress is held against the budget prorated to its day
+/// (`budget × day ÷ days in the month`, rounded to the minor unit, halves up). A site-wide step
+/// over the spending's totals only.
 public enum BudgetsReport {
     public static let section = Section(id: "budgets", title: "Budgets", path: "budgets/index")
 
@@ -25,6 +28,12 @@ public enum BudgetsReport {
         public let days: Int
         public let complete: Bool
         public let lines: [Line]
+        /// Spent in every category, budgeted or not, in the base currency: the month's figure that
+        /// the start page and the insights show per currency (``unconverted``).
+        public let allSpent: Money
+        public let unconverted: MoneyTotals
+        /// The rates used, by currency.
+        public let rates: [ExchangeRate]
         public let notConverted: MoneyTotals
         public var budget: Money { lines.dropFirst().reduce(lines[0].prorated) { $0 + $1.prorated } }
         /// The whole month's budgets together.
@@ -40,22 +49,51 @@ public enum BudgetsReport {
         return Money(minorUnits: quotient + (remainder * 2 >= Int128(days) ? 1 : 0), currency: budget.currency)
     }
 
-    /// Every month of the cash flow against the budgets; none without budgets.
-    public static func months(_ flow: [CashFlowReport.Month], budgets: [String: Money], progress: PeriodProgress) -> [Month] {
-        guard !budgets.isEmpty else { return [] }
+    /// Every month from the spending's first to the as-of date's (or the spending's last) against
+    /// the budgets; none without budgets.
+    public static func months(_ totals: SpendingTotals, rates: ExchangeRates?, budgets: [String: Money], base: Currency,
+                              progress: PeriodProgress) -> [Month] {
+        guard !budgets.isEmpty, let dates = totals.dates else { return [] }
         let ordered = budgets.sorted { TransactionsRules.categoryKey($0.key) < TransactionsRules.categoryKey($1.key) }
-        return flow.map { month in
+        // Each category's pinned sum per month and currency, in one pass over the cells.
+        var sums: [CalendarMonth: [String: MoneyTotals]] = [:]
+        for (cell, sum) in totals.cells where cell.pinned {
+            sums[cell.month, default: [:]][cell.category, default: MoneyTotals()].add(Money(minorUnits: sum.minorUnits, currency: cell.currency))
+        }
+        var result: [Month] = []
+        var month = CalendarMonth(dates.lowerBound)
+        let last = progress.asOf.map(CalendarMonth.init).map { max($0, CalendarMonth(dates.upperBound)) } ?? CalendarMonth(dates.upperBound)
+        while month <= last {
+            let days = month.lastDay.day
+            let complete = progress.isComplete(month)
+            let through = complete ? days : progress.asOf.map { min($0.day, days) } ?? days
+            let day = CivilDate(year: month.year, month: month.month, day: through) ?? month.lastDay
+            var used: [Currency: ExchangeRate] = [:]
+            var notConverted = MoneyTotals(), unconverted = MoneyTotals()
             var byKey: [String: Money] = [:]
-            for (name, amount) in month.categories { byKey[TransactionsRules.categoryKey(name), default: .zero(amount.currency)] += amount }
-            let days = month.month.lastDay.day
-            let complete = progress.isComplete(month.month)
-            let through = complete ? days : month.throughDay
+            var all = Money.zero(base)
+            for (key, amounts) in (sums[month] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                for amount in amounts.amounts {
+                    unconverted.add(amount)
+                    var value = amount
+                    if amount.currency != base {
+                        guard let conversion = rates?.convert(amount, on: day) else { notConverted.add(amount); continue }
+                        if let rate = conversion.rate { used[rate.quote] = rate }
+                        value = conversion.converted
+                    }
+                    byKey[key, default: .zero(base)] += value
+                    all += value
+                }
+            }
             let lines = ordered.map { name, budget in
                 Line(category: name, budget: budget, prorated: prorate(budget, day: through, of: days),
                      spent: byKey[TransactionsRules.categoryKey(name)] ?? .zero(budget.currency))
             }
-            return Month(month: month.month, throughDay: through, days: days, complete: complete, lines: lines, notConverted: month.notConverted)
+            result.append(Month(month: month, throughDay: through, days: days, complete: complete, lines: lines, allSpent: all,
+                                unconverted: unconverted, rates: used.keys.sorted().map { used[$0]! }, notConverted: notConverted))
+            month = month.next
         }
+        return result
     }
 
     // MARK: View data
@@ -83,6 +121,10 @@ public enum BudgetsReport {
         let left: String
         let status: String
         let isOver: Bool
+        /// Spent in every category, and the budgeted ones' part of it, in words.
+        let allSpent: [String]
+        let rates: [String]
+        let hasRates: Bool
         let notConverted: String?
     }
 
@@ -114,6 +156,18 @@ public enum BudgetsReport {
         return "\(context.money(perDay)) a day for the \(context.counted(daysLeft, "day")) left"
     }
 
+    /// The month's whole spending, as the start page and the insights give it, and the budgeted
+    /// categories' share of it: "Spent in every category in Nov 2026 so far: £2,505.98 (£2,114.52 ·
+    /// €451.27 before conversion, as on the start page); £1,340.04 of it in the budgeted categories."
+    static func allSpentText(_ month: Month, label: String, context: ReportContext) -> String {
+        let preferred = context.settings.baseCurrency
+        var text = "Spent in every category in \(label): \(context.money(month.allSpent))"
+        if month.unconverted.amounts.contains(where: { $0.currency != preferred }) {
+            text += " (\(TransactionsRules.text(month.unconverted, preferred: preferred, context: context)) before conversion, as the start page and the insights show it)"
+        }
+        return text + "; \(context.money(month.spent)) of it in the budgeted categories."
+    }
+
     static func monthView(_ month: Month, context: ReportContext) -> MonthView {
         let label = TransactionsInsightsReport.monthHeading(month.month, context: context)
         let note = month.complete
@@ -134,29 +188,29 @@ public enum BudgetsReport {
                                               isOver: $0.isOver) },
             budget: context.money(month.budget), spent: context.money(month.spent), left: context.money(left),
             status: status(budget: month.wholeBudget, prorated: month.budget, spent: month.spent, month: month, context: context),
-            isOver: left.isNegative,
+            isOver: left.isNegative, allSpent: Prose.lines(allSpentText(month, label: label, context: context)),
+            rates: month.rates.map { "\($0.description) (ECB, \(context.date($0.date)))" }, hasRates: !month.rates.isEmpty,
             notConverted: month.notConverted.isEmpty ? nil : context.money(month.notConverted))
     }
 
-    /// `cashFlow`: the cash flow's months when the caller has them, worked out here otherwise.
-    static func months(_ dataset: Dataset, context: ReportContext,
-                       cashFlow: [CashFlowReport.Month]? = nil) -> [Month] {
+    /// `totals`: the spending's totals when the caller has them, worked out from the dataset's feeds otherwise.
+    static func months(_ dataset: Dataset, context: ReportContext, totals: SpendingTotals? = nil) -> [Month] {
         guard !context.settings.budgets.isEmpty else { return [] }
-        return months(cashFlow ?? CashFlowReport.months(dataset, context: context, figures: AccountFigures.of(dataset, context: context)), budgets: context.settings.budgets,
-                      progress: context.progress)
+        return months(totals ?? SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock)), rates: dataset.rates,
+                      budgets: context.settings.budgets, base: context.settings.baseCurrency, progress: context.progress)
     }
 
-    public static func pages(for dataset: Dataset, context: ReportContext,
-                             cashFlow: [CashFlowReport.Month]? = nil) -> [Page] {
-        pages(months(dataset, context: context, cashFlow: cashFlow), context: context)
+    public static func pages(for dataset: Dataset, context: ReportContext, totals: SpendingTotals? = nil) -> [Page] {
+        pages(months(dataset, context: context, totals: totals), context: context)
     }
 
     /// The budgets pages of `months` (oldest first): the newest ``monthsShown`` on the budgets page, the rest on ``olderPath``.
     static func pages(_ months: [Month], context: ReportContext) -> [Page] {
         guard !months.isEmpty else { return [] }
-        let rule = "Each month's money out per category (as on the cash-flow pages: settled payments from the bank accounts, "
-            + "in \(context.settings.baseCurrency.code), other currencies converted at the month's rate) against the monthly budgets "
-            + "set in the settings. Left is the budget so far less what was spent: negative when over. Newest month first."
+        let rule = "Each month's spending per category against the monthly budgets set in the settings. \(HeadlineReport.definition) "
+            + "Amounts in other currencies are converted into \(context.settings.baseCurrency.code) at the rate of the month's last day "
+            + "(the latest day of the data, in the month in progress). Left is the budget so far less what was spent: negative when over. "
+            + "Newest month first."
         let crumbs = [Link("Dashboard", "index")]
         // The newest year on the budgets page, the months before on a page of their own.
         let newest = months.suffix(monthsShown), older = months.dropLast(monthsShown)
@@ -180,21 +234,22 @@ public enum BudgetsReport {
     static let monthsShown = 12
     static let olderPath = "budgets/older"
 
-    /// The start page's words for what is left: "£10.89 left", "over by £654.04".
-    static func leftText(_ left: Money, context: ReportContext) -> String {
-        left.isNegative ? "over by \(context.money(-left))" : "\(context.money(left)) left"
+    /// The start page's words for what is left, as the page's total row says it: "-£729.90, over
+    /// budget so far", "£10.89, within budget".
+    static func leftText(_ month: Month, context: ReportContext) -> String {
+        let state = status(budget: month.wholeBudget, prorated: month.budget, spent: month.spent, month: month, context: context)
+        return "\(context.money(month.budget - month.spent)), \(state.prefix(1).lowercased() + state.dropFirst())"
     }
 
     /// The start page's budgets: the latest month's budget so far, spent and what is left.
-    public static func dashboard(for dataset: Dataset, context: ReportContext,
-                                 cashFlow: [CashFlowReport.Month]? = nil) -> DashboardSection? {
-        guard let month = months(dataset, context: context, cashFlow: cashFlow).last else { return nil }
+    public static func dashboard(for dataset: Dataset, context: ReportContext, totals: SpendingTotals? = nil) -> DashboardSection? {
+        guard let month = months(dataset, context: context, totals: totals).last else { return nil }
         let label = TransactionsInsightsReport.monthHeading(month.month, context: context)
         let over = month.lines.filter(\.isOver).map(\.category)
         var figures: [DashboardSection.Figure] = [
             .init(label: month.complete ? "Budget" : "Budget to day \(month.throughDay)", value: context.money(month.budget), amount: month.budget, id: "budget"),
-            .init(label: "Spent", value: context.money(month.spent), amount: month.spent, id: "spent"),
-            .init(label: "Left", value: leftText(month.budget - month.spent, context: context), amount: month.budget - month.spent, id: "left"),
+            .init(label: "Spent in budgeted categories", value: context.money(month.spent), amount: month.spent, id: "spent"),
+            .init(label: "Left", value: leftText(month, context: context), amount: month.budget - month.spent, id: "left"),
         ]
         if !over.isEmpty { figures.append(.init(label: "Over budget", value: over.joined(separator: ", "), id: "over")) }
         return DashboardSection(title: "Budgets, \(label)", href: ReportContext.href(section.path),

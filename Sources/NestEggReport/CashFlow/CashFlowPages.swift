@@ -64,11 +64,52 @@ extension CashFlowReport {
         let hasLastYear: Bool
         let previous: LinkView?
         let next: LinkView?
+        let reconciliation: ReconciliationView?
     }
 
     struct LinkView: Sendable, Encodable {
         let label: String
         let href: String
+    }
+
+    /// ``Reconciliation`` as a table: a column per currency.
+    struct ReconciliationView: Sendable, Encodable {
+        struct Row: Sendable, Encodable {
+            let label: String
+            let amounts: [String]
+            let isTotal: Bool
+        }
+        /// The first column's head: the month.
+        let heading: String
+        let currencies: [String]
+        let rows: [Row]
+        let note: [String]
+    }
+
+    static func reconciliationView(_ month: Month, _ figures: Reconciliation, context: ReportContext) -> ReconciliationView? {
+        guard !figures.spent.isEmpty || !figures.statementsOut.isEmpty else { return nil }
+        let base = context.settings.baseCurrency
+        var all = MoneyTotals()
+        for totals in [figures.spent, figures.app, figures.notSettled, figures.moneyOut, figures.movedOut, figures.statementsOut] {
+            for amount in totals.amounts { all.add(Money(minorUnits: 0, currency: amount.currency)) }
+        }
+        let currencies = TransactionsRules.ordered(all.amounts.map(\.currency), preferred: base)
+        func row(_ label: String, _ totals: MoneyTotals, less: Bool = false, total: Bool = false) -> ReconciliationView.Row {
+            .init(label: label, amounts: currencies.map { context.money(less ? -totals[$0] : totals[$0]) }, isTotal: total)
+        }
+        let label = TransactionsInsightsReport.monthLabel(month.month, context: context)
+        let note = "Money out above, \(context.money(month.spending)), is the settled money out of the bank accounts, each currency "
+            + "converted into \(base.code) at the month's rate. Spent is the figure the start page, the insights and the budgets give for "
+            + "\(label). \(HeadlineReport.definition)"
+        return ReconciliationView(
+            heading: label + context.progress.soFar(month.month), currencies: currencies.map(\.code),
+            rows: [row("Spent", figures.spent, total: true),
+                   row("Less the transactions app's pinned entries", figures.app, less: true),
+                   row("Less payments not settled yet (the statements list them apart)", figures.notSettled, less: true),
+                   row("Money out of the bank accounts, settled", figures.moneyOut, total: true),
+                   row("Plus moves to savings goals and your own accounts", figures.movedOut),
+                   row("The statements' money out", figures.statementsOut, total: true)],
+            note: Prose.lines(note))
     }
 
     static func monthPath(_ month: CalendarMonth) -> String { "cashflow/\(month)" }
@@ -150,8 +191,15 @@ extension CashFlowReport {
 
     /// `months`: the cash flow's months (``months(_:context:figures:)``); without them, worked out
     /// from every account's feed (a dataset that holds every feed).
-    public static func pages(for dataset: Dataset, context: ReportContext, months: [Month]? = nil) -> [Page] {
-        let months = months ?? self.months(dataset, context: context, figures: AccountFigures.of(dataset, context: context))
+    /// `reconciliations`: each month's money out against spent (``reconciliations(_:totals:app:months:)``);
+    /// without them, worked out from every account's feed too.
+    public static func pages(for dataset: Dataset, context: ReportContext, months: [Month]? = nil,
+                             reconciliations: [CalendarMonth: Reconciliation]? = nil) -> [Page] {
+        let figures = months == nil || reconciliations == nil ? AccountFigures.of(dataset, context: context) : [:]
+        let months = months ?? self.months(dataset, context: context, figures: figures)
+        let reconciliations = reconciliations ?? self.reconciliations(
+            accounts(dataset, figures: figures), totals: SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock)),
+            app: SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock, starling: false)), months: months.map(\.month))
         guard !months.isEmpty else { return [] }
         let base = context.settings.baseCurrency
         let crumbs = [Link("Dashboard", "index")]
@@ -170,12 +218,14 @@ extension CashFlowReport {
             let title = "Cash flow, \(label(month.month))"
             let complete = context.progress.isComplete(month.month)
             pages.append(Page(path: monthPath(month.month), title: title, template: "cashflow-month", section: section.id,
-                              breadcrumbs: monthCrumbs, view: monthView(months, index: index, title: title, complete: complete, context: context)))
+                              breadcrumbs: monthCrumbs, view: monthView(months, index: index, title: title, complete: complete,
+                                                                          reconciliation: reconciliations[month.month], context: context)))
         }
         return pages
     }
 
-    static func monthView(_ months: [Month], index: Int, title: String, complete: Bool, context: ReportContext) -> MonthView {
+    static func monthView(_ months: [Month], index: Int, title: String, complete: Bool, reconciliation: Reconciliation? = nil,
+                          context: ReportContext) -> MonthView {
         let month = months[index]
         let base = month.income.currency
         let comparison = comparison(months, at: index, complete: complete)
@@ -189,8 +239,8 @@ extension CashFlowReport {
         // The same month a year before only once the data reaches back to it.
         let against = comparison.hasLastYear ? "the month before and the same month a year before" : "the month before"
         let compareNote = Prose.lines(complete
-            ? "Each category's spending against the whole of \(against)."
-            : "This month is in progress: each category's spending on its days 1 to \(comparison.throughDay) against days 1 to "
+            ? "Each category's settled money out, as above, against the whole of \(against)."
+            : "This month is in progress: each category's settled money out, as above, on its days 1 to \(comparison.throughDay) against days 1 to "
                 + "\(comparison.throughDay) of \(against).")
         let link = { (month: CalendarMonth) in LinkView(label: TransactionsInsightsReport.monthLabel(month, context: context), href: ReportContext.href(monthPath(month))) }
         let flowTotal = month.flows.filter { if case .account = $0.to { true } else { false } }.reduce(Money.zero(base)) { $0 + $1.amount }
@@ -208,7 +258,8 @@ extension CashFlowReport {
             comparison: comparison.rows.map { row($0, total: false) } + [row(comparison.total, total: true)],
             hasComparison: !comparison.rows.isEmpty, hasLastYear: comparison.hasLastYear,
             previous: index > 0 ? link(months[index - 1].month) : nil,
-            next: index + 1 < months.count ? link(months[index + 1].month) : nil)
+            next: index + 1 < months.count ? link(months[index + 1].month) : nil,
+            reconciliation: reconciliation.flatMap { reconciliationView(month, $0, context: context) })
     }
 
     /// The start page's cash flow: the latest month's money in, out, net and savings rate.

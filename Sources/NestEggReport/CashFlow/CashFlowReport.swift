@@ -149,6 +149,51 @@ public enum CashFlowReport {
         months(accounts(dataset, figures: figures), rates: dataset.rates, base: context.settings.baseCurrency, asOf: context.progress.asOf)
     }
 
+    // MARK: Money out and spent
+
+    /// How a month's money out meets what the site calls spent (``HeadlineReport/definition``),
+    /// per currency, before any conversion: spent, less the transactions app's pinned entries and
+    /// the payments not settled, is the bank accounts' settled money out; with the moves to savings
+    /// goals and own accounts, the statements' money out.
+    public struct Reconciliation: Sendable {
+        public let spent: MoneyTotals
+        public let app: MoneyTotals
+        /// The bank accounts' part of spent that the cash flow does not count: payments pending,
+        /// and any the bank gave in another currency than the account's (statements list both apart).
+        public let notSettled: MoneyTotals
+        public let moneyOut: MoneyTotals
+        public let movedOut: MoneyTotals
+        public let statementsOut: MoneyTotals
+    }
+
+    /// Each month's reconciliation: `totals` are the spending's (``SpendingTotals``), `app` the
+    /// transactions app's part of them.
+    public static func reconciliations(_ accounts: [AccountCashFlow], totals: SpendingTotals, app: SpendingTotals,
+                                       months: [CalendarMonth]) -> [CalendarMonth: Reconciliation] {
+        var settled: [CalendarMonth: (out: MoneyTotals, moved: MoneyTotals)] = [:]
+        for account in accounts {
+            for month in account.months {
+                var sums = settled[month.month] ?? (MoneyTotals(), MoneyTotals())
+                if let out = month.totalSpending { sums.out.add(out) }
+                if !month.movedOut.isZero { sums.moved.add(month.movedOut) }
+                settled[month.month] = sums
+            }
+        }
+        var result: [CalendarMonth: Reconciliation] = [:]
+        for month in months {
+            let spent = totals.pinnedSum(month: month), fromApp = app.pinnedSum(month: month)
+            let (out, moved) = settled[month] ?? (MoneyTotals(), MoneyTotals())
+            var notSettled = MoneyTotals(), statementsOut = MoneyTotals()
+            for amount in spent.amounts { notSettled.add(amount) }
+            for amount in fromApp.amounts { notSettled.add(-amount) }
+            for amount in out.amounts { notSettled.add(-amount); statementsOut.add(amount) }
+            for amount in moved.amounts { statementsOut.add(amount) }
+            result[month] = Reconciliation(spent: spent, app: fromApp, notSettled: notSettled, moneyOut: out, movedOut: moved,
+                                           statementsOut: statementsOut)
+        }
+        return result
+    }
+
     // MARK: Comparisons
 
     /// A figure against another: the change and its percentage of the other.
@@ -198,7 +243,7 @@ public enum CashFlowReport {
                            previous: Change(now: current.categories[name] ?? .zero(base), then: previous.map { $0[name] ?? .zero(base) }),
                            lastYear: Change(now: current.categories[name] ?? .zero(base), then: lastYear.map { $0[name] ?? .zero(base) }))
         }
-        let total = Comparison.Row(category: "Total", previous: Change(now: current.spending, then: sum(previous)),
+        let total = Comparison.Row(category: "Money out", previous: Change(now: current.spending, then: sum(previous)),
                                    lastYear: Change(now: current.spending, then: sum(lastYear)))
         return Comparison(rows: rows, total: total, throughDay: day, isPartial: !complete, previousMonth: previousMonth,
                           lastYearMonth: lastYearMonth, hasPrevious: previous != nil, hasLastYear: lastYear != nil)
