@@ -1103,7 +1103,7 @@ By money paid out{{#allInYear}} (all your payments are of {{year}}, so these are
 An occasional payee is one with fewer than {{minimum}} payments to or from it: rather than a page
 each, they share these pages, A to Z, each payee's payments newest first and its name on each of
 its rows ({{countText}} in all). Amounts in different currencies are never added together.
-{{#hasUncounted}}Unpinned transactions of the transactions app are marked (the index leaves them out of its sums).{{/hasUncounted}}
+{{#hasUncounted}}Entries of the transactions app that are not pinned there are marked "not counted" (the index leaves them out of its sums).{{/hasUncounted}}
 
 [Every payee]({{root}}{{indexHref}})
 
@@ -1123,7 +1123,7 @@ its rows ({{countText}} in all). Amounts in different currencies are never added
 
 {{countText}} {{span}}:{{#hasPaidOut}} **{{paidOut}}** paid out{{/hasPaidOut}}{{#hasPaidOut}}{{#hasReceived}},{{/hasReceived}}{{/hasPaidOut}}{{#hasReceived}} **{{received}}** received{{/hasReceived}}{{^hasPaidOut}}{{^hasReceived}} nothing counted{{/hasReceived}}{{/hasPaidOut}}.
 Newest first, by month; amounts in different currencies are never added together.
-{{#hasUncounted}}Unpinned transactions of the transactions app are marked and left out of the sums.{{/hasUncounted}}
+{{#hasUncounted}}Entries of the transactions app that are not pinned there are marked "not counted" and left out of the sums.{{/hasUncounted}}
 
 [Every payee]({{root}}{{indexHref}})
 
@@ -2330,8 +2330,8 @@ names the {{shown}} largest.
 
 {{#hasRows}}
 {{#isEntry}}{{count}} transactions{{/isEntry}}{{^isEntry}}Transactions{{/isEntry}}, newest first and by month, from the transactions app and from the bank accounts' outgoing payments
-(settled or pending). Unpinned transactions are marked{{#html}} and dimmed{{/html}}; they are not counted in
-{{#isEntry}}the sum below{{/isEntry}}{{^isEntry}}the pinned sums{{/isEntry}} nor in the [spending by category]({{root}}{{insightsHref}}). A name opens every payment to and from
+(settled or pending). An app entry's payee is its provider, and "What for" its own words. Entries the app has not pinned are marked "not counted"{{#html}} and dimmed{{/html}}; they are not counted in
+{{#isEntry}}the sum below{{/isEntry}}{{^isEntry}}the pinned sums{{/isEntry}} nor in the [spending by category]({{root}}{{insightsHref}}). A payee opens every payment to and from
 it; [Payees]({{root}}{{payeesHref}}) lists them all, the top ones first.
 
 {{#pager}}
@@ -2348,17 +2348,17 @@ it; [Payees]({{root}}{{payeesHref}}) lists them all, the top ones first.
 {{#onThisPage}}{{count}} on this page{{#continues}} (more of the month on another page){{/continues}}; the pinned ones here come to **{{pinnedSum}}**.{{/onThisPage}}{{^onThisPage}}{{count}}{{#continues}} in all (some on another page){{/continues}}; the pinned ones come to **{{pinnedSum}}**.{{/onThisPage}}
 
 {{#showCategory}}
-| Date | Name | Category | Provider | Account | Source | Amount |
+| Date | Payee | What for | Category | Account | Source | Amount |
 |:--|:--|:--|:--|:--|:--|--:|
 {{#rows}}
-| {{#html}}<span id="{{anchor}}"></span>{{/html}}{{date}} | {{#hasNameRef}}[{{name}}][{{nameRef}}]{{/hasNameRef}}{{^hasNameRef}}{{name}}{{/hasNameRef}}{{#pending}} (pending){{/pending}}{{^pinned}}{{#html}} <span class="tx-unpinned">not counted</span>{{/html}}{{^html}} *(not counted)*{{/html}}{{/pinned}} | [{{category}}]({{root}}{{categoryHref}}) | {{provider}} | {{account}} | {{source}} | {{amount}} |
+| {{#html}}<span id="{{anchor}}"></span>{{/html}}{{date}} | {{#hasPayeeRef}}[{{payee}}][{{payeeRef}}]{{/hasPayeeRef}}{{^hasPayeeRef}}{{payee}}{{/hasPayeeRef}}{{#pending}} (pending){{/pending}}{{^pinned}}{{#html}} <span class="tx-unpinned">not counted</span>{{/html}}{{^html}} *(not counted)*{{/html}}{{/pinned}} | {{note}} | [{{category}}]({{root}}{{categoryHref}}) | {{account}} | {{source}} | {{amount}} |
 {{/rows}}
 {{/showCategory}}
 {{^showCategory}}
-| Date | Name | Provider | Account | Source | Amount |
+| Date | Payee | What for | Account | Source | Amount |
 |:--|:--|:--|:--|:--|--:|
 {{#rows}}
-| {{date}} | {{#hasNameRef}}[{{name}}][{{nameRef}}]{{/hasNameRef}}{{^hasNameRef}}{{name}}{{/hasNameRef}}{{#pending}} (pending){{/pending}}{{^pinned}}{{#html}} <span class="tx-unpinned">not counted</span>{{/html}}{{^html}} *(not counted)*{{/html}}{{/pinned}} | {{provider}} | {{account}} | {{source}} | {{amount}} |
+| {{date}} | {{#hasPayeeRef}}[{{payee}}][{{payeeRef}}]{{/hasPayeeRef}}{{^hasPayeeRef}}{{payee}}{{/hasPayeeRef}}{{#pending}} (pending){{/pending}}{{^pinned}}{{#html}} <span class="tx-unpinned">not counted</span>{{/html}}{{^html}} *(not counted)*{{/html}}{{/pinned}} | {{note}} | {{account}} | {{source}} | {{amount}} |
 {{/rows}}
 {{/showCategory}}
 

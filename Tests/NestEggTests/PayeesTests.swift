@@ -266,7 +266,9 @@ import Testing
         let currency = dataset.settings.currency(forSource: "transactions").code
         let transactions = HouseholdCheck.json("transactions/transactions.json") as! [[String: Any]]
         for transaction in transactions {
-            let name = transaction["name"] as! String
+            // Whom the entry paid: its provider, never its own words; "Unnamed payee" without one.
+            let provider = (transaction["provider"] as? String ?? "").trimmingCharacters(in: .whitespaces)
+            let name = provider.isEmpty ? "Unnamed payee" : provider
             counts[key(name), default: 0] += 1
             guard transaction["pinned"] as? Bool ?? true else { continue }
             let day = transaction["date"] as! String

@@ -26,7 +26,8 @@ import Testing
         #expect(Set(counterparties.map { Text.groupingKey($0.title) }).count == counterparties.count)
         let pingo = try #require(counterparties.first { $0.title == "Pingo Doce" })
         #expect(pingo.detail == "Euro Travel")
-        #expect(counterparties.contains { $0.title == "Weekly shop" && $0.detail == "the transactions app" })
+        #expect(counterparties.contains { $0.title == "Waitrose" && $0.detail == "the transactions app" }, "an app entry's payee is its provider")
+        #expect(!counterparties.contains { $0.title == "Weekly shop" }, "the app's words for an entry are no payee")
         let feedItems = dataset.starling.reduce(0) { $0 + $1.feed.count } + dataset.transactions.transactions.count
         #expect(counterparties.count < feedItems / 4, "\(counterparties.count) counterparties of \(feedItems) payments")
         // Sections by their name in the menu; accounts, goals and categories by their pages.
@@ -119,7 +120,8 @@ import Testing
         // The data's own fields, not the report's.
         var items: [String: Int] = [:]
         for transaction in dataset.transactions.transactions {
-            items[[transaction.accountName, Text.singleLine(transaction.name), (-transaction.amount).decimalString].joined(separator: "|"), default: 0] += 1
+            let payee = Text.singleLine(transaction.provider ?? "")
+            items[[transaction.accountName, payee.isEmpty ? "Unnamed payee" : payee, (-transaction.amount).decimalString].joined(separator: "|"), default: 0] += 1
         }
         var pending = 0
         for account in dataset.starling {

@@ -26,9 +26,9 @@ import Testing
     static let json = """
     [
       {"id": 1, "name": "Weekly shop", "category": "food", "amount": 74.00, "date": "2026-11-01T12:00:00Z", "accountName": "Visa Gold", "provider": "Whole Foods"},
-      {"id": 2, "name": "Lunch", "category": "food", "amount": 25.50, "date": "2026-11-02", "accountName": "Visa Gold"},
-      {"id": 3, "name": "Snack", "category": "food", "amount": 10, "date": "2026-11-03", "accountName": "Visa Gold", "pinned": false},
-      {"id": 4, "name": "Croissant", "category": "food", "amount": 3.20, "currency": "EUR", "date": "2026-10-03", "accountName": "Travel"},
+      {"id": 2, "name": "Lunch", "category": "food", "amount": 25.50, "date": "2026-11-02", "accountName": "Visa Gold", "provider": "Pret"},
+      {"id": 3, "name": "Snack", "category": "food", "amount": 10, "date": "2026-11-03", "accountName": "Visa Gold", "pinned": false, "provider": "Corner Shop"},
+      {"id": 4, "name": "Croissant", "category": "food", "amount": 3.20, "currency": "EUR", "date": "2026-10-03", "accountName": "Travel", "provider": "Paul"},
       {"id": 5, "name": "Gift for *Sam*", "category": "Gifts & <b>donations</b>", "amount": 20, "date": "2026-09-03", "accountName": "Visa Gold"},
       {"id": 6, "name": "Flights", "category": "travel", "amount": 300, "date": "2026-06-03", "accountName": "Visa Gold", "pinned": false}
     ]
@@ -44,11 +44,11 @@ import Testing
         #expect(food.contains("# Transactions: Food\n"))
         #expect(food.contains("[All (6)](../transactions/index.md) ·\n**Food (4)** ·\n[Travel (1)](../transactions/travel.md)"),
                 "All first, then the categories in the app's order, the current one marked, one a line")
-        #expect(food.contains("| 3 Nov 2026 | [Snack][p1] *(not counted)* | "), "a name opens its payee's payments")
-        #expect(food.contains("\n[p1]: ../payees/occasional.md#payee-snack\n"), "a payee paid once: its row on the occasional page")
+        #expect(food.contains("| 3 Nov 2026 | [Corner Shop][p1] *(not counted)* | Snack | "), "the provider is the payee and opens its payments; the app's words say what for")
+        #expect(food.contains("\n[p1]: ../payees/occasional.md#payee-corner-shop\n"), "a payee paid once: its row on the occasional page")
         #expect(food.contains("**Sum of 3 pinned transactions in Food: £99.50 · €3.20** (1 not pinned in the app, so not counted)"), "\(food)")
         // Newest first.
-        let order = ["Snack", "Lunch", "Weekly shop", "Croissant"].map { food.range(of: "| [\($0)]")!.lowerBound }
+        let order = ["Corner Shop", "Pret", "Whole Foods", "Paul"].map { food.range(of: "| [\($0)]")!.lowerBound }
         #expect(order == order.sorted())
         let all = try #require(site["transactions/index.md"])
         #expect(all.contains("**All (6)** ·\n[Food (4)]"))
@@ -57,7 +57,7 @@ import Testing
         let html = try #require(site["transactions/food.html"])
         #expect(html.contains(#"<nav class="tx-filters" aria-label="Filter by category">"#))
         #expect(html.contains(#"<a href="../transactions/index.html">All (6)</a> <strong>Food (4)</strong>"#))
-        #expect(html.contains(#"<a href="../payees/occasional.html#payee-snack">Snack</a> <span class="tx-unpinned">not counted</span>"#), "the link keeps its row's anchor")
+        #expect(html.contains(#"<a href="../payees/occasional.html#payee-corner-shop">Corner Shop</a> <span class="tx-unpinned">not counted</span>"#), "the link keeps its row's anchor")
         #expect(html.contains(#"<div class="tx-sum" role="status">"#))
     }
 

@@ -53,10 +53,21 @@ public struct PayeePayment: Sendable, Hashable {
     }
 
     /// The transactions app's transactions, as payments out.
+    /// Whom a transactions app entry paid: its provider (the shop, the service), never its own
+    /// words ("Weekly shop" describes a payment to Waitrose); "Unnamed payee" when it names none,
+    /// as a bank payment without a counterparty or reference is.
+    public static func payee(provider: String?) -> String {
+        let name = Text.singleLine(provider ?? "")
+        return name.isEmpty ? unnamed : name
+    }
+
+    /// The name of a payment's payee when the data gives none.
+    public static let unnamed = "Unnamed payee"
+
     public static func of(_ transactions: [Transaction], clock: LocalClock) -> [PayeePayment] {
         transactions.map { transaction in
-            PayeePayment(name: Text.singleLine(transaction.name), date: transaction.date.date(on: clock), amount: transaction.amount,
-                         incoming: false, account: transaction.accountName, source: .transactions, reference: "",
+            PayeePayment(name: payee(provider: transaction.provider), date: transaction.date.date(on: clock), amount: transaction.amount,
+                         incoming: false, account: transaction.accountName, source: .transactions, reference: Text.singleLine(transaction.name),
                          counted: transaction.pinned, sourceID: transaction.id)
         }
     }

@@ -136,7 +136,7 @@ public enum SearchReport {
                 for payee in month.payees.keys { add(payee, in: account.name) }
             }
         }
-        for transaction in transactions { add(transaction.name, in: "the transactions app") }
+        for transaction in transactions { add(PayeePayment.payee(provider: transaction.provider), in: "the transactions app") }
         return names.map { key, name in
             let where_ = places[key, default: []].sorted(by: Text.precedes)
             return Entry(kind: .counterparty, title: name, path: target(name), detail: placesLine(where_))

@@ -54,8 +54,8 @@ public enum TransactionSearch {
     static func rows(_ items: [SpendingItem], page: String, context: ReportContext) -> [Row] {
         items.enumerated().reversed().compactMap { index, item in
             guard item.source == .transactions || item.pending else { return nil }
-            let detail = [item.category.name, item.provider ?? ""].filter { !$0.isEmpty }.joined(separator: " · ")
-            return Row(day: "\(item.date)", date: context.date(item.date), payee: Text.singleLine(item.name),
+            let detail = [item.note, item.category.name].filter { !$0.isEmpty }.joined(separator: " · ")
+            return Row(day: "\(item.date)", date: context.date(item.date), payee: item.payee,
                        reference: Text.singleLine(detail + (item.pending ? " (pending)" : "")),
                        shown: context.money(-item.amount), amount: (-item.amount).decimalString,
                        account: item.accountName, target: page + "#" + anchor(row: index + 1))

@@ -73,15 +73,17 @@ public enum TransactionsReport {
         /// The row's id on the page (``TransactionSearch/anchor(row:)``), which the search page links to.
         let anchor: String
         let date: String
-        let name: String
-        /// The label of the link to the counterparty's page (``PayeesReport``), when it has one:
+        /// Whom the item paid (``SpendingItem/payee``).
+        let payee: String
+        /// The label of the link to the payee's page (``PayeesReport``), when it has one:
         /// reference-style (`[Tesco][p3]`, the page's address once at the foot of the page), so a
         /// row reads as names in Markdown, not as names and addresses.
-        let nameRef: String
-        let hasNameRef: Bool
+        let payeeRef: String
+        let hasPayeeRef: Bool
+        /// The transactions app's words for the entry (``SpendingItem/note``).
+        let note: String
         let category: String
         let categoryHref: String
-        let provider: String
         let account: String
         let source: String
         let amount: String
@@ -142,15 +144,16 @@ public enum TransactionsReport {
         func row(_ item: SpendingItem) -> RowView {
             number += 1
             var label = ""
-            if let path = payee(item.name) {
+            let payeeName = item.payee
+            if let path = payee(payeeName) {
                 if let known = labels[path] { label = known } else {
                     label = "p\(references.count + 1)"
                     labels[path] = label
                     references.append(Reference(label: label, href: ReportContext.href(path)))
                 }
             }
-            return RowView(anchor: TransactionSearch.anchor(row: number), date: context.date(item.date), name: item.name, nameRef: label, hasNameRef: !label.isEmpty, category: item.category.name,
-                    categoryHref: categoryHref(item.category), provider: item.provider ?? "",
+            return RowView(anchor: TransactionSearch.anchor(row: number), date: context.date(item.date), payee: payeeName, payeeRef: label,
+                    hasPayeeRef: !label.isEmpty, note: item.note, category: item.category.name, categoryHref: categoryHref(item.category),
                     account: item.accountName, source: item.source.rawValue, amount: context.money(item.amount),
                     pinned: item.pinned, pending: item.pending)
         }
