@@ -2330,7 +2330,9 @@ names the {{shown}} largest.
 
 {{#hasRows}}
 {{#isEntry}}{{count}} transactions{{/isEntry}}{{^isEntry}}Transactions{{/isEntry}}, newest first and by month, from the transactions app and from the bank accounts' outgoing payments
-(settled or pending). An app entry's payee is its provider, and "What for" its own words. Entries the app has not pinned are marked "not counted"{{#html}} and dimmed{{/html}}; they are not counted in
+(settled or pending). An app entry's payee is its provider, and "What for" its own words. Money out is
+negative, as on the statements; a refund is positive. Entries the app has not pinned are marked
+"not counted"{{#html}} and dimmed{{/html}}; they are not counted in
 {{#isEntry}}the sum below{{/isEntry}}{{^isEntry}}the pinned sums{{/isEntry}} nor in the [spending by category]({{root}}{{insightsHref}}). A payee opens every payment to and from
 it; [Payees]({{root}}{{payeesHref}}) lists them all, the top ones first.
 

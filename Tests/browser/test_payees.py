@@ -37,18 +37,19 @@ def busy_site():
     transactions = json.loads(path.read_text())
     start = max(int(t["id"]) for t in transactions if str(t["id"]).isdigit()) + 1
     for index in range(COUNT):
-        transactions.append({"id": start + index, "name": NAME, "category": "food", "amount": round(1.01 + index, 2),
+        # The payee is the provider; the entry's own words are what it was for.
+        transactions.append({"id": start + index, "name": "Bits and bobs", "category": "food", "amount": round(1.01 + index, 2),
                              "date": f"2026-{1 + index // 28 % 10:02d}-{1 + index % 28:02d}",
-                             "accountName": "Visa Gold with a longer account name", "provider": "Corner shop"})
+                             "accountName": "Visa Gold with a longer account name", "provider": NAME})
     for index in range(MONTHS):
-        transactions.append({"id": start + COUNT + index, "name": MONTHLY, "category": "bills", "amount": 24.99,
-                             "date": f"{2014 + index // 12}-{index % 12 + 1:02d}-03", "accountName": "Visa Gold"})
+        transactions.append({"id": start + COUNT + index, "name": "Membership", "category": "bills", "amount": 24.99,
+                             "date": f"{2014 + index // 12}-{index % 12 + 1:02d}-03", "accountName": "Visa Gold", "provider": MONTHLY})
     start += COUNT + MONTHS
     for index in range(ONE_OFF + TWICE):
         for repeat in range(2 if index >= ONE_OFF else 1):
-            transactions.append({"id": start, "name": OCCASIONAL_NAME.format(index), "category": "Eating out",
+            transactions.append({"id": start, "name": "Coffee", "category": "Eating out",
                                  "amount": round(3.05 + index + repeat, 2), "date": f"2026-{1 + index % 10:02d}-{1 + repeat + index % 27:02d}",
-                                 "accountName": "Visa Gold with a longer account name", "provider": "Café"})
+                                 "accountName": "Visa Gold with a longer account name", "provider": OCCASIONAL_NAME.format(index)})
             start += 1
     path.write_text(json.dumps(transactions, indent=1))
     subprocess.run([str(nestegg_binary()), "build", "-q", "--data", str(data), "--output", str(folder / "site")], check=True)

@@ -186,7 +186,7 @@ def test_the_page_without_javascript_says_what_it_is(site: Path):
 
 def test_an_app_entry_is_found_by_payee_and_amount(site: Path, host: str):
     """An entry of Fixtures/transactions/ (no statement shows it), with an amount no other
-    transaction of the site has: typing its name and amount finds it, and its link opens the list
+    transaction of the site has: typing its payee (its provider) and amount finds it, and its link opens the list
     of every transaction at the row that shows it."""
     rows = chunk_rows(site)
     entries = json.loads((Path(__file__).resolve().parents[2] / "Fixtures" / "transactions" / "transactions.json").read_text(encoding="utf-8"))
@@ -197,7 +197,8 @@ def test_an_app_entry_is_found_by_payee_and_amount(site: Path, host: str):
     wanted = None
     for entry in entries:
         amount = f"{entry['amount']:.2f}" if isinstance(entry["amount"], float) else str(entry["amount"])
-        found = [row for row in listed if row[2] == entry["name"] and magnitude(row) == amount]
+        payee = (entry.get("provider") or "").strip() or "Unnamed payee"
+        found = [row for row in listed if row[2] == payee and magnitude(row) == amount]
         if len(found) == 1 and sum(1 for row in rows if magnitude(row) == amount) == 1:
             wanted = found[0]
             break

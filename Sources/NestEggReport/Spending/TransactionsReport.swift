@@ -154,7 +154,9 @@ public enum TransactionsReport {
             }
             return RowView(anchor: TransactionSearch.anchor(row: number), date: context.date(item.date), payee: payeeName, payeeRef: label,
                     hasPayeeRef: !label.isEmpty, note: item.note, category: item.category.name, categoryHref: categoryHref(item.category),
-                    account: item.accountName, source: item.source.rawValue, amount: context.money(item.amount),
+                    account: item.accountName, source: item.source.rawValue,
+                    // Money out is negative, as on the statements and in the search: one sign for money out on every page.
+                    amount: context.money(-item.amount),
                     pinned: item.pinned, pending: item.pending)
         }
         // Consecutive items of one month (the list is newest first) make a group.
