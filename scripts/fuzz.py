@@ -101,7 +101,7 @@ def seeds(target):
                           "months": [month(100, 200, 30, 4), month(0, 0, 0, 0), month(5, 6, 7, 1)]},
                 "flows": {"months": [{"month": 24312, "income": {"Employer": 250000}, "spending": {"Groceries": 4520},
                                       "payees": {"Tesco": 4520}, "spendingByDay": {"Groceries": {"3": 4520}},
-                                      "movedOut": 1000, "movedIn": 0}],
+                                      "movedOut": 1000, "movedIn": 0, "movedOutTo": {"Holiday": 1000}, "movedInFrom": {}}],
                           "series": [{"counterparty": "Netflix", "incoming": False, "interval": "monthly", "typical": 1099,
                                       "count": 3, "first": 20400, "last": 20460, "next": 20490,
                                       "scheduled": {"counterparty": "Netflix", "day": 20490, "units": 1099, "incoming": False}}],

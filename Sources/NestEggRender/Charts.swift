@@ -79,7 +79,7 @@ enum ChartSVG {
 
     /// How wide one character of chart text is, in a 640-unit chart's units: on a wide screen
     /// (14 px text at full size) and on a phone (the stylesheet sets 22 units, drawn at about 12 px).
-    static let wideCharacter = 8.5, phoneCharacter = 12.5
+    static let wideCharacter = 8.5, phoneCharacter = 13.5
 
     /// The room at the left for an axis's labels: its longest label at a phone's size, so that
     /// no label stands over a column at any width (none without an axis).
@@ -100,12 +100,15 @@ enum ChartSVG {
 
     /// A column's label, counted back from the newest column (always labelled): left out where
     /// the wide screen's step skips it, and marked `chart-label-wide` (hidden on a phone) where
-    /// only the phone's does.
-    static func label(_ text: String, index: Int, count: Int, steps: (wide: Int, phone: Int), x: Int, y: Int) -> String {
+    /// only the phone's does. Centred on its column, or ending at the chart's right edge when
+    /// centring would run past it at a phone's size (the newest of many narrow columns).
+    static func label(_ text: String, index: Int, count: Int, steps: (wide: Int, phone: Int), x: Int, y: Int, width: Int = 640) -> String {
         let back = count - 1 - index
         guard back % steps.wide == 0 else { return "" }
         let classes = back % steps.phone == 0 ? "chart-label" : "chart-label chart-label-wide"
-        return "<text class=\"\(classes)\" x=\"\(x)\" y=\"\(y)\" text-anchor=\"middle\">\(Escape.html(text))</text>"
+        let half = Int((Double(text.count) * phoneCharacter / 2).rounded(.up))
+        let (at, anchor) = x + half > width - 2 ? (width - 2, "end") : (x, "middle")
+        return "<text class=\"\(classes)\" x=\"\(at)\" y=\"\(y)\" text-anchor=\"\(anchor)\">\(Escape.html(text))</text>"
     }
 
     /// An axis's gridlines across the plot, from `from` to `width` (drawn behind the columns; none for zero).

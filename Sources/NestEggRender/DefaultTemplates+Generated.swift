@@ -153,6 +153,12 @@ went. What an account kept is "Left in the accounts"; what it spent beyond what 
 | {{from}} | {{to}} | {{amount}} |
 {{/flows}}
 | **Into the accounts** | | **{{flowTotal}}** |
+{{#exchangeNotes}}
+
+{{#.}}
+{{.}}
+{{/.}}
+{{/exchangeNotes}}
 {{/hasFlows}}
 
 {{#hasComparison}}

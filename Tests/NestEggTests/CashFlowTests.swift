@@ -37,7 +37,8 @@ import Testing
             for item in account.items where HouseholdCheck.counted(item, account) {
                 let month = String(item.day.prefix(7))
                 let key: String
-                if item.source == "INTERNAL_TRANSFER" { key = item.out ? "moved out" : "moved in" }
+                // A move is converted per counterparty (the other account, or the goal), as the diagram names it.
+                if item.source == "INTERNAL_TRANSFER" { key = (item.out ? "moved out:" : "moved in:") + item.counterParty }
                 else if !item.out { key = "in:" + item.counterParty }
                 else {
                     key = "out:" + humanized(item.category)
@@ -51,8 +52,8 @@ import Testing
                 for (key, minor) in keys {
                     let pence = HouseholdCheck.toGBP(minor, account.currency, on: day)!.pence
                     switch key {
-                    case "moved out": expected.movedOut += pence
-                    case "moved in": expected.movedIn += pence
+                    case let key where key.hasPrefix("moved out:"): expected.movedOut += pence
+                    case let key where key.hasPrefix("moved in:"): expected.movedIn += pence
                     case let key where key.hasPrefix("in:"): expected.income += pence
                     default:
                         expected.spending += pence
@@ -137,6 +138,13 @@ import Testing
         let label = ReportContext(dataset: dataset).money(moneyIn)
         #expect(output.html.contains(">\(label)</text>"), "\(label)")
         #expect(markdown.contains("| Money in | \(label) |"))
+        // A move between the household's two accounts is named by the account at each end, never
+        // "savings goals"; what the exchange rates made of it is said in words.
+        #expect(markdown.contains("| Personal | To Euro Travel | £450.00 |") && markdown.contains("| From Personal | Euro Travel | £455.69 |"), "\(markdown)")
+        #expect(!markdown.contains("savings goals |"), "no move between the accounts is called a goal's")
+        #expect(markdown.contains("£450.00 went from Personal to Euro Travel and arrived as €522.90. At the month's rate that is\n£450.00 sent and £455.69 arrived: the £5.69 more is the difference"), "\(markdown)")
+        let difference = try #require(october.exchangeDifferences.first)
+        #expect(october.exchangeDifferences.count == 1 && difference.difference.minorUnits == 569 && difference.received.currency == .eur)
     }
 }
 

@@ -1074,7 +1074,7 @@ import Testing
         #expect(refusal("nestegg-census ") == "cut short: its last line is missing")
         // A census of an earlier format is named as such, not as a file cut short.
         #expect(refusal("nestegg-census 3" + text.drop { $0 != "\n" })
-                == "a census of another format (nestegg-census 3, where this nestegg reads nestegg-census 5); run nestegg census again")
+                == "a census of another format (nestegg-census 3, where this nestegg reads nestegg-census 6); run nestegg census again")
     }
 
     /// Signed anew (as a hand-made file could be): values no data has in the first account's

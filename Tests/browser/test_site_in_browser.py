@@ -51,9 +51,10 @@ return {count: cells.length, bad: bad.slice(0, 5)};
 
 
 # Every text of every chart as the reader sees it: its font size in the SVG's units times the
-# scale the SVG is drawn at; the ones under 12 px, and how many there are. (Hidden ones do not count.)
+# scale the SVG is drawn at; the ones under 12 px, the ones that run past the chart's edge (an SVG
+# cuts them off: "£1,163.79 of £1,100.00, ov"), and how many there are. (Hidden ones do not count.)
 CHART_TEXT_SCRIPT = """
-const bad = []; let count = 0;
+const bad = [], cut = []; let count = 0;
 for (const svg of document.querySelectorAll('main svg.chart')) {
   const box = svg.viewBox.baseVal, shown = svg.getBoundingClientRect();
   if (!box || box.width === 0 || shown.width === 0) continue;
@@ -64,9 +65,12 @@ for (const svg of document.querySelectorAll('main svg.chart')) {
     count++;
     const px = parseFloat(style.fontSize) * scale;
     if (px < 11.95) bad.push(`${svg.classList} "${t.textContent.trim()}": ${px.toFixed(1)} px`);
+    const r = t.getBoundingClientRect();
+    if (r.left < shown.left - 1 || r.right > shown.right + 1)
+      cut.push(`${svg.classList} "${t.textContent.trim()}": ${Math.round(r.left - shown.left)} to ${Math.round(r.right - shown.left)} of ${Math.round(shown.width)} px`);
   }
 }
-return {count, bad: bad.slice(0, 5)};
+return {count, bad: bad.slice(0, 5), cut: cut.slice(0, 5)};
 """
 
 
@@ -130,6 +134,12 @@ def test_chart_text_is_readable_on_a_phone(visits):
     assert sum(r["chart_text"]["count"] for r in visits.values()) > 20, "too few chart texts measured"
     problems = {name: r["chart_text"]["bad"] for name, r in visits.items() if r["chart_text"]["bad"]}
     assert not problems, "chart text under 12 px at 390 px:\n" + json.dumps(problems, indent=1)
+
+
+def test_chart_text_is_not_cut_off_on_a_phone(visits):
+    """At 390 px no label or value of a chart runs past the chart's edge, where the SVG would cut it."""
+    problems = {name: r["chart_text"]["cut"] for name, r in visits.items() if r["chart_text"]["cut"]}
+    assert not problems, "chart text cut off at 390 px:\n" + json.dumps(problems, indent=1)
 
 
 def test_no_horizontal_scroll(visits):

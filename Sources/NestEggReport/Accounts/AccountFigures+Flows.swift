@@ -16,6 +16,9 @@ extension AccountFigures.Summary {
             public var spendingByDay: [String: [Int: Int128]]
             public var movedOut: Int128
             public var movedIn: Int128
+            /// ``AccountCashFlow/Month/movedOutTo`` and ``AccountCashFlow/Month/movedInFrom``: they add up to the two above.
+            public var movedOutTo: [String: Int128]
+            public var movedInFrom: [String: Int128]
         }
 
         public struct Series: Codable, Sendable, Equatable {
@@ -90,7 +93,8 @@ extension AccountFigures {
             months: cashFlow.months.map { month in
                 .init(month: month.month.index, income: month.income.mapValues(\.minorUnits), spending: month.spending.mapValues(\.minorUnits),
                       payees: month.payees.mapValues(\.minorUnits), spendingByDay: month.spendingByDay.mapValues { $0.mapValues(\.minorUnits) },
-                      movedOut: month.movedOut.minorUnits, movedIn: month.movedIn.minorUnits)
+                      movedOut: month.movedOut.minorUnits, movedIn: month.movedIn.minorUnits,
+                      movedOutTo: month.movedOutTo.mapValues(\.minorUnits), movedInFrom: month.movedInFrom.mapValues(\.minorUnits))
             },
             series: recurring.series.map { series in
                 .init(counterparty: series.counterparty, incoming: series.incoming, interval: series.interval.rawValue,
@@ -129,9 +133,13 @@ extension AccountFigures {
         for entry in flows.months {
             guard months.contains(entry.month), cashFlow.last.map({ $0.month.index < entry.month }) ?? true,
                   let income = sums(entry.income), let spending = sums(entry.spending), let payees = sums(entry.payees),
-                  let movedOut = money(entry.movedOut), let movedIn = money(entry.movedIn) else { return nil }
+                  let movedOut = money(entry.movedOut), let movedIn = money(entry.movedIn),
+                  let movedOutTo = sums(entry.movedOutTo), let movedInFrom = sums(entry.movedInFrom),
+                  movedOutTo.values.reduce(Int128(0), { $0 + $1.minorUnits }) == movedOut.minorUnits,
+                  movedInFrom.values.reduce(Int128(0), { $0 + $1.minorUnits }) == movedIn.minorUnits else { return nil }
             var month = AccountCashFlow.Month(month: CalendarMonth(index: entry.month), currency: currency)
             (month.income, month.spending, month.payees, month.movedOut, month.movedIn) = (income, spending, payees, movedOut, movedIn)
+            (month.movedOutTo, month.movedInFrom) = (movedOutTo, movedInFrom)
             for (name, days) in entry.spendingByDay {
                 var byDay: [Int: Money] = [:]
                 for (day, units) in days {

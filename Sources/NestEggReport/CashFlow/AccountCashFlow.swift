@@ -26,6 +26,10 @@ public struct AccountCashFlow: Sendable, Hashable {
         /// Moved to savings goals or own accounts (out), and back (in).
         public var movedOut: Money
         public var movedIn: Money
+        /// The same moves by the counterparty the feed names (a goal's name, another account's),
+        /// so that a move between the household's own accounts can be named by the account.
+        public var movedOutTo: [String: Money]
+        public var movedInFrom: [String: Money]
 
         init(month: CalendarMonth, currency: Currency) {
             self.month = month
@@ -35,6 +39,8 @@ public struct AccountCashFlow: Sendable, Hashable {
             spendingByDay = [:]
             movedOut = .zero(currency)
             movedIn = .zero(currency)
+            movedOutTo = [:]
+            movedInFrom = [:]
         }
 
         public var totalIncome: Money? { AccountCashFlow.sum(income.values) }
@@ -86,7 +92,14 @@ public struct AccountCashFlow: Sendable, Hashable {
             let key = CalendarMonth(date)
             var month = months[key] ?? Month(month: key, currency: currency)
             if isMove(item) {
-                if item.direction == .in { month.movedIn += item.amount } else { month.movedOut += item.amount }
+                let other = Text.trimmed(item.counterPartyName)
+                if item.direction == .in {
+                    month.movedIn += item.amount
+                    month.movedInFrom[other] = (month.movedInFrom[other].map { $0 + item.amount }) ?? item.amount
+                } else {
+                    month.movedOut += item.amount
+                    month.movedOutTo[other] = (month.movedOutTo[other].map { $0 + item.amount }) ?? item.amount
+                }
             } else if item.direction == .in {
                 let source = Text.trimmed(item.counterPartyName).isEmpty ? "Unnamed payer" : Text.trimmed(item.counterPartyName)
                 month.income[source] = (month.income[source].map { $0 + item.amount }) ?? item.amount

@@ -65,6 +65,8 @@ extension CashFlowReport {
         let previous: LinkView?
         let next: LinkView?
         let reconciliation: ReconciliationView?
+        /// What a move between two accounts of different currencies gained or lost to the exchange rates, in words.
+        let exchangeNotes: [[String]]
     }
 
     struct LinkView: Sendable, Encodable {
@@ -116,7 +118,8 @@ extension CashFlowReport {
 
     static func rule(_ base: Currency) -> String {
         "Money in and out of the bank accounts, settled payments only. Moving money to or from a savings goal or between "
-            + "your own accounts is neither income nor spending; it is shown on its own. Net is money in less money out; the savings "
+            + "your own accounts is neither income nor spending; it is shown on its own, a move between two of the accounts "
+            + "named by the other account (one to an account the data does not hold counts with the savings goals). Net is money in less money out; the savings "
             + "rate is net as a share of money in, shown as – while a month in progress has more out than in (its income has not "
             + "come yet) and below −100%. Amounts in other currencies are converted into \(base.code) at the rate of the "
             + "month's last day (the latest day of the data, in the month in progress)."
@@ -125,11 +128,25 @@ extension CashFlowReport {
     static func name(_ end: Flow.End) -> String {
         switch end {
         case .source(let name), .account(let name), .category(let name): return name
-        case .movedIn: return "From savings goals and own accounts"
-        case .movedOut: return "To savings goals and own accounts"
+        case .movedIn: return "From savings goals"
+        case .movedOut: return "To savings goals"
+        case .fromOwnAccount(let name): return "From \(name)"
+        case .toOwnAccount(let name): return "To \(name)"
         case .fromBalance: return "From the accounts' balances"
         case .leftOver: return "Left in the accounts"
         }
+    }
+
+    /// "£450.00 went from Personal to Euro Travel and arrived as €522.90. At the month's rate that is
+    /// £450.00 sent and £455.69 arrived: the £5.69 more is the difference between the rate the bank
+    /// used and the month's, not money earned or spent."
+    static func exchangeNote(_ move: ExchangeDifference, context: ReportContext) -> String {
+        let difference = move.difference
+        let between = difference.isZero ? "they are the same"
+            : "the \(context.money(difference.isNegative ? -difference : difference)) \(difference.isNegative ? "less" : "more") is the difference "
+                + "between the rate the bank used and the month's, not money earned or spent"
+        return "\(context.money(move.sent)) went from \(move.from) to \(move.to) and arrived as \(context.money(move.received)). "
+            + "At the month's rate that is \(context.money(move.sentInBase)) sent and \(context.money(move.receivedInBase)) arrived: \(between)."
     }
 
     static func percentText(_ value: Int?) -> String { value.map { "\($0 > 0 ? "+" : "")\($0)%" } ?? "–" }
@@ -142,9 +159,9 @@ extension CashFlowReport {
         var order: [Flow.End] = []
         func column(_ end: Flow.End) -> Int {
             switch end {
-            case .source, .movedIn, .fromBalance: return 0
+            case .source, .movedIn, .fromOwnAccount, .fromBalance: return 0
             case .account: return 1
-            case .category, .movedOut, .leftOver: return 2
+            case .category, .movedOut, .toOwnAccount, .leftOver: return 2
             }
         }
         for flow in month.flows {
@@ -160,7 +177,7 @@ extension CashFlowReport {
         func rank(_ end: Flow.End) -> Int {
             switch end {
             case .fromBalance, .leftOver: return 2
-            case .movedIn, .movedOut: return 1
+            case .movedIn, .movedOut, .fromOwnAccount, .toOwnAccount: return 1
             default: return 0
             }
         }
@@ -175,7 +192,7 @@ extension CashFlowReport {
             case .source: colour = 3
             case .account: colour = 1
             case .category: colour = 2
-            case .movedIn, .movedOut: colour = 4
+            case .movedIn, .movedOut, .fromOwnAccount, .toOwnAccount: colour = 4
             case .fromBalance, .leftOver: colour = 8
             }
             let value = values[end] ?? 0
@@ -259,7 +276,8 @@ extension CashFlowReport {
             hasComparison: !comparison.rows.isEmpty, hasLastYear: comparison.hasLastYear,
             previous: index > 0 ? link(months[index - 1].month) : nil,
             next: index + 1 < months.count ? link(months[index + 1].month) : nil,
-            reconciliation: reconciliation.flatMap { reconciliationView(month, $0, context: context) })
+            reconciliation: reconciliation.flatMap { reconciliationView(month, $0, context: context) },
+            exchangeNotes: month.exchangeDifferences.map { Prose.lines(exchangeNote($0, context: context)) })
     }
 
     /// The start page's cash flow: the latest month's money in, out, net and savings rate.

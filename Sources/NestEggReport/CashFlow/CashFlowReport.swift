@@ -19,7 +19,10 @@ public enum CashFlowReport {
     public struct Flow: Sendable, Hashable {
         public enum End: Sendable, Hashable {
             case source(String), account(String), category(String)
+            /// Moves between savings goals and an account (goals are not accounts of the data).
             case movedIn, movedOut, fromBalance, leftOver
+            /// A move from or to another of the household's accounts, named by it.
+            case fromOwnAccount(String), toOwnAccount(String)
         }
         public let from: End
         public let to: End
@@ -45,6 +48,10 @@ public enum CashFlowReport {
         public let rates: [ExchangeRate]
         /// Sums that could not be converted (no rate), per currency: in none of the figures.
         public let notConverted: MoneyTotals
+        /// Moves between two of the household's accounts in different currencies, each side in the
+        /// base currency: what left one and what arrived in the other differ by the exchange rates'
+        /// difference (the bank's rate against the month's), which is neither income nor spending.
+        public let exchangeDifferences: [ExchangeDifference]
 
         public var net: Money { income - spending }
         /// Whether the figures stop before the month's last day (the data's as-of date is in it).
@@ -64,6 +71,18 @@ public enum CashFlowReport {
         public func categories(throughDay day: Int) -> [String: Money] {
             day >= throughDay ? categories : categoriesByDay.compactMapValues { AccountCashFlow.sum($0.filter { $0.key <= day }.values) }
         }
+    }
+
+    /// A move between two of the household's accounts, as it left one and arrived in the other.
+    public struct ExchangeDifference: Sendable, Hashable {
+        public let from: String
+        public let to: String
+        /// What left `from`, and what arrived in `to` (in `to`'s currency), each also in the base currency.
+        public let sent: Money
+        public let received: Money
+        public let sentInBase: Money
+        public let receivedInBase: Money
+        public var difference: Money { receivedInBase - sentInBase }
     }
 
     public static func months(_ accounts: [AccountCashFlow], rates: ExchangeRates?, base: Currency, asOf: CivilDate?) -> [Month] {
@@ -90,6 +109,10 @@ public enum CashFlowReport {
         var flows: [Flow] = []
         var used: [Currency: ExchangeRate] = [:]
         var notConverted = MoneyTotals()
+        // The household's own accounts by name, and each move between two of them as sent and as received.
+        struct Pair: Hashable { let from: String, to: String }
+        let own = Set(accounts.map(\.name))
+        var sent: [Pair: (Money, Money)] = [:], received: [Pair: (Money, Money)] = [:]
         func convert(_ amount: Money) -> Money? {
             if amount.currency == base { return amount }
             guard let conversion = rates?.convert(amount, on: day) else { notConverted.add(amount); return nil }
@@ -106,11 +129,20 @@ public enum CashFlowReport {
                 income += value
                 into += value
             }
-            if !sum.movedIn.isZero, let value = convert(sum.movedIn) {
-                flows.append(Flow(from: .movedIn, to: .account(name), amount: value))
+            // Moves in: from another of the household's accounts by its name, from savings goals together.
+            var fromGoals = Money.zero(base)
+            for (other, amount) in sum.movedInFrom.sorted(by: { $0.key < $1.key }) where !amount.isZero {
+                guard let value = convert(amount) else { continue }
+                if own.contains(other) && other != name {
+                    flows.append(Flow(from: .fromOwnAccount(other), to: .account(name), amount: value))
+                    received[Pair(from: other, to: name)] = (amount, value)
+                } else {
+                    fromGoals += value
+                }
                 movedIn += value
                 into += value
             }
+            if !fromGoals.isZero { flows.append(Flow(from: .movedIn, to: .account(name), amount: fromGoals)) }
             for (category, amount) in sum.spending.sorted(by: { $0.key < $1.key }) {
                 guard let value = convert(amount) else { continue }
                 flows.append(Flow(from: .account(name), to: .category(category), amount: value))
@@ -122,22 +154,35 @@ public enum CashFlowReport {
                     if let value = convert(amount) { byDay[category, default: [:]][dayOfMonth] = (byDay[category]?[dayOfMonth] ?? .zero(base)) + value }
                 }
             }
-            if !sum.movedOut.isZero, let value = convert(sum.movedOut) {
-                flows.append(Flow(from: .account(name), to: .movedOut, amount: value))
+            var toGoals = Money.zero(base)
+            for (other, amount) in sum.movedOutTo.sorted(by: { $0.key < $1.key }) where !amount.isZero {
+                guard let value = convert(amount) else { continue }
+                if own.contains(other) && other != name {
+                    flows.append(Flow(from: .account(name), to: .toOwnAccount(other), amount: value))
+                    sent[Pair(from: name, to: other)] = (amount, value)
+                } else {
+                    toGoals += value
+                }
                 movedOut += value
                 outOf += value
             }
+            if !toGoals.isZero { flows.append(Flow(from: .account(name), to: .movedOut, amount: toGoals)) }
             if into.minorUnits > outOf.minorUnits {
                 flows.append(Flow(from: .account(name), to: .leftOver, amount: into - outOf))
             } else if outOf.minorUnits > into.minorUnits {
                 flows.append(Flow(from: .fromBalance, to: .account(name), amount: outOf - into))
             }
         }
+        // A move sent and received in one month between accounts of two currencies.
+        let differences = sent.keys.sorted { ($0.from, $0.to) < ($1.from, $1.to) }.compactMap { pair -> ExchangeDifference? in
+            guard let out = sent[pair], let arrived = received[pair], out.0.currency != arrived.0.currency else { return nil }
+            return ExchangeDifference(from: pair.from, to: pair.to, sent: out.0, received: arrived.0, sentInBase: out.1, receivedInBase: arrived.1)
+        }
         // Per-day conversions of a foreign currency round each day apart: the by-day sums are for
         // comparing the same days of two months only, never shown as the month's total.
         return Month(month: month, day: day, throughDay: day.day, income: income, spending: spending, movedOut: movedOut, movedIn: movedIn,
                      categories: categories, categoriesByDay: byDay, flows: flows, rates: used.keys.sorted().map { used[$0]! },
-                     notConverted: notConverted)
+                     notConverted: notConverted, exchangeDifferences: differences)
     }
 
     /// Every account's cash flow, as its figures carry it (``AccountFigures``, by UID), in the data's order.
