@@ -132,6 +132,7 @@ window.nesteggSearch = [
 ["Page","Cash flow, Sep 2026","cashflow/2026-09","Cash flow"],
 ["Page","Loan map","loans/map","Loans"],
 ["Page","Payees","payees/index","Transactions"],
+["Page","Spending and income, 2026 so far","insights/2026","Insights"],
 ["Page","Spending by category, Aug 2026","insights/2026-08","Insights"],
 ["Page","Spending by category, Jul 2026","insights/2026-07","Insights"],
 ["Page","Spending by category, Jun 2026","insights/2026-06","Insights"],

@@ -30,6 +30,8 @@ SHOTS = [
     ("transactions-phone", "transactions/index.html", 390, 1800),
     ("payees-phone", "payees/index.html", 390, 1800),
     ("networth-desktop", "networth/index.html", 1280, 1100),
+    ("year-phone", "insights/2026.html", 390, 1800),
+    ("year-desktop", "insights/2026.html", 1280, 1100),
 ]
 # (file name, page): the first printed page.
 PRINTS = [("cashflow-month-print", "cashflow/2026-11.html")]

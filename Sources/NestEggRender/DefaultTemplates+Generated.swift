@@ -124,20 +124,6 @@ Not converted, so in none of the figures (no exchange rate for the month): {{not
 Not converted, so in none of the figures (no exchange rate for the month): {{notConverted}}.
 {{/notConverted}}
 
-{{#reconciliation}}
-## Money out and spent
-
-{{#note}}
-{{.}}
-{{/note}}
-
-| {{heading}} |{{#currencies}} {{.}} |{{/currencies}}
-|:--|{{#currencies}}--:|{{/currencies}}
-{{#rows}}
-{{^isTotal}}| {{label}} |{{#amounts}} {{.}} |{{/amounts}}{{/isTotal}}{{#isTotal}}| **{{label}}** |{{#amounts}} **{{.}}** |{{/amounts}}{{/isTotal}}
-{{/rows}}
-
-{{/reconciliation}}
 {{#hasFlows}}
 ## Where the money came from and went
 
@@ -160,6 +146,20 @@ went. What an account kept is "Left in the accounts"; what it spent beyond what 
 {{/.}}
 {{/exchangeNotes}}
 {{/hasFlows}}
+
+{{#reconciliation}}
+## Money out and spent
+
+{{#note}}
+{{.}}
+{{/note}}
+
+| {{heading}} |{{#currencies}} {{.}} |{{/currencies}}
+|:--|{{#currencies}}--:|{{/currencies}}
+{{#rows}}
+{{^isTotal}}| {{label}} |{{#amounts}} {{.}} |{{/amounts}}{{/isTotal}}{{#isTotal}}| **{{label}}** |{{#amounts}} **{{.}}** |{{/amounts}}{{/isTotal}}
+{{/rows}}
+{{/reconciliation}}
 
 {{#hasComparison}}
 ## Money out by category, compared
@@ -648,6 +648,13 @@ Who was paid most this year, by money paid out, each currency apart. [Every paye
 {{/topPayees}}
 {{/hasTopPayees}}
 
+{{#hasYears}}
+## Each year
+
+Spent by category against the average month, and the money that came in by source:
+{{#years}}{{^first}} · {{/first}}[{{label}}]({{root}}{{href}}){{/years}}.
+
+{{/hasYears}}
 ## The last six months
 
 {{monthRange}}, up to the month of the latest transaction. Each month on its own:
@@ -703,6 +710,44 @@ No pinned transactions in {{month}}.
 {{/hasCurrencies}}
 
 {{#previous}}[← {{label}}]({{root}}{{href}}){{/previous}}{{#previous}}{{#next}} · {{/next}}{{/previous}}{{#next}}[{{label}} →]({{root}}{{href}}){{/next}}
+
+"""#,
+        "insights-year.md.mustache": #"""
+# {{title}}
+
+{{#rule}}
+{{.}}
+{{/rule}}
+
+{{#spent}}
+## Spent by category
+
+| Category | {{yearLabel}} | {{recentLabel}} | {{longerLabel}} |
+|:--|--:|--:|--:|
+{{#rows}}
+{{^isTotal}}| {{#href}}[{{name}}]({{root}}{{href}}){{/href}}{{^href}}{{name}}{{/href}} | {{year}} | {{recent}} | {{longer}} |{{/isTotal}}{{#isTotal}}| **{{name}}** | **{{year}}** | **{{recent}}** | **{{longer}}** |{{/isTotal}}
+{{/rows}}
+
+{{/spent}}
+{{#income}}
+## Money in by source
+
+| Source | {{yearLabel}} | {{recentLabel}} | {{longerLabel}} |
+|:--|--:|--:|--:|
+{{#rows}}
+{{^isTotal}}| {{name}} | {{year}} | {{recent}} | {{longer}} |{{/isTotal}}{{#isTotal}}| **{{name}}** | **{{year}}** | **{{recent}}** | **{{longer}}** |{{/isTotal}}
+{{/rows}}
+
+{{/income}}
+{{#rates}}
+{{.}}
+{{/rates}}
+
+{{#notConverted}}
+Not converted, so not counted (no exchange rate for the month): {{.}}.
+
+{{/notConverted}}
+{{#previous}}← [{{title}}]({{root}}{{href}}){{/previous}}{{#previous}}{{#next}} · {{/next}}{{/previous}}{{#next}}[{{title}}]({{root}}{{href}}) →{{/next}}
 
 """#,
         "layout.html.mustache": ##"""

@@ -49,51 +49,18 @@ public enum BudgetsReport {
         return Money(minorUnits: quotient + (remainder * 2 >= Int128(days) ? 1 : 0), currency: budget.currency)
     }
 
-    /// Every month from the spending's first to the as-of date's (or the spending's last) against
-    /// the budgets; none without budgets.
-    public static func months(_ totals: SpendingTotals, rates: ExchangeRates?, budgets: [String: Money], base: Currency,
-                              progress: PeriodProgress) -> [Month] {
-        guard !budgets.isEmpty, let dates = totals.dates else { return [] }
+    /// Every month of `spent` against the budgets; none without budgets.
+    public static func months(_ spent: MonthlySpent, budgets: [String: Money]) -> [Month] {
+        guard !budgets.isEmpty else { return [] }
         let ordered = budgets.sorted { TransactionsRules.categoryKey($0.key) < TransactionsRules.categoryKey($1.key) }
-        // Each category's pinned sum per month and currency, in one pass over the cells.
-        var sums: [CalendarMonth: [String: MoneyTotals]] = [:]
-        for (cell, sum) in totals.cells where cell.pinned {
-            sums[cell.month, default: [:]][cell.category, default: MoneyTotals()].add(Money(minorUnits: sum.minorUnits, currency: cell.currency))
-        }
-        var result: [Month] = []
-        var month = CalendarMonth(dates.lowerBound)
-        let last = progress.asOf.map(CalendarMonth.init).map { max($0, CalendarMonth(dates.upperBound)) } ?? CalendarMonth(dates.upperBound)
-        while month <= last {
-            let days = month.lastDay.day
-            let complete = progress.isComplete(month)
-            let through = complete ? days : progress.asOf.map { min($0.day, days) } ?? days
-            let day = CivilDate(year: month.year, month: month.month, day: through) ?? month.lastDay
-            var used: [Currency: ExchangeRate] = [:]
-            var notConverted = MoneyTotals(), unconverted = MoneyTotals()
-            var byKey: [String: Money] = [:]
-            var all = Money.zero(base)
-            for (key, amounts) in (sums[month] ?? [:]).sorted(by: { $0.key < $1.key }) {
-                for amount in amounts.amounts {
-                    unconverted.add(amount)
-                    var value = amount
-                    if amount.currency != base {
-                        guard let conversion = rates?.convert(amount, on: day) else { notConverted.add(amount); continue }
-                        if let rate = conversion.rate { used[rate.quote] = rate }
-                        value = conversion.converted
-                    }
-                    byKey[key, default: .zero(base)] += value
-                    all += value
-                }
-            }
+        return spent.months.map { month in
             let lines = ordered.map { name, budget in
-                Line(category: name, budget: budget, prorated: prorate(budget, day: through, of: days),
-                     spent: byKey[TransactionsRules.categoryKey(name)] ?? .zero(budget.currency))
+                Line(category: name, budget: budget, prorated: prorate(budget, day: month.throughDay, of: month.days),
+                     spent: month.byCategory[TransactionsRules.categoryKey(name)] ?? .zero(budget.currency))
             }
-            result.append(Month(month: month, throughDay: through, days: days, complete: complete, lines: lines, allSpent: all,
-                                unconverted: unconverted, rates: used.keys.sorted().map { used[$0]! }, notConverted: notConverted))
-            month = month.next
+            return Month(month: month.month, throughDay: month.throughDay, days: month.days, complete: month.complete, lines: lines,
+                         allSpent: month.all, unconverted: month.unconverted, rates: month.rates, notConverted: month.notConverted)
         }
-        return result
     }
 
     // MARK: View data
@@ -196,8 +163,9 @@ public enum BudgetsReport {
     /// `totals`: the spending's totals when the caller has them, worked out from the dataset's feeds otherwise.
     static func months(_ dataset: Dataset, context: ReportContext, totals: SpendingTotals? = nil) -> [Month] {
         guard !context.settings.budgets.isEmpty else { return [] }
-        return months(totals ?? SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock)), rates: dataset.rates,
-                      budgets: context.settings.budgets, base: context.settings.baseCurrency, progress: context.progress)
+        let totals = totals ?? SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock))
+        return months(MonthlySpent(totals, rates: dataset.rates, base: context.settings.baseCurrency, progress: context.progress),
+                      budgets: context.settings.budgets)
     }
 
     public static func pages(for dataset: Dataset, context: ReportContext, totals: SpendingTotals? = nil) -> [Page] {

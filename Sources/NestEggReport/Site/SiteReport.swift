@@ -218,7 +218,10 @@ public enum SiteReport {
         Report(section: NetWorthReport.section, pages: { NetWorthReport.pages(for: $0, context: $1, figures: $2.figures) },
                dashboard: { NetWorthReport.dashboard(for: $0, context: $1, figures: $2.figures) }),
         Report(section: TransactionsInsightsReport.section,
-               pages: { TransactionsInsightsReport.pages(for: $2.totals, context: $1, payees: $2.payees) },
+               pages: { TransactionsInsightsReport.pages(
+                   for: $2.totals, context: $1, payees: $2.payees,
+                   spent: MonthlySpent($2.totals, rates: $0.rates, base: $1.settings.baseCurrency, progress: $1.progress),
+                   cashFlow: $2.cashFlow.months) },
                dashboard: { TransactionsInsightsReport.dashboard(for: $2.totals, context: $1) }),
         Report(section: BudgetsReport.section, pages: { BudgetsReport.pages(for: $0, context: $1, totals: $2.totals) },
                dashboard: { BudgetsReport.dashboard(for: $0, context: $1, totals: $2.totals) }),

@@ -28,6 +28,15 @@ public enum TransactionsInsightsReport {
         let hasTopPayees: Bool
         let topYear: String
         let payeesHref: String
+        /// The year pages (``YearReport``), newest first.
+        let years: [YearLink]
+        let hasYears: Bool
+    }
+
+    struct YearLink: Sendable, Encodable {
+        let label: String
+        let href: String
+        let first: Bool
     }
 
     /// Spending per category in one currency: the table and its ring.
@@ -108,7 +117,9 @@ public enum TransactionsInsightsReport {
 
     /// The pages for the spending list's totals (``SpendingTotals``); `payees`, when given, for the
     /// index's table of the year's top payees.
-    static func pages(for totals: SpendingTotals, context: ReportContext, payees: [PayeesReport.Payee] = []) -> [Page] {
+    /// `spent` and `cashFlow`, when given: the year pages too (``YearReport``), linked from the index.
+    static func pages(for totals: SpendingTotals, context: ReportContext, payees: [PayeesReport.Payee] = [],
+                      spent: MonthlySpent? = nil, cashFlow: [CashFlowReport.Month] = []) -> [Page] {
         guard let dates = totals.dates else { return [] }
         let slugs = TransactionsRules.slugs(for: totals.categories())
         let categoryHref = { (category: SpendingCategory) in ReportContext.href("transactions/" + (slugs[category.key] ?? "index")) }
@@ -124,6 +135,10 @@ public enum TransactionsInsightsReport {
         let trends = currencies.compactMap { currency in
             trend(totals, months: months, currency: currency, context: context)
         }
+        let yearPages = spent.map { YearReport.pages($0, cashFlow: cashFlow, context: context, categoryHref: categoryHref) } ?? []
+        let yearLinks = yearPages.reversed().enumerated().map { index, page in
+            YearLink(label: String(page.title.dropFirst("Spending and income, ".count)), href: ReportContext.href(page.path), first: index == 0)
+        }
         let year = context.progress.asOf?.year
         let topPayees = year.map { PayeesReport.topTables(PayeesReport.top(payees, year: $0, limit: topPayeeCount, base: context.settings.baseCurrency), context: context) } ?? []
         let index = IndexView(
@@ -135,7 +150,7 @@ public enum TransactionsInsightsReport {
             monthRange: months.first.map { "\(monthLabel($0, context: context)) – \(monthLabel(months.last!, context: context))" } ?? "",
             months: monthLinks, trends: trends, hasTrends: !trends.isEmpty,
             topPayees: topPayees, hasTopPayees: !topPayees.isEmpty, topYear: year.map(String.init) ?? "",
-            payeesHref: ReportContext.href(PayeesReport.indexPath))
+            payeesHref: ReportContext.href(PayeesReport.indexPath), years: yearLinks, hasYears: !yearLinks.isEmpty)
         var pages = [Page(path: section.path, title: "Spending by category", template: "insights-index",
                           section: section.id, breadcrumbs: crumbs, view: index)]
 
@@ -155,7 +170,7 @@ public enum TransactionsInsightsReport {
             pages.append(Page(path: monthPath(month), title: "Spending by category, \(label)", template: "insights-month",
                               section: section.id, breadcrumbs: crumbs + [Link(section.title, section.path)], view: view))
         }
-        return pages
+        return pages + yearPages
     }
 
     /// The charts have eight colours for categories, and a neutral one for "Other".

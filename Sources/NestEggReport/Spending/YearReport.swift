@@ -1,0 +1,165 @@
+import NestEggModel
+import NestEggSupport
+
+/// A page per year of the data (`insights/<yyyy>`; the year in progress is the year to date):
+/// what was spent in each category that year against the category's average month over the
+/// last 3 and the last 12 whole months, and the money that came in by source, alike.
+///
+/// Spent is the site's one figure (``HeadlineReport/definition``), per month and category in
+/// the base currency (``MonthlySpent``); income is the cash flow's (``CashFlowReport``): the bank
+/// accounts' settled money in, by source. The averages run over the whole months that end the
+/// year (for the year in progress, the months before the month in progress), as many as the
+/// data has up to 3 and 12, across the year before where they reach it; each table says which.
+public enum YearReport {
+    public static func path(_ year: Int) -> String { "insights/\(year)" }
+
+    struct Row: Sendable, Encodable {
+        let name: String
+        let href: String?
+        let year: String
+        let recent: String
+        let longer: String
+        let isTotal: Bool
+    }
+
+    struct Table: Sendable, Encodable {
+        let yearLabel: String
+        let recentLabel: String
+        let longerLabel: String
+        let rows: [Row]
+    }
+
+    struct LinkView: Sendable, Encodable {
+        let title: String
+        let href: String
+    }
+
+    struct View: Sendable, Encodable {
+        let title: String
+        let rule: [String]
+        let spent: Table?
+        let income: Table?
+        let rates: [String]
+        let notConverted: String?
+        let previous: LinkView?
+        let next: LinkView?
+    }
+
+    /// `sum ÷ count`, halves away from zero.
+    static func average(_ sum: Money, over count: Int) -> Money {
+        guard count > 1 else { return sum }
+        let (quotient, remainder) = sum.minorUnits.quotientAndRemainder(dividingBy: Int128(count))
+        let away: Int128 = remainder.magnitude * 2 >= UInt128(count) ? (sum.minorUnits < 0 ? -1 : 1) : 0
+        return Money(minorUnits: quotient + away, currency: sum.currency)
+    }
+
+    /// "Aug–Oct 2026", "Nov 2025 – Oct 2026", "Oct 2026".
+    static func span(_ months: [CalendarMonth], context: ReportContext) -> String {
+        guard let first = months.first, let last = months.last else { return "" }
+        let label = { (month: CalendarMonth) in TransactionsInsightsReport.monthLabel(month, context: context) }
+        if first == last { return label(first) }
+        if first.year == last.year { return "\(context.locale.monthAbbreviations[first.month - 1])–\(label(last))" }
+        return "\(label(first)) – \(label(last))"
+    }
+
+    /// The year pages of `spent` (its months) and `cashFlow` (the cash flow's months); `categoryHref`
+    /// gives a category's transactions page.
+    static func pages(_ spent: MonthlySpent, cashFlow: [CashFlowReport.Month], context: ReportContext,
+                      categoryHref: (SpendingCategory) -> String?) -> [Page] {
+        let spentByMonth = Dictionary(spent.months.map { ($0.month, $0) }, uniquingKeysWith: { a, _ in a })
+        let flowByMonth = Dictionary(cashFlow.map { ($0.month, $0) }, uniquingKeysWith: { a, _ in a })
+        let covered = Set(spentByMonth.keys).union(flowByMonth.keys)
+        let years = Set(covered.map(\.year)).sorted()
+        guard !years.isEmpty else { return [] }
+        let base = context.settings.baseCurrency
+        let crumbs = [Link("Dashboard", "index"), Link(TransactionsInsightsReport.section.title, TransactionsInsightsReport.section.path)]
+        return years.enumerated().map { index, year in
+            let yearMonths = covered.filter { $0.year == year }.sorted()
+            let inProgress = yearMonths.contains { !context.progress.isComplete($0) }
+            // The whole months that end the year, newest last: before the month in progress.
+            let whole = covered.filter { $0.year <= year && context.progress.isComplete($0) && ($0.year < year || yearMonths.contains($0)) }.sorted()
+            let recent = Array(whole.suffix(3)), longer = Array(whole.suffix(12))
+            let title = "\(year)\(inProgress ? " so far" : "")"
+            let yearLabel = inProgress ? "\(year) so far" : "\(year)"
+            func label(_ months: [CalendarMonth], of wanted: Int) -> String {
+                "A month, \(span(months, context: context))" + (months.count < wanted ? " (\(context.counted(months.count, "month")))" : "")
+            }
+
+            // Spent: each category's sum in the year and its averages.
+            var spentTable: Table?
+            let keys = Set(yearMonths.flatMap { spentByMonth[$0]?.byCategory.keys.map { $0 } ?? [] }
+                           + longer.flatMap { spentByMonth[$0]?.byCategory.keys.map { $0 } ?? [] })
+            if !keys.isEmpty {
+                func sum(_ key: String?, _ months: [CalendarMonth]) -> Money {
+                    months.reduce(Money.zero(base)) { total, month in
+                        guard let figures = spentByMonth[month] else { return total }
+                        return total + (key.map { figures.byCategory[$0] ?? .zero(base) } ?? figures.all)
+                    }
+                }
+                // The year's largest first (names breaking ties).
+                let inYear = Dictionary(uniqueKeysWithValues: keys.map { ($0, sum($0, yearMonths).minorUnits) })
+                let categories = keys.map { SpendingCategory(key: $0, name: spent.names[$0] ?? $0) }.sorted {
+                    inYear[$0.key]! != inYear[$1.key]! ? inYear[$0.key]! > inYear[$1.key]! : TransactionsRules.precedes($0, $1)
+                }
+                var rows = categories.map { category in
+                    Row(name: category.name, href: categoryHref(category), year: context.money(sum(category.key, yearMonths)),
+                        recent: recent.isEmpty ? "–" : context.money(average(sum(category.key, recent), over: recent.count)),
+                        longer: longer.isEmpty ? "–" : context.money(average(sum(category.key, longer), over: longer.count)), isTotal: false)
+                }
+                rows.append(Row(name: "Spent", href: nil, year: context.money(sum(nil, yearMonths)),
+                                recent: recent.isEmpty ? "–" : context.money(average(sum(nil, recent), over: recent.count)),
+                                longer: longer.isEmpty ? "–" : context.money(average(sum(nil, longer), over: longer.count)), isTotal: true))
+                spentTable = Table(yearLabel: yearLabel, recentLabel: recent.isEmpty ? "A month, last 3" : label(recent, of: 3),
+                                   longerLabel: longer.isEmpty ? "A month, last 12" : label(longer, of: 12), rows: rows)
+            }
+
+            // Income: the cash flow's money in by source.
+            var incomeTable: Table?
+            func bySource(_ months: [CalendarMonth]) -> [String: Money] {
+                var sums: [String: Money] = [:]
+                for month in months {
+                    for flow in flowByMonth[month]?.flows ?? [] {
+                        if case .source(let name) = flow.from { sums[name, default: .zero(base)] += flow.amount }
+                    }
+                }
+                return sums
+            }
+            let (inYear, inRecent, inLonger) = (bySource(yearMonths), bySource(recent), bySource(longer))
+            let sources = Set(inYear.keys).union(inLonger.keys).sorted(by: Text.precedes)
+            if !sources.isEmpty {
+                func total(_ sums: [String: Money]) -> Money { sums.values.reduce(Money.zero(base), +) }
+                var rows = sources.map { source in
+                    Row(name: source, href: nil, year: context.money(inYear[source] ?? .zero(base)),
+                        recent: recent.isEmpty ? "–" : context.money(average(inRecent[source] ?? .zero(base), over: recent.count)),
+                        longer: longer.isEmpty ? "–" : context.money(average(inLonger[source] ?? .zero(base), over: longer.count)), isTotal: false)
+                }
+                rows.append(Row(name: "Money in", href: nil, year: context.money(total(inYear)),
+                                recent: recent.isEmpty ? "–" : context.money(average(total(inRecent), over: recent.count)),
+                                longer: longer.isEmpty ? "–" : context.money(average(total(inLonger), over: longer.count)), isTotal: true))
+                incomeTable = Table(yearLabel: yearLabel, recentLabel: recent.isEmpty ? "A month, last 3" : label(recent, of: 3),
+                                    longerLabel: longer.isEmpty ? "A month, last 12" : label(longer, of: 12), rows: rows)
+            }
+
+            var rates: [Currency: ExchangeRate] = [:]
+            var notConverted = MoneyTotals()
+            for month in Set(yearMonths + longer).sorted() {
+                for rate in (spentByMonth[month]?.rates ?? []) + (flowByMonth[month]?.rates ?? []) { rates[rate.quote] = rate }
+                for amount in (spentByMonth[month]?.notConverted.amounts ?? []) + (flowByMonth[month]?.notConverted.amounts ?? []) { notConverted.add(amount) }
+            }
+            let rule = "What was spent in each category in \(yearLabel), and each category's average month over the last 3 and the last 12 "
+                + "whole months the data has (the month in progress left out). \(HeadlineReport.definition) "
+                + "Below, the money that came in, by source, as the cash flow counts it: the bank accounts' settled payments in. "
+                + "Amounts in other currencies are converted into \(base.code) month by month, at the rate of each month's last day."
+            let link = { (year: Int) in LinkView(title: "\(year)", href: ReportContext.href(path(year))) }
+            let ratesText = rates.isEmpty ? "" : "Rates used: each month's last day's, the European Central Bank's (each "
+                + "month's cash-flow page names its own); the newest, "
+                + rates.keys.sorted().map { "\(rates[$0]!.description) (\(context.date(rates[$0]!.date)))" }.joined(separator: "; ") + "."
+            let view = View(title: "Spending and income, \(title)", rule: Prose.lines(rule), spent: spentTable, income: incomeTable,
+                            rates: Prose.lines(ratesText), notConverted: notConverted.isEmpty ? nil : context.money(notConverted),
+                            previous: index > 0 ? link(years[index - 1]) : nil,
+                            next: index + 1 < years.count ? link(years[index + 1]) : nil)
+            return Page(path: path(year), title: "Spending and income, \(title)", template: "insights-year", section: TransactionsInsightsReport.section.id,
+                        breadcrumbs: crumbs, view: view)
+        }
+    }
+}
