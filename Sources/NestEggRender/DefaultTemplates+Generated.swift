@@ -34,7 +34,7 @@ enum DefaultTemplates {
 
 
 Rates used: {{#rates}}{{.}}; {{/rates}}
-each the European Central Bank's of the month's last day or the working day before.
+each the ECB's of the month's last day (in a month in progress, the data's latest) or the working day before.
 {{/hasRates}}
 {{#notConverted}}
 
@@ -2398,7 +2398,7 @@ it; [Payees]({{root}}{{payeesHref}}) lists them all, the top ones first.
 {{#months}}
 ## {{label}}
 
-{{#onThisPage}}{{count}} on this page{{#continues}} (more of the month on another page){{/continues}}; the pinned ones here come to **{{pinnedSum}}**.{{/onThisPage}}{{^onThisPage}}{{count}}{{#continues}} in all (some on another page){{/continues}}; the pinned ones come to **{{pinnedSum}}**.{{/onThisPage}}
+{{#onThisPage}}{{count}} on this page{{#continues}} (more of the month on another page){{/continues}}; spent in the pinned ones here: **{{pinnedSum}}**.{{/onThisPage}}{{^onThisPage}}{{count}}{{#continues}} in all (some on another page){{/continues}}; spent in the pinned ones: **{{pinnedSum}}**.{{/onThisPage}}
 
 {{#showCategory}}
 | Date | Payee | What for | Category | Account | Source | Amount |
@@ -2427,7 +2427,7 @@ it; [Payees]({{root}}{{payeesHref}}) lists them all, the top ones first.
 {{#isEntry}}
 {{#html}}<div class="tx-sum" role="status">{{/html}}
 
-**Sum of {{pinnedCount}} pinned transactions{{#categoryName}} in {{categoryName}}{{/categoryName}}{{#pager}}{{#isPaged}} on all pages{{/isPaged}}{{/pager}}: {{pinnedSum}}**{{#hasUnpinned}} ({{unpinnedCount}} not pinned in the app, so not counted){{/hasUnpinned}}
+**Spent in {{pinnedCount}} pinned transactions{{#categoryName}} in {{categoryName}}{{/categoryName}}{{#pager}}{{#isPaged}} on all pages{{/isPaged}}{{/pager}}: {{pinnedSum}}**{{#hasUnpinned}} ({{unpinnedCount}} not pinned in the app, so not counted){{/hasUnpinned}}
 
 {{#html}}</div>{{/html}}
 {{/isEntry}}

@@ -12,8 +12,9 @@ extension ChartSVG {
     static func flow(_ flow: Chart.Flow, title: String) -> String {
         guard !flow.nodes.isEmpty, !flow.links.isEmpty else { return "" }
         let width = 640, nodeWidth = 12, top = 6, gap = 8, columnHeight = 320, lineHeight = 24
-        // The right column's names start at 432: a line of 16 characters at a phone's size ends inside the 640 units.
-        let xs = [190, 322, 414]
+        // The right column's names start at 422: a line of 16 characters at a phone's size (13.5
+        // units each, ``ChartSVG/phoneCharacter``) ends inside the 640 units.
+        let xs = [190, 318, 404]
         let lines = flow.nodes.map { wrapped($0.label) }
         // One scale for every column: the largest column's total fills `columnHeight`.
         var totals = [Int128](repeating: 0, count: 3)

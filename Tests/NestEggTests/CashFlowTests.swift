@@ -184,8 +184,23 @@ import Testing
                 #expect(lines.spent[currency] - lines.app[currency] - lines.notSettled[currency] == lines.moneyOut[currency])
                 #expect(lines.moneyOut[currency] + lines.movedOut[currency] == lines.statementsOut[currency])
             }
-            // Spent is the start page's figure: in GBP after conversion, the budgets' whole month.
-            #expect(lines.spent == totals.pinnedSum(month: month))
+            // Spent and the app's part, per currency, from the raw JSON: the bank accounts' payments out
+            // (settled or pending, not moves) and the app's pinned entries.
+            var rawSpent: [String: Int] = [:], rawApp: [String: Int] = [:]
+            for account in HouseholdCheck.accounts {
+                for item in account.items where item.out && item.day.hasPrefix(key) && ["SETTLED", "PENDING"].contains(item.status)
+                    && item.source != "INTERNAL_TRANSFER" { rawSpent[item.currency, default: 0] += item.minor }
+            }
+            for entry in HouseholdCheck.json("transactions/transactions.json") as! [[String: Any]] where entry["pinned"] as? Bool ?? true {
+                let date = entry["date"] as! String
+                let day = date.count == 10 ? date : HouseholdCheck.localDay(date.replacingOccurrences(of: #"(:\d\d)(Z|[+-]\d\d:\d\d)$"#, with: "$1.000$2", options: .regularExpression))
+                guard day.hasPrefix(key) else { continue }
+                let minor = NSDecimalNumber(decimal: Decimal(string: "\(entry["amount"] as! Double)")! * 100).intValue
+                rawSpent[entry["currency"] as? String ?? "GBP", default: 0] += minor
+                rawApp[entry["currency"] as? String ?? "GBP", default: 0] += minor
+            }
+            #expect(Dictionary(uniqueKeysWithValues: lines.spent.amounts.map { ($0.currency.code, Int($0.minorUnits)) }) == rawSpent, "\(key)")
+            #expect(Dictionary(uniqueKeysWithValues: lines.app.amounts.map { ($0.currency.code, Int($0.minorUnits)) }) == rawApp, "\(key)")
             let whole = try #require(BudgetsReport.months(dataset, context: context).first { $0.month == month })
             #expect(whole.allSpent.minorUnits == Int128(try #require(spent[key]).values.reduce(0, +)))
         }

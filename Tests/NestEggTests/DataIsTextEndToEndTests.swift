@@ -87,13 +87,17 @@ import Testing
     }
 
     @Test func aSchemeBrokenByAControlCharacterIsNoLink() throws {
-        let files = try build(transactions: [["name": "http:\u{1}//evil.example/x"], ["name": "https:\u{7F}//evil.example/y"]])
+        // As the payee (the provider, the link text of its payee's page) and as what the entry was for.
+        let files = try build(transactions: [["name": "http:\u{1}//evil.example/x", "provider": "http:\u{1}//evil.example/x"],
+                                             ["name": "https:\u{7F}//evil.example/y", "provider": "https:\u{7F}//evil.example/y"]])
         let html = try #require(files["transactions/index.html"])
         #expect(!html.contains("evil.example/x\"") && !html.contains("evil.example/y\""), "no link to it")
         #expect(html.contains("<td style=\"text-align: left\">http://evil.example/x</td>") || html.contains(">http://evil.example/x<"))
         let markdown = try #require(files["transactions/index.md"])
-        // (Each name is the link text of its payee's page, a reference-style link: `[name][p1]`.)
+        // (Each payee is the link text of its payee's page, a reference-style link: `[name][p1]`; the
+        // entry's own words stand beside it as text.)
         #expect(markdown.contains(#"| [http\://evil.example/x][p"#) && markdown.contains(#"| [https\://evil.example/y][p"#))
+        #expect(markdown.contains(#"| http\://evil.example/x |"#), "\(markdown)")
     }
 
     @Test func nonWebAutolinksLeaveNoLinkAtAll() throws {

@@ -183,7 +183,7 @@ import Testing
         #expect(entry.hasPrefix("# All transactions\n"))
         #expect(entry.contains("The newest 101 of 401 transactions:\n[Older →](../transactions/index.page3.md)\n"
             + "[Oldest](../transactions/index.page1.md)\n"), "a link a line, short in a terminal")
-        #expect(entry.contains("**Sum of 401 pinned transactions on all pages: £501.25**"), "the sum is the whole list's")
+        #expect(entry.contains("**Spent in 401 pinned transactions on all pages: £501.25**"), "the sum is the whole list's")
         #expect(entry.contains("[Food (268)](../transactions/food.md)"), "the filters count the whole category")
         #expect(entry.contains("**All (401)**") && entry.contains("401 transactions, newest first"), "the counts are the whole list's")
         #expect(entry.contains("400 transactions in all (some on another page)"), "May's whole count, with a note")
@@ -192,13 +192,13 @@ import Testing
         #expect(middle.hasPrefix("# All transactions (page 2 from the oldest)\n"))
         #expect(middle.contains("Page 2 from the oldest, transactions 101–200, ") && middle.contains("2026:\n[← Newer](../transactions/index.page3.md)\n"
             + "[Newest](../transactions/index.md)\n[Older →](../transactions/index.page1.md)\n"))
-        for figure in ["(401)", "(268)", "401 transactions", "Sum of", "so far"] { #expect(!middle.contains(figure), "no list-wide figure on an older page: \(figure)") }
+        for figure in ["(401)", "(268)", "401 transactions", "Spent in", "so far"] { #expect(!middle.contains(figure), "no list-wide figure on an older page: \(figure)") }
         #expect(middle.contains("**All** ·\n[Food](../transactions/food.md) ·\n[Travel](../transactions/travel.md)"), "the filters' names, without counts")
-        #expect(middle.contains("100 transactions on this page (more of the month on another page); the pinned ones here come to **£125.00**."))
+        #expect(middle.contains("100 transactions on this page (more of the month on another page); spent in the pinned ones here: **£125.00**."))
         let oldest = try #require(files["transactions/index.page1.md"])
         #expect(oldest.contains("[← Newer](../transactions/index.page2.md)\n[Newest](../transactions/index.md)") && !oldest.contains("Older →"))
         let food = try #require(files["transactions/food.page1.md"])
-        #expect(food.hasPrefix("# Transactions: Food (page 1 from the oldest)\n") && !food.contains("Sum of"))
+        #expect(food.hasPrefix("# Transactions: Food (page 1 from the oldest)\n") && !food.contains("Spent in"))
 
         let html = try #require(files["transactions/index.page2.html"])
         #expect(html.contains(#"<nav class="pagination" aria-label="Pages">"#))

@@ -36,10 +36,10 @@ import Testing
         #expect(all.contains("[Eating out](../transactions/eating-out.md)"))
         #expect(!all.contains("Northwind"), "money in is not spending")
         #expect(!all.contains("[Saving]"), "a transfer to one's own account (category SAVING) is not spending")
-        #expect(all.contains("**Sum of ") && all.contains(" pinned transactions on all pages: £"))
+        #expect(all.contains("**Spent in ") && all.contains(" pinned transactions on all pages: £"))
         #expect(all.contains("The newest 148 of 348 transactions:\n[Older →](../transactions/index.page2.md)\n[Oldest](../transactions/index.page1.md)"),
                 "the sample's 348 rows, 100 to an older page counted from the oldest: the entry page holds the newest 148, never fewer than 100")
-        #expect(all.contains("98 transactions; the pinned ones"), "November's 98 whole on the page a visitor opens")
+        #expect(all.contains("98 transactions; spent in the pinned ones"), "November's 98 whole on the page a visitor opens")
         let html = try #require(files["transactions/index.html"])
         #expect(html.contains(#"<summary>Menu</summary>\#n<nav aria-label="Sections">"#) && html.contains(#"href="../insights/index.html">Insights</a>"#))
         #expect(html.contains(#"<strong>All ("#))

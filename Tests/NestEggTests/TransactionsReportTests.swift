@@ -46,13 +46,14 @@ import Testing
                 "All first, then the categories in the app's order, the current one marked, one a line")
         #expect(food.contains("| 3 Nov 2026 | [Corner Shop][p1] *(not counted)* | Snack | "), "the provider is the payee and opens its payments; the app's words say what for")
         #expect(food.contains("\n[p1]: ../payees/occasional.md#payee-corner-shop\n"), "a payee paid once: its row on the occasional page")
-        #expect(food.contains("**Sum of 3 pinned transactions in Food: £99.50 · €3.20** (1 not pinned in the app, so not counted)"), "\(food)")
+        #expect(food.contains("| Visa Gold | Transactions app | -£74.00 |"), "money out is negative in the list, as on a statement: \(food)")
+        #expect(food.contains("**Spent in 3 pinned transactions in Food: £99.50 · €3.20** (1 not pinned in the app, so not counted)"), "\(food)")
         // Newest first.
         let order = ["Corner Shop", "Pret", "Whole Foods", "Paul"].map { food.range(of: "| [\($0)]")!.lowerBound }
         #expect(order == order.sorted())
         let all = try #require(site["transactions/index.md"])
         #expect(all.contains("**All (6)** ·\n[Food (4)]"))
-        #expect(all.contains("**Sum of 4 pinned transactions: £119.50 · €3.20** (2 not pinned in the app, so not counted)"))
+        #expect(all.contains("**Spent in 4 pinned transactions: £119.50 · €3.20** (2 not pinned in the app, so not counted)"))
 
         let html = try #require(site["transactions/food.html"])
         #expect(html.contains(#"<nav class="tx-filters" aria-label="Filter by category">"#))

@@ -40,8 +40,10 @@ import Testing
         #expect(markdown.contains("| **Spent** | **\(money(all))** |"), "\(markdown)")
         // Money in: the cash flow's, from September.
         let income = year.reduce(0) { $0 + (flows[$1]?.income ?? 0) }
-        let incomeRecent = ["2026-08", "2026-09", "2026-10"].reduce(0) { $0 + (flows[$1]?.income ?? 0) }
-        #expect(markdown.contains("| **Money in** | **\(money(income))** | **\(money(average(incomeRecent, 3)))** |"), "\(markdown)")
+        // Its averages over its own months only: the cash flow starts in September, so two whole months.
+        let incomeRecent = ["2026-09", "2026-10"].reduce(0) { $0 + (flows[$1]?.income ?? 0) }
+        #expect(markdown.contains("| Source | 2026 so far | A month, Sep–Oct 2026 (2 months) | A month, Sep–Oct 2026 (2 months) |"), "\(markdown)")
+        #expect(markdown.contains("| **Money in** | **\(money(income))** | **\(money(average(incomeRecent, 2)))** | **\(money(average(incomeRecent, 2)))** |"), "\(markdown)")
         #expect(markdown.contains("| Northwind Ltd | "))
         // The insights index links the year.
         let index = try #require(site.pages.first { $0.path == "insights/index" })

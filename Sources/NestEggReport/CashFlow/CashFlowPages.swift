@@ -107,7 +107,7 @@ extension CashFlowReport {
             heading: label + context.progress.soFar(month.month), currencies: currencies.map(\.code),
             rows: [row("Spent", figures.spent, total: true),
                    row("Less the transactions app's pinned entries", figures.app, less: true),
-                   row("Less payments not settled yet (the statements list them apart)", figures.notSettled, less: true),
+                   row("Less payments pending, or in another currency than their account's (the statements list them apart)", figures.notSettled, less: true),
                    row("Money out of the bank accounts, settled", figures.moneyOut, total: true),
                    row("Plus moves to savings goals and your own accounts", figures.movedOut),
                    row("The statements' money out", figures.statementsOut, total: true)],

@@ -111,7 +111,10 @@ public enum CashFlowReport {
         var notConverted = MoneyTotals()
         // The household's own accounts by name, and each move between two of them as sent and as received.
         struct Pair: Hashable { let from: String, to: String }
-        let own = Set(accounts.map(\.name))
+        // (A name two accounts share names neither: their moves count with the goals'.)
+        var named: [String: Int] = [:]
+        for account in accounts { named[account.name, default: 0] += 1 }
+        let own = Set(named.filter { $0.value == 1 }.keys)
         var sent: [Pair: (Money, Money)] = [:], received: [Pair: (Money, Money)] = [:]
         func convert(_ amount: Money) -> Money? {
             if amount.currency == base { return amount }
@@ -173,10 +176,14 @@ public enum CashFlowReport {
                 flows.append(Flow(from: .fromBalance, to: .account(name), amount: outOf - into))
             }
         }
-        // A move sent and received in one month between accounts of two currencies.
+        // A move sent and received in one month between accounts of two currencies. Only when the
+        // two sides are within a twentieth of each other: further apart, a move is likely missing
+        // from one side (sent on the 31st, arrived on the 1st), and that is no rate's doing.
         let differences = sent.keys.sorted { ($0.from, $0.to) < ($1.from, $1.to) }.compactMap { pair -> ExchangeDifference? in
             guard let out = sent[pair], let arrived = received[pair], out.0.currency != arrived.0.currency else { return nil }
-            return ExchangeDifference(from: pair.from, to: pair.to, sent: out.0, received: arrived.0, sentInBase: out.1, receivedInBase: arrived.1)
+            let move = ExchangeDifference(from: pair.from, to: pair.to, sent: out.0, received: arrived.0, sentInBase: out.1, receivedInBase: arrived.1)
+            guard move.difference.minorUnits.magnitude * 20 <= out.1.minorUnits.magnitude else { return nil }
+            return move
         }
         // Per-day conversions of a foreign currency round each day apart: the by-day sums are for
         // comparing the same days of two months only, never shown as the month's total.

@@ -52,7 +52,6 @@ public struct PayeePayment: Sendable, Hashable {
         return payments
     }
 
-    /// The transactions app's transactions, as payments out.
     /// Whom a transactions app entry paid: its provider (the shop, the service), never its own
     /// words ("Weekly shop" describes a payment to Waitrose); "Unnamed payee" when it names none,
     /// as a bank payment without a counterparty or reference is.
@@ -64,6 +63,7 @@ public struct PayeePayment: Sendable, Hashable {
     /// The name of a payment's payee when the data gives none.
     public static let unnamed = "Unnamed payee"
 
+    /// The transactions app's transactions, as payments out, each under its payee (``payee(provider:)``).
     public static func of(_ transactions: [Transaction], clock: LocalClock) -> [PayeePayment] {
         transactions.map { transaction in
             PayeePayment(name: payee(provider: transaction.provider), date: transaction.date.date(on: clock), amount: transaction.amount,

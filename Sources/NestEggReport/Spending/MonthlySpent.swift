@@ -24,7 +24,8 @@ public struct MonthlySpent: Sendable {
         public let notConverted: MoneyTotals
     }
 
-    /// Every month from the spending's first to the as-of date's (or the spending's last), oldest first.
+    /// Every month with spending, and the as-of date's, oldest first (a month without any, between
+    /// two far apart, is not made: one payment dated in the year 2 would otherwise make 24,000).
     public let months: [Month]
     /// Each category's name, by key.
     public let names: [String: String]
@@ -38,9 +39,9 @@ public struct MonthlySpent: Sendable {
             sums[cell.month, default: [:]][cell.category, default: MoneyTotals()].add(Money(minorUnits: sum.minorUnits, currency: cell.currency))
         }
         var result: [Month] = []
-        var month = CalendarMonth(dates.lowerBound)
-        let last = progress.asOf.map(CalendarMonth.init).map { max($0, CalendarMonth(dates.upperBound)) } ?? CalendarMonth(dates.upperBound)
-        while month <= last {
+        var wanted = Set(sums.keys)
+        if let asOf = progress.asOf, CalendarMonth(asOf) >= CalendarMonth(dates.lowerBound) { wanted.insert(CalendarMonth(asOf)) }
+        for month in wanted.sorted() {
             let days = month.lastDay.day
             let complete = progress.isComplete(month)
             let through = complete ? days : progress.asOf.map { min($0.day, days) } ?? days
@@ -64,7 +65,6 @@ public struct MonthlySpent: Sendable {
             }
             result.append(Month(month: month, throughDay: through, days: days, complete: complete, byCategory: byKey, all: all,
                                 unconverted: unconverted, rates: used.keys.sorted().map { used[$0]! }, notConverted: notConverted))
-            month = month.next
         }
         months = result
     }

@@ -50,7 +50,7 @@ public struct SpendingItem: Sendable, SharedRecord {
 
     /// Whom the item paid: a bank payment's counterparty, a transactions app entry's provider
     /// (``PayeePayment/payee(provider:)``); its payee page is found by this name.
-    public var payee: String { fields.source == .starling ? fields.name : PayeePayment.payee(provider: fields.provider) }
+    public var payee: String { fields.source == .starling ? Text.singleLine(fields.name) : PayeePayment.payee(provider: fields.provider) }
     /// What the transactions app says the entry was for ("Weekly shop"); a bank payment has none beside its payee.
     public var note: String { fields.source == .starling ? "" : Text.singleLine(fields.name) }
 

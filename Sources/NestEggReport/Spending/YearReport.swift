@@ -68,17 +68,29 @@ public enum YearReport {
                       categoryHref: (SpendingCategory) -> String?) -> [Page] {
         let spentByMonth = Dictionary(spent.months.map { ($0.month, $0) }, uniquingKeysWith: { a, _ in a })
         let flowByMonth = Dictionary(cashFlow.map { ($0.month, $0) }, uniquingKeysWith: { a, _ in a })
-        let covered = Set(spentByMonth.keys).union(flowByMonth.keys)
-        let years = Set(covered.map(\.year)).sorted()
+        // Each table's own months, oldest first: an average counts only months its figures cover.
+        let spentMonths = spent.months.map(\.month).sorted(), flowMonths = cashFlow.map(\.month).sorted()
+        // A year with figures of either (a month of the data between two far apart makes no page of its own).
+        let years = Set(spent.months.filter { !$0.unconverted.isEmpty }.map(\.month.year)
+                        + cashFlow.filter { !$0.flows.isEmpty }.map(\.month.year)).sorted()
         guard !years.isEmpty else { return [] }
+        /// The months of `months` (sorted) in `year`, and the whole ones up to its end (before a
+        /// month in progress), newest last: found by halving, so that a year's page costs no pass over every month.
+        func months(_ months: [CalendarMonth], of year: Int) -> (year: ArraySlice<CalendarMonth>, whole: ArraySlice<CalendarMonth>) {
+            func first(_ isAfter: (CalendarMonth) -> Bool) -> Int {
+                var (low, high) = (0, months.count)
+                while low < high { let middle = (low + high) / 2; if isAfter(months[middle]) { high = middle } else { low = middle + 1 } }
+                return low
+            }
+            let start = first { $0.year >= year }, end = first { $0.year > year }
+            let complete = first { !context.progress.isComplete($0) }
+            return (months[start..<end], months[..<min(end, complete)])
+        }
         let base = context.settings.baseCurrency
         let crumbs = [Link("Dashboard", "index"), Link(TransactionsInsightsReport.section.title, TransactionsInsightsReport.section.path)]
         return years.enumerated().map { index, year in
-            let yearMonths = covered.filter { $0.year == year }.sorted()
-            let inProgress = yearMonths.contains { !context.progress.isComplete($0) }
-            // The whole months that end the year, newest last: before the month in progress.
-            let whole = covered.filter { $0.year <= year && context.progress.isComplete($0) && ($0.year < year || yearMonths.contains($0)) }.sorted()
-            let recent = Array(whole.suffix(3)), longer = Array(whole.suffix(12))
+            let (spentYear, spentWhole) = months(spentMonths, of: year), (flowYear, flowWhole) = months(flowMonths, of: year)
+            let inProgress = (spentYear + flowYear).contains { !context.progress.isComplete($0) }
             let title = "\(year)\(inProgress ? " so far" : "")"
             let yearLabel = inProgress ? "\(year) so far" : "\(year)"
             func label(_ months: [CalendarMonth], of wanted: Int) -> String {
@@ -87,6 +99,7 @@ public enum YearReport {
 
             // Spent: each category's sum in the year and its averages.
             var spentTable: Table?
+            var (yearMonths, recent, longer) = (Array(spentYear), Array(spentWhole.suffix(3)), Array(spentWhole.suffix(12)))
             let keys = Set(yearMonths.flatMap { spentByMonth[$0]?.byCategory.keys.map { $0 } ?? [] }
                            + longer.flatMap { spentByMonth[$0]?.byCategory.keys.map { $0 } ?? [] })
             if !keys.isEmpty {
@@ -113,8 +126,9 @@ public enum YearReport {
                                    longerLabel: longer.isEmpty ? "A month, last 12" : label(longer, of: 12), rows: rows)
             }
 
-            // Income: the cash flow's money in by source.
+            // Income: the cash flow's money in by source, over the cash flow's months.
             var incomeTable: Table?
+            (yearMonths, recent, longer) = (Array(flowYear), Array(flowWhole.suffix(3)), Array(flowWhole.suffix(12)))
             func bySource(_ months: [CalendarMonth]) -> [String: Money] {
                 var sums: [String: Money] = [:]
                 for month in months {
@@ -142,12 +156,14 @@ public enum YearReport {
 
             var rates: [Currency: ExchangeRate] = [:]
             var notConverted = MoneyTotals()
-            for month in Set(yearMonths + longer).sorted() {
+            // The year's own months: their rates and what they could not convert.
+            for month in Set(spentYear + flowYear).sorted() {
                 for rate in (spentByMonth[month]?.rates ?? []) + (flowByMonth[month]?.rates ?? []) { rates[rate.quote] = rate }
                 for amount in (spentByMonth[month]?.notConverted.amounts ?? []) + (flowByMonth[month]?.notConverted.amounts ?? []) { notConverted.add(amount) }
             }
             let rule = "What was spent in each category in \(yearLabel), and each category's average month over the last 3 and the last 12 "
-                + "whole months the data has (the month in progress left out). \(HeadlineReport.definition) "
+                + "whole months the data has (the month in progress left out; the months of the spending for it, of the bank accounts' "
+                + "cash flow for the money in). \(HeadlineReport.definition) "
                 + "Below, the money that came in, by source, as the cash flow counts it: the bank accounts' settled payments in. "
                 + "Amounts in other currencies are converted into \(base.code) month by month, at the rate of each month's last day."
             let link = { (year: Int) in LinkView(title: "\(year)", href: ReportContext.href(path(year))) }
