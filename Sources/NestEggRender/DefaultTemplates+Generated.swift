@@ -189,7 +189,7 @@ Rates used: {{#rates}}{{.}}; {{/rates}}
 each the European Central Bank's of the month's last day or the working day before.
 {{/hasRates}}
 
-{{#previous}}← [{{label}}]({{root}}{{href}}){{/previous}}{{#previous}}{{#next}} · {{/next}}{{/previous}}{{#next}}[{{label}}]({{root}}{{href}}) →{{/next}}
+{{#previous}}← [{{title}}]({{root}}{{href}}){{/previous}}{{#previous}}{{#next}} · {{/next}}{{/previous}}{{#next}}[{{title}}]({{root}}{{href}}) →{{/next}}
 
 """#,
         "changes.md.mustache": #"""
@@ -1042,7 +1042,7 @@ Every account's balance at the end of the day on {{day}}, in its own currency an
 Not converted, so not in the total (no rate for the day): {{notConverted}}.
 {{/notConverted}}
 
-{{#previous}}← [{{label}}]({{root}}{{href}}){{/previous}}{{#previous}}{{#next}} · {{/next}}{{/previous}}{{#next}}[{{label}}]({{root}}{{href}}) →{{/next}}
+{{#previous}}← [{{title}}]({{root}}{{href}}){{/previous}}{{#previous}}{{#next}} · {{/next}}{{/previous}}{{#next}}[{{title}}]({{root}}{{href}}) →{{/next}}
 
 """#,
         "not-found.md.mustache": #"""

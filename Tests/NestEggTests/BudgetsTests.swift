@@ -8,6 +8,13 @@ import Testing
 @testable import NestEggSupport
 
 @Suite struct BudgetsTests {
+    /// The budgets' months of `dataset` as the site works them out: from the spending of both sources.
+    static func months(_ dataset: Dataset, context: ReportContext) -> [BudgetsReport.Month] {
+        let totals = SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock))
+        return BudgetsReport.months(MonthlySpent(totals, rates: dataset.rates, base: context.settings.baseCurrency, progress: context.progress),
+                                    budgets: context.settings.budgets)
+    }
+
     /// What the fixtures spent per month and category, in GBP pence, read independently: the bank
     /// accounts' payments out (settled or pending, not internal transfers) and the transactions
     /// app's pinned entries, each month's sum per category and currency converted at the rate of
@@ -45,7 +52,7 @@ import Testing
         let budgets = (settings["budgets"] as! [String: String]).mapValues { Int((Decimal(string: $0)! * 100 as NSDecimalNumber).intValue) }
         #expect(budgets.count == 4)
         let expected = Self.expectedSpent(asOf: asOf.description)
-        let months = BudgetsReport.months(dataset, context: context)
+        let months = Self.months(dataset, context: context)
         // Every month of the spending, the app's first (June) to the as-of date's.
         #expect(months.map(\.month.description) == ["2026-06", "2026-07", "2026-08", "2026-09", "2026-10", "2026-11"])
         for month in months {

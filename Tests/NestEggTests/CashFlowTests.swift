@@ -201,7 +201,7 @@ import Testing
             }
             #expect(Dictionary(uniqueKeysWithValues: lines.spent.amounts.map { ($0.currency.code, Int($0.minorUnits)) }) == rawSpent, "\(key)")
             #expect(Dictionary(uniqueKeysWithValues: lines.app.amounts.map { ($0.currency.code, Int($0.minorUnits)) }) == rawApp, "\(key)")
-            let whole = try #require(BudgetsReport.months(dataset, context: context).first { $0.month == month })
+            let whole = try #require(BudgetsTests.months(dataset, context: context).first { $0.month == month })
             #expect(whole.allSpent.minorUnits == Int128(try #require(spent[key]).values.reduce(0, +)))
         }
         let site = SiteReport.build(dataset)

@@ -1074,7 +1074,7 @@ import Testing
         #expect(refusal("nestegg-census ") == "cut short: its last line is missing")
         // A census of an earlier format is named as such, not as a file cut short.
         #expect(refusal("nestegg-census 3" + text.drop { $0 != "\n" })
-                == "a census of another format (nestegg-census 3, where this nestegg reads nestegg-census 6); run nestegg census again")
+                == "a census of another format (nestegg-census 3, where this nestegg reads nestegg-census 7); run nestegg census again")
     }
 
     /// Signed anew (as a hand-made file could be): values no data has in the first account's
@@ -1082,12 +1082,14 @@ import Testing
     @Test(arguments: [
         ("year", "9999"), ("year", "10000"), ("week", "54"), ("payments", "-1"), ("payments", "99999999999"), ("opening", "99999999999"),
         ("cleared", "99999999999999999"), ("moneyIn", "170141183460469231731687303715884105727"), ("lines", "99999999999999"),
-        ("latest", "-99999999999"), ("month", "99999999999"), ("movedOut", "170141183460469231731687303715884105727"),
+        ("latest", "-99999999999"), ("month", "99999999999"),
+        // A move's sum: the first month moved nothing in (`{}`), so this opens the object with one sum no data has.
+        ("movedInFrom", #"{"x":170141183460469231731687303715884105727"#),
     ])
     func valuesOutOfRangeAreRefused(_ key: String, _ value: String) throws {
         let line = Self.lines[Self.firstAccount]
         // A week's fields in the weeks, a month's of the cash flow in the flows (keys sorted: the flows come before the weeks).
-        let part = ["year", "week", "payments"].contains(key) ? "\"weeks\":" : ["month", "movedOut"].contains(key) ? "\"flows\":" : "\"figures\":"
+        let part = ["year", "week", "payments"].contains(key) ? "\"weeks\":" : ["month", "movedInFrom"].contains(key) ? "\"flows\":" : "\"figures\":"
         let figures = line.range(of: part)!.upperBound
         let changed = String(line[..<figures]) + Self.replacing(key, in: String(line[figures...]), with: value)
         try #require(changed != line, "\(key)")

@@ -25,7 +25,7 @@ import Foundation
 public struct BuildCache: Sendable {
     /// The name of a cache inside an output folder, which nestegg never publishes (``SiteWriter``).
     public static let fileName = SiteWriter.cacheFileName
-    public static let format = "nestegg-cache 10"
+    public static let format = "nestegg-cache 11"
 
     public let fingerprint: String
     public var files: [String: FileStamp]

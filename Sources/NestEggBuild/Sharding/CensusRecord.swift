@@ -32,7 +32,7 @@ struct KnownFeed: Sendable {
 /// (``RecordFile/Lines/Mark``). It reads the rows again, decoding them, when it fills its pages
 /// of the transactions lists (``CensusRun``), and checks the signature again at their end.
 struct CensusRecord: Sendable {
-    static let format = "nestegg-census 6"
+    static let format = "nestegg-census 7"
 
     struct Account: Sendable {
         let account: StarlingAccount

@@ -14,9 +14,6 @@ extension AccountFigures.Summary {
             public var spending: [String: Int128]
             public var payees: [String: Int128]
             public var spendingByDay: [String: [Int: Int128]]
-            public var movedOut: Int128
-            public var movedIn: Int128
-            /// ``AccountCashFlow/Month/movedOutTo`` and ``AccountCashFlow/Month/movedInFrom``: they add up to the two above.
             public var movedOutTo: [String: Int128]
             public var movedInFrom: [String: Int128]
         }
@@ -93,7 +90,6 @@ extension AccountFigures {
             months: cashFlow.months.map { month in
                 .init(month: month.month.index, income: month.income.mapValues(\.minorUnits), spending: month.spending.mapValues(\.minorUnits),
                       payees: month.payees.mapValues(\.minorUnits), spendingByDay: month.spendingByDay.mapValues { $0.mapValues(\.minorUnits) },
-                      movedOut: month.movedOut.minorUnits, movedIn: month.movedIn.minorUnits,
                       movedOutTo: month.movedOutTo.mapValues(\.minorUnits), movedInFrom: month.movedInFrom.mapValues(\.minorUnits))
             },
             series: recurring.series.map { series in
@@ -133,12 +129,11 @@ extension AccountFigures {
         for entry in flows.months {
             guard months.contains(entry.month), cashFlow.last.map({ $0.month.index < entry.month }) ?? true,
                   let income = sums(entry.income), let spending = sums(entry.spending), let payees = sums(entry.payees),
-                  let movedOut = money(entry.movedOut), let movedIn = money(entry.movedIn),
                   let movedOutTo = sums(entry.movedOutTo), let movedInFrom = sums(entry.movedInFrom),
-                  movedOutTo.values.reduce(Int128(0), { $0 + $1.minorUnits }) == movedOut.minorUnits,
-                  movedInFrom.values.reduce(Int128(0), { $0 + $1.minorUnits }) == movedIn.minorUnits else { return nil }
+                  // The moves' sums are figures too (``AccountCashFlow/Month/movedOut``), in range.
+                  money(entry.movedOutTo.values.reduce(0, +)) != nil, money(entry.movedInFrom.values.reduce(0, +)) != nil else { return nil }
             var month = AccountCashFlow.Month(month: CalendarMonth(index: entry.month), currency: currency)
-            (month.income, month.spending, month.payees, month.movedOut, month.movedIn) = (income, spending, payees, movedOut, movedIn)
+            (month.income, month.spending, month.payees) = (income, spending, payees)
             (month.movedOutTo, month.movedInFrom) = (movedOutTo, movedInFrom)
             for (name, days) in entry.spendingByDay {
                 var byDay: [Int: Money] = [:]

@@ -201,11 +201,6 @@ public enum StatementsReport {
         let roundUp: String
     }
 
-    struct LinkView: Sendable, Encodable {
-        let title: String
-        let href: String
-    }
-
     // MARK: Building
 
     static func statementPath(slug: String, month: CalendarMonth) -> String { "statements/\(slug)/\(month)" }

@@ -95,11 +95,6 @@ public enum BudgetsReport {
         let notConverted: String?
     }
 
-    struct LinkView: Sendable, Encodable {
-        let title: String
-        let href: String
-    }
-
     struct View: Sendable, Encodable {
         let title: String
         let rule: [String]
@@ -156,20 +151,13 @@ public enum BudgetsReport {
             budget: context.money(month.budget), spent: context.money(month.spent), left: context.money(left),
             status: status(budget: month.wholeBudget, prorated: month.budget, spent: month.spent, month: month, context: context),
             isOver: left.isNegative, allSpent: Prose.lines(allSpentText(month, label: label, context: context)),
-            rates: month.rates.map { "\($0.description) (ECB, \(context.date($0.date)))" }, hasRates: !month.rates.isEmpty,
+            rates: month.rates.map(context.rate), hasRates: !month.rates.isEmpty,
             notConverted: month.notConverted.isEmpty ? nil : context.money(month.notConverted))
     }
 
-    /// `totals`: the spending's totals when the caller has them, worked out from the dataset's feeds otherwise.
-    static func months(_ dataset: Dataset, context: ReportContext, totals: SpendingTotals? = nil) -> [Month] {
-        guard !context.settings.budgets.isEmpty else { return [] }
-        let totals = totals ?? SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock))
-        return months(MonthlySpent(totals, rates: dataset.rates, base: context.settings.baseCurrency, progress: context.progress),
-                      budgets: context.settings.budgets)
-    }
-
-    public static func pages(for dataset: Dataset, context: ReportContext, totals: SpendingTotals? = nil) -> [Page] {
-        pages(months(dataset, context: context, totals: totals), context: context)
+    /// The budgets pages of what was spent each month (``MonthlySpent``), against the settings' budgets.
+    public static func pages(_ spent: MonthlySpent, context: ReportContext) -> [Page] {
+        pages(months(spent, budgets: context.settings.budgets), context: context)
     }
 
     /// The budgets pages of `months` (oldest first): the newest ``monthsShown`` on the budgets page, the rest on ``olderPath``.
@@ -210,8 +198,8 @@ public enum BudgetsReport {
     }
 
     /// The start page's budgets: the latest month's budget so far, spent and what is left.
-    public static func dashboard(for dataset: Dataset, context: ReportContext, totals: SpendingTotals? = nil) -> DashboardSection? {
-        guard let month = months(dataset, context: context, totals: totals).last else { return nil }
+    public static func dashboard(_ spent: MonthlySpent, context: ReportContext) -> DashboardSection? {
+        guard let month = months(spent, budgets: context.settings.budgets).last else { return nil }
         let label = TransactionsInsightsReport.monthHeading(month.month, context: context)
         let over = month.lines.filter(\.isOver).map(\.category)
         var figures: [DashboardSection.Figure] = [

@@ -23,25 +23,28 @@ public struct AccountCashFlow: Sendable, Hashable {
         /// Spending by category and day of the month (1…31), for comparing a month in progress with
         /// the same days of another month.
         public var spendingByDay: [String: [Int: Money]]
-        /// Moved to savings goals or own accounts (out), and back (in).
-        public var movedOut: Money
-        public var movedIn: Money
-        /// The same moves by the counterparty the feed names (a goal's name, another account's),
-        /// so that a move between the household's own accounts can be named by the account.
+        /// Moved to savings goals or own accounts (out), and back (in), by the counterparty the
+        /// feed names (a goal's name, another account's), so that a move between the household's
+        /// own accounts can be named by the account.
         public var movedOutTo: [String: Money]
         public var movedInFrom: [String: Money]
+        /// The account's currency: what a month without moves has moved.
+        public let currency: Currency
 
         init(month: CalendarMonth, currency: Currency) {
             self.month = month
+            self.currency = currency
             income = [:]
             spending = [:]
             payees = [:]
             spendingByDay = [:]
-            movedOut = .zero(currency)
-            movedIn = .zero(currency)
             movedOutTo = [:]
             movedInFrom = [:]
         }
+
+        /// Every move out (to savings goals or own accounts), and every move back in.
+        public var movedOut: Money { AccountCashFlow.sum(movedOutTo.values) ?? .zero(currency) }
+        public var movedIn: Money { AccountCashFlow.sum(movedInFrom.values) ?? .zero(currency) }
 
         public var totalIncome: Money? { AccountCashFlow.sum(income.values) }
         public var totalSpending: Money? { AccountCashFlow.sum(spending.values) }
@@ -94,10 +97,8 @@ public struct AccountCashFlow: Sendable, Hashable {
             if isMove(item) {
                 let other = Text.trimmed(item.counterPartyName)
                 if item.direction == .in {
-                    month.movedIn += item.amount
                     month.movedInFrom[other] = (month.movedInFrom[other].map { $0 + item.amount }) ?? item.amount
                 } else {
-                    month.movedOut += item.amount
                     month.movedOutTo[other] = (month.movedOutTo[other].map { $0 + item.amount }) ?? item.amount
                 }
             } else if item.direction == .in {

@@ -69,11 +69,6 @@ extension CashFlowReport {
         let exchangeNotes: [[String]]
     }
 
-    struct LinkView: Sendable, Encodable {
-        let label: String
-        let href: String
-    }
-
     /// ``Reconciliation`` as a table: a column per currency.
     struct ReconciliationView: Sendable, Encodable {
         struct Row: Sendable, Encodable {
@@ -259,7 +254,7 @@ extension CashFlowReport {
             ? "Each category's settled money out, as above, against the whole of \(against)."
             : "This month is in progress: each category's settled money out, as above, on its days 1 to \(comparison.throughDay) against days 1 to "
                 + "\(comparison.throughDay) of \(against).")
-        let link = { (month: CalendarMonth) in LinkView(label: TransactionsInsightsReport.monthLabel(month, context: context), href: ReportContext.href(monthPath(month))) }
+        let link = { (month: CalendarMonth) in LinkView(title: TransactionsInsightsReport.monthLabel(month, context: context), href: ReportContext.href(monthPath(month))) }
         let flowTotal = month.flows.filter { if case .account = $0.to { true } else { false } }.reduce(Money.zero(base)) { $0 + $1.amount }
         return MonthView(
             title: title, base: base.code, rule: Prose.lines(rule(base)), income: context.money(month.income), spending: context.money(month.spending),
@@ -267,7 +262,7 @@ extension CashFlowReport {
             movedOut: context.money(month.movedOut), movedIn: context.money(month.movedIn), chart: chart(month, context: context),
             flows: month.flows.map { FlowRow(from: name($0.from), to: name($0.to), amount: context.money($0.amount)) },
             flowTotal: context.money(flowTotal), hasFlows: !month.flows.isEmpty,
-            rates: month.rates.map { "\($0.description) (ECB, \(context.date($0.date)))" }, hasRates: !month.rates.isEmpty,
+            rates: month.rates.map(context.rate), hasRates: !month.rates.isEmpty,
             notConverted: month.notConverted.isEmpty ? nil : context.money(month.notConverted),
             compareNote: compareNote,
             previousLabel: TransactionsInsightsReport.monthLabel(comparison.previousMonth, context: context),

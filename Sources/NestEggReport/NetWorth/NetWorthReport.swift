@@ -157,13 +157,8 @@ public enum NetWorthReport {
         let lines: [LineView]
         let total: String
         let notConverted: String?
-        let previous: MonthLinkView?
-        let next: MonthLinkView?
-    }
-
-    struct MonthLinkView: Sendable, Encodable {
-        let label: String
-        let href: String
+        let previous: LinkView?
+        let next: LinkView?
     }
 
     static func monthPath(_ month: CalendarMonth) -> String { "networth/\(month)" }
@@ -172,7 +167,7 @@ public enum NetWorthReport {
     static func rateText(_ line: Line, context: ReportContext) -> String {
         guard let conversion = line.conversion else { return "no rate on or before the day" }
         guard let rate = conversion.rate else { return "–" }
-        return "\(rate.description) (ECB, \(context.date(rate.date)))"
+        return context.rate(rate)
     }
 
     static func lineView(_ line: Line, context: ReportContext) -> LineView {
@@ -214,8 +209,8 @@ public enum NetWorthReport {
                                 title: title, day: context.date(holdings.day), base: figures.base.code, rateNote: Prose.lines(rateNote(figures, context: context)),
                                 lines: holdings.lines.map { lineView($0, context: context) }, total: context.money(holdings.total),
                                 notConverted: notConvertedText(holdings.notConverted, context: context),
-                                previous: previous.map { MonthLinkView(label: TransactionsInsightsReport.monthLabel($0, context: context), href: ReportContext.href(monthPath($0))) },
-                                next: next.map { MonthLinkView(label: TransactionsInsightsReport.monthLabel($0, context: context), href: ReportContext.href(monthPath($0))) })))
+                                previous: previous.map { LinkView(title: TransactionsInsightsReport.monthLabel($0, context: context), href: ReportContext.href(monthPath($0))) },
+                                next: next.map { LinkView(title: TransactionsInsightsReport.monthLabel($0, context: context), href: ReportContext.href(monthPath($0))) })))
         }
         return pages
     }

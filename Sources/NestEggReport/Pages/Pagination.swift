@@ -95,10 +95,10 @@ public struct Pagination: Sendable, Equatable {
         let hasNext: Bool
         let nextHref: String
         /// The first and last page, the current one and its neighbours, in order.
-        let links: [LinkView]
+        let links: [NumberLink]
     }
 
-    struct LinkView: Sendable, Encodable {
+    struct NumberLink: Sendable, Encodable {
         let number: String
         let href: String
         let current: Bool
@@ -111,9 +111,9 @@ public struct Pagination: Sendable, Equatable {
         let page = min(max(1, page), pageCount)
         let href = { (number: Int) in ReportContext.href(Self.path(base, page: number)) }
         let shown = Set([1, page - 1, page, page + 1, pageCount]).filter { $0 >= 1 && $0 <= pageCount }.sorted()
-        var links: [LinkView] = []
+        var links: [NumberLink] = []
         for (index, number) in shown.enumerated() {
-            links.append(LinkView(number: "\(number)", href: href(number), current: number == page,
+            links.append(NumberLink(number: "\(number)", href: href(number), current: number == page,
                                   gapBefore: index > 0 && number > shown[index - 1] + 1))
         }
         let range = ranges[page - 1]

@@ -50,6 +50,9 @@ public struct ReportContext: Sendable {
     }
 
     public func date(_ date: CivilDate) -> String { locale.format(date) }
+
+    /// An exchange rate as the pages name it: `1 GBP = 1.1362 EUR (ECB, 30 Oct 2026)`.
+    public func rate(_ rate: ExchangeRate) -> String { "\(rate.description) (ECB, \(date(rate.date)))" }
     public func date(_ instant: Instant) -> String { locale.format(clock.date(of: instant)) }
     public func time(_ instant: Instant) -> String { clock.localDateTime(of: instant).timeText }
 

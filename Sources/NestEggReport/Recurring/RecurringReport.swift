@@ -90,7 +90,7 @@ public enum RecurringReport {
             let conversions = totals.amounts.map { dataset.rates?.convert($0, on: asOf) ?? ($0.currency == base ? Conversion(original: $0, rate: nil, converted: $0) : nil) }
             if !totals.isEmpty, conversions.allSatisfy({ $0 != nil }) {
                 inBase = context.money(conversions.reduce(Money.zero(base)) { $0 + $1!.converted })
-                let used = conversions.compactMap { $0?.rate }.map { "\($0.description) (ECB, \(context.date($0.date)))" }
+                let used = conversions.compactMap { $0?.rate }.map(context.rate)
                 rates = used.isEmpty ? nil : used.joined(separator: "; ")
             }
         }

@@ -83,11 +83,6 @@ public enum RoundUpsReport {
         let reason: String
     }
 
-    struct LinkView: Sendable, Encodable {
-        let title: String
-        let href: String
-    }
-
     // MARK: Building
 
     /// The savings goal an account's round-ups go to: the one named in the settings,

@@ -50,11 +50,6 @@ public enum SearchReport {
         let statementsHref: String?
     }
 
-    struct LinkView: Sendable, Encodable {
-        let title: String
-        let href: String
-    }
-
     static func page(sections: [Section]) -> Page {
         let has = { (section: Section) in sections.contains { $0.id == section.id } ? ReportContext.href(section.path) : nil }
         let view = View(sections: sections.map { LinkView(title: $0.title, href: ReportContext.href($0.path)) },

@@ -107,6 +107,20 @@ public enum SiteReport {
             }
         }
         private var cashFlowFigures: (accounts: [AccountCashFlow], months: [CashFlowReport.Month])?
+
+        /// What was spent each month per category, converted (``MonthlySpent``), worked out once
+        /// from ``totals``: the budgets, their start-page section and the year pages read it.
+        var monthlySpent: MonthlySpent {
+            let totals = totals
+            return monthlySpentLock.withLock {
+                if let spentByMonth { return spentByMonth }
+                let spent = MonthlySpent(totals, rates: dataset.rates, base: context.settings.baseCurrency, progress: context.progress)
+                spentByMonth = spent
+                return spent
+            }
+        }
+        private var spentByMonth: MonthlySpent?
+        private let monthlySpentLock = NSLock()
         private let cashFlowLock = NSLock()
         private let payeesLock = NSLock()
 
@@ -220,11 +234,11 @@ public enum SiteReport {
         Report(section: TransactionsInsightsReport.section,
                pages: { TransactionsInsightsReport.pages(
                    for: $2.totals, context: $1, payees: $2.payees,
-                   spent: MonthlySpent($2.totals, rates: $0.rates, base: $1.settings.baseCurrency, progress: $1.progress),
+                   spent: $2.monthlySpent,
                    cashFlow: $2.cashFlow.months) },
                dashboard: { TransactionsInsightsReport.dashboard(for: $2.totals, context: $1) }),
-        Report(section: BudgetsReport.section, pages: { BudgetsReport.pages(for: $0, context: $1, totals: $2.totals) },
-               dashboard: { BudgetsReport.dashboard(for: $0, context: $1, totals: $2.totals) }),
+        Report(section: BudgetsReport.section, pages: { BudgetsReport.pages($2.monthlySpent, context: $1) },
+               dashboard: { BudgetsReport.dashboard($2.monthlySpent, context: $1) }),
         Report(section: CashFlowReport.section, pages: { CashFlowReport.pages(
             for: $0, context: $1, months: $2.cashFlow.months,
             reconciliations: CashFlowReport.reconciliations($2.cashFlow.accounts, totals: $2.totals, app: SpendingTotals($2.appSpending),

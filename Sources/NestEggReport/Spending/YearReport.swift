@@ -29,11 +29,6 @@ public enum YearReport {
         let rows: [Row]
     }
 
-    struct LinkView: Sendable, Encodable {
-        let title: String
-        let href: String
-    }
-
     struct View: Sendable, Encodable {
         let title: String
         let rule: [String]
@@ -89,7 +84,7 @@ public enum YearReport {
         let base = context.settings.baseCurrency
         let crumbs = [Link("Dashboard", "index"), Link(TransactionsInsightsReport.section.title, TransactionsInsightsReport.section.path)]
         return years.enumerated().map { index, year in
-            let (spentYear, spentWhole) = months(spentMonths, of: year), (flowYear, flowWhole) = months(flowMonths, of: year)
+            let spentYear = months(spentMonths, of: year).year, flowYear = months(flowMonths, of: year).year
             let inProgress = (spentYear + flowYear).contains { !context.progress.isComplete($0) }
             let title = "\(year)\(inProgress ? " so far" : "")"
             let yearLabel = inProgress ? "\(year) so far" : "\(year)"
@@ -97,62 +92,54 @@ public enum YearReport {
                 "A month, \(span(months, context: context))" + (months.count < wanted ? " (\(context.counted(months.count, "month")))" : "")
             }
 
-            // Spent: each category's sum in the year and its averages.
-            var spentTable: Table?
-            var (yearMonths, recent, longer) = (Array(spentYear), Array(spentWhole.suffix(3)), Array(spentWhole.suffix(12)))
-            let keys = Set(yearMonths.flatMap { spentByMonth[$0]?.byCategory.keys.map { $0 } ?? [] }
-                           + longer.flatMap { spentByMonth[$0]?.byCategory.keys.map { $0 } ?? [] })
-            if !keys.isEmpty {
-                func sum(_ key: String?, _ months: [CalendarMonth]) -> Money {
-                    months.reduce(Money.zero(base)) { total, month in
-                        guard let figures = spentByMonth[month] else { return total }
-                        return total + (key.map { figures.byCategory[$0] ?? .zero(base) } ?? figures.all)
-                    }
-                }
-                // The year's largest first (names breaking ties).
-                let inYear = Dictionary(uniqueKeysWithValues: keys.map { ($0, sum($0, yearMonths).minorUnits) })
-                let categories = keys.map { SpendingCategory(key: $0, name: spent.names[$0] ?? $0) }.sorted {
-                    inYear[$0.key]! != inYear[$1.key]! ? inYear[$0.key]! > inYear[$1.key]! : TransactionsRules.precedes($0, $1)
-                }
-                var rows = categories.map { category in
-                    Row(name: category.name, href: categoryHref(category), year: context.money(sum(category.key, yearMonths)),
-                        recent: recent.isEmpty ? "–" : context.money(average(sum(category.key, recent), over: recent.count)),
-                        longer: longer.isEmpty ? "–" : context.money(average(sum(category.key, longer), over: longer.count)), isTotal: false)
-                }
-                rows.append(Row(name: "Spent", href: nil, year: context.money(sum(nil, yearMonths)),
-                                recent: recent.isEmpty ? "–" : context.money(average(sum(nil, recent), over: recent.count)),
-                                longer: longer.isEmpty ? "–" : context.money(average(sum(nil, longer), over: longer.count)), isTotal: true))
-                spentTable = Table(yearLabel: yearLabel, recentLabel: recent.isEmpty ? "A month, last 3" : label(recent, of: 3),
-                                   longerLabel: longer.isEmpty ? "A month, last 12" : label(longer, of: 12), rows: rows)
-            }
-
-            // Income: the cash flow's money in by source, over the cash flow's months.
-            var incomeTable: Table?
-            (yearMonths, recent, longer) = (Array(flowYear), Array(flowWhole.suffix(3)), Array(flowWhole.suffix(12)))
-            func bySource(_ months: [CalendarMonth]) -> [String: Money] {
+            /// Each key's sum over `months` of what `ofMonth` gives a month.
+            func sums(_ months: [CalendarMonth], _ ofMonth: (CalendarMonth) -> [String: Money]) -> [String: Money] {
                 var sums: [String: Money] = [:]
-                for month in months {
-                    for flow in flowByMonth[month]?.flows ?? [] {
-                        if case .source(let name) = flow.from { sums[name, default: .zero(base)] += flow.amount }
-                    }
-                }
+                for month in months { for (key, amount) in ofMonth(month) { sums[key, default: .zero(base)] += amount } }
                 return sums
             }
-            let (inYear, inRecent, inLonger) = (bySource(yearMonths), bySource(recent), bySource(longer))
-            let sources = Set(inYear.keys).union(inLonger.keys).sorted(by: Text.precedes)
-            if !sources.isEmpty {
-                func total(_ sums: [String: Money]) -> Money { sums.values.reduce(Money.zero(base), +) }
-                var rows = sources.map { source in
-                    Row(name: source, href: nil, year: context.money(inYear[source] ?? .zero(base)),
-                        recent: recent.isEmpty ? "–" : context.money(average(inRecent[source] ?? .zero(base), over: recent.count)),
-                        longer: longer.isEmpty ? "–" : context.money(average(inLonger[source] ?? .zero(base), over: longer.count)), isTotal: false)
+            /// The table of `months` (the year's and the whole ones before its end) of what `ofMonth`
+            /// gives each month by key: a row per key, in the order `ordered` gives them (with the
+            /// year's sums), named by `row`, then the total named `total`. `nil` without any key.
+            func table(_ months: (year: ArraySlice<CalendarMonth>, whole: ArraySlice<CalendarMonth>),
+                       _ ofMonth: (CalendarMonth) -> [String: Money], total: String,
+                       ordered: ([String], [String: Money]) -> [String], row: (String) -> (name: String, href: String?)) -> Table? {
+                let (recent, longer) = (Array(months.whole.suffix(3)), Array(months.whole.suffix(12)))
+                let (inYear, inRecent, inLonger) = (sums(Array(months.year), ofMonth), sums(recent, ofMonth), sums(longer, ofMonth))
+                let keys = Set(inYear.keys).union(inLonger.keys)
+                guard !keys.isEmpty else { return nil }
+                func all(_ sums: [String: Money]) -> Money { sums.values.reduce(Money.zero(base), +) }
+                func line(_ name: String, href: String?, isTotal: Bool, _ amount: ([String: Money]) -> Money) -> Row {
+                    Row(name: name, href: href, year: context.money(amount(inYear)),
+                        recent: recent.isEmpty ? "–" : context.money(average(amount(inRecent), over: recent.count)),
+                        longer: longer.isEmpty ? "–" : context.money(average(amount(inLonger), over: longer.count)), isTotal: isTotal)
                 }
-                rows.append(Row(name: "Money in", href: nil, year: context.money(total(inYear)),
-                                recent: recent.isEmpty ? "–" : context.money(average(total(inRecent), over: recent.count)),
-                                longer: longer.isEmpty ? "–" : context.money(average(total(inLonger), over: longer.count)), isTotal: true))
-                incomeTable = Table(yearLabel: yearLabel, recentLabel: recent.isEmpty ? "A month, last 3" : label(recent, of: 3),
-                                    longerLabel: longer.isEmpty ? "A month, last 12" : label(longer, of: 12), rows: rows)
+                let rows = ordered(Array(keys), inYear).map { key in
+                    let (name, href) = row(key)
+                    return line(name, href: href, isTotal: false) { $0[key] ?? .zero(base) }
+                }
+                return Table(yearLabel: yearLabel, recentLabel: recent.isEmpty ? "A month, last 3" : label(recent, of: 3),
+                             longerLabel: longer.isEmpty ? "A month, last 12" : label(longer, of: 12),
+                             rows: rows + [line(total, href: nil, isTotal: true, all)])
             }
+
+            // Spent: each category's sum in the year and its averages, the year's largest first (names breaking ties).
+            let spentTable = table(months(spentMonths, of: year), { spentByMonth[$0]?.byCategory ?? [:] }, total: "Spent", ordered: { keys, inYear in
+                let year = { (key: String) in inYear[key]?.minorUnits ?? 0 }
+                return keys.map { SpendingCategory(key: $0, name: spent.names[$0] ?? $0) }
+                    .sorted { year($0.key) != year($1.key) ? year($0.key) > year($1.key) : TransactionsRules.precedes($0, $1) }.map(\.key)
+            }, row: { key in
+                let category = SpendingCategory(key: key, name: spent.names[key] ?? key)
+                return (category.name, categoryHref(category))
+            })
+            // Income: the cash flow's money in by source, over the cash flow's months, by name.
+            let incomeTable = table(months(flowMonths, of: year), { month in
+                var sums: [String: Money] = [:]
+                for flow in flowByMonth[month]?.flows ?? [] {
+                    if case .source(let name) = flow.from { sums[name, default: .zero(base)] += flow.amount }
+                }
+                return sums
+            }, total: "Money in", ordered: { keys, _ in keys.sorted(by: Text.precedes) }, row: { ($0, nil) })
 
             var rates: [Currency: ExchangeRate] = [:]
             var notConverted = MoneyTotals()
