@@ -32,6 +32,9 @@ SHOTS = [
     ("networth-desktop", "networth/index.html", 1280, 1100),
     ("year-phone", "insights/2026.html", 390, 1800),
     ("year-desktop", "insights/2026.html", 1280, 1100),
+    ("networth-chart-desktop", "networth/index.html#svg.chart-columns", 1280, 700),
+    ("loan-map-desktop", "loans/map.html#svg.chart-map", 1280, 1100),
+    ("loan-map-phone", "loans/map.html#svg.chart-map", 390, 1400),
 ]
 # (file name, page): the first printed page.
 PRINTS = [("cashflow-month-print", "cashflow/2026-11.html")]

@@ -64,11 +64,35 @@ public struct SiteLocale: Sendable, Hashable {
             let fraction = String(magnitude % unit)
             grouped += decimalSeparator + String(repeating: "0", count: digits - fraction.count) + fraction
         }
-        let sign = money.minorUnits < 0 ? "-" : ""
-        if let symbol = symbols[money.currency.code] {
-            return symbolBeforeAmount ? sign + symbol + grouped : sign + grouped + "\u{00A0}" + symbol
+        return placed(grouped, negative: money.minorUnits < 0, currency: money.currency)
+    }
+
+    /// A chart's short figure: `£950`, `£6.2k`, `-£1.3m`, `6,2k\u{00A0}€`. Whole units under a
+    /// thousand, else thousands or millions to a tenth, rounded halves away from zero (`k` and `m`
+    /// in every locale). For a column's label where the exact figure is in the table beside it.
+    public func formatCompact(_ money: Money) -> String {
+        let unit = UInt128(money.currency.minorUnitsPerUnit)
+        let magnitude = money.minorUnits.magnitude
+        func rounded(_ value: UInt128, by divisor: UInt128) -> UInt128 { value / divisor + (value % divisor * 2 >= divisor ? 1 : 0) }
+        let units = rounded(magnitude, by: unit)
+        var text: String
+        if units < 1000 {
+            text = group(String(units))
+        } else {
+            let (scale, suffix): (UInt128, String) = units < 999_950 ? (1000, "k") : (1_000_000, "m")
+            let tenths = rounded(magnitude, by: unit * scale / 10)
+            text = group(String(tenths / 10)) + (tenths % 10 == 0 ? "" : decimalSeparator + String(tenths % 10)) + suffix
         }
-        return symbolBeforeAmount ? sign + money.currency.code + "\u{00A0}" + grouped : sign + grouped + "\u{00A0}" + money.currency.code
+        return placed(text, negative: money.minorUnits < 0 && text != "0", currency: money.currency)
+    }
+
+    /// `digits` with the sign and the currency's symbol (or code) where the locale puts them.
+    private func placed(_ digits: String, negative: Bool, currency: Currency) -> String {
+        let sign = negative ? "-" : ""
+        if let symbol = symbols[currency.code] {
+            return symbolBeforeAmount ? sign + symbol + digits : sign + digits + "\u{00A0}" + symbol
+        }
+        return symbolBeforeAmount ? sign + currency.code + "\u{00A0}" + digits : sign + digits + "\u{00A0}" + currency.code
     }
 
     /// The amount `text` shows, if `text` is exactly what ``format(_:)`` writes for it (a leading

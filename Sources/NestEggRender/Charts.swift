@@ -57,8 +57,17 @@ enum ChartSVG {
         let plot = height - top - bottom
         let slot = Double(width - gutter) / Double(bars.count)
         let maximum = max(bars.map(\.value).max() ?? 0, axis.last?.value ?? 0, 1)
-        // About 12.5 units a character: chart text is set larger on a phone.
-        let valuesFit = bars.count <= 12 && Double(bars.map(\.valueText.count).max() ?? 0) * phoneCharacter <= slot
+        // Each column's value above it: in full where the longest fits its column at a phone's
+        // size; else shortened (`£6.2k`) where that fits with room between; else shortened and
+        // set at 12 px (`chart-value-small`) on a wide screen only, where that fits there.
+        func fit(_ texts: [String], _ character: Double, gap: Double = 0) -> Bool {
+            bars.count <= 24 && Double(texts.map(\.count).max() ?? 0) * character + gap <= slot
+        }
+        let short = bars.map { $0.shortText ?? $0.valueText }
+        let values: (texts: [String], classes: String)? =
+            fit(bars.map(\.valueText), phoneCharacter) ? (bars.map(\.valueText), "chart-value")
+            : fit(short, phoneCharacter, gap: 6) ? (short, "chart-value")
+            : fit(short, smallBoldCharacter, gap: 4) ? (short, "chart-value chart-value-small chart-label-wide") : nil
         let steps = labelSteps(bars.map { clip($0.label, 8) }, slot: slot)
         var svg = open(width: width, height: height, title: title, kind: "columns")
         svg += gridlines(axis, maximum: maximum, top: top, plot: plot, from: gutter, width: width)
@@ -70,8 +79,8 @@ enum ChartSVG {
             let center = gutter + Int(slot * Double(index) + slot / 2)
             svg += "<rect class=\"series-1\" x=\"\(x)\" y=\"\(top + plot - barHeight)\" width=\"\(barWidth)\" height=\"\(barHeight)\" rx=\"2\"><title>\(Escape.html(bar.label)): \(Escape.html(bar.valueText))</title></rect>"
             svg += label(clip(bar.label, 8), index: index, count: bars.count, steps: steps, x: center, y: height - 10)
-            if valuesFit, bar.value > 0 {
-                svg += "<text class=\"chart-value\" x=\"\(center)\" y=\"\(top + plot - barHeight - 6)\" text-anchor=\"middle\">\(Escape.html(bar.valueText))</text>"
+            if let values, bar.value > 0 {
+                svg += "<text class=\"\(values.classes)\" x=\"\(center)\" y=\"\(top + plot - barHeight - 6)\" text-anchor=\"middle\">\(Escape.html(values.texts[index]))</text>"
             }
         }
         return svg + tickLabels(axis, maximum: maximum, top: top, plot: plot, gutter: gutter) + "</svg>"
@@ -80,12 +89,16 @@ enum ChartSVG {
     /// How wide one character of chart text is, in a 640-unit chart's units: on a wide screen
     /// (14 px text at full size) and on a phone (the stylesheet sets 22 units, drawn at about 12 px).
     static let wideCharacter = 8.5, phoneCharacter = 13.5
+    /// A bold character of 12 px text on a wide screen (`chart-value-small`).
+    static let smallBoldCharacter = 7.8
 
     /// The room at the left for an axis's labels: its longest label at a phone's size, so that
     /// no label stands over a column at any width (none without an axis).
     static func gutter(_ axis: [Chart.Tick]) -> Int {
         let longest = axis.filter { $0.value > 0 }.map(\.text.count).max() ?? 0
-        return longest == 0 ? 0 : Int((Double(longest) * phoneCharacter).rounded(.up)) + 8
+        // 14 beyond the characters: 6 between the label and the columns, 8 for capitals and
+        // currency signs wider than the average character (`US$20`).
+        return longest == 0 ? 0 : Int((Double(longest) * phoneCharacter).rounded(.up)) + 14
     }
 
     /// Every how many columns a label is written, on a wide screen and on a phone, so that no

@@ -32,9 +32,9 @@ enum DefaultTemplates {
 {{/allSpent}}
 {{#hasRates}}
 
-
-Rates used: {{#rates}}{{.}}; {{/rates}}
-each the ECB's of the month's last day (in a month in progress, the data's latest) or the working day before.
+{{#rates}}
+{{.}}
+{{/rates}}
 {{/hasRates}}
 {{#notConverted}}
 
@@ -185,8 +185,9 @@ went. What an account kept is "Left in the accounts"; what it spent beyond what 
 {{/hasComparison}}
 {{#hasRates}}
 
-Rates used: {{#rates}}{{.}}; {{/rates}}
-each the European Central Bank's of the month's last day or the working day before.
+{{#rates}}
+{{.}}
+{{/rates}}
 {{/hasRates}}
 
 {{#previous}}← [{{title}}]({{root}}{{href}}){{/previous}}{{#previous}}{{#next}} · {{/next}}{{/previous}}{{#next}}[{{title}}]({{root}}{{href}}) →{{/next}}
@@ -953,12 +954,22 @@ Not in the country data, so shown with Kiva's name and no population or Gini: {{
 
 {{#html}}
 Each circle is a place with loans (all the loans Kiva puts at that point), its area in proportion
-to the amount requested there; the table above gives each country's loans and amounts, and each
-country's page its places. The shaded squares are the grid below.
+to the amount requested there; the list below the map gives the largest circles' loans and
+amounts, the table above each country's. The shaded squares are the grid below.
 
 {{{map}}}
 
 {{/html}}
+{{#hasPlaces}}
+{{placesShown}}
+
+| Place | Where | Loans | Requested |
+|:--|:--|--:|--:|
+{{#places}}
+| {{name}} | {{position}} | {{loans}} | {{requested}} |
+{{/places}}
+
+{{/hasPlaces}}
 The number of loans in each 30° square of the globe: rows run from the North Pole to the South
 Pole, columns from 180° west to 180° east. A loan on a line counts in the square south or east of
 it; loans at the poles or on the 180° meridian count in the outermost squares.
@@ -2069,6 +2080,7 @@ svg.chart-progress { max-width: 24rem; margin: .25rem 0 .75rem; }
 svg.chart-sparkline { display: inline-block; width: 10rem; margin: 0; vertical-align: middle; }
 .chart text { fill: var(--fg); font: 14px system-ui, sans-serif; }
 .chart .chart-value { font-weight: 600; }
+.chart .chart-value-small { font-size: 12px; }
 .chart-axis { stroke: var(--line); stroke-width: 1; }
 .chart-grid { stroke: var(--line); stroke-width: 1; stroke-dasharray: 3 4; }
 .chart .chart-tick { fill: var(--muted); font-size: 12px; paint-order: stroke; stroke: var(--bg); stroke-width: 4px; stroke-linejoin: round; }
@@ -2106,11 +2118,16 @@ svg.chart-ring { width: 12.5rem; max-width: 100%; flex: none; }
 @media print {
   @page { size: A4 portrait; margin: 18mm 14mm 20mm; @top-right { font: 8pt system-ui, sans-serif; color: #555; } }
   /* Links to files beside the page and to the Markdown: for the screen. */
-  .screen-only, p:has(> a[href$=".csv"]:only-child) { display: none; }
+  .screen-only, p:has(> a[href$=".csv"]) { display: none; }
+  /* The category filters and the pagers' links lead to other web pages: for the screen. The
+     pager's words ("The newest 148 of 348 transactions") print once, to say what the paper holds. */
+  nav.tx-filters, nav.pagination a, nav.pagination strong, nav.pagination[aria-label="Pages (end of list)"] { display: none; }
   /* A tall chart (the flow diagram) fits beside the first table instead of leaving a page empty. */
   svg.chart-flow { max-height: 105mm; }
   body { font-size: 10.5pt; background: #fff; color: #000; }
-  .site-header nav, .site-menu, .skip-link, .breadcrumbs, .site-footer a { display: none; }
+  /* The footer's line would take a sheet of its own whenever the last one is full; the running
+     head names the site on every sheet. */
+  .site-header nav, .site-menu, .skip-link, .breadcrumbs, .site-footer { display: none; }
   .site-header { padding: 0 0 4mm; background: none; }
   main { max-width: none; padding: 0; }
   a { color: inherit; text-decoration: none; }
@@ -2118,6 +2135,8 @@ svg.chart-ring { width: 12.5rem; max-width: 100%; flex: none; }
   table { width: 100%; page-break-inside: auto; }
   thead { display: table-header-group; }
   tr, svg { page-break-inside: avoid; break-inside: avoid; }
+  /* A table's total row never starts a sheet alone. */
+  tbody tr:last-child { break-before: avoid; }
   h2 { page-break-after: avoid; break-after: avoid; }
   .glance { grid-template-columns: repeat(3, 1fr); gap: 3mm; }
   .glance-card { background: none; break-inside: avoid; }
@@ -2143,7 +2162,7 @@ tr:has(.tx-unpinned) td { color: var(--muted); font-style: italic; }
 }
 .tx-sum p { margin: 0; }
 .chart-stacked .chart-value { font-size: 12px; }
-@media print { .tx-sum { position: static; box-shadow: none; } .tx-filters p { flex-wrap: wrap; overflow-x: visible; } }
+@media print { .tx-sum { position: static; box-shadow: none; } }
 .tx-filters ~ .table-scroll table td { overflow-wrap: normal; }
 /* Phones, the transactions lists: one row is two short lines and a small third, not a card of six
    labelled lines (a page of 100 rows is then some 7,000 px, ten screens): date and amount, then

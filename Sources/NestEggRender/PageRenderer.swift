@@ -78,7 +78,8 @@ public struct PageRenderer: Sendable {
         // Each printed page names the page and the site at its top; a statement prints as the
         // bank's document, with its own head.
         if page.statementData == nil {
-            fields["printHead"] = .markup(Escape.cssString(page.title + " · " + site.title))
+            // The start page's title is the site's: named once.
+            fields["printHead"] = .markup(Escape.cssString(page.title == site.title ? site.title : page.title + " · " + site.title))
         }
         fields["canonical"] = SiteMeta.canonicalURL(of: page.path, site: site).map(TemplateValue.text)
         if site.dataNotes > 0, page.path != DataNotesReport.path {

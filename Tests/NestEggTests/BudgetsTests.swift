@@ -192,3 +192,20 @@ import Testing
         #expect(!finished.contains("chart-pace"), "a finished month has no pace to mark")
     }
 }
+
+/// The one sentence every page that converts names its rates with (``ReportContext/ratesUsed(_:of:lead:)``).
+@Suite struct RatesUsedTests {
+    @Test func namesEachRateItsDayAndWhoseItIsInOneSentence() throws {
+        let context = ReportContext(settings: Settings())
+        let day = try #require(CivilDate(year: 2026, month: 10, day: 30))
+        let euro = try #require(ExchangeRate(base: .gbp, quote: .eur, date: day, decimal: "1.1475"))
+        let dollar = try #require(ExchangeRate(base: .gbp, quote: .usd, date: day, decimal: "1.2946"))
+        #expect(context.ratesUsed([], of: "the month's last day").isEmpty)
+        #expect(context.ratesUsed([euro], of: "the month's last day")
+                == "Rates used: 1 GBP = 1.1475 EUR (ECB, 30 Oct 2026), the European Central Bank's reference rate of the month's last day "
+                + "or the working day before.")
+        let two = context.ratesUsed([euro, dollar], of: "the data's latest day", lead: "The newest rates used")
+        #expect(two.hasPrefix("The newest rates used: 1 GBP = 1.1475 EUR (ECB, 30 Oct 2026); 1 GBP = 1.2946 USD (ECB, 30 Oct 2026), "))
+        #expect(two.contains("reference rates of the data's latest day") && two.hasSuffix("before."))
+    }
+}

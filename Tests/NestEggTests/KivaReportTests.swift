@@ -175,6 +175,13 @@ import Testing
         #expect(map.contains("<circle"))
         #expect(map.components(separatedBy: "<circle").count - 1 == 3)
         #expect(map.contains("Nairobi, Kenya: 1 loan, US$500.00 requested"))
+        // The circles listed under the map, largest first, as the map draws them: no value only on hover.
+        #expect(view.places.count == 3 && view.hasPlaces)
+        let drawn = map.components(separatedBy: "<title>").dropFirst(2).map { String($0.prefix { $0 != ":" }) }
+        #expect(view.places.map(\.name) == drawn)
+        let requested = view.places.map { SiteLocale.enGB.money(parsing: $0.requested)!.minorUnits }
+        #expect(requested == requested.sorted(by: >))
+        #expect(view.places.first { $0.name == "Nairobi, Kenya" }.map { ($0.loans, $0.requested, $0.position) }! == ("1", "US$500.00", "1.28°S 36.82°E"))
     }
 
     @Test func countryPagesShowTheirLoansAndStoriesWithEmphasisOnly() throws {

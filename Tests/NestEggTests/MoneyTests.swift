@@ -43,6 +43,28 @@ import Testing
         #expect(Money(minorUnits: -5, currency: .gbp).decimalString == "-0.05")
     }
 
+    /// A chart's short figure: whole units under a thousand, else a tenth of a thousand or a
+    /// million, halves away from zero, the symbol where the locale puts it; nothing traps.
+    @Test func formatsCompactlyForCharts() {
+        let en = SiteLocale.enGB
+        #expect(en.formatCompact(gbp(0)) == "£0")
+        #expect(en.formatCompact(gbp(95_049)) == "£950")
+        #expect(en.formatCompact(gbp(99_950)) == "£1k")
+        #expect(en.formatCompact(gbp(618_670)) == "£6.2k")
+        #expect(en.formatCompact(gbp(615_000)) == "£6.2k", "a half goes away from zero")
+        #expect(en.formatCompact(gbp(614_999)) == "£6.1k")
+        #expect(en.formatCompact(gbp(-130_000_000)) == "-£1.3m")
+        #expect(en.formatCompact(gbp(-40)) == "£0", "no sign on a figure that rounds to nothing")
+        #expect(en.formatCompact(gbp(99_994_900)) == "£999.9k")
+        #expect(en.formatCompact(gbp(99_995_000)) == "£1m")
+        #expect(en.formatCompact(gbp(123_456_789_000_000)) == "£1,234,567.9m")
+        #expect(SiteLocale.deDE.formatCompact(Money(minorUnits: 618_670, currency: .eur)) == "6,2k\u{00A0}€")
+        #expect(en.formatCompact(Money(minorUnits: 12_345, currency: Currency(code: "JPY")!)) == "JP¥12.3k")
+        #expect(en.formatCompact(Money(minorUnits: 200_000, currency: Currency(code: "CHF")!)) == "CHF\u{00A0}2k")
+        #expect(!en.formatCompact(Money(minorUnits: Money.maximumMinorUnits, currency: .gbp)).isEmpty)
+        #expect(!en.formatCompact(Money(minorUnits: -Money.maximumMinorUnits, currency: .gbp)).isEmpty)
+    }
+
     @Test func currenciesKnowTheirMinorDigits() {
         #expect(Currency.gbp.minorDigits == 2)
         #expect(Currency(code: "JPY")?.minorDigits == 0)

@@ -197,6 +197,20 @@ import Testing
         #expect(!svg(months: 12).contains("chart-value"))
     }
 
+    /// A column chart's values: in full while they fit at a phone's size, shortened (`£6.2k`) while
+    /// those fit, on a wide screen only (`chart-label-wide`) while only there, none beyond.
+    @Test func columnsCarryTheirValuesShortenedWhereTheFullOnesDoNotFit() {
+        func svg(_ count: Int) -> String {
+            ChartSVG.draw(Chart.columns((1...count).map { Chart.Bar(label: "M\($0)", value: 618_670, valueText: "£6,186.70", shortText: "£6.2k") },
+                                        title: "Balances", axis: [Chart.Tick(value: 0, text: "£0"), Chart.Tick(value: 800_000, text: "£8k")]))
+        }
+        func values(_ svg: String, _ classes: String) -> Int { svg.components(separatedBy: "<text class=\"\(classes)\"").count - 1 }
+        #expect(values(svg(4), "chart-value") == 4 && svg(4).contains(">£6,186.70<"))
+        #expect(values(svg(6), "chart-value") == 6 && svg(6).contains(">£6.2k<") && !svg(6).contains(">£6,186.70<"), "the full figure only in the tooltip")
+        #expect(values(svg(12), "chart-value chart-value-small chart-label-wide") == 12 && svg(12).contains(">£6.2k<"))
+        #expect(!svg(30).contains("chart-value"))
+    }
+
     @Test func noTransactionsAndNoStarlingMeansNoPages() {
         let site = SiteReport.build(Dataset())
         #expect(!site.sections.contains { $0.id == "transactions" || $0.id == "insights" })

@@ -90,6 +90,7 @@ public enum BudgetsReport {
         let isOver: Bool
         /// Spent in every category, and the budgeted ones' part of it, in words.
         let allSpent: [String]
+        /// The sentence naming the rates used (``ReportContext/ratesUsed(_:of:lead:)``), as lines.
         let rates: [String]
         let hasRates: Bool
         let notConverted: String?
@@ -151,7 +152,7 @@ public enum BudgetsReport {
             budget: context.money(month.budget), spent: context.money(month.spent), left: context.money(left),
             status: status(budget: month.wholeBudget, prorated: month.budget, spent: month.spent, month: month, context: context),
             isOver: left.isNegative, allSpent: Prose.lines(allSpentText(month, label: label, context: context)),
-            rates: month.rates.map(context.rate), hasRates: !month.rates.isEmpty,
+            rates: Prose.lines(context.ratesUsed(month.rates, of: month.complete ? "the month's last day" : "the data's latest day")), hasRates: !month.rates.isEmpty,
             notConverted: month.notConverted.isEmpty ? nil : context.money(month.notConverted))
     }
 

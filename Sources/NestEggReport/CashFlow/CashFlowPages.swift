@@ -52,6 +52,7 @@ extension CashFlowReport {
         let flows: [FlowRow]
         let flowTotal: String
         let hasFlows: Bool
+        /// The sentence naming the rates used (``ReportContext/ratesUsed(_:of:lead:)``), as lines.
         let rates: [String]
         let hasRates: Bool
         let notConverted: String?
@@ -262,7 +263,7 @@ extension CashFlowReport {
             movedOut: context.money(month.movedOut), movedIn: context.money(month.movedIn), chart: chart(month, context: context),
             flows: month.flows.map { FlowRow(from: name($0.from), to: name($0.to), amount: context.money($0.amount)) },
             flowTotal: context.money(flowTotal), hasFlows: !month.flows.isEmpty,
-            rates: month.rates.map(context.rate), hasRates: !month.rates.isEmpty,
+            rates: Prose.lines(context.ratesUsed(month.rates, of: month.inProgress ? "the data's latest day" : "the month's last day")), hasRates: !month.rates.isEmpty,
             notConverted: month.notConverted.isEmpty ? nil : context.money(month.notConverted),
             compareNote: compareNote,
             previousLabel: TransactionsInsightsReport.monthLabel(comparison.previousMonth, context: context),

@@ -321,9 +321,9 @@ public enum GoalsReport {
             weeksCount = weeks.reduce(0) { $0 + $1.count }
             weeksChart = Chart.columns(weeks.map { week in
                 Chart.Bar(label: context.locale.formatShort(week.week.monday), value: week.saved.minorUnits,
-                          valueText: context.money(week.saved))
+                          valueText: context.money(week.saved), shortText: context.compactMoney(week.saved))
             }, title: "\(entry.name): saved per week, the last \(chartWeeks) weeks",
-               axis: Chart.moneyAxis(upTo: weeks.map(\.saved).max { $0.minorUnits < $1.minorUnits } ?? .zero(currency), format: context.money))
+               axis: Chart.moneyAxis(upTo: weeks.map(\.saved).max { $0.minorUnits < $1.minorUnits } ?? .zero(currency), format: context.compactMoney))
         }
 
         let byRule = GoalsRules.shares(feed, currency: currency, key: { names.ruleType(of: $0) }, label: { names.ruleType(of: $0) })

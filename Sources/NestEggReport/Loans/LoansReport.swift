@@ -41,7 +41,22 @@ public enum LoansReport {
         let unplaced: Int
         let hasUnplaced: Bool
         let map: Chart
+        /// The map's largest circles as a list (``placesListed`` at most), largest first: their
+        /// values without hovering.
+        let places: [PlaceRow]
+        let hasPlaces: Bool
+        let placesShown: String
         let countriesHref: String
+    }
+
+    /// How many of the map's circles the list under it names.
+    static let placesListed = 20
+
+    struct PlaceRow: Sendable, Encodable {
+        let name: String
+        let position: String
+        let loans: String
+        let requested: String
     }
 
     struct CountryRow: Sendable, Encodable {
@@ -134,20 +149,42 @@ public enum LoansReport {
         let divider = TableDivider(rightAligned: [false] + Array(repeating: true, count: WorldGrid.columns))
         let requested = kiva.loans.reduce(Money.zero(kiva.currency)) { $0 + $1.loanAmount }
         let funded = kiva.loans.reduce(Money.zero(kiva.currency)) { $0 + $1.fundedAmount }
+        let places = places(kiva.loans, countries: countries, context: context)
         return MapView(
             summary: context.counted(kiva.loans.count, "loan"), countries: rows, hasCountries: !rows.isEmpty, totalLoans: context.count(kiva.loans.count),
             totalRequested: context.money(requested), totalFunded: context.money(funded),
             unknownCountries: unknown.isEmpty ? nil : unknown.joined(separator: ", "),
             gridHeader: header, gridDivider: divider, gridRows: gridRows,
             placed: points.count, unplaced: kiva.loans.count - points.count, hasUnplaced: kiva.loans.count > points.count,
-            map: Chart.worldMap(mapPoints(kiva.loans, countries: countries, context: context),
-                                   title: "Loans on a world map, sized by amount requested", cells: grid),
+            map: Chart.worldMap(places.map(\.point), title: "Loans on a world map, sized by amount requested", cells: grid),
+            places: places.prefix(placesListed).map { place in
+                PlaceRow(name: place.point.label, position: KivaSupport.coordinates(Coordinates(latitude: place.point.latitude, longitude: place.point.longitude)),
+                         loans: context.count(place.loans), requested: context.money(place.requested))
+            },
+            hasPlaces: !places.isEmpty,
+            placesShown: places.count > placesListed
+                ? "The map's \(placesListed) largest circles of \(context.count(places.count)), largest first: where Kiva puts the loans, how many and the amount requested there."
+                : "The map's circles, largest first: where Kiva puts the loans, how many and the amount requested there.",
             countriesHref: ReportContext.href(CountriesReport.section.path))
+    }
+
+    /// The map's circles with their loans and amount requested, largest first (as the map draws
+    /// them, smaller ones on top), the circles off the globe left out.
+    static func places(_ loans: [KivaLoan], countries: [String: Country], context: ReportContext)
+        -> [(point: Chart.MapPoint, loans: Int, requested: Money)] {
+        let points = mapPoints(loans, countries: countries, context: context).filter { point in
+            point.point.latitude.isFinite && point.point.longitude.isFinite && abs(point.point.latitude) <= 90 && abs(point.point.longitude) <= 180
+        }
+        return points.sorted { a, b in
+            if a.point.value != b.point.value { return a.point.value > b.point.value }
+            return (a.point.label, a.point.latitude, a.point.longitude) < (b.point.label, b.point.latitude, b.point.longitude)
+        }
     }
 
     /// One circle per country and position (Kiva often places every loan of a country at one
     /// point), sized by the amount requested there.
-    static func mapPoints(_ loans: [KivaLoan], countries: [String: Country], context: ReportContext) -> [Chart.MapPoint] {
+    static func mapPoints(_ loans: [KivaLoan], countries: [String: Country], context: ReportContext)
+        -> [(point: Chart.MapPoint, loans: Int, requested: Money)] {
         struct Key: Hashable { let code: String; let latitude: Double; let longitude: Double }
         var groups: [Key: [KivaLoan]] = [:]
         for loan in loans {
@@ -161,8 +198,9 @@ public enum LoansReport {
             let towns = Set(list.compactMap(\.location.town)).sorted()
             let requested = list.reduce(Money.zero(list[0].loanAmount.currency)) { $0 + $1.loanAmount }
             let label = towns.isEmpty ? place.name : "\(towns.joined(separator: ", ")), \(place.name)"
-            return Chart.MapPoint(label: label, latitude: key.latitude, longitude: key.longitude, value: requested.minorUnits,
-                                  valueText: "\(list.count) loan\(list.count == 1 ? "" : "s"), \(context.money(requested)) requested")
+            return (Chart.MapPoint(label: label, latitude: key.latitude, longitude: key.longitude, value: requested.minorUnits,
+                                   valueText: "\(list.count) loan\(list.count == 1 ? "" : "s"), \(context.money(requested)) requested"),
+                    list.count, requested)
         }
     }
 

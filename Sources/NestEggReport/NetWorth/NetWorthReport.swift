@@ -226,10 +226,10 @@ public enum NetWorthReport {
         let chart = figures.months.count < 2 ? nil : Chart.columns(
             // A column's label is its month's abbreviation (thirteen full labels overlap); the title names the span.
             figures.months.map { Chart.Bar(label: context.locale.monthAbbreviations[$0.month.month - 1], value: max(0, $0.total.minorUnits),
-                                           valueText: context.money($0.total)) },
+                                           valueText: context.money($0.total), shortText: context.compactMoney($0.total)) },
             title: "The accounts' total in \(figures.base.code) at each month-end, \(TransactionsInsightsReport.monthLabel(figures.months[0].month, context: context)) to "
                 + "\(TransactionsInsightsReport.monthLabel(figures.months[figures.months.count - 1].month, context: context)), converted amounts only",
-            axis: Chart.moneyAxis(upTo: Money(minorUnits: maximum, currency: figures.base), format: context.money))
+            axis: Chart.moneyAxis(upTo: Money(minorUnits: maximum, currency: figures.base), format: context.compactMoney))
         return IndexView(
             title: "Net worth", base: figures.base.code, rateNote: Prose.lines(rateNote(figures, context: context)),
             hasNow: now != nil, nowDay: now.map { context.date($0.day) } ?? "", now: now?.lines.map { lineView($0, context: context) } ?? [],

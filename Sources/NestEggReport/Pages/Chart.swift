@@ -131,11 +131,15 @@ public struct Chart: Sendable, Encodable {
         public let label: String
         public let value: Int128
         public let valueText: String
+        /// The value in fewer characters (`£6.2k`, ``ReportContext/compactMoney(_:)``): what a
+        /// column carries when ``valueText`` does not fit above it.
+        public let shortText: String?
 
-        public init(label: String, value: Int128, valueText: String) {
+        public init(label: String, value: Int128, valueText: String, shortText: String? = nil) {
             self.label = label
             self.value = value
             self.valueText = valueText
+            self.shortText = shortText
         }
     }
 

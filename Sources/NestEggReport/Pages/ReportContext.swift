@@ -37,6 +37,8 @@ public struct ReportContext: Sendable {
     public var clock: LocalClock { settings.clock }
 
     public func money(_ amount: Money) -> String { locale.format(amount) }
+    /// A chart's short figure: `£6.2k` (``SiteLocale/formatCompact(_:)``).
+    public func compactMoney(_ amount: Money) -> String { locale.formatCompact(amount) }
     /// A count as the locale groups it: `12,345`.
     public func count(_ value: Int) -> String { locale.format(value) }
     /// A count with its noun: `1 loan`, `1,500 loans`, `3 countries` (`plural` when not just `+s`).
@@ -53,6 +55,15 @@ public struct ReportContext: Sendable {
 
     /// An exchange rate as the pages name it: `1 GBP = 1.1362 EUR (ECB, 30 Oct 2026)`.
     public func rate(_ rate: ExchangeRate) -> String { "\(rate.description) (ECB, \(date(rate.date)))" }
+
+    /// The sentence naming the rates a page's figures were converted at: "Rates used: 1 GBP =
+    /// 1.1475 EUR (ECB, 30 Oct 2026), the European Central Bank's reference rate of the month's
+    /// last day or the working day before." `day` names the day; empty without rates.
+    public func ratesUsed(_ rates: [ExchangeRate], of day: String, lead: String = "Rates used") -> String {
+        guard !rates.isEmpty else { return "" }
+        let which = rates.count == 1 ? "reference rate" : "reference rates"
+        return "\(lead): \(rates.map(rate).joined(separator: "; ")), the European Central Bank's \(which) of \(day) or the working day before."
+    }
     public func date(_ instant: Instant) -> String { locale.format(clock.date(of: instant)) }
     public func time(_ instant: Instant) -> String { clock.localDateTime(of: instant).timeText }
 

@@ -132,13 +132,13 @@ enum HeadlineReport {
             let bars = months.map { month in
                 let amount = byMonth[month]?[main] ?? Money.zero(main)
                 return Chart.Bar(label: context.locale.monthAbbreviations[month.month - 1], value: amount.minorUnits,
-                                 valueText: context.money(amount))
+                                 valueText: context.money(amount), shortText: context.compactMoney(amount))
             }
             if bars.count > 1 {
                 let title = "Balance in \(main.code) at each month's end, the last \(bars.count) months"
                 let highest = Money(minorUnits: bars.map(\.value).max() ?? 0, currency: main)
                 chart = Chart.columns(bars, title: title + (context.progress.isComplete(latestMonth) ? "" : " (this month: on \(context.date(asOf)))"),
-                                      axis: Chart.moneyAxis(upTo: highest, format: context.money))
+                                      axis: Chart.moneyAxis(upTo: highest, format: context.compactMoney))
                 // The figures the columns stand for, in words (nothing only in a tooltip).
                 let label = { (month: CalendarMonth) in TransactionsInsightsReport.monthLabel(month, context: context) }
                 let amounts = months.map { ($0, byMonth[$0]?[main] ?? Money.zero(main)) }

@@ -258,7 +258,7 @@ public enum TransactionsInsightsReport {
             currency: currency.code, header: TableRow(cells: ["Category"] + labels),
             divider: TableDivider(rightAligned: [false] + Array(repeating: true, count: months.count)), rows: rows, totalLine: totalLine,
             chart: Chart.stackedColumns(columns, series: series, title: "Spending by category per month (\(currency.code))",
-                                        axis: Chart.moneyAxis(upTo: monthTotals.max { $0.minorUnits < $1.minorUnits } ?? .zero(currency), format: context.money)))
+                                        axis: Chart.moneyAxis(upTo: monthTotals.max { $0.minorUnits < $1.minorUnits } ?? .zero(currency), format: context.compactMoney)))
     }
 
     /// The start page's part: this month's spending (the month of the latest transaction) and its top categories.

@@ -154,9 +154,9 @@ public enum YearReport {
                 + "Below, the money that came in, by source, as the cash flow counts it: the bank accounts' settled payments in. "
                 + "Amounts in other currencies are converted into \(base.code) month by month, at the rate of each month's last day."
             let link = { (year: Int) in LinkView(title: "\(year)", href: ReportContext.href(path(year))) }
-            let ratesText = rates.isEmpty ? "" : "Rates used: each month's last day's, the European Central Bank's (each "
-                + "month's cash-flow page names its own); the newest, "
-                + rates.keys.sorted().map { "\(rates[$0]!.description) (\(context.date(rates[$0]!.date)))" }.joined(separator: "; ") + "."
+            // Each month is converted at its own rate; the page names the newest, each month's page its own.
+            let ratesText = context.ratesUsed(rates.keys.sorted().map { rates[$0]! }, of: "the month's last day", lead: "The newest rates used")
+                + (rates.isEmpty ? "" : " Each month is converted at its own, named on its cash-flow page.")
             let view = View(title: "Spending and income, \(title)", rule: Prose.lines(rule), spent: spentTable, income: incomeTable,
                             rates: Prose.lines(ratesText), notConverted: notConverted.isEmpty ? nil : context.money(notConverted),
                             previous: index > 0 ? link(years[index - 1]) : nil,
