@@ -1347,7 +1347,7 @@ No payments that round up this week.
 | Week | Payments | Spent | Round-up |
 |:--|--:|--:|--:|
 {{#weeks}}
-| [{{dates}}]({{root}}{{href}}){{#html}} <small class="week-code">{{label}}</small>{{/html}}{{^html}} ({{label}}){{/html}} | {{counted}} | {{spent}} | {{roundUp}}{{#inProgress}} so far{{/inProgress}} |
+| [{{dates}}]({{root}}{{href}}) | {{counted}} | {{spent}} | {{roundUp}}{{#inProgress}} so far{{/inProgress}} |
 {{/weeks}}
 | **Total** | **{{totalCounted}}** | **{{totalSpent}}** | **{{totalRoundUp}}** |
 {{/hasWeeks}}
@@ -1974,7 +1974,6 @@ tbody tr:last-child td { border-bottom: 2px solid var(--line); }
 td:first-child { min-width: 5.5rem; }
 .site-footer { max-width: 68rem; margin: 2rem auto 0; padding: 1rem; border-top: 1px solid var(--line); color: var(--muted); font-size: .9rem; }
 /* The start page: one card per section, its headline figures each a link. */
-.week-code { color: var(--muted); font-size: .8em; white-space: nowrap; }
 .headline { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 17rem), 1fr)); gap: 1rem 2rem; margin: 1rem 0 1.25rem; }
 .headline-block { min-width: 0; }
 .headline-label { margin: 0; color: var(--muted); font-size: .95rem; }

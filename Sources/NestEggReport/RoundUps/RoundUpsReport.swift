@@ -35,7 +35,6 @@ public enum RoundUpsReport {
     }
 
     struct WeekRow: Sendable, Encodable {
-        let label: String
         let dates: String
         let href: String
         let counted: Int
@@ -204,7 +203,7 @@ public enum RoundUpsReport {
         let account = summary.account, weeks = summary.weeks
         let path = path ?? { "roundups/\(summary.slug)/\($0)" }
         let rows = weeks.reversed().map { week in
-            WeekRow(label: "\(week.week)", dates: context.locale.formatRange(week.week.monday, week.week.sunday),
+            WeekRow(dates: context.locale.formatRange(week.week.monday, week.week.sunday),
                     href: ReportContext.href(path(week.week)), counted: week.payments,
                     spent: context.money(week.spent), roundUp: context.money(week.roundUp),
                     inProgress: context.progress.isInProgress(week.week))
