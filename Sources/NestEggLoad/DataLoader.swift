@@ -6,10 +6,10 @@ public enum DataLoader {
     /// The sources after the settings, read at once; each returns how it fills the dataset.
     static func sources(feeds: FeedReaders, imports: [ImportRule]) -> [@Sendable (DataFolder, Settings, DiagnosticLog) -> (inout Dataset) -> Void] { [
         { folder, settings, log in
-            let value = StarlingLoader.load(from: folder, settings: settings, log: log, feed: feeds.starling); return { $0.starling = value } },
+            let value = StarlingLoader.load(from: folder, settings: settings, log: log, feed: feeds.starling); return { $0.accounts = value } },
         // After Starling's: a bank's export files are accounts of the site like Starling's.
         { folder, settings, log in
-            let value = ImportsLoader.load(from: folder, settings: settings, rules: imports, log: log); return { $0.starling += value } },
+            let value = ImportsLoader.load(from: folder, settings: settings, rules: imports, log: log); return { $0.accounts += value } },
         { folder, settings, log in
             let value = QapitalLoader.load(from: folder, settings: settings, log: log, feed: feeds.qapital); return { $0.qapital = value } },
         { folder, settings, log in

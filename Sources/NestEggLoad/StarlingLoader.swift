@@ -8,7 +8,7 @@ public enum StarlingLoader {
 
     /// Every account with its own files; `feed` reads each one's feed (by default from its file, ``feed(of:in:log:)``).
     public static func load(from folder: DataFolder, settings: Settings = Settings(), log: DiagnosticLog,
-                            feed readFeed: FeedReader = { feed(of: $0, in: $1, log: $2) }) -> [StarlingAccountData] {
+                            feed readFeed: FeedReader = { feed(of: $0, in: $1, log: $2) }) -> [AccountData] {
         guard folder.hasFolder("starling") else { return [] }
         guard folder.contains("starling/accounts.json"), let document = folder.document("starling/accounts.json", log: log) else {
             if !folder.contains("starling/accounts.json") {
@@ -24,7 +24,7 @@ public enum StarlingLoader {
         // Accounts are read on every core (a bank's data can have thousands), in order.
         let result = Concurrently.map(accounts.count, log: log) { index, log in
             let account = accounts[index]
-            var data = StarlingAccountData(account: account, feed: [], balance: nil, savingsGoals: [], holderName: holder)
+            var data = AccountData(account: account, feed: [], balance: nil, savingsGoals: [], holderName: holder)
             data.holderAddress = address
             let feedPath = feedPath(of: account)
             data.feed = readFeed(account, folder, log)

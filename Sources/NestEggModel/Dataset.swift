@@ -3,8 +3,9 @@ import NestEggSupport
 /// A source that is absent from the data folder is empty here and gets no pages.
 public struct Dataset: Sendable {
     public var settings: Settings
-    /// `starling/`: accounts with their feeds, balances and savings goals.
-    public var starling: [StarlingAccountData] = []
+    /// The bank accounts, whatever their source (`starling/`, or a bank's export files in
+    /// `imports/`): each with its transactions, balance and savings goals.
+    public var accounts: [AccountData] = []
     /// `qapital/`: shared savings goals with their feeds, rules and users.
     public var qapital = QapitalData()
     /// `transactions/`: the transactions app's model.
@@ -16,16 +17,16 @@ public struct Dataset: Sendable {
     /// `rates/`: the ECB's reference rates against the base currency; `nil` without the folder.
     public var rates: ExchangeRates?
 
-    public init(settings: Settings = Settings(), starling: [StarlingAccountData] = []) {
+    public init(settings: Settings = Settings(), accounts: [AccountData] = []) {
         self.settings = settings
-        self.starling = starling
+        self.accounts = accounts
     }
 
     /// The latest moment in the data this dataset holds (the report adds that of the units it has
     /// summaries of instead: ``ReportContext/init(dataset:summaries:)``).
     public var latestInstant: Instant? {
         let candidates: [Instant?] = [
-            starling.compactMap(\.latestFeedInstant).max(),
+            accounts.compactMap(\.latestFeedInstant).max(),
             qapital.latestInstant,
             transactions.latestInstant,
             kiva.latestInstant,

@@ -122,9 +122,9 @@ public enum AccountOrigin: String, Sendable, Hashable, Codable {
     case imported
 }
 
-/// Everything loaded for one account: the account, its feed, its balance and its goals. Every
-/// source's accounts take this shape (the type keeps the name of the first source it served).
-public struct StarlingAccountData: Sendable {
+/// Everything loaded for one account, whatever its source (Starling's API or a bank's export
+/// files, ``AccountOrigin``): the account, its transactions, its balance and its goals.
+public struct AccountData: Sendable {
     public var account: StarlingAccount
     public var feed: [FeedItem]
     public var balance: StarlingBalance?

@@ -55,10 +55,10 @@ import Testing
         let context = ReportContext(settings: dataset.settings)
         let records = StatementsReport.records(for: dataset, context: context)
         let slugs = ["personal", "euro-travel"]
-        for (index, data) in dataset.starling.enumerated() {
+        for (index, data) in dataset.accounts.enumerated() {
             let slug = slugs[index]
             let own = files.filter { $0.key.hasPrefix(slug + "/") }
-            for (otherIndex, other) in dataset.starling.enumerated() where otherIndex != index {
+            for (otherIndex, other) in dataset.accounts.enumerated() where otherIndex != index {
                 let otherSlug = slugs[otherIndex]
                 // What would give the other account away: its UID (and its ending), its numbers,
                 // its folder, and each of its statements' balances.

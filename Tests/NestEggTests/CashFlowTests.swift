@@ -132,7 +132,7 @@ import Testing
         // Every node is labelled with its amount on the drawing itself (no hovering needed): money in
         // is October's settled payments into Personal from others (the salary, Priya's share of the bills).
         let (start, end) = (try #require(Instant(iso8601: "2026-09-30T23:00:00Z")), try #require(Instant(iso8601: "2026-11-01T00:00:00Z")))
-        let personal = try #require(dataset.starling.first { $0.account.name == "Personal" })
+        let personal = try #require(dataset.accounts.first { $0.account.name == "Personal" })
         let moneyIn = personal.feed.filter { $0.status == .settled && $0.direction == .in && $0.source != .internalTransfer
             && $0.transactionTime >= start && $0.transactionTime < end }.reduce(Money.zero(.gbp)) { $0 + $1.amount }
         let label = ReportContext(dataset: dataset).money(moneyIn)

@@ -17,7 +17,7 @@ enum FixtureFigures {
     /// An account's cleared balance (its balance file), and its balance when `month` began: that
     /// less every settled movement from then on.
     static func balances(of name: String, since month: String = "2026-11-01T00:00:00Z") throws -> (now: Money, opening: Money) {
-        let personal = try #require(try dataset().starling.first { $0.account.name == name })
+        let personal = try #require(try dataset().accounts.first { $0.account.name == name })
         let now = try #require(personal.balance?.cleared)
         let start = try #require(Instant(iso8601: month))
         let moved = personal.feed.filter { $0.status == .settled && $0.transactionTime >= start }
@@ -27,7 +27,7 @@ enum FixtureFigures {
 
     /// An account's settled money in and out from `start` to `end` (ISO 8601 instants).
     static func movements(of name: String, from start: String, to end: String) throws -> (moneyIn: Money, moneyOut: Money) {
-        let account = try #require(try dataset().starling.first { $0.account.name == name })
+        let account = try #require(try dataset().accounts.first { $0.account.name == name })
         let (first, last) = (try #require(Instant(iso8601: start)), try #require(Instant(iso8601: end)))
         let settled = account.feed.filter { $0.status == .settled && $0.transactionTime >= first && $0.transactionTime < last }
         let zero = Money(minorUnits: 0, currency: account.account.currency)

@@ -144,11 +144,11 @@ import Testing
         let log = DiagnosticLog()
         let dataset = DataLoader.load(try DataFolder(root: work), log: log)
         #expect(!log.hasErrors, "\(log.errors)")
-        #expect(dataset.starling.count == 2)
-        let bank = try #require(dataset.starling.first { $0.identifiers?.accountIdentifier == "55779911" })
+        #expect(dataset.accounts.count == 2)
+        let bank = try #require(dataset.accounts.first { $0.identifiers?.accountIdentifier == "55779911" })
         #expect(bank.feed.map(\.uid).sorted() == ["a1", "a2", "a3"])
         #expect(bank.balance?.cleared == Money(minorUnits: 6500, currency: .gbp))
-        let cash = try #require(dataset.starling.first { $0.account.name == "Cash book" })
+        let cash = try #require(dataset.accounts.first { $0.account.name == "Cash book" })
         #expect(cash.feed.map(\.signedAmount.minorUnits).sorted() == [-400, -300, -300], "twice in a.qif is twice; once again in b.qif is not a third")
         #expect(Set(cash.sources) == ["imports/a.qif", "imports/b.qif"])
     }
@@ -244,7 +244,7 @@ import Testing
         let (dataset, log) = try Self.load(["imports/a.ofx": Self.ofx(bank: "1", entries: [("x", "20260731", "-5.00")]),
                                             "nestegg.json": #"{"timeZone": "Pacific/Auckland"}"#])
         #expect(!log.hasErrors, "\(log.errors)")
-        let item = try #require(dataset.starling.first?.feed.first)
+        let item = try #require(dataset.accounts.first?.feed.first)
         #expect(dataset.settings.clock.date(of: item.transactionTime) == CivilDate(year: 2026, month: 7, day: 31))
     }
 
@@ -265,9 +265,9 @@ import Testing
             "nestegg.json": #"{"imports": [{"files": "*.csv", "account": {"currency": "GBP", "number": "12345678", "bank": "20-32-06"}, "csv": {"date": "Date", "dateFormat": "DD/MM/YYYY", "amount": "Amount", "description": ["Memo"]}}]}"#,
         ])
         #expect(!log.hasErrors, "\(log.errors)")
-        #expect(dataset.starling.count == 1)
-        #expect(dataset.starling.first?.feed.map(\.signedAmount.minorUnits).sorted() == [-2000, -1250])
-        #expect(dataset.starling.first?.balance?.cleared == Money(minorUnits: 6750, currency: .gbp))
+        #expect(dataset.accounts.count == 1)
+        #expect(dataset.accounts.first?.feed.map(\.signedAmount.minorUnits).sorted() == [-2000, -1250])
+        #expect(dataset.accounts.first?.balance?.cleared == Money(minorUnits: 6750, currency: .gbp))
     }
 
     /// Berlin Group banks send `""` for no id: such entries are not taken for one another.
@@ -277,7 +277,7 @@ import Testing
             "berlingroup/transactions/r1.json": #"{"transactions": {"booked": [{"transactionId": "", "bookingDate": "2026-10-01", "transactionAmount": {"currency": "EUR", "amount": "-5.00"}}, {"transactionId": "", "bookingDate": "2026-10-02", "transactionAmount": {"currency": "EUR", "amount": "-7.00"}}]}}"#,
         ])
         #expect(!log.hasErrors, "\(log.errors)")
-        #expect(dataset.starling.first?.feed.map(\.signedAmount.minorUnits).sorted() == [-700, -500])
+        #expect(dataset.accounts.first?.feed.map(\.signedAmount.minorUnits).sorted() == [-700, -500])
     }
 
     /// An account with round-ups after one of the same name without: its statements link to the

@@ -108,7 +108,7 @@ import Testing
     /// A month after an account's latest data carries its balance; before its opening it has none.
     @Test func balancesCarryOnAfterTheLatestDataAndStartAtTheOpening() throws {
         let account = StarlingAccount(uid: "a", type: "PRIMARY", currency: .eur, name: "A", createdAt: Instant(iso8601: "2026-01-15T10:00:00Z"))
-        var data = StarlingAccountData(account: account, feed: [
+        var data = AccountData(account: account, feed: [
             feedItem(1_000, "2026-02-10T10:00:00Z", direction: .in, currency: .eur),
             feedItem(250, "2026-03-05T10:00:00Z", currency: .eur),
             feedItem(99, "2026-03-06T10:00:00Z", status: .pending, currency: .eur),

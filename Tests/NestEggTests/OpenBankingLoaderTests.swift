@@ -46,18 +46,18 @@ import Testing
     }
 
     /// `2026-10-05 -320`: an item's day (noon UTC for a date-only entry) and signed minor units.
-    static func entries(_ account: StarlingAccountData, _ status: FeedStatus) -> [String] {
+    static func entries(_ account: AccountData, _ status: FeedStatus) -> [String] {
         account.feed.filter { $0.status == status }.map { item in
             "\(CivilDate(daysSinceEpoch: Int(item.transactionTime.millisecondsSinceEpoch / 86_400_000))) \(item.signedAmount.minorUnits)"
         }.sorted()
     }
 
-    static func account(_ dataset: Dataset, iban: String) throws -> StarlingAccountData {
-        try #require(dataset.starling.first { $0.identifiers?.iban == iban }, "an account with IBAN \(iban)")
+    static func account(_ dataset: Dataset, iban: String) throws -> AccountData {
+        try #require(dataset.accounts.first { $0.identifiers?.iban == iban }, "an account with IBAN \(iban)")
     }
 
-    static func account(_ dataset: Dataset, number: String) throws -> StarlingAccountData {
-        try #require(dataset.starling.first { $0.identifiers?.accountIdentifier == number }, "an account numbered \(number)")
+    static func account(_ dataset: Dataset, number: String) throws -> AccountData {
+        try #require(dataset.accounts.first { $0.identifiers?.accountIdentifier == number }, "an account numbered \(number)")
     }
 
     // MARK: The samples
@@ -71,8 +71,8 @@ import Testing
         let warning = try #require(log.warnings.count == 1 ? log.warnings.first : nil, "\(log.warnings)")
         #expect(warning.file == Self.simpleFIN && warning.path == "$.errors[0]" && warning.line == 3, "\(warning)")
         #expect(warning.message.contains("Northpoint Investing may need attention"), "\(warning.message)")
-        #expect(dataset.starling.count == 5)
-        #expect(dataset.starling.allSatisfy { $0.origin == .imported })
+        #expect(dataset.accounts.count == 5)
+        #expect(dataset.accounts.allSatisfy { $0.origin == .imported })
     }
 
     @Test func berlinGroupAccountsHaveTheirNamesCurrenciesAndIBANs() throws {
@@ -80,7 +80,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let (dataset, log) = try Self.load(root)
         #expect(!log.hasErrors, "\(log.errors)")
-        #expect(dataset.starling.count == 3)
+        #expect(dataset.accounts.count == 3)
 
         let giro = try Self.account(dataset, iban: "DE25500999010481736205")
         #expect(giro.account.name == "Haushaltskonto")
@@ -106,7 +106,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let (dataset, log) = try Self.load(root)
         #expect(!log.hasErrors, "\(log.errors)")
-        #expect(dataset.starling.map(\.account.name) == ["Everyday Checking", "Brokerage Cash"])
+        #expect(dataset.accounts.map(\.account.name) == ["Everyday Checking", "Brokerage Cash"])
         let checking = try Self.account(dataset, number: "ACT-3b1f9c2e-8d47-4a6b-9e0f-2c5d7a1b4e93")
         #expect(checking.account.currency == .usd)
         #expect(checking.identifiers?.bankIdentifier == "lakeside-cu.example", "the org's domain")
@@ -369,7 +369,7 @@ import Testing
         #expect(error.line == expectedLine)
         #expect(error.path == "$.accounts[1].currency")
         #expect(error.message.contains("https://www.example.com/flight-miles") && error.message.contains("custom currencies"), "\(error.message)")
-        #expect(dataset.starling.map(\.account.name) == ["Everyday Checking"])
+        #expect(dataset.accounts.map(\.account.name) == ["Everyday Checking"])
     }
 
     /// `posted` 0 on a transaction that is not pending, with no `transacted_at`: an error, never an
@@ -401,7 +401,7 @@ import Testing
         let warning = try #require(log.warnings.count == 1 ? log.warnings.first : nil, "\(log.warnings)")
         #expect(warning.file == stray)
         #expect(warning.message.contains("no account \"0d1e2f30-aaaa-4bbb-8ccc-ddddeeeeffff\""), "\(warning.message)")
-        #expect(dataset.starling.count == 3)
+        #expect(dataset.accounts.count == 3)
     }
 
     @Test func aMissingAccountsListIsAnError() throws {
@@ -412,7 +412,7 @@ import Testing
         let error = try #require(log.errors.count == 1 ? log.errors.first : nil, "\(log.errors)")
         #expect(error.file == "berlingroup/accounts.json")
         #expect(error.message.contains("missing") && error.message.contains("GET /v1/accounts"), "\(error.message)")
-        #expect(dataset.starling.map(\.account.name) == ["Everyday Checking", "Brokerage Cash"], "SimpleFIN's accounts are read still")
+        #expect(dataset.accounts.map(\.account.name) == ["Everyday Checking", "Brokerage Cash"], "SimpleFIN's accounts are read still")
     }
 
     // MARK: Through the binary

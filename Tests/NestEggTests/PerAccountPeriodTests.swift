@@ -75,7 +75,7 @@ import Testing
         let data = work.appendingPathComponent("data"), site = work.appendingPathComponent("site")
         try FileManager.default.copyItem(at: fixtures, to: data)
         let before = try Self.load(data)
-        let edited = before.starling[which].account
+        let edited = before.accounts[which].account
         let latest = try #require(before.latestInstant)
         _ = try build(data, site)
         let first = Self.files(site)
@@ -122,7 +122,7 @@ import Testing
         let dataset = try Self.load(fixtures)
         let clock = dataset.settings.clock
         let siteAsOf = try #require(dataset.latestInstant.map(clock.date(of:)))
-        let euro = try #require(dataset.starling.first { $0.account.name == "Euro Travel" })
+        let euro = try #require(dataset.accounts.first { $0.account.name == "Euro Travel" })
         let own = try #require(euro.latestFeedInstant.map(clock.date(of:)))
         #expect(own < siteAsOf, "the fixtures' Euro Travel account ends before the rest of the data")
         let ownText = dataset.settings.locale.format(own), siteText = dataset.settings.locale.format(siteAsOf)

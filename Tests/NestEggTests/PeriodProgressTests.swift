@@ -32,8 +32,8 @@ import Testing
     @Test func theSiteContextIsAsOfTheDatasetsLatestInstantOnTheSiteClock() {
         let account = StarlingAccount(uid: "a1", type: "PRIMARY", currency: .gbp, name: "Personal")
         // 23:30 UTC on Sat 21 Nov is still the 21st in London.
-        let data = StarlingAccountData(account: account, feed: [feedItem(435, "2026-11-21T23:30:00Z")], savingsGoals: [])
-        let dataset = Dataset(starling: [data])
+        let data = AccountData(account: account, feed: [feedItem(435, "2026-11-21T23:30:00Z")], savingsGoals: [])
+        let dataset = Dataset(accounts: [data])
         #expect(ReportContext(dataset: dataset).progress.asOf == Self.date("2026-11-21"))
     }
 
@@ -43,7 +43,7 @@ import Testing
         let goal = StarlingSavingsGoal(uid: "g1", name: "Trip", totalSaved: gbp(1000))
         let feed = [feedItem(435, "2026-11-09T09:00:00Z"), feedItem(435, "2026-11-16T09:00:00Z"), feedItem(520, "2026-11-17T12:30:00Z")]
             + (later.map { [feedItem(100, $0)] } ?? [])
-        let data = StarlingAccountData(account: account, feed: feed, savingsGoals: [goal])
+        let data = AccountData(account: account, feed: feed, savingsGoals: [goal])
         return RoundUpsReport.pages(for: [data], context: ReportContext(settings: Settings(), asOf: date(asOf)))
     }
 
@@ -68,7 +68,7 @@ import Testing
 
     @Test func theStartPageSaysTheLatestRoundUpIsSoFar() throws {
         let account = StarlingAccount(uid: "a1", type: "PRIMARY", currency: .gbp, name: "Personal")
-        let data = StarlingAccountData(account: account, feed: [feedItem(435, "2026-11-16T09:00:00Z")], savingsGoals: [])
+        let data = AccountData(account: account, feed: [feedItem(435, "2026-11-16T09:00:00Z")], savingsGoals: [])
         let section = try #require(RoundUpsReport.dashboard(for: [data], context: ReportContext(settings: Settings(), asOf: Self.date("2026-11-20"))))
         #expect(section.figures[0].label == "Personal: round-up, 16–22 Nov 2026 so far")
         #expect(section.table?.rows[0].cells.last == "£0.65 so far")
@@ -78,7 +78,7 @@ import Testing
         let account = StarlingAccount(uid: "a1", type: "PRIMARY", currency: .gbp, name: "Personal")
         var eating = feedItem(435, "2026-11-16T09:00:00Z", uid: "eat")
         eating.spendingCategory = "EATING_OUT"
-        let dataset = Dataset(starling: [StarlingAccountData(account: account, feed: [eating], savingsGoals: [])])
+        let dataset = Dataset(accounts: [AccountData(account: account, feed: [eating], savingsGoals: [])])
         let items = TransactionsRules.items(from: dataset, clock: Settings().clock)
         let inProgress = ReportContext(settings: Settings(), asOf: Self.date("2026-11-21"))
         let section = try #require(TransactionsInsightsReport.dashboard(for: SpendingTotals(items), context: inProgress))

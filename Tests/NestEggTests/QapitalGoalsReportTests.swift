@@ -22,8 +22,8 @@ private func goal(_ id: Int, _ name: String, saved: Int64, target: Int64?, statu
                 status: status, connectedUserIds: connected)
 }
 
-private func dataset(_ goals: [QapitalGoal], feeds: [Int: [QapitalFeedItem]] = [:], starling: [StarlingAccountData] = []) -> Dataset {
-    var dataset = Dataset(settings: Settings(), starling: starling)
+private func dataset(_ goals: [QapitalGoal], feeds: [Int: [QapitalFeedItem]] = [:], starling: [AccountData] = []) -> Dataset {
+    var dataset = Dataset(settings: Settings(), accounts: starling)
     dataset.qapital = QapitalData(currency: .usd, goals: goals, feeds: feeds.mapValues(QapitalData.newestFirst),
                                   rules: [1: QapitalRule(id: 1, type: "roundup", amount: usd(100)),
                                           2: QapitalRule(id: 2, type: "guilty_pleasure", amount: usd(400))],
@@ -31,8 +31,8 @@ private func dataset(_ goals: [QapitalGoal], feeds: [Int: [QapitalFeedItem]] = [
     return dataset
 }
 
-private func starlingAccount(_ goals: [StarlingSavingsGoal]) -> StarlingAccountData {
-    StarlingAccountData(account: StarlingAccount(uid: "acc", type: "PRIMARY", currency: .gbp, name: "Personal", createdAt: nil),
+private func starlingAccount(_ goals: [StarlingSavingsGoal]) -> AccountData {
+    AccountData(account: StarlingAccount(uid: "acc", type: "PRIMARY", currency: .gbp, name: "Personal", createdAt: nil),
                         feed: [], balance: nil, savingsGoals: goals)
 }
 
@@ -89,7 +89,7 @@ private func render(_ page: Page, in site: Site) throws -> PageRenderer.Output {
     @Test func theListIsOrderedClosestToTargetFirstThenGoalsWithoutATarget() throws {
         let (doc, _) = try sample("qapital/savingsgoals.json")
         var data = dataset(QapitalLoader.goals(in: doc, currency: .usd))
-        data.starling = [starlingAccount([StarlingSavingsGoal(uid: "g", name: "Trip to Paris", target: gbp(100_000),
+        data.accounts = [starlingAccount([StarlingSavingsGoal(uid: "g", name: "Trip to Paris", target: gbp(100_000),
                                                               totalSaved: gbp(2000), savedPercentage: 20, state: nil)])]
         let names = GoalsReport.entries(data).map(\.name)
         // Reached, then by share saved (25%, 20%, 0%), then without a target by name.

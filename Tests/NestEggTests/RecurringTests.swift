@@ -111,9 +111,9 @@ import Testing
         #expect(!markdown.contains("In all,"))
         // A payment in euros: the total row has both currencies, and a line adds them up in pounds at the rate.
         var euros = dataset
-        let travel = try #require(euros.starling.firstIndex { $0.account.currency == .eur })
+        let travel = try #require(euros.accounts.firstIndex { $0.account.currency == .eur })
         for (index, day) in ["2026-08-03", "2026-09-03", "2026-10-03", "2026-11-03"].enumerated() {
-            euros.starling[travel].feed.append(feedItem(999, day + "T09:00:00.000Z", currency: .eur, uid: "recurring-euros-\(index)"))
+            euros.accounts[travel].feed.append(feedItem(999, day + "T09:00:00.000Z", currency: .eur, uid: "recurring-euros-\(index)"))
         }
         let withEuros = SiteReport.build(euros)
         let eurosPage = try #require(withEuros.pages.first { $0.path == RecurringReport.section.path })

@@ -28,7 +28,7 @@ import Testing
         #expect(pingo.detail == "Euro Travel")
         #expect(counterparties.contains { $0.title == "Waitrose" && $0.detail == "the transactions app" }, "an app entry's payee is its provider")
         #expect(!counterparties.contains { $0.title == "Weekly shop" }, "the app's words for an entry are no payee")
-        let feedItems = dataset.starling.reduce(0) { $0 + $1.feed.count } + dataset.transactions.transactions.count
+        let feedItems = dataset.accounts.reduce(0) { $0 + $1.feed.count } + dataset.transactions.transactions.count
         #expect(counterparties.count < feedItems / 4, "\(counterparties.count) counterparties of \(feedItems) payments")
         // Sections by their name in the menu; accounts, goals and categories by their pages.
         #expect(site.search.contains { $0.kind == .section && $0.title == "Transactions" && $0.detail == "All transactions" })
@@ -71,7 +71,7 @@ import Testing
         #expect(!chunked.isEmpty)
         // Each feed item, by what the search shows of it: the data's own fields, not the report's.
         var items: [String: Int] = [:]
-        for account in dataset.starling {
+        for account in dataset.accounts {
             for item in account.feed {
                 let payee = item.counterPartyName.isEmpty ? Text.humanized(item.source.rawValue) : item.counterPartyName
                 let key = [account.account.name, Text.singleLine(payee), Text.singleLine(item.reference), item.signedAmount.decimalString].joined(separator: "|")
@@ -95,7 +95,7 @@ import Testing
                 #expect((items[key] ?? 0) > 0, "\(key) is no feed item of the data")
                 items[key, default: 0] -= 1
                 // Exact: the amount reads back as the minor units it was written from.
-                let currency = try #require(dataset.starling.first { $0.account.name == row.account }?.account.currency)
+                let currency = try #require(dataset.accounts.first { $0.account.name == row.account }?.account.currency)
                 let magnitude = try Money.parse(decimal: row.amount.hasPrefix("-") ? String(row.amount.dropFirst()) : row.amount, currency: currency)
                 #expect(magnitude.decimalString == (row.amount.hasPrefix("-") ? String(row.amount.dropFirst()) : row.amount))
             }
@@ -124,7 +124,7 @@ import Testing
             items[[transaction.accountName, payee.isEmpty ? "Unnamed payee" : payee, (-transaction.amount).decimalString].joined(separator: "|"), default: 0] += 1
         }
         var pending = 0
-        for account in dataset.starling {
+        for account in dataset.accounts {
             for item in account.feed where item.direction == .out && item.status == .pending && item.source != .internalTransfer {
                 let name = item.counterPartyName.isEmpty ? Text.singleLine(item.reference) : item.counterPartyName
                 items[[account.account.name, Text.singleLine(name), (-item.amount).decimalString].joined(separator: "|"), default: 0] += 1

@@ -339,9 +339,9 @@ import Testing
         var options = BuildOptions(data: Self.synthetic, output: FileManager.default.temporaryDirectory.appendingPathComponent("unused"))
         options.shard = shard
         let (share, warnings, _, feeds) = try Build(options: options).load(try DataFolder(root: Self.synthetic))
-        #expect(whole.starling.count == 10 && share.starling.count == 10)
+        #expect(whole.accounts.count == 10 && share.accounts.count == 10)
         var kept = 0
-        for (all, part) in zip(whole.starling, share.starling) {
+        for (all, part) in zip(whole.accounts, share.accounts) {
             #expect(all.account.uid == part.account.uid)
             #expect(part.balance?.cleared == all.balance?.cleared && part.savingsGoals.count == all.savingsGoals.count)
             if shard.owns(Page.entity(of: all.account)) {
@@ -376,9 +376,9 @@ import Testing
         options.shard = shard
         let folder = try DataFolder(root: Self.synthetic)
         let (dataset, _, _, feeds) = try Build(options: options).load(folder, census: census)
-        let own = dataset.starling.filter { shard.owns(Page.entity(of: $0.account)) }
-        #expect(!own.isEmpty && own.count < dataset.starling.count)
-        for data in dataset.starling {
+        let own = dataset.accounts.filter { shard.owns(Page.entity(of: $0.account)) }
+        #expect(!own.isEmpty && own.count < dataset.accounts.count)
+        for data in dataset.accounts {
             let path = StarlingLoader.feedPath(of: data.account)
             if shard.owns(Page.entity(of: data.account)) {
                 #expect(feeds.parsed[path] == .some(DataDigests.digest(ofFile: Self.synthetic.path + "/" + path)))
@@ -405,8 +405,8 @@ import Testing
         let figures = try build.figuresElsewhere(dataset, folder: folder, summarised: summarised)
         #expect(!summarised.isEmpty && figures.count == summarised.count)
         #expect(figures.allSatisfy { $0.value.latest == summarised[$0.key]?.latest })
-        let index = try #require(dataset.starling.firstIndex { summarised[$0.account.uid] != nil })
-        let uid = dataset.starling[index].account.uid
+        let index = try #require(dataset.accounts.firstIndex { summarised[$0.account.uid] != nil })
+        let uid = dataset.accounts[index].account.uid
         summarised[uid]?.digest = "the bytes of an earlier version"
         let error = try #require(throws: BuildError.self) { try build.figuresElsewhere(dataset, folder: folder, summarised: summarised) }
         #expect(error.step == .load && error.exitCode == .dataError)
@@ -417,7 +417,7 @@ import Testing
     @Test func anAccountsFiguresAreItsReportsFiguresWithoutTheItems() throws {
         let dataset = DataLoader.load(try DataFolder(root: Self.synthetic), log: DiagnosticLog())
         let context = ReportContext(dataset: dataset)
-        for data in dataset.starling {
+        for data in dataset.accounts {
             let figures = AccountFigures(data, context: context)
             let weeks = RoundUpRule.weeks(of: data.feed, currency: data.account.currency, clock: context.clock)
             #expect(figures.weeks.map(\.week) == weeks.map(\.week) && figures.weeks.map(\.payments) == weeks.map(\.counted.count))
@@ -500,7 +500,7 @@ import Testing
     @Test func anAccountsPagesAllFallToOneShare() throws {
         let dataset = DataLoader.load(try DataFolder(root: Self.synthetic), log: DiagnosticLog())
         let site = SiteReport.build(dataset)
-        for data in dataset.starling {
+        for data in dataset.accounts {
             let slug = site.statements.first { $0.account.uid == data.account.uid }.map { $0.path.split(separator: "/")[1] }
             let own = site.pages.filter { page in
                 ["statements/", "roundups/"].contains { page.path.hasPrefix("\($0)\(slug ?? "-")/") }
@@ -845,7 +845,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         _ = try! Census(options: CensusOptions(data: ShardTests.synthetic, output: file, shard: Shard(index: 0, count: 1)!)).run()
         let dataset = DataLoader.load(try! DataFolder(root: ShardTests.synthetic), log: DiagnosticLog())
-        return (try! String(contentsOf: file, encoding: .utf8), Dictionary(uniqueKeysWithValues: dataset.starling.map { ($0.account.uid, $0.account) }))
+        return (try! String(contentsOf: file, encoding: .utf8), Dictionary(uniqueKeysWithValues: dataset.accounts.map { ($0.account.uid, $0.account) }))
     }()
 
     /// The census's lines before its signature line: the format line, the head, the feeds, the totals, the rows.

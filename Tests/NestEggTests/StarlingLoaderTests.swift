@@ -200,9 +200,9 @@ import Testing
         try write(try sampleText("starling/addresses.json"), to: work.appendingPathComponent("starling/addresses.json"))
         let log = DiagnosticLog()
         let dataset = DataLoader.load(try DataFolder(root: work), log: log)
-        #expect(dataset.starling.map(\.holderName) == ["Sam Rivera", "Sam Rivera"])
-        #expect(dataset.starling.map { $0.holderAddress?.postCode } == ["CF10 1AA", "CF10 1AA"])
-        #expect(dataset.starling.map { $0.identifiers?.accountIdentifier } == ["00012345", nil])
+        #expect(dataset.accounts.map(\.holderName) == ["Sam Rivera", "Sam Rivera"])
+        #expect(dataset.accounts.map { $0.holderAddress?.postCode } == ["CF10 1AA", "CF10 1AA"])
+        #expect(dataset.accounts.map { $0.identifiers?.accountIdentifier } == ["00012345", nil])
         #expect(log.diagnostics.map(\.description) == [
             "starling/identifiers/nobody.json: warning: no account \"nobody\" in starling/accounts.json; file ignored",
         ])

@@ -12,8 +12,8 @@ import Testing
 @Suite struct StatementDigestTests {
     let london = LocalClock(identifier: "Europe/London")!
 
-    func statement(_ feed: [FeedItem], holder: String? = nil) -> (StatementPeriods.Statement, StarlingAccountData) {
-        var data = StarlingAccountData(
+    func statement(_ feed: [FeedItem], holder: String? = nil) -> (StatementPeriods.Statement, AccountData) {
+        var data = AccountData(
             account: StarlingAccount(uid: "acc-1", type: "PRIMARY", currency: .gbp, name: "Personal", createdAt: nil),
             feed: feed, balance: StarlingBalance(cleared: gbp(10_000), effective: nil), savingsGoals: [])
         data.holderName = holder
@@ -57,7 +57,7 @@ import Testing
         #expect(StatementDigest.digest(statement, data: renamed, timeZone: "Europe/London") != digest)
         // The page's locale is layout, not content: the same statement printed in German has the same digest.
         func printed(_ locale: SiteLocale) throws -> String {
-            var dataset = Dataset(starling: [data])
+            var dataset = Dataset(accounts: [data])
             dataset.settings.locale = locale
             let site = SiteReport.build(dataset)
             let page = try #require(site.pages.first { $0.path == "statements/personal/2026-10" })

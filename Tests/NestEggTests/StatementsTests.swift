@@ -12,8 +12,8 @@ import Testing
 @Suite struct StatementsTests {
     let london = LocalClock(identifier: "Europe/London")!
 
-    func account(_ feed: [FeedItem], cleared: Money? = nil, currency: Currency = .gbp) -> StarlingAccountData {
-        StarlingAccountData(
+    func account(_ feed: [FeedItem], cleared: Money? = nil, currency: Currency = .gbp) -> AccountData {
+        AccountData(
             account: StarlingAccount(uid: "0f4d2c6e-1111-2222-3333-44445555ae81", type: "PRIMARY", currency: currency,
                                      name: "Personal", createdAt: nil),
             feed: feed, balance: cleared.map { StarlingBalance(cleared: $0, effective: nil) }, savingsGoals: [])
@@ -21,9 +21,9 @@ import Testing
 
     /// The statements as the site makes them: up to the data's as-of date, here the latest item's
     /// date on the site's clock (or `asOf` when given).
-    func statements(_ data: StarlingAccountData, clock: LocalClock? = nil, asOf: String? = nil) -> [StatementPeriods.Statement] {
+    func statements(_ data: AccountData, clock: LocalClock? = nil, asOf: String? = nil) -> [StatementPeriods.Statement] {
         let clock = clock ?? london
-        let latest = asOf.flatMap(CivilDate.init(iso8601:)) ?? Dataset(starling: [data]).latestInstant.map(clock.date(of:))
+        let latest = asOf.flatMap(CivilDate.init(iso8601:)) ?? Dataset(accounts: [data]).latestInstant.map(clock.date(of:))
         return StatementPeriods.statements(for: data, clock: clock, asOf: latest)
     }
 
@@ -117,11 +117,11 @@ import Testing
         let log = DiagnosticLog()
         let dataset = DataLoader.load(try DataFolder(root: repositoryRoot.appendingPathComponent("Fixtures")), log: log)
         #expect(!log.hasErrors)
-        #expect(dataset.starling.count == 2)
+        #expect(dataset.accounts.count == 2)
         let asOf = try #require(dataset.latestInstant.map(london.date(of:)))
         #expect("\(asOf)" == "2026-11-21")
         var counts: [Int] = []
-        for data in dataset.starling {
+        for data in dataset.accounts {
             let statements = StatementPeriods.statements(for: data, clock: london, asOf: asOf)
             counts.append(statements.count)
             #expect(statements.last?.closing == data.balance?.cleared)
@@ -132,7 +132,7 @@ import Testing
         // Personal, opened on 3 Nov 2025: a complete year of final statements (most of it without a
         // transaction) and the provisional November 2026; Euro Travel from August.
         #expect(counts == [13, 4])
-        let personal = StatementPeriods.statements(for: dataset.starling[0], clock: london, asOf: asOf)
+        let personal = StatementPeriods.statements(for: dataset.accounts[0], clock: london, asOf: asOf)
         #expect(personal.first.map { "\($0.period)" } == "2025-11-03/2025-11-30")
         #expect(personal.filter { $0.lines.isEmpty }.count == 10)
     }
@@ -186,7 +186,7 @@ import Testing
         ]
         var data = account(feed, cleared: gbp(300_000))
         data.account.createdAt = Instant(iso8601: "2024-03-02T09:14:31Z")
-        var dataset = Dataset(starling: [data])
+        var dataset = Dataset(accounts: [data])
         dataset.settings.title = "Test"
         let page = try render(dataset, "statements/personal/2026-10")
         #expect(page.hasPrefix("# Statement for Personal, 1–31 Oct 2026\n"))
@@ -215,7 +215,7 @@ import Testing
         var data = account([feedItem(435, "2026-09-02T12:00:00Z"), feedItem(1_000, "2026-11-21T12:00:00Z", direction: .in)],
                            cleared: gbp(10_000))
         data.account.createdAt = Instant(iso8601: "2026-09-01T00:00:00Z")
-        let dataset = Dataset(starling: [data])
+        let dataset = Dataset(accounts: [data])
         let november = try render(dataset, "statements/personal/2026-11")
         #expect(november.hasPrefix("# Provisional statement for Personal, 1–21 Nov 2026\n"))
         #expect(november.contains("- **Period:** 1–21 Nov 2026 (Europe/London)"))
@@ -240,7 +240,7 @@ import Testing
         data.holderName = "Alex <b>Morgan</b>"
         data.identifiers = StarlingIdentifiers(accountIdentifier: "41234567", bankIdentifier: "608371",
                                                iban: "GB03SRLG60837141234567", bic: "SRLGGB2L")
-        var dataset = Dataset(starling: [data])
+        var dataset = Dataset(accounts: [data])
         dataset.settings.issuer = StatementIssuer(
             name: "Harbour <Bank> & *Co*", address: ["1 Quay Street", "London"], footer: "Regulated by <someone>.",
             logo: .init(path: "issuer/logo.svg", svg: Array(#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#.utf8)))
@@ -265,7 +265,7 @@ import Testing
         #expect(!html.contains("<b>"))
         // Without an identifiers file, a creation date or an issuer, the name, type and currency
         // name the account, and the running head says who printed it.
-        let bare = Dataset(starling: [account([feedItem(435, "2026-10-02T12:00:00Z")])])
+        let bare = Dataset(accounts: [account([feedItem(435, "2026-10-02T12:00:00Z")])])
         let plain = try render(bare, "statements/personal/2026-10")
         #expect(!plain.contains("UID") && !plain.contains("…ae81"))
         let bareSite = SiteReport.build(bare)
@@ -284,7 +284,7 @@ import Testing
         item.fields.sourceAmount = usd(1_401)
         var same = feedItem(500, "2026-10-20T12:00:00Z")
         same.fields.sourceAmount = gbp(500)
-        let page = try render(Dataset(starling: [account([item, same], cleared: gbp(10_000))]), "statements/personal/2026-10")
+        let page = try render(Dataset(accounts: [account([item, same], cleared: gbp(10_000))]), "statements/personal/2026-10")
         #expect(page.contains("| Shop (paid US$14.01 at 0.790150 GBP per USD) | REF |"), "\(page)")
         #expect(page.contains("| Shop | REF |"), "a source amount in the account's currency is not shown")
         // The rate: rounded half up to six places, minor digits of each currency counted.
@@ -302,7 +302,7 @@ import Testing
     }
 
     @Test func aStatementWithoutABalanceSaysSo() throws {
-        let dataset = Dataset(starling: [account([feedItem(435, "2026-10-02T12:00:00Z")])])
+        let dataset = Dataset(accounts: [account([feedItem(435, "2026-10-02T12:00:00Z")])])
         let page = try render(dataset, "statements/personal/2026-10")
         #expect(page.contains("There is no balance file for this account (starling/balances/0f4d2c6e-1111-2222-3333-44445555ae81.json)"))
         #expect(page.contains("| **Net movement** | **-£4.35** |"))
@@ -312,7 +312,7 @@ import Testing
     }
 
     @Test func theDashboardShowsEachAccountsLatestStatement() {
-        let dataset = Dataset(starling: [account([feedItem(435, "2026-10-02T12:00:00Z"), feedItem(100, "2026-11-02T12:00:00Z")],
+        let dataset = Dataset(accounts: [account([feedItem(435, "2026-10-02T12:00:00Z"), feedItem(100, "2026-11-02T12:00:00Z")],
                                                  cleared: gbp(1_000))])
         let section = StatementsReport.dashboard(for: dataset, context: ReportContext(settings: dataset.settings))
         #expect(section?.figures.first?.value == "£10.00")
@@ -321,7 +321,7 @@ import Testing
     }
 
     @Test func noFeedMeansNoStatements() {
-        let dataset = Dataset(starling: [account([], cleared: gbp(1_000))])
+        let dataset = Dataset(accounts: [account([], cleared: gbp(1_000))])
         #expect(StatementsReport.pages(for: dataset, context: ReportContext(settings: dataset.settings)).isEmpty)
         #expect(StatementsReport.dashboard(for: dataset, context: ReportContext(settings: dataset.settings)) == nil)
     }

@@ -23,7 +23,7 @@ import Testing
         let log = DiagnosticLog()
         let dataset = DataLoader.load(try DataFolder(root: first), log: log)
         #expect(log.diagnostics.isEmpty, "\(log.diagnostics.prefix(5))")
-        #expect(dataset.starling.count == 10)
+        #expect(dataset.accounts.count == 10)
         #expect(dataset.kiva.loans.count == 1_000)
         #expect(dataset.transfers.transfers.count == 1_000)
     }

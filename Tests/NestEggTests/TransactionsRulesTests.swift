@@ -22,8 +22,8 @@ import Testing
                            provider: "Amazon", pinned: pinned)
     }
 
-    func items(_ transactions: [Transaction], starling: [StarlingAccountData] = []) -> [SpendingItem] {
-        var dataset = Dataset(settings: Settings(), starling: starling)
+    func items(_ transactions: [Transaction], starling: [AccountData] = []) -> [SpendingItem] {
+        var dataset = Dataset(settings: Settings(), accounts: starling)
         dataset.transactions = TransactionsData(transactions: transactions)
         return TransactionsRules.items(from: dataset, clock: clock)
     }
@@ -157,7 +157,7 @@ import Testing
             feedItem(45_000, "2026-11-16T12:00:00Z", source: "INTERNAL_TRANSFER", uid: "to-savings"),
         ]
         let list = items([transaction(1, "shopping", 2_000, "2026-11-15")],
-                         starling: [StarlingAccountData(account: account, feed: feed, balance: nil, savingsGoals: [])])
+                         starling: [AccountData(account: account, feed: feed, balance: nil, savingsGoals: [])])
         #expect(list.map(\.id) == ["starling:shop", "starling:eat", "transactions:1"])
         let eat = try #require(list.first { $0.id == "starling:eat" })
         #expect(eat.category.name == "Eating out")

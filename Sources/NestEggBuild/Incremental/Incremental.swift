@@ -108,7 +108,7 @@ struct DataDigests: Sendable {
 }
 
 /// The key of what a page or a final statement's digest is made of, when its report names the
-/// data files (an account's ``StarlingAccountData/sources``): those files' SHA-256, every data
+/// data files (an account's ``AccountData/sources``): those files' SHA-256, every data
 /// file that no account names as its own (`rest`: the accounts list, the holder, the issuer, the
 /// settings and their time zone, the other sources) and `nestegg` itself. Everything else such a
 /// page shows is its own to add (``PageFingerprint/ofInputs(_:_:renderer:filesKey:)``).
@@ -116,7 +116,7 @@ struct InputKeys: Sendable {
     private let files: [String: String]
     private let rest: String
 
-    init(_ digests: DataDigests, accounts: [StarlingAccountData]) {
+    init(_ digests: DataDigests, accounts: [AccountData]) {
         files = digests.byPath
         rest = digests.digest(excluding: Set(accounts.flatMap(\.sources)))
     }
@@ -147,13 +147,13 @@ final class StatementDigestCache: DigestMemo {
 
     static func id(_ account: StarlingAccount, _ month: CalendarMonth) -> String { "\(account.uid)/\(month)" }
 
-    func finalStatementDigest(account: StarlingAccountData, month: CalendarMonth) -> String? {
+    func finalStatementDigest(account: AccountData, month: CalendarMonth) -> String? {
         guard let entry = previous[Self.id(account.account, month)], entry.key == keys.key(of: account.sources) else { return nil }
         return entry.digest
     }
 
     /// What the next build's memo reads: each final statement's digest with its account's key.
-    func entries(for records: [StatementRecord], accounts: [StarlingAccountData]) -> [String: BuildCache.StatementDigest] {
+    func entries(for records: [StatementRecord], accounts: [AccountData]) -> [String: BuildCache.StatementDigest] {
         var accountKeys: [String: String] = [:]
         for account in accounts { accountKeys[account.account.uid] = keys.key(of: account.sources) }
         var entries: [String: BuildCache.StatementDigest] = [:]
@@ -242,7 +242,7 @@ struct Incremental {
     }
 
     func loaded(_ dataset: Dataset, settledRows: SettledRows = .unknown) -> Loaded {
-        let keys = InputKeys(digests, accounts: dataset.starling)
+        let keys = InputKeys(digests, accounts: dataset.accounts)
         return Loaded(keys: keys, memo: StatementDigestCache(previous: previous?.statementDigests ?? [:], keys: keys),
                       reuse: PageReuse(previous: previous, keys: keys, settledRows: settledRows))
     }
@@ -254,7 +254,7 @@ struct Incremental {
 
     /// The cache this build leaves: its fingerprint, its files, and what the next build takes again.
     func record(_ loaded: Loaded, files: [String: FileStamp], warnings: [Diagnostic], site: Site, hashes: [String: String],
-                accounts: [StarlingAccountData]) -> BuildCache {
+                accounts: [AccountData]) -> BuildCache {
         var cache = BuildCache(fingerprint: fingerprint, files: files, warnings: warnings, pages: loaded.reuse.fingerprints)
         cache.changes = site.changes
         cache.hashes = hashes
@@ -294,7 +294,7 @@ struct Incremental {
         for page in site.pages { if let entity = page.entity { pagesOf[entity, default: []].append(page) } }
         var entriesOf: [String: [String]] = [:]
         for entry in entries { entriesOf[entry.record.account.uid, default: []].append(StatementManifest.text(of: entry)) }
-        let accounts = Dictionary(dataset.starling.map { ($0.account.uid, $0) }, uniquingKeysWith: { first, _ in first })
+        let accounts = Dictionary(dataset.accounts.map { ($0.account.uid, $0) }, uniquingKeysWith: { first, _ in first })
         let tables = TableCSV.filesByPage(among: cache.files.keys)
         for entry in mapped {
             guard let data = accounts[entry.uid] else { continue }

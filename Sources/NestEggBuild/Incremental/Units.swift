@@ -144,7 +144,7 @@ enum Units {
     }
 
     /// The summaries of the accounts this build read (`accounts`), worked out on every core.
-    static func summaries(of accounts: [StarlingAccountData], notes: [String: [Diagnostic]], digests: DataDigests,
+    static func summaries(of accounts: [AccountData], notes: [String: [Diagnostic]], digests: DataDigests,
                           settings: Settings) -> [Mapped]? {
         let context = ReportContext(settings: settings)
         let made = Concurrently.map(accounts.count) { index -> Mapped? in

@@ -111,7 +111,7 @@ extension Build {
         let (dataset, warnings, notes, feeds) = try load(folder, census: census, readers: unitFeeds?.readers, spendingCodes: heldCodes)
         if let census { try placing(folder) { () throws(BuildError) in try census.checkAgain(folder, parsed: feeds.parsed, own: ownsFeed) } }
         if units != nil {
-            guard Set(dataset.starling.map(\.account.uid)) == Set(held.keys).union(units!.changed) else {
+            guard Set(dataset.accounts.map(\.account.uid)) == Set(held.keys).union(units!.changed) else {
                 throw Self.unitsFallback("the accounts are not the last build's")
             }
         }
@@ -126,7 +126,7 @@ extension Build {
         let (incremental, held, unitFeeds, dataset) = (run.incremental, input.held, input.unitFeeds, input.dataset)
         // Each account read here, summarised for the next build (and for this one's lists).
         let mapped = unitFeeds.flatMap { feeds in
-            Units.summaries(of: dataset.starling.filter { held[$0.account.uid] == nil }, notes: feeds.notes, digests: incremental!.digests,
+            Units.summaries(of: dataset.accounts.filter { held[$0.account.uid] == nil }, notes: feeds.notes, digests: incremental!.digests,
                             settings: dataset.settings)
         }
         return mapped
@@ -144,13 +144,13 @@ extension Build {
         var settled = SettledRows.unknown
         if units != nil, let mapped, let previous = incremental?.previous {
             settled = Units.settledRows(mapped: mapped, in: Units.summariesFolder(for: options.cacheFile),
-                                        accounts: Dictionary(dataset.starling.map { ($0.account.uid, $0.account) }, uniquingKeysWith: { first, _ in first }),
+                                        accounts: Dictionary(dataset.accounts.map { ($0.account.uid, $0.account) }, uniquingKeysWith: { first, _ in first }),
                                         previous: previous)
         }
         let loaded = incremental?.loaded(dataset, settledRows: settled)
         // A census carries what every site-wide page needs of the accounts it holds; without one,
         // a share reads the other accounts' feeds again for it.
-        let summarised = dataset.starling.map(\.account.uid).filter { feeds.summarised[$0] != nil }
+        let summarised = dataset.accounts.map(\.account.uid).filter { feeds.summarised[$0] != nil }
         var elsewhere = try figuresElsewhere(dataset, folder: folder, summarised: feeds.summarised,
                                             census: census.map { census throws(BuildError) in try census.figures(of: summarised, folder: options.data) })
         var spendingRows: SiteReport.SpendingRows = census.map { .runs($0.totals) } ?? .inMemory
@@ -214,7 +214,7 @@ extension Build {
             }
         } }
         // With units, the lists' rows are every account's summary's, merged beside the rendering.
-        let accountNames = Dictionary(dataset.starling.map { ($0.account.uid, $0.account.name) }, uniquingKeysWith: { first, _ in first })
+        let accountNames = Dictionary(dataset.accounts.map { ($0.account.uid, $0.account.name) }, uniquingKeysWith: { first, _ in first })
         let unitRows = units == nil ? nil : site.spendingLists.map { lists in
             // The older pages kept by their key need no rows: those older than the oldest page rendered are not read.
             let listPaths = Set(lists.paths)
@@ -283,7 +283,7 @@ extension Build {
             if site.statementCount > 0 {
                 // A build that signs hashes what it lists from the bytes it publishes, not as the cache says.
                 let known = options.signingKey != nil ? nil : loaded.flatMap { incremental?.knownHashes($0) }
-                let heldEntries = dataset.starling.flatMap { held[$0.account.uid]?.unit.entries ?? [] }
+                let heldEntries = dataset.accounts.flatMap { held[$0.account.uid]?.unit.entries ?? [] }
                 do {
                     (hashes, manifestEntries) = try writeManifest(site, held: heldEntries, into: writer, known: known)
                 } catch where error.signingRefused {
@@ -319,7 +319,7 @@ extension Build {
         // committed with the site (it describes the site's files), outside the published folder.
         var besides = staging.artifacts
         if let incremental, let loaded {
-            var cache = incremental.record(loaded, files: writer.stamps(), warnings: warnings, site: site, hashes: hashes, accounts: dataset.starling)
+            var cache = incremental.record(loaded, files: writer.stamps(), warnings: warnings, site: site, hashes: hashes, accounts: dataset.accounts)
             cache.tool = tool
             if let mapped {
                 // Each account read here leaves its summary beside the cache for the next build.
@@ -354,7 +354,7 @@ extension Build {
             defer { staging.stagedWork.forEach { $0.end() } }
             return try commit(writer, bundles: staging.bundles, with: staging.staged)
         }
-        if mapped != nil { Units.removeOthers(in: Units.summariesFolder(for: options.cacheFile), keeping: Set(dataset.starling.map(\.account.uid))) }
+        if mapped != nil { Units.removeOthers(in: Units.summariesFolder(for: options.cacheFile), keeping: Set(dataset.accounts.map(\.account.uid))) }
         progress("write: \(swap.summary.files) files, \(swap.summary.changed) changed, \(swap.summary.removed) removed")
         for file in staging.staged where file.destination != options.cacheFile && !file.destination.path.hasSuffix("." + Census.fileExtension) {
             progress("write: \(file.destination.path)")

@@ -415,12 +415,12 @@ public struct Build {
     func figuresElsewhere(_ dataset: Dataset, folder: DataFolder, summarised: [String: ShareFeeds.Summarised],
                           census: [String: AccountFigures]? = nil) throws(BuildError) -> [String: AccountFigures] {
         if let shard = options.shard {
-            progress("load: share \(shard) keeps the feeds of \(dataset.starling.count - summarised.count) of \(dataset.starling.count) accounts"
+            progress("load: share \(shard) keeps the feeds of \(dataset.accounts.count - summarised.count) of \(dataset.accounts.count) accounts"
                 + " and \(dataset.qapital.feeds.count) goals' feeds; of the others, what the site-wide pages need")
         }
         var all = census ?? [:]
         for (uid, loaded) in summarised where all[uid] != nil { all[uid]!.latest = loaded.latest }
-        let others = dataset.starling.filter { summarised[$0.account.uid] != nil && all[$0.account.uid] == nil }
+        let others = dataset.accounts.filter { summarised[$0.account.uid] != nil && all[$0.account.uid] == nil }
         guard !others.isEmpty else { return all }
         let context = ReportContext(dataset: dataset)
         let log = DiagnosticLog()

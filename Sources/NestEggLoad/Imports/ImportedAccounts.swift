@@ -5,7 +5,7 @@ import NestEggSupport
 
 /// The accounts of `imports/`: each file's statements gathered by account, their overlapping
 /// downloads made one list of entries, every stated balance checked, and each account made an
-/// account of the site (``StarlingAccountData``, the one account value every report reads).
+/// account of the site (``AccountData``, the one account value every report reads).
 ///
 /// - **One account across files**: statements are one account's when they name the same IBAN, or
 ///   the same account number at the same bank, or (QIF, CSV) the same name, in the same currency.
@@ -53,8 +53,8 @@ struct ImportedAccounts {
     }
 
     /// Every account, in the order their files (sorted by path) first name them.
-    func accounts(settings: Settings, log: DiagnosticLog) -> [StarlingAccountData] {
-        var result: [StarlingAccountData] = []
+    func accounts(settings: Settings, log: DiagnosticLog) -> [AccountData] {
+        var result: [AccountData] = []
         var names: Set<String> = []
         for key in order {
             guard var account = account(key: key, parts: parts[key] ?? [], clock: settings.clock, log: log) else { continue }
@@ -71,7 +71,7 @@ struct ImportedAccounts {
         return result
     }
 
-    private func account(key: String, parts: [Part], clock: LocalClock, log: DiagnosticLog) -> StarlingAccountData? {
+    private func account(key: String, parts: [Part], clock: LocalClock, log: DiagnosticLog) -> AccountData? {
         guard let first = parts.first else { return nil }
         let identity = first.statement.account
         guard let currency = Currency(code: identity.currency.uppercased()) else {
@@ -245,7 +245,7 @@ struct ImportedAccounts {
         case .creditCard: type = "CREDIT_CARD"
         case .other: type = "ACCOUNT"
         }
-        var data = StarlingAccountData(account: StarlingAccount(uid: Self.digest(key), type: type, currency: currency, name: name),
+        var data = AccountData(account: StarlingAccount(uid: Self.digest(key), type: type, currency: currency, name: name),
                                        feed: feed, balance: StarlingBalance(cleared: current, effective: effective), savingsGoals: [],
                                        identifiers: StarlingIdentifiers(accountIdentifier: identity.number, bankIdentifier: identity.bank,
                                                                         iban: identity.iban, bic: nil),

@@ -12,7 +12,7 @@ import NestEggSupport
 public enum ImportsLoader {
     public static let folderName = "imports"
 
-    public static func load(from folder: DataFolder, settings: Settings, rules: [ImportRule], log: DiagnosticLog) -> [StarlingAccountData] {
+    public static func load(from folder: DataFolder, settings: Settings, rules: [ImportRule], log: DiagnosticLog) -> [AccountData] {
         let paths = folder.files.filter { $0.hasPrefix(folderName + "/") }.sorted()
         paths.forEach(folder.claim)
         // Each file is read on its own core; their diagnostics come in path order.

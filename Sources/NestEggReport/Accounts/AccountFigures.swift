@@ -62,7 +62,7 @@ public struct AccountFigures: Sendable {
     }
 
     /// Only the context's clock and settings count, not its as-of date.
-    public init(_ data: StarlingAccountData, context: ReportContext) {
+    public init(_ data: AccountData, context: ReportContext) {
         let weeks = RoundUpRule.weeks(of: data.feed, currency: data.account.currency, clock: context.clock).map { $0.trimmed() }
         held = .values(weeks: weeks, basis: StatementPeriods.basis(for: data, clock: context.clock)?.trimmed())
         weekCount = weeks.count
@@ -281,11 +281,11 @@ extension AccountFigures {
     /// work for a dataset that holds every feed (`except`: the accounts whose figures the caller
     /// already has, held elsewhere or mapped by the build). Only the context's clock and settings count.
     public static func of(_ dataset: Dataset, context: ReportContext, except: Set<String> = []) -> [String: AccountFigures] {
-        of(dataset.starling.filter { !except.contains($0.account.uid) }, context: context)
+        of(dataset.accounts.filter { !except.contains($0.account.uid) }, context: context)
     }
 
     /// The figures of `accounts`, by UID, on every core.
-    public static func of(_ accounts: [StarlingAccountData], context: ReportContext) -> [String: AccountFigures] {
+    public static func of(_ accounts: [AccountData], context: ReportContext) -> [String: AccountFigures] {
         let figures = Concurrently.map(accounts.count) { AccountFigures(accounts[$0], context: context) }
         return Dictionary(zip(accounts.map(\.account.uid), figures), uniquingKeysWith: { first, _ in first })
     }

@@ -121,7 +121,7 @@ public struct StatementData: Sendable {
     public var net: Money { moneyIn - moneyOut }
     public var currency: Currency { account.currency }
 
-    init(_ statement: StatementPeriods.Statement, data: StarlingAccountData, sequence: Int, digest: String, context: ReportContext) {
+    init(_ statement: StatementPeriods.Statement, data: AccountData, sequence: Int, digest: String, context: ReportContext) {
         let clock = context.clock
         let identifiers = data.identifiers
         account = Account(uid: data.account.uid, name: data.account.name, type: data.account.type, currency: data.account.currency,

@@ -16,7 +16,7 @@ public enum StatementDigest {
     public static let format = "nestegg-statement-v1"
 
     /// The canonical text of `statement`, of the account in `data`.
-    public static func canonical(_ statement: StatementPeriods.Statement, data: StarlingAccountData, timeZone: String) -> String {
+    public static func canonical(_ statement: StatementPeriods.Statement, data: AccountData, timeZone: String) -> String {
         let account = data.account
         let identifiers = data.identifiers
         // Each object's members are written in JCS order (by UTF-16 code units); for these ASCII
@@ -62,7 +62,7 @@ public enum StatementDigest {
     }
 
     /// SHA-256 of the canonical text's UTF-8 bytes, as 64 lower-case hexadecimal digits.
-    public static func digest(_ statement: StatementPeriods.Statement, data: StarlingAccountData, timeZone: String) -> String {
+    public static func digest(_ statement: StatementPeriods.Statement, data: AccountData, timeZone: String) -> String {
         sha256(Array(canonical(statement, data: data, timeZone: timeZone).utf8))
     }
 
@@ -142,5 +142,5 @@ extension Instant {
 /// were; with or without it, the report is the same (a test holds the manifest to that).
 public protocol DigestMemo: Sendable {
     /// The digest of `account`'s final statement for `month`, if known.
-    func finalStatementDigest(account: StarlingAccountData, month: CalendarMonth) -> String?
+    func finalStatementDigest(account: AccountData, month: CalendarMonth) -> String?
 }

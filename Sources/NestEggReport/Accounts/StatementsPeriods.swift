@@ -89,7 +89,7 @@ public enum StatementPeriods {
     /// provisional (``ReportingPeriod``); the first month starts on the day the account was opened.
     /// With a cleared balance in the account's currency, the newest month closes on it and each
     /// earlier month closes on the next one's opening balance; without one, only movements are known.
-    public static func statements(for data: StarlingAccountData, clock: LocalClock, asOf: CivilDate?) -> [Statement] {
+    public static func statements(for data: AccountData, clock: LocalClock, asOf: CivilDate?) -> [Statement] {
         statements(basis(for: data, clock: clock), asOf: asOf)
     }
 
@@ -115,7 +115,7 @@ public enum StatementPeriods {
     }
 
     /// `nil`: the account has neither an opening date nor an item, so no statement.
-    public static func basis(for data: StarlingAccountData, clock: LocalClock) -> Basis? {
+    public static func basis(for data: AccountData, clock: LocalClock) -> Basis? {
         let currency = data.account.currency
         let ordered = data.feed.sorted { ($0.transactionTime, $0.uid) < ($1.transactionTime, $1.uid) }
         let dates = ordered.map { clock.date(of: $0.transactionTime) }
@@ -140,7 +140,7 @@ public enum StatementPeriods {
                 months[index].lines.append(Line(item: item, balance: nil))
                 if item.direction == .in { months[index].moneyIn += item.amount } else { months[index].moneyOut += item.amount }
             }
-            // Round-ups are shown for the accounts that have them (``StarlingAccountData/roundUps``).
+            // Round-ups are shown for the accounts that have them (``AccountData/roundUps``).
             if data.roundUps, RoundUpRule.exclusion(for: item, accountCurrency: currency) == nil {
                 let up = RoundUpRule.roundUp(item.amount)
                 months[index].roundUps.append(RoundUpRule.CountedItem(item: item, roundUp: up))

@@ -86,7 +86,7 @@ public enum StatementsReport {
         let apart: [ApartRow]
         let hasApart: Bool
         let roundUpWeeks: [RoundUpWeekRow]
-        /// Whether the account has round-ups at all (``StarlingAccountData/roundUps``): the section is left out otherwise.
+        /// Whether the account has round-ups at all (``AccountData/roundUps``): the section is left out otherwise.
         let showsRoundUps: Bool
         let hasRoundUps: Bool
         let roundUpCount: Int
@@ -147,7 +147,7 @@ public enum StatementsReport {
         /// its holder knows it by, never an API's identifier.
         let identifiers: [IdentifierRow]
 
-        init(_ data: StarlingAccountData, context: ReportContext) {
+        init(_ data: AccountData, context: ReportContext) {
             let printed = data.identifiers?.printed(currency: data.account.currency) ?? []
             issuer = context.settings.issuer.map(IssuerView.init)
             holderName = data.holderName
@@ -206,7 +206,7 @@ public enum StatementsReport {
     static func statementPath(slug: String, month: CalendarMonth) -> String { "statements/\(slug)/\(month)" }
 
     /// Why an account's statements show movements only, or nil when they carry balances.
-    static func noBalanceReason(_ data: StarlingAccountData) -> String? {
+    static func noBalanceReason(_ data: AccountData) -> String? {
         guard let balance = data.balance else {
             return "There is no balance file for this account (starling/balances/\(data.account.uid).json), so its statements show money in and out only, without balances."
         }
@@ -248,7 +248,7 @@ public enum StatementsReport {
     static func accounts(_ dataset: Dataset, context: ReportContext, memo: (any DigestMemo)? = nil,
                          figures: [String: AccountFigures] = [:], elsewhere: Set<String> = []) -> Computed? {
         guard let asOf = ReportContext(dataset: dataset, figures: figures).progress.asOf else { return nil }
-        let all = dataset.starling, slugs = RoundUpsReport.accountSlugs(all)
+        let all = dataset.accounts, slugs = RoundUpsReport.accountSlugs(all)
         // A bank's thousand accounts are worked out on every core.
         let accounts = Concurrently.map(all.count) { index -> AccountStatements? in
             let uid = all[index].account.uid
@@ -388,7 +388,7 @@ public enum StatementsReport {
             case fromFeed([StatementPeriods.Statement])
             case figures(AccountFigures, asOf: CivilDate, count: Int)
         }
-        let data: StarlingAccountData
+        let data: AccountData
         let slug: String
         /// The context of the account's own pages, as of its own latest data (``ReportContext/account(_:figures:)``).
         let context: ReportContext
@@ -460,7 +460,7 @@ public enum StatementsReport {
         "\(statement.isProvisional ? "Provisional statement" : "Statement") for \(account.name), \(periodText(statement, context: context))"
     }
 
-    static func statementView(_ statement: StatementPeriods.Statement, data: StarlingAccountData, paths: Paths,
+    static func statementView(_ statement: StatementPeriods.Statement, data: AccountData, paths: Paths,
                               noBalanceReason: String?, context: ReportContext, digest: String,
                               previous: LinkView?, next: LinkView?) -> StatementView {
         let through = context.date(statement.through)

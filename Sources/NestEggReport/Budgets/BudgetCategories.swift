@@ -37,7 +37,7 @@ public enum BudgetCategories {
             names[category.key] = category.name
         }
         var codes = more
-        for account in dataset.starling { codes.formUnion(spendingCodes(account.feed)) }
+        for account in dataset.accounts { codes.formUnion(spendingCodes(account.feed)) }
         for code in codes.sorted() { add(starling.category(code)) }
         for transaction in dataset.transactions.transactions { add(TransactionsRules.appCategory(transaction.category)) }
         for mapping in starling.mapped.values { add(TransactionsRules.appCategory(mapping.target)) }

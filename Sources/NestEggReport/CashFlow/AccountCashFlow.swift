@@ -86,7 +86,7 @@ public struct AccountCashFlow: Sendable, Hashable {
         return reference.isEmpty ? "Unnamed payee" : reference
     }
 
-    public static func of(_ data: StarlingAccountData, clock: LocalClock, settings: Settings) -> AccountCashFlow {
+    public static func of(_ data: AccountData, clock: LocalClock, settings: Settings) -> AccountCashFlow {
         let currency = data.account.currency
         var categories = TransactionsRules.StarlingCategories(settings: settings)
         var months: [CalendarMonth: Month] = [:]

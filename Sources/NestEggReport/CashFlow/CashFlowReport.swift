@@ -194,7 +194,7 @@ public enum CashFlowReport {
 
     /// Every account's cash flow, as its figures carry it (``AccountFigures``, by UID), in the data's order.
     static func accounts(_ dataset: Dataset, figures: [String: AccountFigures]) -> [AccountCashFlow] {
-        dataset.starling.compactMap { figures[$0.account.uid]?.cashFlow }
+        dataset.accounts.compactMap { figures[$0.account.uid]?.cashFlow }
     }
 
     static func months(_ dataset: Dataset, context: ReportContext, figures: [String: AccountFigures]) -> [Month] {

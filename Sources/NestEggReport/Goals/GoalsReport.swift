@@ -63,7 +63,7 @@ public enum GoalsReport {
                 lastActivity: qapital.lastActivity(of: goal.id), entity: Page.entity(ofQapitalGoal: goal.id),
                 inactiveStatus: goal.status == .deleted ? "deleted" : nil, created: goal.created))
         }
-        for (accountIndex, data) in dataset.starling.enumerated() {
+        for (accountIndex, data) in dataset.accounts.enumerated() {
             for (goalIndex, goal) in data.savingsGoals.enumerated() {
                 let slug = allocator.allocate("starling \(goal.name)", fallback: "goal")
                 let state = goal.state?.uppercased()

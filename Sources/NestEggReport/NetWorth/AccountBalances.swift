@@ -38,13 +38,13 @@ public struct AccountBalances: Sendable, Hashable {
     }
 
     /// The account's month-end balances, to its own latest date.
-    public static func of(_ data: StarlingAccountData, clock: LocalClock) -> AccountBalances {
+    public static func of(_ data: AccountData, clock: LocalClock) -> AccountBalances {
         of(data, basis: StatementPeriods.basis(for: data, clock: clock))
     }
 
     /// The same from the account's statements' basis (``StatementPeriods/basis(for:clock:)``),
     /// however it was obtained.
-    public static func of(_ data: StarlingAccountData, basis: StatementPeriods.Basis?) -> AccountBalances {
+    public static func of(_ data: AccountData, basis: StatementPeriods.Basis?) -> AccountBalances {
         let through = basis.map { max($0.opening, $0.latest ?? $0.opening) }
         let statements = StatementPeriods.statements(basis, asOf: through)
         let monthEnds = statements.compactMap { statement in statement.closing.map { MonthEnd(month: statement.month, balance: $0) } }

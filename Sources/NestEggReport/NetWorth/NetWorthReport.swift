@@ -105,7 +105,7 @@ public enum NetWorthReport {
     /// basis (``AccountFigures``, by UID; without them, worked out from every account's feed).
     static func balances(_ dataset: Dataset, context: ReportContext, figures: [String: AccountFigures]?) -> [AccountBalances] {
         let figures = figures ?? AccountFigures.of(dataset, context: context)
-        return dataset.starling.map { AccountBalances.of($0, basis: figures[$0.account.uid]?.statementBasis) }
+        return dataset.accounts.map { AccountBalances.of($0, basis: figures[$0.account.uid]?.statementBasis) }
     }
 
     static func figures(_ dataset: Dataset, context: ReportContext, accounts: [String: AccountFigures]?) -> Figures {
@@ -192,7 +192,7 @@ public enum NetWorthReport {
     }
 
     public static func pages(for dataset: Dataset, context: ReportContext, figures accounts: [String: AccountFigures]? = nil) -> [Page] {
-        guard !dataset.starling.isEmpty else { return [] }
+        guard !dataset.accounts.isEmpty else { return [] }
         let figures = figures(dataset, context: context, accounts: accounts)
         guard !figures.months.isEmpty || figures.now != nil else { return [] }
         let crumbs = [Link("Dashboard", "index")]

@@ -23,13 +23,13 @@ public struct ReportContext: Sendable {
 
     /// The context of one account's own pages: as of its own latest data (``asOf(of:figures:clock:)``), so
     /// that its periods in progress end where its data does, whatever the rest of the data holds.
-    public func account(_ data: StarlingAccountData, figures: AccountFigures?) -> ReportContext {
+    public func account(_ data: AccountData, figures: AccountFigures?) -> ReportContext {
         ReportContext(settings: settings, asOf: Self.asOf(of: data, figures: figures, clock: clock))
     }
 
     /// An account's own "as of" date on `clock`: its latest transaction's (as its figures hold
     /// it), or without one the day it was opened; `nil` with neither.
-    public static func asOf(of data: StarlingAccountData, figures: AccountFigures?, clock: LocalClock) -> CivilDate? {
+    public static func asOf(of data: AccountData, figures: AccountFigures?, clock: LocalClock) -> CivilDate? {
         ((figures?.latest ?? data.latestFeedInstant) ?? data.account.createdAt).map(clock.date(of:))
     }
 

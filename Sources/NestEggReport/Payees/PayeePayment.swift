@@ -38,7 +38,7 @@ public struct PayeePayment: Sendable, Hashable {
     }
 
     /// One Starling account's payments (a pure function of that account's data).
-    public static func of(_ data: StarlingAccountData, clock: LocalClock) -> [PayeePayment] {
+    public static func of(_ data: AccountData, clock: LocalClock) -> [PayeePayment] {
         let currency = data.account.currency
         var payments: [PayeePayment] = []
         for item in data.feed where StatementPeriods.apart(item, accountCurrency: currency) == nil && !AccountCashFlow.isMove(item) {

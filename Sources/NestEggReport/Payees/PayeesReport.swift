@@ -143,7 +143,7 @@ public enum PayeesReport {
     /// Every account's payments, as its figures carry them (``AccountFigures``, by UID), and the transactions app's.
     static func payments(_ dataset: Dataset, context: ReportContext, figures: [String: AccountFigures]) -> [PayeePayment] {
         var payments: [PayeePayment] = []
-        for data in dataset.starling { payments += figures[data.account.uid]?.payments ?? [] }
+        for data in dataset.accounts { payments += figures[data.account.uid]?.payments ?? [] }
         return payments + PayeePayment.of(dataset.transactions.transactions, clock: context.clock)
     }
 

@@ -49,7 +49,7 @@ public enum RecurringReport {
     /// them, worked out from every account's feed), in the data's order.
     static func found(_ dataset: Dataset, context: ReportContext, figures: [String: AccountFigures]?) -> [RecurringRule.Found] {
         let figures = figures ?? AccountFigures.of(dataset, context: context)
-        return dataset.starling.compactMap { figures[$0.account.uid]?.recurring }
+        return dataset.accounts.compactMap { figures[$0.account.uid]?.recurring }
     }
 
     /// Whether a series has stopped: its next date is more than one interval's slack behind the data's date.

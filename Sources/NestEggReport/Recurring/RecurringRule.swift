@@ -84,7 +84,7 @@ public enum RecurringRule {
 
     public static func key(_ name: String) -> String { Counterparty.key(name) }
 
-    public static func of(_ data: StarlingAccountData, clock: LocalClock) -> Found {
+    public static func of(_ data: AccountData, clock: LocalClock) -> Found {
         var groups: [String: (name: String, incoming: Bool, payments: [Payment])] = [:]
         var upcoming: [Upcoming] = []
         let account = data.account.name

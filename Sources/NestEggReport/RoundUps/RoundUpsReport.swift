@@ -86,7 +86,7 @@ public enum RoundUpsReport {
 
     /// The savings goal an account's round-ups go to: the one named in the settings,
     /// else the account's first goal.
-    static func goal(for data: StarlingAccountData, settings: Settings) -> StarlingSavingsGoal? {
+    static func goal(for data: AccountData, settings: Settings) -> StarlingSavingsGoal? {
         if let uid = settings.roundUpGoals[data.account.uid] {
             return data.savingsGoals.first { $0.uid == uid }
         }
@@ -94,7 +94,7 @@ public enum RoundUpsReport {
     }
 
     /// Account slugs, unique and stable (in the order of accounts.json).
-    static func accountSlugs(_ accounts: [StarlingAccountData]) -> [String] {
+    static func accountSlugs(_ accounts: [AccountData]) -> [String] {
         var allocator = SlugAllocator(reserved: ["index"])
         return accounts.map { allocator.allocate($0.account.name, fallback: "account") }
     }
@@ -104,8 +104,8 @@ public enum RoundUpsReport {
     /// weeks as its figures hold them (``AccountFigures``, by UID; worked out here when not
     /// given); the week pages are made of the feed, for each account not in `elsewhere` (those
     /// whose own pages another build step makes). Accounts without round-ups
-    /// (``StarlingAccountData/roundUps``) are left out, their slugs kept as the statements allocate them.
-    public static func pages(for accounts: [StarlingAccountData], context: ReportContext,
+    /// (``AccountData/roundUps``) are left out, their slugs kept as the statements allocate them.
+    public static func pages(for accounts: [AccountData], context: ReportContext,
                              figures given: [String: AccountFigures]? = nil, elsewhere: Set<String> = []) -> [Page] {
         guard accounts.contains(where: \.roundUps) else { return [] }
         let figures = given ?? AccountFigures.of(accounts, context: context)
@@ -249,7 +249,7 @@ public enum RoundUpsReport {
     /// The start page's round-ups: each account's balance and its newest week's round-up.
     /// `figures`: every account's figures (``AccountFigures``, by UID), whose weeks the start page
     /// shows; worked out here when not given.
-    public static func dashboard(for accounts: [StarlingAccountData], context: ReportContext,
+    public static func dashboard(for accounts: [AccountData], context: ReportContext,
                                  figures given: [String: AccountFigures]? = nil) -> DashboardSection? {
         guard accounts.contains(where: \.roundUps) else { return nil }
         let figures = given ?? AccountFigures.of(accounts, context: context)

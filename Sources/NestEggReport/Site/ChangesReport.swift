@@ -253,7 +253,7 @@ public struct ChangeSnapshot: Sendable, Equatable, Codable {
     init() {}
 
     public init(_ dataset: Dataset) {
-        for data in dataset.starling {
+        for data in dataset.accounts {
             accounts[data.account.uid] = Account(name: data.account.name, balance: data.balance?.cleared,
                                                  items: Set(data.feed.map { Self.digest($0.uid) }))
         }

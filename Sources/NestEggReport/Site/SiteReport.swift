@@ -209,7 +209,7 @@ public enum SiteReport {
                                   dashboard: @escaping @Sendable (Dataset, ReportContext) -> DashboardSection?) -> Report {
             return Report(section: section, pages: { dataset, context in
                 var others = dataset
-                others.starling = []
+                others.accounts = []
                 return pages(others, ReportContext(settings: context.settings)).map { $0.naming(.otherSources) }
             }, dashboard: dashboard)
         }
@@ -227,8 +227,8 @@ public enum SiteReport {
     /// cash flow, recurring payments due), then goals, statements and the transactions, then loans
     /// and transfers.
     static let reports: [Report] = [
-        Report(section: RoundUpsReport.section, pages: { RoundUpsReport.pages(for: $0.starling, context: $1, figures: $2.figures, elsewhere: $2.elsewhere) },
-               dashboard: { RoundUpsReport.dashboard(for: $0.starling, context: $1, figures: $2.figures) }),
+        Report(section: RoundUpsReport.section, pages: { RoundUpsReport.pages(for: $0.accounts, context: $1, figures: $2.figures, elsewhere: $2.elsewhere) },
+               dashboard: { RoundUpsReport.dashboard(for: $0.accounts, context: $1, figures: $2.figures) }),
         Report(section: NetWorthReport.section, pages: { NetWorthReport.pages(for: $0, context: $1, figures: $2.figures) },
                dashboard: { NetWorthReport.dashboard(for: $0, context: $1, figures: $2.figures) }),
         Report(section: TransactionsInsightsReport.section,

@@ -314,7 +314,7 @@ public enum TransactionsReport {
     /// as one SHA-256: where each payee's payments are (``PayeesReport/Directory/digest``), the
     /// `payee` its rows are drawn with, and each account's name.
     static func rowStyle(_ dataset: Dataset, payees: PayeesReport.Directory) -> String {
-        let names = dataset.starling.map { $0.account.uid + "\u{1F}" + $0.account.name }.joined(separator: "\u{1E}")
+        let names = dataset.accounts.map { $0.account.uid + "\u{1F}" + $0.account.name }.joined(separator: "\u{1E}")
         return StatementDigest.sha256(Array(("payees " + payees.digest + "\naccounts " + names).utf8))
     }
 

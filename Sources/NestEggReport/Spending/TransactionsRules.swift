@@ -19,7 +19,7 @@ public struct SpendingCategory: Sendable, Hashable {
 public struct SpendingItem: Sendable, SharedRecord {
     public enum Source: String, Sendable, Hashable {
         case transactions = "Transactions app"
-        /// A bank account's payment (Starling's or another bank's, ``StarlingAccountData``).
+        /// A bank account's payment (Starling's or another bank's, ``AccountData``).
         case starling = "Bank account"
     }
 
@@ -154,7 +154,7 @@ public enum TransactionsRules {
                                 provider: transaction.provider, pinned: transaction.pinned, pending: false)
         }
         var categories = StarlingCategories(settings: dataset.settings)
-        for data in dataset.starling where starling {
+        for data in dataset.accounts where starling {
             items += figures.map { $0[data.account.uid]?.spending ?? [] } ?? starlingItems(of: data, clock: clock, categories: &categories)
         }
         // Sorted by index: moving a million large items about costs more than the comparisons.
@@ -163,7 +163,7 @@ public enum TransactionsRules {
     }
 
     /// A Starling account's spending, in feed order.
-    static func starlingItems(of data: StarlingAccountData, clock: LocalClock, categories: inout StarlingCategories) -> [SpendingItem] {
+    static func starlingItems(of data: AccountData, clock: LocalClock, categories: inout StarlingCategories) -> [SpendingItem] {
         data.feed.filter(isSpending).map { item in
             let name = item.counterPartyName.isEmpty ? Text.singleLine(item.reference) : item.counterPartyName
             return SpendingItem(sourceID: item.uid, source: .starling, name: name,

@@ -295,7 +295,7 @@ enum FuzzTargets {
         for entry in record.accounts where elsewhere[entry.account.uid] == nil {
             guard var figures = entry.figures else { continue }
             figures.latest = entry.known.latest
-            dataset.starling.append(StarlingAccountData(account: entry.account, feed: [], balance: nil, savingsGoals: [], holderName: nil))
+            dataset.accounts.append(AccountData(account: entry.account, feed: [], balance: nil, savingsGoals: [], holderName: nil))
             elsewhere[entry.account.uid] = figures
         }
         // The rows of the transactions lists are the census's run, which a share fills them from (not here).
