@@ -3,8 +3,8 @@ import NestEggSupport
 /// A source that is absent from the data folder is empty here and gets no pages.
 public struct Dataset: Sendable {
     public var settings: Settings
-    /// The bank accounts, whatever their source (`starling/`, or a bank's export files in
-    /// `imports/`): each with its transactions, balance and savings goals.
+    /// The bank accounts, whatever their source (`starling/`, a bank's export files in `imports/`,
+    /// `berlingroup/`, `simplefin/`): each with its transactions, balance and savings goals.
     public var accounts: [AccountData] = []
     /// `qapital/`: shared savings goals with their feeds, rules and users.
     public var qapital = QapitalData()

@@ -67,23 +67,24 @@ public struct SiteLocale: Sendable, Hashable {
         return placed(grouped, negative: money.minorUnits < 0, currency: money.currency)
     }
 
-    /// A chart's short figure: `£950`, `£6.2k`, `-£1.3m`, `6,2k\u{00A0}€`. Whole units under a
-    /// thousand, else thousands or millions to a tenth, rounded halves away from zero (`k` and `m`
-    /// in every locale). For a column's label where the exact figure is in the table beside it.
+    /// A chart's short figure: `£6.2k`, `-£1.3m`, `6,2k\u{00A0}€` from a thousand up: thousands or
+    /// millions to a tenth, rounded halves away from zero (`k` and `m` in every locale). Under a
+    /// thousand nothing is rounded: whole units as `£950`, else as ``format(_:)`` writes it
+    /// (`£0.30`), so a small column never reads `£0`. For a column's label or an axis's tick,
+    /// where the exact figure is in the table beside it.
     public func formatCompact(_ money: Money) -> String {
         let unit = UInt128(money.currency.minorUnitsPerUnit)
         let magnitude = money.minorUnits.magnitude
         func rounded(_ value: UInt128, by divisor: UInt128) -> UInt128 { value / divisor + (value % divisor * 2 >= divisor ? 1 : 0) }
-        let units = rounded(magnitude, by: unit)
-        var text: String
-        if units < 1000 {
-            text = group(String(units))
-        } else {
-            let (scale, suffix): (UInt128, String) = units < 999_950 ? (1000, "k") : (1_000_000, "m")
-            let tenths = rounded(magnitude, by: unit * scale / 10)
-            text = group(String(tenths / 10)) + (tenths % 10 == 0 ? "" : decimalSeparator + String(tenths % 10)) + suffix
+        guard magnitude >= 1000 * unit else {
+            return magnitude % unit == 0 ? placed(group(String(magnitude / unit)), negative: money.minorUnits < 0, currency: money.currency)
+                : format(money)
         }
-        return placed(text, negative: money.minorUnits < 0 && text != "0", currency: money.currency)
+        // The scale from the amount rounded to tenths of a thousand, so that £999,949.50 is £999.9k, not £1m.
+        var (tenths, suffix) = (rounded(magnitude, by: unit * 100), "k")
+        if tenths >= 10_000 { (tenths, suffix) = (rounded(magnitude, by: unit * 100_000), "m") }
+        let text = group(String(tenths / 10)) + (tenths % 10 == 0 ? "" : decimalSeparator + String(tenths % 10)) + suffix
+        return placed(text, negative: money.minorUnits < 0, currency: money.currency)
     }
 
     /// `digits` with the sign and the currency's symbol (or code) where the locale puts them.

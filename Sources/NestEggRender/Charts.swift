@@ -48,8 +48,9 @@ enum ChartSVG {
 
     /// Vertical columns over time (weeks, months), labelled underneath; the newest last. With an
     /// axis, its gridlines run behind the columns and their labels stand in a gutter at the left,
-    /// clear of every column; the value is written above each column when every value fits its
-    /// slot. Labels that would run into each other are thinned (``labelSteps(_:slot:)``).
+    /// clear of every column. Up to 24 columns carry their values above them: in full, shortened
+    /// (``Chart/Bar/shortText``), or shortened and small on a wide screen only, the first that
+    /// fits every column (below). Labels that would run into each other are thinned (``labelSteps(_:slot:)``).
     static func columns(_ bars: [Chart.Bar], title: String, axis: [Chart.Tick] = []) -> String {
         guard !bars.isEmpty else { return "" }
         let width = 640, height = 240, top = 30, bottom = 36
@@ -321,15 +322,9 @@ enum ChartSVG {
             svg += "<text class=\"chart-label map-label\" x=\"\(x(Double(longitude)))\" y=\"\(top + plotHeight + 18)\" text-anchor=\"middle\">\(label)</text>"
         }
         svg += "<rect class=\"map-frame\" x=\"\(left)\" y=\"\(top)\" width=\"\(plotWidth)\" height=\"\(plotHeight)\" fill=\"none\"/>"
-        let placed = points.filter { point in
-            point.latitude.isFinite && point.longitude.isFinite && abs(point.latitude) <= 90 && abs(point.longitude) <= 180
-        }
+        let placed = points.filter(\.isOnGlobe)
         let largest = max(placed.map(\.value).max() ?? 0, 1)
-        // The largest circles first, so that smaller ones stay visible on top of them.
-        let ordered = placed.sorted { a, b in
-            if a.value != b.value { return a.value > b.value }
-            return (a.label, a.latitude, a.longitude) < (b.label, b.latitude, b.longitude)
-        }
+        let ordered = placed.sorted(by: Chart.MapPoint.drawnBefore)
         for point in ordered {
             let radius = 2.5 + 11.5 * (Double(max(point.value, 0)) / Double(largest)).squareRoot()
             svg += "<circle class=\"series-2 map-point\" cx=\"\(x(point.longitude))\" cy=\"\(y(point.latitude))\" r=\"\(format(radius))\"><title>\(Escape.html(point.label)): \(Escape.html(point.valueText))</title></circle>"

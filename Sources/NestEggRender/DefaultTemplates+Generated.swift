@@ -961,7 +961,9 @@ amounts, the table above each country's. The shaded squares are the grid below.
 
 {{/html}}
 {{#hasPlaces}}
-{{placesShown}}
+{{#placesShown}}
+{{.}}
+{{/placesShown}}
 
 | Place | Where | Loans | Requested |
 |:--|:--|--:|--:|
@@ -2134,7 +2136,7 @@ svg.chart-ring { width: 12.5rem; max-width: 100%; flex: none; }
   table { width: 100%; page-break-inside: auto; }
   thead { display: table-header-group; }
   tr, svg { page-break-inside: avoid; break-inside: avoid; }
-  /* A table's total row never starts a sheet alone. */
+  /* A table's last row (its total, where it has one) never starts a sheet alone. */
   tbody tr:last-child { break-before: avoid; }
   h2 { page-break-after: avoid; break-after: avoid; }
   .glance { grid-template-columns: repeat(3, 1fr); gap: 3mm; }

@@ -1074,7 +1074,7 @@ import Testing
         #expect(refusal("nestegg-census ") == "cut short: its last line is missing")
         // A census of an earlier format is named as such, not as a file cut short.
         #expect(refusal("nestegg-census 3" + text.drop { $0 != "\n" })
-                == "a census of another format (nestegg-census 3, where this nestegg reads nestegg-census 7); run nestegg census again")
+                == "a census of another format (nestegg-census 3, where this nestegg reads \(CensusRecord.format)); run nestegg census again")
     }
 
     /// Signed anew (as a hand-made file could be): values no data has in the first account's
@@ -1083,8 +1083,10 @@ import Testing
         ("year", "9999"), ("year", "10000"), ("week", "54"), ("payments", "-1"), ("payments", "99999999999"), ("opening", "99999999999"),
         ("cleared", "99999999999999999"), ("moneyIn", "170141183460469231731687303715884105727"), ("lines", "99999999999999"),
         ("latest", "-99999999999"), ("month", "99999999999"),
-        // A move's sum: the first month moved nothing in (`{}`), so this opens the object with one sum no data has.
+        // A month's moves: the first month moved nothing in (`{}`), so this opens the object with
+        // one sum no data has, then with two each in range whose total is not.
         ("movedInFrom", #"{"x":170141183460469231731687303715884105727"#),
+        ("movedInFrom", #"{"x":16777216000000000000,"y":16777216000000000000"#),
     ])
     func valuesOutOfRangeAreRefused(_ key: String, _ value: String) throws {
         let line = Self.lines[Self.firstAccount]

@@ -56,11 +56,11 @@ public struct BuildCache: Sendable {
     /// The fingerprint of everything but the data (``fingerprint(tool:)``): the cache's format,
     /// `nestegg` and the template overrides.
     public var tool = ""
-    /// What a later build needs of each Starling account to keep its pages without reading its
+    /// What a later build needs of each bank account to keep its pages without reading its
     /// feed (``Units``), by UID.
     public var units: [String: Unit] = [:]
 
-    /// One Starling account as a unit of the build: its input files' digests (`-` for a file that
+    /// One bank account as a unit of the build: its input files' digests (`-` for a file that
     /// is not there), the SHA-256 of its summary kept beside the cache (``Units/file(of:in:)``),
     /// its pages and every output file of them, its statements' manifest entries (their JSON
     /// text, in the manifest's order), and the bank's spending categories of its spending, which

@@ -7,7 +7,7 @@ import NestEggRender
 import NestEggSupport
 import NestEggWrite
 
-/// A plain build's units (issue 31): each Starling account is one. Every build that keeps a cache
+/// A plain build's units (issue 31): each bank account is one. Every build that keeps a cache
 /// leaves, beside it, each account's summary as a census of that account alone (``CensusRecord``:
 /// its feed's latest time, notes and digest, its ``AccountFigures`` and its rows of the
 /// transactions lists), and records in the cache (``BuildCache/Unit``) the digests of the

@@ -115,11 +115,15 @@ extension AccountFigures {
             (-limit...limit).contains(units) ? Money(minorUnits: units, currency: currency) : nil
         }
         func date(_ days: Int) -> CivilDate? { Self.days.contains(days) ? CivilDate(daysSinceEpoch: days) : nil }
+        /// Each value, and their total, in range (a total is a figure too: ``AccountCashFlow/Month/movedOut``).
         func sums(_ values: [String: Int128]) -> [String: Money]? {
             var sums: [String: Money] = [:]
+            var total: Int128 = 0
             for (name, units) in values {
                 guard let amount = money(units) else { return nil }
-                sums[name] = amount
+                let (sum, overflow) = total.addingReportingOverflow(units)
+                guard !overflow, money(sum) != nil else { return nil }
+                (total, sums[name]) = (sum, amount)
             }
             return sums
         }
@@ -129,9 +133,7 @@ extension AccountFigures {
         for entry in flows.months {
             guard months.contains(entry.month), cashFlow.last.map({ $0.month.index < entry.month }) ?? true,
                   let income = sums(entry.income), let spending = sums(entry.spending), let payees = sums(entry.payees),
-                  let movedOutTo = sums(entry.movedOutTo), let movedInFrom = sums(entry.movedInFrom),
-                  // The moves' sums are figures too (``AccountCashFlow/Month/movedOut``), in range.
-                  money(entry.movedOutTo.values.reduce(0, +)) != nil, money(entry.movedInFrom.values.reduce(0, +)) != nil else { return nil }
+                  let movedOutTo = sums(entry.movedOutTo), let movedInFrom = sums(entry.movedInFrom) else { return nil }
             var month = AccountCashFlow.Month(month: CalendarMonth(index: entry.month), currency: currency)
             (month.income, month.spending, month.payees) = (income, spending, payees)
             (month.movedOutTo, month.movedInFrom) = (movedOutTo, movedInFrom)

@@ -1,6 +1,6 @@
 import NestEggModel
 import NestEggSupport
-/// An account's figures: everything the site-wide pages need of a Starling account — its latest
+/// An account's figures: everything the site-wide pages need of a bank account — its latest
 /// time, its round-up weeks, its statements without their items, its cash flow, recurring series
 /// and payments, and, when worked out from the feed, its rows of the spending list.
 ///
@@ -204,7 +204,7 @@ extension AccountFigures {
 }
 
 extension SpendingItem {
-    /// A Starling account's row of the spending list as plain values, for a file that holds rows
+    /// A bank account's row of the spending list as plain values, for a file that holds rows
     /// apart from their account's figures (``AccountFigures/spending`` is `nil` there): the
     /// account's UID, then the item's fields, amounts in minor units and dates in days since
     /// 1970-01-01. ``init(row:accountName:category:)`` takes it back, checked.
@@ -277,7 +277,7 @@ extension SpendingItem {
 }
 
 extension AccountFigures {
-    /// Every Starling account's figures worked out from its feed, by UID, on every core: the map's
+    /// Every bank account's figures worked out from its feed, by UID, on every core: the map's
     /// work for a dataset that holds every feed (`except`: the accounts whose figures the caller
     /// already has, held elsewhere or mapped by the build). Only the context's clock and settings count.
     public static func of(_ dataset: Dataset, context: ReportContext, except: Set<String> = []) -> [String: AccountFigures] {

@@ -1,6 +1,6 @@
 import NestEggModel
 import NestEggSupport
-/// Monthly statements of a Starling account: which items make up each month's balance, and
+/// Monthly statements of a bank account: which items make up each month's balance, and
 /// the balances themselves, derived backwards from the account's cleared balance.
 public enum StatementPeriods {
     /// Why a feed item is listed apart and not counted in the balance.

@@ -1,6 +1,6 @@
 import NestEggModel
 import NestEggSupport
-/// Monthly account statements for the Starling accounts: `statements/index` and
+/// Monthly account statements for the bank accounts: `statements/index` and
 /// `statements/<account>/<YYYY-MM>`, one per calendar month (site time zone) from the month the
 /// account was opened to the data's as-of month, which is provisional (``ReportingPeriod``).
 public enum StatementsReport {

@@ -1,6 +1,6 @@
 import NestEggModel
 import NestEggSupport
-/// What cash flow, comparisons and budgets need of one Starling account (a pure function of that
+/// What cash flow, comparisons and budgets need of one bank account (a pure function of that
 /// account's data and the settings' category names): per month, the money that came in by
 /// source, the money that went out by category, and what moved to and from savings goals, in the
 /// account's own currency.

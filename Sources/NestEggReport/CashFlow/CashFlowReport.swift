@@ -1,7 +1,7 @@
 import NestEggModel
 import NestEggSupport
 /// Cash flow (`cashflow/index`, `cashflow/<yyyy-mm>`): per month, the money that came into the
-/// household's Starling accounts, the money that went out, the difference and the savings rate;
+/// household's bank accounts, the money that went out, the difference and the savings rate;
 /// a money-flow diagram (sources → accounts → categories and savings) with its table; and each
 /// spending category against the month before and the same month a year before.
 ///

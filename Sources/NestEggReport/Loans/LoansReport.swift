@@ -45,7 +45,7 @@ public enum LoansReport {
         /// values without hovering.
         let places: [PlaceRow]
         let hasPlaces: Bool
-        let placesShown: String
+        let placesShown: [String]
         let countriesHref: String
     }
 
@@ -162,9 +162,10 @@ public enum LoansReport {
                          loans: context.count(place.loans), requested: context.money(place.requested))
             },
             hasPlaces: !places.isEmpty,
-            placesShown: places.count > placesListed
-                ? "The map's \(placesListed) largest circles of \(context.count(places.count)), largest first: where Kiva puts the loans, how many and the amount requested there."
-                : "The map's circles, largest first: where Kiva puts the loans, how many and the amount requested there.",
+            placesShown: Prose.lines(places.count > placesListed
+                ? "The \(placesListed) places of \(context.count(places.count)) with the most requested (the map's largest circles), largest first: "
+                    + "where Kiva puts the loans, how many and the amount requested there."
+                : "The places with loans (the map's circles), largest first: where Kiva puts the loans, how many and the amount requested there."),
             countriesHref: ReportContext.href(CountriesReport.section.path))
     }
 
@@ -172,13 +173,7 @@ public enum LoansReport {
     /// them, smaller ones on top), the circles off the globe left out.
     static func places(_ loans: [KivaLoan], countries: [String: Country], context: ReportContext)
         -> [(point: Chart.MapPoint, loans: Int, requested: Money)] {
-        let points = mapPoints(loans, countries: countries, context: context).filter { point in
-            point.point.latitude.isFinite && point.point.longitude.isFinite && abs(point.point.latitude) <= 90 && abs(point.point.longitude) <= 180
-        }
-        return points.sorted { a, b in
-            if a.point.value != b.point.value { return a.point.value > b.point.value }
-            return (a.point.label, a.point.latitude, a.point.longitude) < (b.point.label, b.point.latitude, b.point.longitude)
-        }
+        mapPoints(loans, countries: countries, context: context).filter(\.point.isOnGlobe).sorted { Chart.MapPoint.drawnBefore($0.point, $1.point) }
     }
 
     /// One circle per country and position (Kiva often places every loan of a country at one

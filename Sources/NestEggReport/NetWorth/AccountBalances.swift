@@ -1,6 +1,6 @@
 import NestEggModel
 import NestEggSupport
-/// What net worth needs of one Starling account (a pure function of that account's data alone):
+/// What net worth needs of one bank account (a pure function of that account's data alone):
 /// its balance at the end of each month in its own currency, and its savings goals as they stand.
 ///
 /// The balances are the statements' (``StatementPeriods``): worked back from the cleared balance

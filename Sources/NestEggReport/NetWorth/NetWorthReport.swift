@@ -101,7 +101,7 @@ public enum NetWorthReport {
         return Figures(base: base, hasRates: hasRates, months: months, now: now, withoutBalance: withoutBalance)
     }
 
-    /// Every Starling account's ``AccountBalances``, from its balance and its figures' statements'
+    /// Every bank account's ``AccountBalances``, from its balance and its figures' statements'
     /// basis (``AccountFigures``, by UID; without them, worked out from every account's feed).
     static func balances(_ dataset: Dataset, context: ReportContext, figures: [String: AccountFigures]?) -> [AccountBalances] {
         let figures = figures ?? AccountFigures.of(dataset, context: context)

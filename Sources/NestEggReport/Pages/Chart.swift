@@ -200,5 +200,15 @@ public struct Chart: Sendable, Encodable {
             self.value = value
             self.valueText = valueText
         }
+
+        /// Whether the point is on the globe (the map leaves the others out).
+        public var isOnGlobe: Bool { latitude.isFinite && longitude.isFinite && abs(latitude) <= 90 && abs(longitude) <= 180 }
+
+        /// The map's order: the largest first (drawn first, so that smaller ones stay visible on
+        /// top of them, and listed first beside the map), then by label and position.
+        public static func drawnBefore(_ a: MapPoint, _ b: MapPoint) -> Bool {
+            if a.value != b.value { return a.value > b.value }
+            return (a.label, a.latitude, a.longitude) < (b.label, b.latitude, b.longitude)
+        }
     }
 }

@@ -56,7 +56,7 @@ public struct Page: Sendable {
 
     /// An account's pages' ``entity``.
     public static func entity(of account: StarlingAccount) -> String { entity(ofStarlingAccount: account.uid) }
-    /// A Starling account's pages' ``entity``, by the account's UID.
+    /// A bank account's pages' ``entity``, by the account's UID.
     public static func entity(ofStarlingAccount uid: String) -> String { "starling account " + uid }
     /// A Qapital goal's page's ``entity``.
     public static func entity(ofQapitalGoal id: Int) -> String { "qapital goal \(id)" }

@@ -2,7 +2,7 @@ import NestEggModel
 import NestEggSupport
 /// One payment to or from a counterparty, as the counterparty pages (``PayeesReport``) list it.
 ///
-/// The rule: a Starling account's settled items in its own currency count, as on its statements
+/// The rule: a bank account's settled items in its own currency count, as on its statements
 /// and in its cash flow (``AccountCashFlow``), internal transfers (moves to savings goals and own
 /// accounts) left out; an outgoing item names its counterparty, or its reference when the feed
 /// names none (``AccountCashFlow/payee(of:)``), an incoming one its counterparty or "Unnamed
@@ -37,7 +37,7 @@ public struct PayeePayment: Sendable, Hashable {
         self.sourceID = sourceID
     }
 
-    /// One Starling account's payments (a pure function of that account's data).
+    /// One bank account's payments (a pure function of that account's data).
     public static func of(_ data: AccountData, clock: LocalClock) -> [PayeePayment] {
         let currency = data.account.currency
         var payments: [PayeePayment] = []

@@ -59,7 +59,7 @@ public enum SearchReport {
 
     /// The index of `pages`, in order: by kind, then by title (``NestEggSupport/Text/precedes(_:_:)``).
     /// `counterparties` are by name, each with the page that lists its payments.
-    /// A Starling account's own pages (its statements, its round-up weeks) are not listed one by
+    /// A bank account's own pages (its statements, its round-up weeks) are not listed one by
     /// one: those of an account whose pages are made elsewhere are not made here, and the account's entry
     /// (`accounts`, its statements' page) leads to them.
     public static func entries(pages: [Page], sections: [Section], accounts: [Entry], counterparties: [Entry]) -> [Entry] {
@@ -99,7 +99,7 @@ public enum SearchReport {
         }
     }
 
-    /// Each Starling account with statements, opening its statements' page (`statements/<account>/index`).
+    /// Each bank account with statements, opening its statements' page (`statements/<account>/index`).
     static func accounts(_ statements: StatementsReport.Computed?) -> [Entry] {
         (statements?.1 ?? []).map { summary in
             Entry(kind: .account, title: summary.data.account.name, path: "statements/\(summary.slug)/index", detail: "Statements")
@@ -112,7 +112,7 @@ public enum SearchReport {
         return path[path.index(dot, offsetBy: 5)...].allSatisfy(\.isNumber)
     }
 
-    /// The counterparties of every Starling account's cash flow (who paid in, who was paid) and of
+    /// The counterparties of every bank account's cash flow (who paid in, who was paid) and of
     /// the transactions app, one entry each (names that differ only in case or spacing are one),
     /// listing where they appear; each opens `target(name)`.
     public static func counterparties(accounts: [AccountCashFlow], transactions: [Transaction], target: (String) -> String) -> [Entry] {

@@ -49,7 +49,7 @@ enum HeadlineReport {
         let previousToDate: String?
         let href: String
         let htmlHref: String
-        /// What the figure is made of, by source: `Starling accounts £1,357.83 · €451.27, the transactions app £756.69`.
+        /// What the figure is made of, by source: `Bank accounts £1,357.83 · €451.27, the transactions app £756.69`.
         let sources: String?
         /// What "spent" counts, in one sentence (``definition``).
         let definition: String
@@ -76,7 +76,7 @@ enum HeadlineReport {
              app: SpendingTotals(items.filter { $0.source == .transactions }), context: context)
     }
 
-    /// `app`: the transactions app's part of `totals` (the rest is the Starling accounts').
+    /// `app`: the transactions app's part of `totals` (the rest is the bank accounts').
     static func view(statements: StatementsReport.Computed?, spending totals: SpendingTotals, app: SpendingTotals? = nil,
                      context: ReportContext) -> View? {
         let balance = balances(statements, context: context)
@@ -180,7 +180,7 @@ enum HeadlineReport {
             statementsLines: note.map { Prose.lines($0) } ?? [])
     }
 
-    /// The month's spending by source, when both have some: the Starling accounts' part is the
+    /// The month's spending by source, when both have some: the bank accounts' part is the
     /// whole less the app's, per currency, so the two add up to the figure shown.
     static func sources(_ totals: SpendingTotals, app: SpendingTotals, month: CalendarMonth, preferred: Currency,
                         context: ReportContext) -> String? {

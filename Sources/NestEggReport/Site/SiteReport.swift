@@ -34,7 +34,7 @@ public enum SiteReport {
             self.elsewhere = elsewhere
         }
 
-        /// Every Starling account's figures (``AccountFigures``), by UID: what the site-wide pages
+        /// Every bank account's figures (``AccountFigures``), by UID: what the site-wide pages
         /// read of the accounts, given by the caller or worked out here (once, on every core). No
         /// site-wide figure is read from a feed.
         var figures: [String: AccountFigures] {
@@ -148,7 +148,7 @@ public enum SiteReport {
                 case .inMemory:
                     totals = SpendingTotals(spending)
                 case .runs(let starling):
-                    // Every Starling account's totals come with the runs, those of the accounts mapped here too.
+                    // Every bank account's totals come with the runs, those of the accounts mapped here too.
                     totals = SpendingTotals(appSpending)
                     totals.add(starling)
                 }
@@ -158,7 +158,7 @@ public enum SiteReport {
         }
 
         /// The transactions lists (``SpendingLists``): with the rows in memory, filled here; with
-        /// runs, the transactions app's rows only, the build bringing the Starling accounts' runs.
+        /// runs, the transactions app's rows only, the build bringing the bank accounts' runs.
         var lists: SpendingLists? {
             listsLock.withLock {
                 if let spendingLists { return spendingLists }
@@ -178,7 +178,7 @@ public enum SiteReport {
 
     /// Where the transactions lists' rows come from: the dataset (and ``AccountFigures`` worked
     /// out from feeds), or sorted runs the build brings after the report, with the totals of every
-    /// Starling account's rows.
+    /// bank account's rows.
     public enum SpendingRows: Sendable {
         case inMemory
         case runs(SpendingTotals)
@@ -199,7 +199,7 @@ public enum SiteReport {
             self.dashboard = { dataset, context, _ in dashboard(dataset, context) }
         }
 
-        /// A report of a source that is not a Starling account. Its pages are made of the data
+        /// A report of a source that is not a bank account. Its pages are made of the data
         /// folder's other files alone, and that is so by what they are given, not by what they
         /// promise: the report sees the dataset without its accounts and a context without the
         /// data's as-of date. So each page is named as made of them (``PageInputs/otherSources``), and a

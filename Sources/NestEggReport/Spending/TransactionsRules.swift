@@ -132,7 +132,7 @@ public enum TransactionsRules {
     }
 
     /// Every item from both sources, newest first, each category under one name. `figures` gives
-    /// every Starling account's items (``AccountFigures/spending``), by account UID: none of one
+    /// every bank account's items (``AccountFigures/spending``), by account UID: none of one
     /// whose figures hold no rows (they come as runs, ``SiteReport/SpendingRows``); without them,
     /// each account's are worked out from its feed. Without `starling`, the transactions app's items only.
     public static func items(from dataset: Dataset, clock: LocalClock, figures: [String: AccountFigures]? = nil,
@@ -162,7 +162,7 @@ public enum TransactionsRules {
         return unified.indices.sorted { newestFirst(unified[$0], unified[$1]) }.map { unified[$0] }
     }
 
-    /// A Starling account's spending, in feed order.
+    /// A bank account's spending, in feed order.
     static func starlingItems(of data: AccountData, clock: LocalClock, categories: inout StarlingCategories) -> [SpendingItem] {
         data.feed.filter(isSpending).map { item in
             let name = item.counterPartyName.isEmpty ? Text.singleLine(item.reference) : item.counterPartyName

@@ -155,7 +155,8 @@ public enum YearReport {
                 + "Amounts in other currencies are converted into \(base.code) month by month, at the rate of each month's last day."
             let link = { (year: Int) in LinkView(title: "\(year)", href: ReportContext.href(path(year))) }
             // Each month is converted at its own rate; the page names the newest, each month's page its own.
-            let ratesText = context.ratesUsed(rates.keys.sorted().map { rates[$0]! }, of: "the month's last day", lead: "The newest rates used")
+            let ratesText = context.ratesUsed(rates.keys.sorted().map { rates[$0]! }, of: inProgress ? "the data's latest day" : "the month's last day",
+                                              lead: "The newest rates used")
                 + (rates.isEmpty ? "" : " Each month is converted at its own, named on its cash-flow page.")
             let view = View(title: "Spending and income, \(title)", rule: Prose.lines(rule), spent: spentTable, income: incomeTable,
                             rates: Prose.lines(ratesText), notConverted: notConverted.isEmpty ? nil : context.money(notConverted),
