@@ -149,36 +149,31 @@ public enum LoansReport {
         let divider = TableDivider(rightAligned: [false] + Array(repeating: true, count: WorldGrid.columns))
         let requested = kiva.loans.reduce(Money.zero(kiva.currency)) { $0 + $1.loanAmount }
         let funded = kiva.loans.reduce(Money.zero(kiva.currency)) { $0 + $1.fundedAmount }
-        let places = places(kiva.loans, countries: countries, context: context)
+        let circles = places(kiva.loans, countries: countries, context: context)
         return MapView(
             summary: context.counted(kiva.loans.count, "loan"), countries: rows, hasCountries: !rows.isEmpty, totalLoans: context.count(kiva.loans.count),
             totalRequested: context.money(requested), totalFunded: context.money(funded),
             unknownCountries: unknown.isEmpty ? nil : unknown.joined(separator: ", "),
             gridHeader: header, gridDivider: divider, gridRows: gridRows,
             placed: points.count, unplaced: kiva.loans.count - points.count, hasUnplaced: kiva.loans.count > points.count,
-            map: Chart.worldMap(places.map(\.point), title: "Loans on a world map, sized by amount requested", cells: grid),
-            places: places.prefix(placesListed).map { place in
+            map: Chart.worldMap(circles.map(\.point), title: "Loans on a world map, sized by amount requested", cells: grid),
+            places: circles.prefix(placesListed).map { place in
                 PlaceRow(name: place.point.label, position: KivaSupport.coordinates(Coordinates(latitude: place.point.latitude, longitude: place.point.longitude)),
                          loans: context.count(place.loans), requested: context.money(place.requested))
             },
-            hasPlaces: !places.isEmpty,
-            placesShown: Prose.lines(places.count > placesListed
-                ? "The \(placesListed) places of \(context.count(places.count)) with the most requested (the map's largest circles), largest first: "
+            hasPlaces: !circles.isEmpty,
+            placesShown: Prose.lines(circles.count > placesListed
+                ? "The \(placesListed) places of \(context.count(circles.count)) with the most requested (the map's largest circles), largest first: "
                     + "where Kiva puts the loans, how many and the amount requested there."
                 : "The places with loans (the map's circles), largest first: where Kiva puts the loans, how many and the amount requested there."),
             countriesHref: ReportContext.href(CountriesReport.section.path))
     }
 
-    /// The map's circles with their loans and amount requested, largest first (as the map draws
-    /// them, smaller ones on top), the circles off the globe left out.
+    /// The map's circles, one per country and position (Kiva often places every loan of a country
+    /// at one point), sized by the amount requested there, with their loans: those on the globe,
+    /// largest first (as the map draws them, smaller ones on top; the grouping's order first, so
+    /// that ties stay in one order whatever the hashing).
     static func places(_ loans: [KivaLoan], countries: [String: Country], context: ReportContext)
-        -> [(point: Chart.MapPoint, loans: Int, requested: Money)] {
-        mapPoints(loans, countries: countries, context: context).filter(\.point.isOnGlobe).sorted { Chart.MapPoint.drawnBefore($0.point, $1.point) }
-    }
-
-    /// One circle per country and position (Kiva often places every loan of a country at one
-    /// point), sized by the amount requested there.
-    static func mapPoints(_ loans: [KivaLoan], countries: [String: Country], context: ReportContext)
         -> [(point: Chart.MapPoint, loans: Int, requested: Money)] {
         struct Key: Hashable { let code: String; let latitude: Double; let longitude: Double }
         var groups: [Key: [KivaLoan]] = [:]
@@ -187,16 +182,17 @@ public enum LoansReport {
             groups[Key(code: loan.location.countryCode, latitude: point.latitude, longitude: point.longitude), default: []].append(loan)
         }
         let keys = groups.keys.sorted { ($0.code, $0.latitude, $0.longitude) < ($1.code, $1.latitude, $1.longitude) }
-        return keys.map { key in
+        let circles = keys.map { key in
             let list = groups[key]!
             let place = KivaSupport.place(key.code, kivaName: list.first?.location.country, countries: countries)
             let towns = Set(list.compactMap(\.location.town)).sorted()
             let requested = list.reduce(Money.zero(list[0].loanAmount.currency)) { $0 + $1.loanAmount }
             let label = towns.isEmpty ? place.name : "\(towns.joined(separator: ", ")), \(place.name)"
-            return (Chart.MapPoint(label: label, latitude: key.latitude, longitude: key.longitude, value: requested.minorUnits,
+            return (point: Chart.MapPoint(label: label, latitude: key.latitude, longitude: key.longitude, value: requested.minorUnits,
                                    valueText: "\(list.count) loan\(list.count == 1 ? "" : "s"), \(context.money(requested)) requested"),
-                    list.count, requested)
+                    loans: list.count, requested: requested)
         }
+        return circles.filter(\.point.isOnGlobe).sorted { Chart.MapPoint.drawnBefore($0.point, $1.point) }
     }
 
     /// The start page's loans: how many, how much requested and funded, and the top countries.
