@@ -338,7 +338,9 @@ import Testing
         let shard = try #require(Shard(index: 1, count: 3))
         var options = BuildOptions(data: Self.synthetic, output: FileManager.default.temporaryDirectory.appendingPathComponent("unused"))
         options.shard = shard
-        let (share, warnings, _, feeds) = try Build(options: options).load(try DataFolder(root: Self.synthetic))
+        let shares = OtherShares(shard: shard, census: nil)
+        let (share, warnings, _) = try Build(options: options).load(try DataFolder(root: Self.synthetic), readers: shares.readers(cacheFeeds: nil))
+        let feeds = shares.feeds
         #expect(whole.accounts.count == 10 && share.accounts.count == 10)
         var kept = 0
         for (all, part) in zip(whole.accounts, share.accounts) {
@@ -375,7 +377,9 @@ import Testing
         var options = BuildOptions(data: Self.synthetic, output: FileManager.default.temporaryDirectory.appendingPathComponent("unused"))
         options.shard = shard
         let folder = try DataFolder(root: Self.synthetic)
-        let (dataset, _, _, feeds) = try Build(options: options).load(folder, census: census)
+        let shares = OtherShares(shard: shard, census: census)
+        let (dataset, _, _) = try Build(options: options).load(folder, readers: shares.readers(cacheFeeds: nil))
+        let feeds = shares.feeds
         let own = dataset.accounts.filter { shard.owns(Page.entity(of: $0.account)) }
         #expect(!own.isEmpty && own.count < dataset.accounts.count)
         for data in dataset.accounts {
@@ -400,15 +404,16 @@ import Testing
         options.shard = Shard(index: 0, count: 3)
         let build = Build(options: options)
         let folder = try DataFolder(root: Self.synthetic)
-        let (dataset, _, _, feeds) = try build.load(folder)
-        var summarised = feeds.summarised
-        let figures = try build.figuresElsewhere(dataset, folder: folder, summarised: summarised)
+        let shares = OtherShares(shard: try #require(options.shard), census: nil)
+        let (dataset, _, _) = try build.load(folder, readers: shares.readers(cacheFeeds: nil))
+        var summarised = shares.feeds.summarised
+        let figures = try OtherShares.figures(build, dataset, folder: folder, summarised: summarised)
         #expect(!summarised.isEmpty && figures.count == summarised.count)
         #expect(figures.allSatisfy { $0.value.latest == summarised[$0.key]?.latest })
         let index = try #require(dataset.accounts.firstIndex { summarised[$0.account.uid] != nil })
         let uid = dataset.accounts[index].account.uid
         summarised[uid]?.digest = "the bytes of an earlier version"
-        let error = try #require(throws: BuildError.self) { try build.figuresElsewhere(dataset, folder: folder, summarised: summarised) }
+        let error = try #require(throws: BuildError.self) { try OtherShares.figures(build, dataset, folder: folder, summarised: summarised) }
         #expect(error.step == .load && error.exitCode == .dataError)
         #expect(error.diagnostics.map(\.file) == [Self.synthetic.path + "/starling/feed/\(uid).json"])
     }

@@ -128,13 +128,16 @@ public struct Build {
             progress("load: \(units.changed.count) of \(units.changed.count + units.held.count) accounts changed since the last build;"
                      + " the others from their summaries")
             do {
-                return try run(BuildRun(plan: plan, incremental: incremental, tool: tool, units: units))
+                return try run(BuildRun(plan: plan, incremental: incremental, tool: tool, elsewhere: LastBuild(plan: units)))
             } catch {
                 guard error.unitsFallback else { throw error }
                 progress("load: \(error.diagnostics.first?.message ?? "the last build's summaries do not fit"); building every account")
             }
         }
-        return try run(BuildRun(plan: plan, incremental: incremental, tool: tool, units: nil))
+        // A share leaves the other shares' accounts to them; a plain build maps every account.
+        var elsewhere: any Elsewhere = AllHere()
+        if let shard = options.shard { elsewhere = try OtherShares(self, shard: shard, folder: plan.folder) }
+        return try run(BuildRun(plan: plan, incremental: incremental, tool: tool, elsewhere: elsewhere))
     }
 
     /// A rebuild that cannot keep the held accounts' pages after all (``Units``): it is built again, whole.
@@ -163,10 +166,9 @@ public struct Build {
         defer { staging.end() }
         let heldPages: [String]
         do throws(BuildError) {
-            heldPages = try renderStep(run, input, report, staging)
+            heldPages = try renderStep(run, report, staging)
             let written = try writeStep(run, input, report, staging)
-            try extrasStep(run, input, report, templates: templates, mapped: mapped, hashes: written.hashes,
-                           manifestEntries: written.manifestEntries, into: &staging)
+            try extrasStep(run, input, report, templates: templates, mapped: mapped, written: written, into: &staging)
             // A share's record goes in last: the part is finished when it is there.
             if let partText = written.partText {
                 try Self.writeError { () throws(SiteWriter.WriteError) in try staging.writer.write(partText, to: PartRecord.fileName) }
@@ -299,7 +301,7 @@ public struct Build {
     /// (With what the report would add: the rates dated after the data, ``NestEggReport/Site/reportNotes``.)
     public func load() throws(BuildError) -> (Dataset, [Diagnostic]) {
         let folder = try openDataFolder()
-        let (dataset, warnings, _, _) = try load(folder)
+        let (dataset, warnings, _) = try load(folder)
         return (dataset, warnings + placed(SiteReport.ratesNotes(dataset.rates, context: ReportContext(dataset: dataset)), folder: folder))
     }
 
@@ -323,16 +325,11 @@ public struct Build {
     /// The dataset, its warnings as the console shows them (paths from the data folder's label),
     /// and as the data notes page does (paths inside the data folder: a published page never shows
     /// where the data sat on the machine that built it).
-    /// A share keeps the feeds of the accounts whose pages are its own (``Page/entity``), and of
-    /// the others what their summaries need first (``ShareFeeds``).
-    /// `readers`: a plain build's (``Units/Feeds``); `spendingCodes`: with readers that do not read
+    /// `readers`: the feeds' (``Elsewhere/readers(cacheFeeds:)``); `spendingCodes`: with readers that do not read
     /// every feed, the spending categories of the feeds they leave (``BudgetCategories/notes(_:spendingCodes:)``).
-    func load(_ folder: DataFolder, census: CensusSet? = nil, readers given: FeedReaders? = nil,
-              spendingCodes: Set<String>? = nil) throws(BuildError)
-        -> (Dataset, [Diagnostic], notes: [Diagnostic], feeds: ShareFeeds) {
+    func load(_ folder: DataFolder, readers: FeedReaders = .files, spendingCodes: Set<String>? = nil) throws(BuildError)
+        -> (Dataset, [Diagnostic], notes: [Diagnostic]) {
         let log = DiagnosticLog()
-        let record = ShareFeeds.Recorder()
-        let readers = options.shard.map { ShareFeeds.readers($0, census: census, into: record) } ?? given ?? .files
         let dataset = DataLoader.load(folder, log: log, feeds: readers)
         // The budgets are checked against the categories the report gives the spending, which
         // needs every feed's (the report's one category mapping, ``BudgetCategories``).
@@ -350,7 +347,7 @@ public struct Build {
             if note.file.isEmpty { note.file = "(the data folder)" }
             return note
         }
-        return (dataset, diagnostics, notes, record.feeds)
+        return (dataset, diagnostics, notes)
     }
 
     /// Runs a check whose diagnostics name files inside the data folder, placing them as the console shows them.
@@ -371,76 +368,6 @@ public struct Build {
                 : label == "." ? diagnostic.file : (label.hasSuffix("/") ? label : label + "/") + diagnostic.file
             return placed
         }
-    }
-
-    /// Whether the feed at `path` (a Starling account's or a Qapital goal's) is this share's to read.
-    func ownsFeed(_ path: String) -> Bool {
-        guard let shard = options.shard else { return true }
-        for (folder, entity) in [("starling/feed/", { Page.entity(ofStarlingAccount: $0) }), ("qapital/feed/", { Int($0).map(Page.entity(ofQapitalGoal:)) })]
-            as [(String, (String) -> String?)] where path.hasPrefix(folder) && path.hasSuffix(".json") {
-            guard let entity = entity(String(path.dropFirst(folder.count).dropLast(".json".count))) else { return true }
-            return shard.owns(entity)
-        }
-        return true
-    }
-
-    /// With `--census`: the census, read for the data's accounts (`starling/accounts.json`).
-    func readCensus(_ folder: DataFolder) throws(BuildError) -> CensusSet? {
-        guard let url = options.census else { return nil }
-        try Census.refuseImports(folder)
-        // A census file that is a link may not lead into the output, which the swap replaces.
-        if let error = Destinations.checkLinks([.init(flat: url, what: "census", suffix: "." + Census.fileExtension)],
-                                               replaced: [("--output", options.output, true)]) { throw error }
-        let scratch = DiagnosticLog()
-        let accounts = folder.contains("starling/accounts.json")
-            ? folder.document("starling/accounts.json", log: scratch).map(StarlingLoader.accounts(in:)) ?? [] : []
-        // A broken accounts list is the load's to report, in its own words: the census is not read.
-        if scratch.hasErrors { return nil }
-        // The figures of this share's own accounts come from their feeds, not from the census.
-        let shard = options.shard
-        let census = try CensusSet.read(url, accounts: accounts, figuresOf: { uid in shard.map { !$0.owns(Page.entity(ofStarlingAccount: uid)) } ?? true })
-        progress("load: the census in \(url.path): \(census.feeds.count) feeds")
-        return census
-    }
-
-    /// The summaries of the accounts whose pages are not this share's (``AccountFigures``), by
-    /// UID (`summarised`: what the load kept of their feeds). With a census (`census`, by UID) they
-    /// are the census's, which carry everything the site-wide pages need: no feed is read again.
-    /// Without one, each feed the load let go is read again, one account per core at a time, its
-    /// summary worked out and the feed let go; a feed that cannot be read now, or whose bytes
-    /// changed since the load read them (SHA-256), stops the build. (The census's figures are
-    /// checked to be there for every account it holds, ``CensusSet/figures(of:folder:)``.) Either way the load reported
-    /// the feeds' problems and kept their latest times, which the summaries carry: they make the
-    /// data's as-of date.
-    func figuresElsewhere(_ dataset: Dataset, folder: DataFolder, summarised: [String: ShareFeeds.Summarised],
-                          census: [String: AccountFigures]? = nil) throws(BuildError) -> [String: AccountFigures] {
-        if let shard = options.shard {
-            progress("load: share \(shard) keeps the feeds of \(dataset.accounts.count - summarised.count) of \(dataset.accounts.count) accounts"
-                + " and \(dataset.qapital.feeds.count) goals' feeds; of the others, what the site-wide pages need")
-        }
-        var all = census ?? [:]
-        for (uid, loaded) in summarised where all[uid] != nil { all[uid]!.latest = loaded.latest }
-        let others = dataset.accounts.filter { summarised[$0.account.uid] != nil && all[$0.account.uid] == nil }
-        guard !others.isEmpty else { return all }
-        let context = ReportContext(dataset: dataset)
-        let log = DiagnosticLog()
-        let figures = Concurrently.map(others.count, log: log) { index, log -> AccountFigures in
-            var data = others[index]
-            let (items, digest) = StarlingLoader.readFeed(of: data.account, in: folder, log: log, digest: true)
-            data.feed = items
-            let loaded = summarised[data.account.uid]
-            if let first = loaded?.digest, digest != first {
-                log.report(Diagnostic(.error, file: StarlingLoader.feedPath(of: data.account), message: "changed while the build read it; build again"))
-            }
-            var figures = AccountFigures(data, context: context)
-            figures.latest = loaded?.latest
-            return figures
-        }
-        if log.hasErrors {
-            throw BuildError(step: .load, exitCode: .dataError, diagnostics: placed(log.diagnostics.filter { $0.severity == .error }, folder: folder))
-        }
-        for (uid, figure) in zip(others.map(\.account.uid), figures) { all[uid] = figure }
-        return all
     }
 
     func loadTemplates() throws(BuildError) -> TemplateLibrary {

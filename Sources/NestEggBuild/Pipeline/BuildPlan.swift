@@ -49,6 +49,10 @@ extension Build {
                 message: "--signing-key does not go with --shard: a share holds part of the statements manifest, and signs nothing;"
                     + " give the key to nestegg merge, which signs the whole manifest (with --part-key, to know the parts are the run's)")])
         }
+        if options.shard == nil, options.census != nil {
+            throw BuildError(step: .load, exitCode: .usage, diagnostics: [Diagnostic(.error, file: options.output.path,
+                message: "--census goes with --shard: it stands for the feeds a share does not read")])
+        }
         if options.shard == nil, options.partKey != nil {
             throw BuildError(step: .load, exitCode: .usage, diagnostics: [Diagnostic(.error, file: options.output.path,
                 message: "--part-key goes with --shard (and with nestegg merge): it authenticates a share's part for the merge")])

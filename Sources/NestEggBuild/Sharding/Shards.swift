@@ -231,7 +231,7 @@ extension Shard: Codable {
     }
 }
 
-/// What a share's load did with the feeds (``Build/load(_:census:)``). A share maps its own
+/// What a share's load did with the feeds (``OtherShares``). A share maps its own
 /// accounts (``Page/entity``) from their feeds; of every other account it keeps a summary instead
 /// (``AccountFigures``), and the load keeps of that account's feed what the summary needs first:
 /// its latest time, for the data's as-of date, and the SHA-256 of the bytes it read (`nil` when a
