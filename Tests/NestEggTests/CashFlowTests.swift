@@ -159,7 +159,7 @@ import Testing
         let figures = AccountFigures.of(dataset, context: context)
         let months = CashFlowReport.months(dataset, context: context, figures: figures)
         let totals = SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock))
-        let app = SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock, starling: false))
+        let app = SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock, bankAccounts: false))
         let reconciliations = CashFlowReport.reconciliations(CashFlowReport.accounts(dataset, figures: figures), totals: totals, app: app,
                                                              months: months.map(\.month))
         let spent = BudgetsTests.expectedSpent(asOf: asOf.description)

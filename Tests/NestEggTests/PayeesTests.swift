@@ -13,7 +13,7 @@ import Testing
                         counted: Bool = true, id: String? = nil) -> PayeePayment {
         let date = CivilDate(iso8601: day)!
         return PayeePayment(name: name, date: date, amount: Money(minorUnits: Int128(minor), currency: currency), incoming: incoming,
-                            account: "Personal", source: .starling, reference: "REF", counted: counted, sourceID: id ?? "\(name)-\(day)-\(minor)")
+                            account: "Personal", source: .bankAccount, reference: "REF", counted: counted, sourceID: id ?? "\(name)-\(day)-\(minor)")
     }
 
     @Test func namesThatDifferInCaseOrSpacingAreOneCounterparty() {

@@ -49,7 +49,7 @@ import Testing
                                            seed: 21, count: 300, pieces: 4)
         let date = CivilDate(year: 2026, month: 11, day: 2)!
         let items = ids.enumerated().map { index, id in
-            SpendingItem(sourceID: id, source: index % 3 == 0 ? .transactions : .starling, name: "x", category: SpendingCategory(key: "c", name: "C"),
+            SpendingItem(sourceID: id, source: index % 3 == 0 ? .transactions : .bankAccount, name: "x", category: SpendingCategory(key: "c", name: "C"),
                          amount: Money(minorUnits: 100, currency: .gbp), date: date, instant: nil, accountName: "a", provider: nil,
                          pinned: true, pending: false)
         }
@@ -161,7 +161,7 @@ import Testing
         #expect(list.map(\.id) == ["starling:shop", "starling:eat", "transactions:1"])
         let eat = try #require(list.first { $0.id == "starling:eat" })
         #expect(eat.category.name == "Eating out")
-        #expect(eat.source == .starling)
+        #expect(eat.source == .bankAccount)
         #expect(eat.accountName == "Personal")
         #expect(eat.pinned)
         #expect(list[0].pending)
@@ -204,7 +204,7 @@ import Testing
         return (0..<count).map { index in
             let name = spellings[Int(random.next() % UInt64(spellings.count))]
             let date = CivilDate(year: 2025 + Int(random.next() % 2), month: 1 + Int(random.next() % 12), day: 1 + Int(random.next() % 28))!
-            return SpendingItem(sourceID: "\(index)", source: random.next() % 2 == 0 ? .starling : .transactions, name: "n\(index)",
+            return SpendingItem(sourceID: "\(index)", source: random.next() % 2 == 0 ? .bankAccount : .transactions, name: "n\(index)",
                                 category: TransactionsRules.appCategory(name),
                                 amount: Money(minorUnits: Int64(random.next() % 20_000) - 1_000, currency: currencies[Int(random.next() % 3)]),
                                 date: date, instant: nil, accountName: "a", provider: nil, pinned: random.next() % 4 != 0, pending: false)
@@ -281,7 +281,7 @@ import Testing
     /// tie unless the rows show the same, so runs cut anyhow merge to one order.
     @Test func theOrderIsTotal() {
         func item(_ account: String, name: String = "Shop", amount: Int128 = 100, category: String = "Food") -> SpendingItem {
-            SpendingItem(sourceID: "same-id", source: .starling, name: name, category: TransactionsRules.appCategory(category),
+            SpendingItem(sourceID: "same-id", source: .bankAccount, name: name, category: TransactionsRules.appCategory(category),
                          amount: Money(minorUnits: amount, currency: .gbp), date: CivilDate(year: 2026, month: 3, day: 1)!,
                          instant: Instant(millisecondsSinceEpoch: 1_772_323_200_000), accountName: account, provider: nil, pinned: true, pending: false)
         }

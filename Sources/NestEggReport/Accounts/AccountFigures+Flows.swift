@@ -174,7 +174,7 @@ extension AccountFigures {
         for entry in flows.payments {
             guard let day = date(entry.day), let amount = money(entry.units, limit: Money.maximumMinorUnits) else { return nil }
             payments.append(PayeePayment(name: entry.name, date: day, amount: amount, incoming: entry.incoming, account: account.name,
-                                         source: .starling, reference: entry.reference, counted: true, sourceID: entry.id))
+                                         source: .bankAccount, reference: entry.reference, counted: true, sourceID: entry.id))
         }
         return (AccountCashFlow(uid: account.uid, name: account.name, currency: currency, months: cashFlow),
                 RecurringRule.Found(series: series, upcoming: upcomingItems), payments)

@@ -270,7 +270,7 @@ extension SpendingItem {
             guard AccountFigures.instants.contains(time) else { return nil }
             instant = Instant(millisecondsSinceEpoch: time)
         }
-        self.init(sourceID: row.id, source: .starling, name: row.name, category: category,
+        self.init(sourceID: row.id, source: .bankAccount, name: row.name, category: category,
                   amount: Money(minorUnits: row.units, currency: currency), date: CivilDate(daysSinceEpoch: row.day), instant: instant,
                   accountName: accountName, provider: nil, pinned: true, pending: row.pending)
     }

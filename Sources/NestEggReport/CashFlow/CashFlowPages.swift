@@ -212,7 +212,7 @@ extension CashFlowReport {
         let months = months ?? self.months(dataset, context: context, figures: figures)
         let reconciliations = reconciliations ?? self.reconciliations(
             accounts(dataset, figures: figures), totals: SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock)),
-            app: SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock, starling: false)), months: months.map(\.month))
+            app: SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock, bankAccounts: false)), months: months.map(\.month))
         guard !months.isEmpty else { return [] }
         let base = context.settings.baseCurrency
         let crumbs = [Link("Dashboard", "index")]

@@ -46,7 +46,7 @@ public struct PayeePayment: Sendable, Hashable {
             let name = incoming ? (Text.trimmed(item.counterPartyName).isEmpty ? "Unnamed payer" : Text.trimmed(item.counterPartyName))
                 : AccountCashFlow.payee(of: item)
             payments.append(PayeePayment(name: Text.singleLine(name), date: clock.date(of: item.transactionTime), amount: item.amount,
-                                         incoming: incoming, account: data.account.name, source: .starling,
+                                         incoming: incoming, account: data.account.name, source: .bankAccount,
                                          reference: Text.singleLine(item.reference), counted: true, sourceID: item.uid))
         }
         return payments
@@ -75,7 +75,7 @@ public struct PayeePayment: Sendable, Hashable {
     /// Newest first; on one day by source, account, direction, amount and id, so the order is the data's alone.
     static func newestFirst(_ a: PayeePayment, _ b: PayeePayment) -> Bool {
         if a.date != b.date { return a.date > b.date }
-        if a.source != b.source { return a.source == .starling }
+        if a.source != b.source { return a.source == .bankAccount }
         if a.account != b.account { return a.account < b.account }
         if a.incoming != b.incoming { return !a.incoming }
         if a.amount.currency != b.amount.currency { return a.amount.currency < b.amount.currency }

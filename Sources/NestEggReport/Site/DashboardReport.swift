@@ -135,7 +135,7 @@ public enum DashboardReport {
                 htmlHref: Page.htmlLink(section.href))
         }
         // The transactions app's part of the spending, so the headline can say what its figure is made of.
-        let app = SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock, starling: false))
+        let app = SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock, bankAccounts: false))
         let headline = HeadlineReport.view(statements: statements, spending: spending, app: app, context: context)
         let view = View(dataAsOf: dataAsOf.map(context.date), headline: headline, sections: views, hasSections: !views.isEmpty)
         return Page(path: "index", title: dataset.settings.title, template: "index", section: nil, view: view)

@@ -75,7 +75,7 @@ public enum SiteReport {
         var appSpending: [SpendingItem] {
             appLock.withLock {
                 if let appItems { return appItems }
-                let items = TransactionsRules.items(from: dataset, clock: clock, starling: false)
+                let items = TransactionsRules.items(from: dataset, clock: clock, bankAccounts: false)
                 appItems = items
                 return items
             }

@@ -20,7 +20,7 @@ public struct SpendingItem: Sendable, SharedRecord {
     public enum Source: String, Sendable, Hashable {
         case transactions = "Transactions app"
         /// A bank account's payment (Starling's or another bank's, ``AccountData``).
-        case starling = "Bank account"
+        case bankAccount = "Bank account"
     }
 
     public struct Fields: Sendable, Hashable {
@@ -29,7 +29,7 @@ public struct SpendingItem: Sendable, SharedRecord {
         public var sourceID: String
         public var source: Source
         /// Unique across sources: `transactions:<id>` or `starling:<feedItemUid>`.
-        public var id: String { (source == .starling ? "starling:" : "transactions:") + sourceID }
+        public var id: String { (source == .bankAccount ? "starling:" : "transactions:") + sourceID }
         public var name: String
         public var category: SpendingCategory
         /// Money spent, positive (a refund in the transactions app may be negative).
@@ -50,9 +50,9 @@ public struct SpendingItem: Sendable, SharedRecord {
 
     /// Whom the item paid: a bank payment's counterparty, a transactions app entry's provider
     /// (``PayeePayment/payee(provider:)``); its payee page is found by this name.
-    public var payee: String { fields.source == .starling ? Text.singleLine(fields.name) : PayeePayment.payee(provider: fields.provider) }
+    public var payee: String { fields.source == .bankAccount ? Text.singleLine(fields.name) : PayeePayment.payee(provider: fields.provider) }
     /// What the transactions app says the entry was for ("Weekly shop"); a bank payment has none beside its payee.
-    public var note: String { fields.source == .starling ? "" : Text.singleLine(fields.name) }
+    public var note: String { fields.source == .bankAccount ? "" : Text.singleLine(fields.name) }
 
     public var fields: Fields {
         // Read in place (no copy of the fields for each one read).
@@ -134,9 +134,9 @@ public enum TransactionsRules {
     /// Every item from both sources, newest first, each category under one name. `figures` gives
     /// every bank account's items (``AccountFigures/spending``), by account UID: none of one
     /// whose figures hold no rows (they come as runs, ``SiteReport/SpendingRows``); without them,
-    /// each account's are worked out from its feed. Without `starling`, the transactions app's items only.
+    /// each account's are worked out from its feed. Without `bankAccounts`, the transactions app's items only.
     public static func items(from dataset: Dataset, clock: LocalClock, figures: [String: AccountFigures]? = nil,
-                             starling: Bool = true) -> [SpendingItem] {
+                             bankAccounts: Bool = true) -> [SpendingItem] {
         // Category names are worked out once per spelling, not once per transaction.
         var appCategories: [String: SpendingCategory] = [:]
         func appCategory(_ name: String) -> SpendingCategory {
@@ -154,7 +154,7 @@ public enum TransactionsRules {
                                 provider: transaction.provider, pinned: transaction.pinned, pending: false)
         }
         var categories = StarlingCategories(settings: dataset.settings)
-        for data in dataset.accounts where starling {
+        for data in dataset.accounts where bankAccounts {
             items += figures.map { $0[data.account.uid]?.spending ?? [] } ?? starlingItems(of: data, clock: clock, categories: &categories)
         }
         // Sorted by index: moving a million large items about costs more than the comparisons.
@@ -166,7 +166,7 @@ public enum TransactionsRules {
     static func starlingItems(of data: AccountData, clock: LocalClock, categories: inout StarlingCategories) -> [SpendingItem] {
         data.feed.filter(isSpending).map { item in
             let name = item.counterPartyName.isEmpty ? Text.singleLine(item.reference) : item.counterPartyName
-            return SpendingItem(sourceID: item.uid, source: .starling, name: name,
+            return SpendingItem(sourceID: item.uid, source: .bankAccount, name: name,
                                 category: categories.category(item.spendingCategory), amount: item.amount,
                                 date: clock.date(of: item.transactionTime), instant: item.dateOnly ? nil : item.transactionTime,
                                 accountName: data.account.name, provider: nil, pinned: true,
