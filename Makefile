@@ -1,7 +1,7 @@
 # NestEgg — the two commands:  make site  (build the sample site)  and  make test.
 SWIFT ?= swift
 # Debian packages the build needs; `make deps` installs whichever are missing.
-DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev pkg-config poppler-utils
+DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev libjemalloc-dev pkg-config poppler-utils
 # What `nestegg build --pdf` needs (Chromium prints the statements); `make test` and `make pdf`
 # install it, so CI runs the PDF test; `make site` does not need it.
 PDF_PACKAGES := chromium

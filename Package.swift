@@ -58,7 +58,12 @@ let package = Package(
             dependencies: [
                 "NestEggBuild", "NestEggServe", "NestEggFetch", "NestEggSupport", "NestEggSynthetic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // jemalloc from Debian (libjemalloc-dev) in place of glibc's allocator: a build makes
+            // many small short-lived strings on every core, where it spends a fifth less CPU
+            // (bench-results/HISTORY.md, 2026-11-29). The library is linked, so it replaces malloc
+            // for the whole process, the Swift runtime's and cmark-gfm's included.
+            linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux]))]
         ),
         // swift-mustache is the reference NestEgg's own Mustache renderer is checked against
         // (MustacheParityTests); see the README's "Dependencies".

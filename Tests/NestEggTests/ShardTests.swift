@@ -397,6 +397,21 @@ import Testing
         }
     }
 
+    /// The library refuses a census without a share, as the command line does: a census stands
+    /// for the feeds a share does not read, and a build of every account reads them all. Nothing is written.
+    @Test func aCensusWithoutAShareIsRefused() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let census = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: census) }
+        var options = BuildOptions(data: Self.synthetic, output: work.appendingPathComponent("site"))
+        options.census = census
+        let error = try #require(throws: BuildError.self) { try Build(options: options).run() }
+        #expect(error.exitCode == .usage, "\(error.diagnostics)")
+        #expect(error.diagnostics.map(\.message) == ["--census goes with --shard: it stands for the feeds a share does not read"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).isEmpty)
+    }
+
     /// A feed the load let go is read again for its summary; if its bytes are not what the load
     /// read (the file changed in between), the build stops, naming it, instead of mixing two versions.
     @Test func aFeedThatChangedBetweenItsTwoReadsStopsTheShare() throws {
