@@ -9,8 +9,8 @@ import Foundation
 // The steps of ``Build/run(_:)``, in the order the data flows: load → map → reduce → open →
 // render → write → extras → commit. Each is a function of its own that takes the run and what
 // the steps before it gave, and gives what the steps after it take. Every build takes them all;
-// where its accounts not mapped here come from is the run's ``Elsewhere``, which the steps ask,
-// never branch on. Only the steps from open on stage files (``BuildStaging``); nothing reaches
+// where its accounts not mapped here come from is the run's ``Elsewhere``, which the steps ask
+// instead of branching on a rebuild or a share. Only the steps from open on stage files (``BuildStaging``); nothing reaches
 // the output before the commit.
 
 /// One run of the build: what it is to do (``BuildPlan``), what it knows of the last build, and

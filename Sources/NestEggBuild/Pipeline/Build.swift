@@ -147,7 +147,7 @@ public struct Build {
         return error
     }
 
-    /// The build, with `units`: as a rebuild that maps the changed accounts only. Its steps
+    /// The build, its accounts not mapped here coming from `run.elsewhere` (``Elsewhere``). Its steps
     /// (Build+Steps.swift), in the order the data flows; each takes what the steps before it gave.
     /// Nothing reaches the output folder or the files beside it before the commit: after a step
     /// that stages fails, what it and the steps before it staged is discarded.

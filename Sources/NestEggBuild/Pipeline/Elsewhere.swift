@@ -6,8 +6,9 @@ import NestEggSupport
 import NestEggWrite
 
 /// Where the accounts a run does not map itself come from. Every build takes the same steps
-/// (Build+Steps.swift); builds differ only in this value, which each step asks for the others'
-/// part instead of branching:
+/// (Build+Steps.swift); which accounts they map, and where the others' part comes from, is this
+/// value's, which each step asks instead of branching (what a share renders of the site is
+/// ``Build/render(_:into:reuse:rows:morePages:)``'s, by its shard):
 /// - a plain build maps every account (``AllHere``);
 /// - a rebuild holds the accounts whose files are unchanged as the last build left them
 ///   (``LastBuild``: their summaries, files and manifest entries);
@@ -69,22 +70,27 @@ struct WrittenManifest {
 
 extension Elsewhere {
     var held: [String: Units.Held] { [:] }
-    var unreadSpendingCodes: Set<String>? { nil }
-    func checkLoaded(_ build: Build, _ run: BuildRun, _ dataset: Dataset) throws(BuildError) {}
-    func checkReport(_ site: Site) throws(BuildError) {}
-    func keepPages(_ run: BuildRun, into writer: SiteWriter) throws(BuildError) -> [String] { [] }
 }
 
 /// A plain build: every account is mapped here, read from its feed.
 struct AllHere: Elsewhere {
     func readers(cacheFeeds: Units.Feeds?) -> FeedReaders { cacheFeeds?.readers ?? .files }
 
+    var unreadSpendingCodes: Set<String>? { nil }
+
+    func checkLoaded(_ build: Build, _ run: BuildRun, _ dataset: Dataset) throws(BuildError) {}
+
     func others(_ build: Build, _ run: BuildRun, _ dataset: Dataset, mapped: [Units.Mapped]?) throws(BuildError) -> OtherFigures {
         OtherFigures()
     }
 
+    func checkReport(_ site: Site) throws(BuildError) {}
+
+    /// The report holds every account's rows.
     func rows(_ build: Build, _ run: BuildRun, _ input: BuildInput, _ report: BuildReport, renderer: PageRenderer,
               mapped: [Units.Mapped]?) -> Beside<BuildError?>? { nil }
+
+    func keepPages(_ run: BuildRun, into writer: SiteWriter) throws(BuildError) -> [String] { [] }
 
     /// Every statement's entry, hashed as written (or as the cache knows the unchanged files).
     func writeManifest(_ build: Build, _ run: BuildRun, _ input: BuildInput, _ report: BuildReport, into writer: SiteWriter) throws(BuildError) -> WrittenManifest {

@@ -17,10 +17,11 @@ struct OtherShares: Elsewhere {
     let census: CensusSet?
     /// With a census: the data's digests, the census's standing for the feeds the share does not read.
     let digests: DataDigests?
-    /// What the load kept of the feeds (``ShareFeeds``).
+    /// What the load kept of the feeds (``ShareFeeds``): the readers record into it, so a share
+    /// value serves one run's one load (``Build/run()`` makes one per run).
     let record = ShareFeeds.Recorder()
 
-    /// The share, with `census` read and no digests (for the tests).
+    /// The share, with `census` read and no digests: for the tests of its load, which make no part record.
     init(shard: Shard, census: CensusSet?) {
         (self.shard, self.census, digests) = (shard, census, nil)
     }
@@ -37,7 +38,15 @@ struct OtherShares: Elsewhere {
     /// What the load kept of the feeds.
     var feeds: ShareFeeds { record.feeds }
 
-    func readers(cacheFeeds: Units.Feeds?) -> FeedReaders { ShareFeeds.readers(shard, census: census, into: record) }
+    /// A share's readers (``ShareFeeds/readers(_:census:into:)``); a share keeps no cache (``BuildPlan/keepsCache``).
+    func readers(cacheFeeds: Units.Feeds?) -> FeedReaders {
+        assert(cacheFeeds == nil, "a share keeps no cache, so it makes no account's summary")
+        return ShareFeeds.readers(shard, census: census, into: record)
+    }
+
+    /// `nil`: a share's readers leave the other shares' feeds unread (``FeedReaders/readsEveryFeed``
+    /// is false), and the budgets are checked against every feed's categories by a build that reads them all.
+    var unreadSpendingCodes: Set<String>? { nil }
 
     /// The feeds this share parsed are the bytes the census was made from.
     func checkLoaded(_ build: Build, _ run: BuildRun, _ dataset: Dataset) throws(BuildError) {
@@ -51,12 +60,17 @@ struct OtherShares: Elsewhere {
     func others(_ build: Build, _ run: BuildRun, _ dataset: Dataset, mapped: [Units.Mapped]?) throws(BuildError) -> OtherFigures {
         let summarised = feeds.summarised
         let uids = dataset.accounts.map(\.account.uid).filter { summarised[$0] != nil }
-        let census = try census.map { census throws(BuildError) in try census.figures(of: uids, folder: build.options.data) }
+        let censusFigures = try census.map { census throws(BuildError) in try census.figures(of: uids, folder: build.options.data) }
         build.progress("load: share \(shard) keeps the feeds of \(dataset.accounts.count - summarised.count) of \(dataset.accounts.count) accounts"
             + " and \(dataset.qapital.feeds.count) goals' feeds; of the others, what the site-wide pages need")
-        let figures = try Self.figures(build, dataset, folder: run.plan.folder, summarised: summarised, census: census)
-        return OtherFigures(figures: figures, rows: self.census.map { .runs($0.totals) } ?? .inMemory)
+        let figures = try Self.figures(build, dataset, folder: run.plan.folder, summarised: summarised, census: censusFigures)
+        return OtherFigures(figures: figures, rows: census.map { .runs($0.totals) } ?? .inMemory)
     }
+
+    /// The share's pages are its own accounts' and the site-wide ones; it keeps none of the last build's.
+    func checkReport(_ site: Site) throws(BuildError) {}
+
+    func keepPages(_ run: BuildRun, into writer: SiteWriter) throws(BuildError) -> [String] { [] }
 
     /// With a census, the transactions lists' rows are its runs, merged: the share keeps its own
     /// pages' rows only. The merge is one core's work, done beside the rendering of the pages
