@@ -86,6 +86,9 @@ struct LastBuild: Elsewhere {
         return uids.flatMap { held[$0]!.unit.pages }
     }
 
+    /// Every page of the report (the held accounts' are kept, not in it), and the site's files.
+    func renders(_ build: Build, _ site: Site) -> (pages: [Page], siteFiles: Bool, siteMap: Bool) { (site.pages, true, true) }
+
     /// The manifest with the held accounts' entries as the last build recorded them, in their places.
     func writeManifest(_ build: Build, _ run: BuildRun, _ input: BuildInput, _ report: BuildReport, into writer: SiteWriter) throws(BuildError) -> WrittenManifest {
         guard report.site.statementCount > 0 else { return WrittenManifest() }

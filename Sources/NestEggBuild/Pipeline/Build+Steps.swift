@@ -151,7 +151,8 @@ extension Build {
     /// staging; gives the kept pages' paths.
     func renderStep(_ run: BuildRun, _ report: BuildReport, _ staging: BuildStaging) throws(BuildError) -> [String] {
         let kept = try run.elsewhere.keepPages(run, into: staging.writer)
-        try render(staging.renderer, into: staging.writer, reuse: report.loaded?.reuse, rows: staging.rows, morePages: kept)
+        try render(staging.renderer, into: staging.writer, reuse: report.loaded?.reuse, rows: staging.rows, morePages: kept,
+                   elsewhere: run.elsewhere)
         if let printer = run.plan.printer { try printPDFs(report.site, with: printer, into: staging.writer) }
         return kept
     }

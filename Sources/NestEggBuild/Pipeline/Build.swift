@@ -424,12 +424,11 @@ public struct Build {
     /// pages wait for them; the others are rendered meanwhile. Its failure comes first: a census
     /// that does not fill the lists explains what else failed.
     /// `morePages`: the paths of pages the build keeps without rendering them (``Units``), for the site map.
+    /// `elsewhere`: which pages the run renders, and whether the site's other files (``Elsewhere/renders(_:_:)``).
     func render(_ renderer: PageRenderer, into writer: SiteWriter, reuse: PageReuse? = nil, rows: Beside<BuildError?>? = nil,
-                morePages: [String] = []) throws(BuildError) {
-        // A share renders its own pages; share 0 also the site's files that are not pages.
-        let pages = options.shard.map { shard in renderer.site.pages.filter(shard.owns) } ?? renderer.site.pages
+                morePages: [String] = [], elsewhere: any Elsewhere = AllHere()) throws(BuildError) {
+        let (pages, siteFiles, siteMap) = elsewhere.renders(self, renderer.site)
         let count = pages.count
-        if let shard = options.shard { progress("render: share \(shard): \(count) of \(renderer.site.pages.count) pages") }
         // A build that signs writes the statements' pages anew: a file kept from the last build is
         // the disk's bytes, which someone may have changed since, keeping its size and time.
         let signing = options.signingKey != nil, statements = StatementsReport.section.id + "/"
@@ -445,7 +444,7 @@ public struct Build {
         } else if let error = renderAll(pages) {
             throw error
         }
-        if let shard = options.shard, shard.index != 0 { return }
+        guard siteFiles else { return }
         if let reuse, reuse.kept > 0 { progress("render: \(reuse.kept) of \(count) pages unchanged since the last build, kept") }
         // The page for addresses that have none: HTML only (a static host serves it; nothing links to it).
         let notFound: PageRenderer.Output
@@ -454,8 +453,7 @@ public struct Build {
         } catch {
             throw Self.renderFailure(error, page: SiteMeta.notFoundPath)
         }
-        // A share lists its own pages only: the merge writes the site map from every part's files.
-        let sitemap = options.shard != nil ? nil : morePages.isEmpty ? SiteMeta.sitemap(for: renderer.site)
+        let sitemap = !siteMap ? nil : morePages.isEmpty ? SiteMeta.sitemap(for: renderer.site)
             : renderer.site.settings.baseURL.map { SiteMeta.sitemap(paths: renderer.site.pages.map(\.path) + morePages, baseURL: $0) }
         do {
             try writer.write(renderer.templates.stylesheet, to: "style.css")

@@ -7,8 +7,7 @@ import NestEggWrite
 
 /// Where the accounts a run does not map itself come from. Every build takes the same steps
 /// (Build+Steps.swift); which accounts they map, and where the others' part comes from, is this
-/// value's, which each step asks instead of branching (what a share renders of the site is
-/// ``Build/render(_:into:reuse:rows:morePages:)``'s, by its shard):
+/// value's, which each step asks instead of branching:
 /// - a plain build maps every account (``AllHere``);
 /// - a rebuild holds the accounts whose files are unchanged as the last build left them
 ///   (``LastBuild``: their summaries, files and manifest entries);
@@ -43,6 +42,10 @@ protocol Elsewhere: Sendable {
 
     /// Render: the others' files kept as the last build wrote them, checked; gives their pages' paths.
     func keepPages(_ run: BuildRun, into writer: SiteWriter) throws(BuildError) -> [String]
+
+    /// Render: which of the site's pages this run renders, and whether it writes the site's files
+    /// that are not pages (the stylesheet, the scripts, the search index, `404.html`) and the site map.
+    func renders(_ build: Build, _ site: Site) -> (pages: [Page], siteFiles: Bool, siteMap: Bool)
 
     /// Write: the statements manifest, or a share's part of it.
     func writeManifest(_ build: Build, _ run: BuildRun, _ input: BuildInput, _ report: BuildReport, into writer: SiteWriter) throws(BuildError) -> WrittenManifest
@@ -91,6 +94,8 @@ struct AllHere: Elsewhere {
               mapped: [Units.Mapped]?) -> Beside<BuildError?>? { nil }
 
     func keepPages(_ run: BuildRun, into writer: SiteWriter) throws(BuildError) -> [String] { [] }
+
+    func renders(_ build: Build, _ site: Site) -> (pages: [Page], siteFiles: Bool, siteMap: Bool) { (site.pages, true, true) }
 
     /// Every statement's entry, hashed as written (or as the cache knows the unchanged files).
     func writeManifest(_ build: Build, _ run: BuildRun, _ input: BuildInput, _ report: BuildReport, into writer: SiteWriter) throws(BuildError) -> WrittenManifest {

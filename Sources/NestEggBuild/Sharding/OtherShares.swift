@@ -72,6 +72,14 @@ struct OtherShares: Elsewhere {
 
     func keepPages(_ run: BuildRun, into writer: SiteWriter) throws(BuildError) -> [String] { [] }
 
+    /// A share renders its own pages (``Shard``); share 0 also the site's files that
+    /// are not pages. No share writes the site map: the merge writes it from every part's files.
+    func renders(_ build: Build, _ site: Site) -> (pages: [Page], siteFiles: Bool, siteMap: Bool) {
+        let pages = site.pages.filter(shard.owns)
+        build.progress("render: share \(shard): \(pages.count) of \(site.pages.count) pages")
+        return (pages, shard.index == 0, false)
+    }
+
     /// With a census, the transactions lists' rows are its runs, merged: the share keeps its own
     /// pages' rows only. The merge is one core's work, done beside the rendering of the pages
     /// that show no row (``Build/render(_:into:reuse:rows:morePages:)``).
