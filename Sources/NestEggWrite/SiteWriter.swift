@@ -706,15 +706,24 @@ public final class SiteWriter: Sendable {
     public func commit() throws(WriteError) -> Swap {
         sweepSpare()
         let (written, changed) = state.withLock { ($0.written, $0.changed) }
-        let previous = Set(Self.listFiles(under: output)).subtracting([Self.marker, Self.cacheFileName])
-        let removed = previous.subtracting(written).count
-        let summary = Summary(files: written.count, changed: changed, removed: removed)
-        var status = stat()
-        guard lstat(output.path, &status) == 0 else {
-            guard rename(staging.path, output.path) == 0 else { throw WriteError(path: output.path, reason: systemReason(errno)) }
-            stagingOwnership.release()
-            return Swap(output: output, previous: nil, exchanged: false, summary: summary)
+        func summary() -> Summary {
+            let previous = Set(Self.listFiles(under: output)).subtracting([Self.marker, Self.cacheFileName])
+            return Summary(files: written.count, changed: changed, removed: previous.subtracting(written).count)
         }
+        var status = stat()
+        if lstat(output.path, &status) != 0 {
+            if rename(staging.path, output.path) == 0 {
+                stagingOwnership.release()
+                return Swap(output: output, previous: nil, exchanged: false, summary: Summary(files: written.count, changed: changed, removed: 0))
+            }
+            // Another run of this output put its site there since the check: swapped with it, as
+            // with any site there (as if this run had come a moment later).
+            let code = errno
+            guard code == ENOTEMPTY || code == EEXIST, lstat(output.path, &status) == 0 else {
+                throw WriteError(path: output.path, reason: systemReason(code))
+            }
+        }
+        let summary = summary()
         // The old site is locked by this build while it is moved aside.
         let oldOwnership = Ownership(of: output.path)
         switch AtomicExchange.exchange(staging.path, output.path) {

@@ -191,6 +191,27 @@ import Testing
         #expect(left.isEmpty, "\(left)")
     }
 
+    /// Two merges into an output that is not there yet, at once, ten times: the one that finds
+    /// the other's new site in place when it swaps swaps with it, as with any site there, and
+    /// neither fails ("Directory not empty" was the second's error, exit 73, before).
+    @Test func twoFirstRunsOfOneOutputAtOnceBothSucceed() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        var parts: [String] = []
+        for index in 0..<2 {
+            let part = work.appendingPathComponent("part-\(index)")
+            let result = try NestEggBinary.run(["build", "-q", "--data", fixtures.path, "--output", part.path, "--shard", "\(index)/2"])
+            try #require(result.status == 0, "\(result.stderr)")
+            parts.append(part.path)
+        }
+        for round in 0..<10 {
+            let site = work.appendingPathComponent("site-\(round)")
+            let results = try Self.together([["merge", "-q"] + parts + ["--output", site.path], ["merge", "-q"] + parts + ["--output", site.path]])
+            for result in results { #expect(result.status == 0, "round \(round): \(result.stderr)") }
+            #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("index.html").path))
+        }
+    }
+
     /// Runs the binary with each argument list at once; their results in order.
     static func together(_ runs: [[String]]) throws -> [NestEggBinary.Result] {
         let binary = try #require(NestEggBinary.url)
