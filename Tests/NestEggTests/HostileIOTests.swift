@@ -167,13 +167,7 @@ import Testing
     @Test func concurrentMergesAndBuildsOfOneOutputBothSucceed() throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
-        var parts: [String] = []
-        for index in 0..<2 {
-            let part = work.appendingPathComponent("part-\(index)")
-            let result = try NestEggBinary.run(["build", "-q", "--data", fixtures.path, "--output", part.path, "--shard", "\(index)/2"])
-            try #require(result.status == 0, "\(result.stderr)")
-            parts.append(part.path)
-        }
+        let parts = try twoParts(in: work)
         let site = work.appendingPathComponent("site")
         let merge = ["merge", "-q"] + parts + ["--output", site.path]
         let build = ["build", "-q", "--data", fixtures.path, "--output", site.path]
@@ -197,18 +191,22 @@ import Testing
     @Test func twoFirstRunsOfOneOutputAtOnceBothSucceed() throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
-        var parts: [String] = []
-        for index in 0..<2 {
-            let part = work.appendingPathComponent("part-\(index)")
-            let result = try NestEggBinary.run(["build", "-q", "--data", fixtures.path, "--output", part.path, "--shard", "\(index)/2"])
-            try #require(result.status == 0, "\(result.stderr)")
-            parts.append(part.path)
-        }
+        let parts = try twoParts(in: work)
         for round in 0..<10 {
             let site = work.appendingPathComponent("site-\(round)")
             let results = try Self.together([["merge", "-q"] + parts + ["--output", site.path], ["merge", "-q"] + parts + ["--output", site.path]])
             for result in results { #expect(result.status == 0, "round \(round): \(result.stderr)") }
             #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("index.html").path))
+        }
+    }
+
+    /// The fixtures built as two shares' parts in `work`: their paths.
+    func twoParts(in work: URL) throws -> [String] {
+        try (0..<2).map { index in
+            let part = work.appendingPathComponent("part-\(index)")
+            let result = try NestEggBinary.run(["build", "-q", "--data", fixtures.path, "--output", part.path, "--shard", "\(index)/2"])
+            try #require(result.status == 0, "\(result.stderr)")
+            return part.path
         }
     }
 
