@@ -60,6 +60,10 @@ public final class StagedFile {
         return StagedFile(destination: destination, temporary: temporary, ownership: ownership)
     }
 
+    /// Where the staged bytes are to be read before the commit: the temporary file, or the
+    /// destination when it already held them.
+    public var stagedPath: String { (temporary ?? destination).path }
+
     /// Moves the staged bytes into place, keeping the previous file aside. - Returns: whether the file changed.
     @discardableResult
     public func commit() throws(SiteWriter.WriteError) -> Bool {
@@ -154,11 +158,17 @@ public final class BesideList {
     /// Lists `destination`, then stages `text` for it (``StagedFile/stage(_:at:)``). The list is
     /// only ever appended to: a build killed while it adds a line loses no line written before.
     public func stage(_ text: String, at destination: URL) throws(SiteWriter.WriteError) -> StagedFile {
-        var line = Self.escape(destination.standardizedFileURL.path) + "\n"
-        if let failure = line.withUTF8({ SiteWriter.writeFile(atPath: path.path, $0, appending: true) }) {
+        try list([destination])
+        return try StagedFile.stage(text, at: destination)
+    }
+
+    /// Lists `destinations`, for files to be staged for them (``StagedFile/stage(_:at:)``, on
+    /// several cores, say) once it returns.
+    public func list(_ destinations: [URL]) throws(SiteWriter.WriteError) {
+        var lines = destinations.map { Self.escape($0.standardizedFileURL.path) + "\n" }.joined()
+        if let failure = lines.withUTF8({ SiteWriter.writeFile(atPath: path.path, $0, appending: true) }) {
             throw SiteWriter.WriteError(path: path.path, reason: failure)
         }
-        return try StagedFile.stage(text, at: destination)
     }
 
     /// The build is over (its files committed, rolled back or discarded): the list goes.

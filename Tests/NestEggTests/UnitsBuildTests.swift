@@ -59,6 +59,39 @@ import Testing
         return String(file.dropLast(".json".count))
     }
 
+    /// The map stages each account's summary beside the cache as it is made; the templates are
+    /// taken after it. A build that then fails on a broken template leaves no summary staged, nor
+    /// the summaries' folder it made; one after a good build leaves the last summaries as they were.
+    @Test func aBuildThatFailsAfterTheMapLeavesNoSummaryStaged() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data"), site = work.appendingPathComponent("site")
+        let fixtures = try NestEggBinary.run(["fixtures", "--scale", "1", "--seed", "42", "--out", data.path])
+        #expect(fixtures.status == 0, "\(fixtures.stderr)")
+        let broken = work.appendingPathComponent("templates")
+        try FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
+        try Data("# {{title}}\n\n{{#accounts}}\n".utf8).write(to: broken.appendingPathComponent("index.md.mustache"))
+        func failedBuild() throws {
+            let result = try NestEggBinary.run(["build", "--data", data.path, "--output", site.path, "--templates", broken.path])
+            #expect(result.status == 78, "\(result.stderr)")
+        }
+        try failedBuild()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).sorted() == ["data", "templates"])
+        _ = try build(data, site)
+        let summaries = Units.summariesFolder(for: BuildCache.defaultFile(for: site))
+        func files() throws -> [String: Data] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: summaries.path)
+            return try Dictionary(uniqueKeysWithValues: names.map { ($0, try Data(contentsOf: summaries.appendingPathComponent($0))) })
+        }
+        let before = try files()
+        #expect(!before.isEmpty && before.keys.allSatisfy { $0.hasSuffix(".census") })
+        _ = try Self.aDaysPayments(data)
+        try failedBuild()
+        #expect(try files() == before)
+        let left = try FileManager.default.contentsOfDirectory(atPath: work.path)
+        #expect(left.contains(".site.nestegg-cache") && !left.contains { $0.contains("nestegg-beside") || $0.contains("nestegg-staging") }, "\(left)")
+    }
+
     @Test func aRebuildMapsOnlyTheChangedAccountsAndIsACleanBuild() throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }

@@ -11,6 +11,8 @@ import NestEggWrite
 /// not fit stops the rebuild (``Build/unitsFallback(_:)``), which is then built again, whole.
 struct LastBuild: Elsewhere {
     let plan: Units.Plan
+    /// The last build's cache, which the plan was made from.
+    let previous: BuildCache
 
     var held: [String: Units.Held] { plan.held }
 
@@ -30,7 +32,7 @@ struct LastBuild: Elsewhere {
     /// their new summaries'. The snapshot is the last build's for the held accounts.
     func others(_ build: Build, _ run: BuildRun, _ dataset: Dataset, mapped: [Units.Mapped]?) throws(BuildError) -> OtherFigures {
         guard let mapped else { throw Build.unitsFallback("the changed accounts' summaries could not be made") }
-        guard let previous = run.incremental?.previous, let changes = previous.changes,
+        guard let changes = previous.changes,
               let snapshot = ChangeSnapshot(dataset, itemsOf: Array(held.keys), from: changes) else {
             throw Build.unitsFallback("the last build's snapshot does not hold every account")
         }
@@ -76,8 +78,7 @@ struct LastBuild: Elsewhere {
 
     /// The held accounts' files, as the last build wrote them, checked on every core
     /// (``SiteWriter`` links them one at a time).
-    func keepPages(_ run: BuildRun, into writer: SiteWriter) throws(BuildError) -> [String] {
-        guard let previous = run.incremental?.previous else { throw Build.unitsFallback("the last build's cache is not there") }
+    func keepPages(into writer: SiteWriter) throws(BuildError) -> [String] {
         let uids = held.keys.sorted()
         let unchanged = Concurrently.map(uids.count) { writer.reuse(held[uids[$0]]!.unit.files, expected: previous.files) }
         if let index = unchanged.firstIndex(of: false) {

@@ -64,8 +64,8 @@ enum Units {
     /// `nestegg`, templates and listing problems, and every data file that differs from the last
     /// build's (added, removed or changed) is one of some accounts' own files; every other
     /// account's summary is there, whole, and the one the cache names.
-    static func plan(previous: BuildCache?, digests: DataDigests, tool: String, folder: DataFolder, cacheFile: URL) -> Plan? {
-        guard let previous, previous.tool == tool, !previous.units.isEmpty, previous.problems == digests.problems,
+    static func plan(previous: BuildCache, digests: DataDigests, tool: String, folder: DataFolder, cacheFile: URL) -> Plan? {
+        guard previous.tool == tool, !previous.units.isEmpty, previous.problems == digests.problems,
               previous.changes != nil else { return nil }
         var changedPaths: [String] = []
         for (path, digest) in digests.byPath where previous.inputs[path] != digest { changedPaths.append(path) }
@@ -134,20 +134,47 @@ enum Units {
         }
     }
 
-    /// An account mapped by this build: its summary's text, the census of it read back (where
-    /// its rows start, their totals, its signature), and its figures, which the reduce reads.
+    /// An account mapped by this build: where its summary is staged, the census of it read back
+    /// (where its rows start, their totals, its signature), and its figures, which the reduce reads.
     struct Mapped: Sendable {
         let uid: String
-        let text: String
+        /// The staged summary's path (``NestEggWrite/StagedFile/stagedPath``), from which the lists read its rows.
+        let path: String
         let record: CensusRecord
         let figures: AccountFigures
     }
 
-    /// The summaries of the accounts this build read (`accounts`), worked out on every core.
+    /// The map's summaries, each staged beside the cache as soon as it is made, so that no
+    /// summary's text is held in memory while the rest of the build runs; committed with the site
+    /// (``Build/commit(_:bundles:with:)``), or discarded with the rest of the build.
+    struct Staged {
+        let mapped: [Mapped]
+        let files: [StagedFile]
+        /// The list beside the output that names their destinations, for the next build to clean after a kill.
+        let beside: BesideList
+        /// The summaries' folder, when this build made it.
+        let madeFolder: URL?
+
+        /// A step failed: they go, with the folder if this build made it (the list beside the output stays until the build ends).
+        func discard() {
+            files.forEach { $0.discard() }
+            if let madeFolder { rmdir(madeFolder.path) }
+        }
+    }
+
+    /// The summaries of the accounts this build read (`accounts`), worked out on every core and
+    /// each staged at once in `folder` (made if it is not there), listed in `beside` first.
+    /// - Returns: `nil` when a summary does not read back (the build then keeps none).
     static func summaries(of accounts: [AccountData], notes: [String: [Diagnostic]], digests: DataDigests,
-                          settings: Settings) -> [Mapped]? {
+                          settings: Settings, in folder: URL, beside: BesideList) throws(SiteWriter.WriteError) -> Staged? {
+        let madeFolder = FileManager.default.fileExists(atPath: folder.path) ? nil : folder
+        if let reason = makeFolder(folder) {
+            throw SiteWriter.WriteError(path: folder.path, reason: "cannot make the folder of the accounts' summaries: \(reason)")
+        }
+        let destinations = accounts.map { file(of: $0.account.uid, in: folder) }
+        try beside.list(destinations)
         let context = ReportContext(settings: settings)
-        let made = Concurrently.map(accounts.count) { index -> Mapped? in
+        let made = Concurrently.map(accounts.count) { index -> Result<(Mapped, StagedFile), SiteWriter.WriteError>? in
             let data = accounts[index]
             let figures = AccountFigures(data, context: context)
             let account = CensusRecord.Account(account: data.account,
@@ -158,10 +185,19 @@ enum Units {
                                     accounts: [account], goals: []).text()
             guard case .success(let record) = CensusRecord.read(RecordFile.Lines(text: text), accounts: [data.account.uid: data.account],
                                                                 figuresOf: { _ in false }) else { return nil }
-            return Mapped(uid: data.account.uid, text: text, record: record, figures: figures)
+            do throws(SiteWriter.WriteError) {
+                let file = try StagedFile.stage(text, at: destinations[index])
+                return .success((Mapped(uid: data.account.uid, path: file.stagedPath, record: record, figures: figures), file))
+            } catch {
+                return .failure(error)
+            }
         }
-        guard made.allSatisfy({ $0 != nil }) else { return nil }
-        return made.compactMap { $0 }
+        let files = made.compactMap { try? $0?.get().1 }
+        let staged = Staged(mapped: made.compactMap { try? $0?.get().0 }, files: files, beside: beside, madeFolder: madeFolder)
+        if files.count == made.count { return staged }
+        staged.discard()
+        for case .failure(let error)? in made { throw error }
+        return nil
     }
 
     /// Fills the transactions lists' pages `keeps` names from every account's rows: the held
@@ -171,10 +207,9 @@ enum Units {
     /// each is checked again). - Returns: what did not fit, or `nil`.
     static func fillRows(_ lists: SpendingLists, held: [Held], mapped: [Mapped], accountNames: [String: String],
                          keeps: (String) -> Bool = { _ in true }, toTheEnd: Bool = true) -> String? {
-        CensusSet.allowOpenFiles(held.count + 64 + 8 * ProcessInfo.processInfo.activeProcessorCount)
+        CensusSet.allowOpenFiles(held.count + mapped.count + 64 + 8 * ProcessInfo.processInfo.activeProcessorCount)
         let runs = held.map { CensusRun(path: $0.path, run: $0.record.run, rows: $0.record.rows, totals: $0.record.totals, accountNames: accountNames) }
-            + mapped.map { CensusRun(path: $0.uid, run: $0.record.run, rows: $0.record.rows, totals: $0.record.totals,
-                                     accountNames: accountNames, text: $0.text) }
+            + mapped.map { CensusRun(path: $0.path, run: $0.record.run, rows: $0.record.rows, totals: $0.record.totals, accountNames: accountNames) }
         let mismatch = lists.fill(runs.map { $0 as any IteratorProtocol<SpendingItem> }, keeps: keeps, toTheEnd: toTheEnd)
         if mismatch != nil { for run in runs { while run.next() != nil {} } }
         if let problem = runs.lazy.compactMap({ run in run.problem.map { "\(run.path): \($0)" } }).first { return problem }
@@ -194,7 +229,7 @@ enum Units {
                                                              accounts: [entry.uid: account], figuresOf: { _ in false }),
                   old.run.digest == previous.units[entry.uid]?.summary else { return .unknown }
             let before = rowLines(RecordFile.Lines(path: file(of: entry.uid, in: folder).path, from: old.run.mark))
-            let after = rowLines(RecordFile.Lines(text: entry.text, from: entry.record.run.mark))
+            let after = rowLines(RecordFile.Lines(path: entry.path, from: entry.record.run.mark))
             // Newest first: the rows they end with alike are the oldest, and the same.
             var (a, b) = (before.endIndex, after.endIndex)
             while a > before.startIndex, b > after.startIndex, before[a - 1] == after[b - 1] { (a, b) = (a - 1, b - 1) }

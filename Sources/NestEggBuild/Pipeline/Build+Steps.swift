@@ -10,8 +10,8 @@ import Foundation
 // render → write → extras → commit. Each is a function of its own that takes the run and what
 // the steps before it gave, and gives what the steps after it take. Every build takes them all;
 // where its accounts not mapped here come from is the run's ``Elsewhere``, which the steps ask
-// instead of branching on a rebuild or a share. Only the steps from open on stage files (``BuildStaging``); nothing reaches
-// the output before the commit.
+// instead of branching on a rebuild or a share. The map stages the accounts' summaries, the
+// steps from open on the rest (``BuildStaging``); nothing reaches the output before the commit.
 
 /// One run of the build: what it is to do (``BuildPlan``), what it knows of the last build, and
 /// where the accounts it does not map come from (``Elsewhere``). Every step reads it.
@@ -100,15 +100,27 @@ extension Build {
         return BuildInput(cacheFeeds: cacheFeeds, dataset: dataset, warnings: warnings, notes: notes)
     }
 
-    /// Map: each account the load read (not held), summarised (``Units/summaries(of:notes:digests:settings:)``)
-    /// for the next build and for this one's lists. Takes the run and the load's input; gives the
-    /// summaries, or `nil` for a build that keeps no cache (or when they could not be made).
-    func mapStep(_ run: BuildRun, _ input: BuildInput) -> [Units.Mapped]? {
+    /// Map: each account the load read (not held), summarised (``Units/summaries(of:notes:digests:settings:in:beside:)``)
+    /// for the next build and for this one's lists, each summary staged beside the cache as it is
+    /// made. Takes the run and the load's input; gives the summaries, or `nil` for a build that
+    /// keeps no cache (or when they could not be made).
+    func mapStep(_ run: BuildRun, _ input: BuildInput) throws(BuildError) -> Units.Staged? {
+        guard let feeds = input.cacheFeeds else { return nil }
         let held = run.elsewhere.held
-        return input.cacheFeeds.flatMap { feeds in
-            Units.summaries(of: input.dataset.accounts.filter { held[$0.account.uid] == nil }, notes: feeds.notes,
-                            digests: run.incremental!.digests, settings: input.dataset.settings)
+        // Listed beside the output first, so that a build killed from here on leaves nothing
+        // the next build of the output does not clean, whatever its options.
+        let beside = try Self.writeError { () throws(SiteWriter.WriteError) in try BesideList(for: options.output) }
+        let staged: Units.Staged?
+        do {
+            staged = try Units.summaries(of: input.dataset.accounts.filter { held[$0.account.uid] == nil }, notes: feeds.notes,
+                                         digests: run.incremental!.digests, settings: input.dataset.settings,
+                                         in: Units.summariesFolder(for: options.cacheFile), beside: beside)
+        } catch {
+            beside.end()
+            throw BuildError(writing: error)
         }
+        if staged == nil { beside.end() }
+        return staged
     }
 
     /// Reduce: every account's figures and spending rows (those mapped here from the map, the
@@ -135,22 +147,23 @@ extension Build {
     /// hold them, started beside the rendering. Takes the run, the load's input, the report, the
     /// templates and the map's summaries; gives ``BuildStaging``.
     func openStep(_ run: BuildRun, _ input: BuildInput, _ report: BuildReport, templates: TemplateLibrary,
-                  mapped: [Units.Mapped]?) throws(BuildError) -> BuildStaging {
+                  summaries: Units.Staged?) throws(BuildError) -> BuildStaging {
         let renderer = PageRenderer(templates: templates, site: report.site)
         let artifacts = try renderArtifacts(renderer, warnings: report.warnings)
         let writer = try openWriter()
         // Stopped by a signal before the swap, nestegg removes the staging folders (Termination).
         let stagedWork = [Termination.removeOnStop(Self.stagingFolder(of: writer))]
-        let rows = run.elsewhere.rows(self, run, input, report, renderer: renderer, mapped: mapped)
-        return BuildStaging(renderer: renderer, artifacts: artifacts, writer: writer, stagedWork: stagedWork, rows: rows)
+        let rows = run.elsewhere.rows(self, run, input, report, renderer: renderer, mapped: summaries?.mapped)
+        return BuildStaging(renderer: renderer, artifacts: artifacts, writer: writer, stagedWork: stagedWork, rows: rows,
+                            staged: summaries?.files ?? [], beside: summaries?.beside, madeSummaries: summaries?.madeFolder)
     }
 
-    /// Render: the pages kept as they are (``Elsewhere/keepPages(_:into:)``), every other page
+    /// Render: the pages kept as they are (``Elsewhere/keepPages(into:)``), every other page
     /// rendered and written into the staged site (a plain site keeping those whose fingerprint is
     /// unchanged), and with `--pdf` each statement printed. Takes the run, the report and the
     /// staging; gives the kept pages' paths.
     func renderStep(_ run: BuildRun, _ report: BuildReport, _ staging: BuildStaging) throws(BuildError) -> [String] {
-        let kept = try run.elsewhere.keepPages(run, into: staging.writer)
+        let kept = try run.elsewhere.keepPages(into: staging.writer)
         try render(staging.renderer, into: staging.writer, reuse: report.loaded?.reuse, rows: staging.rows, morePages: kept,
                    elsewhere: run.elsewhere)
         if let printer = run.plan.printer { try printPDFs(report.site, with: printer, into: staging.writer) }
@@ -166,8 +179,8 @@ extension Build {
 
     /// Extras: with `--bundles`, the bundles folder staged; then staged beside the output, before
     /// the site is swapped in, the single file, the summary and the JSON totals, and a plain
-    /// build's cache with, for a build that mapped its accounts, each one's summary in the
-    /// summaries' folder (made if it is not there). Takes the run, the load's input, the report,
+    /// build's cache, recording for a build that mapped its accounts each one's summary (which the
+    /// map staged). Takes the run, the load's input, the report,
     /// the templates, the map's summaries and the write step's hashes and manifest entries; gives
     /// what it staged in `staging`, also when it fails, for the cleanup.
     func extrasStep(_ run: BuildRun, _ input: BuildInput, _ report: BuildReport, templates: TemplateLibrary, mapped: [Units.Mapped]?,
@@ -186,21 +199,15 @@ extension Build {
         if let incremental, let loaded {
             var cache = incremental.record(loaded, files: writer.stamps(), warnings: warnings, site: site, hashes: written.hashes, accounts: dataset.accounts)
             cache.tool = tool
-            if let mapped {
-                // Each account read here leaves its summary beside the cache for the next build.
-                let summaries = Units.summariesFolder(for: options.cacheFile)
-                if !FileManager.default.fileExists(atPath: summaries.path) { staging.madeSummaries = summaries }
-                if let reason = Units.makeFolder(summaries) {
-                    throw BuildError(writing: SiteWriter.WriteError(path: summaries.path, reason: "cannot make the folder of the accounts' summaries: \(reason)"))
-                }
-                incremental.recordUnits(&cache, site: site, dataset: dataset, mapped: mapped, held: held, entries: written.entries)
-                for entry in mapped { besides.append((Units.file(of: entry.uid, in: summaries), entry.text)) }
-            }
+            // Each account read here left its summary beside the cache for the next build (staged by the map).
+            if let mapped { incremental.recordUnits(&cache, site: site, dataset: dataset, mapped: mapped, held: held, entries: written.entries) }
             besides.append((options.cacheFile, cache.text))
         }
         // Listed beside the output first, so that a build killed from here on leaves nothing
         // the next build of the output does not clean, whatever its options.
-        if !besides.isEmpty { staging.beside = try Self.writeError { () throws(SiteWriter.WriteError) in try BesideList(for: options.output) } }
+        if !besides.isEmpty, staging.beside == nil {
+            staging.beside = try Self.writeError { () throws(SiteWriter.WriteError) in try BesideList(for: options.output) }
+        }
         for (url, text) in besides {
             staging.staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try staging.beside!.stage(text, at: url) })
         }

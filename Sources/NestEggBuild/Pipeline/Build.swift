@@ -122,13 +122,13 @@ public struct Build {
         // (A single file, a summary or JSON totals are made from every page: such a build maps everything.)
         let tool = BuildCache.fingerprint(tool: options.templates)
         // (A build that signs maps every account: a held account's files are the disk's, not what it would write.)
-        if let incremental, options.singleFile == nil, options.summary == nil, options.json == nil, options.signingKey == nil,
-           let units = Units.plan(previous: incremental.previous, digests: incremental.digests, tool: tool, folder: plan.folder,
-                                  cacheFile: options.cacheFile) {
+        if let incremental, let previous = incremental.previous, options.singleFile == nil, options.summary == nil, options.json == nil,
+           options.signingKey == nil,
+           let units = Units.plan(previous: previous, digests: incremental.digests, tool: tool, folder: plan.folder, cacheFile: options.cacheFile) {
             progress("load: \(units.changed.count) of \(units.changed.count + units.held.count) accounts changed since the last build;"
                      + " the others from their summaries")
             do {
-                return try run(BuildRun(plan: plan, incremental: incremental, tool: tool, elsewhere: LastBuild(plan: units)))
+                return try run(BuildRun(plan: plan, incremental: incremental, tool: tool, elsewhere: LastBuild(plan: units, previous: previous)))
             } catch {
                 guard error.unitsFallback else { throw error }
                 progress("load: \(error.diagnostics.first?.message ?? "the last build's summaries do not fit"); building every account")
@@ -158,10 +158,20 @@ public struct Build {
             do throws(BuildError) { return .success(try Self.loadTemplates(overrides: overrides)) } catch { return .failure(error) }
         }
         let input = try loadStep(run)
-        let mapped = mapStep(run, input)
-        let templates = try parsing.value.get()
-        let report = try reduceStep(run, input, mapped: mapped)
-        var staging = try openStep(run, input, report, templates: templates, mapped: mapped)
+        let summaries = try mapStep(run, input)
+        let mapped = summaries?.mapped
+        let report: BuildReport, templates: TemplateLibrary
+        var staging: BuildStaging
+        do throws(BuildError) {
+            templates = try parsing.value.get()
+            report = try reduceStep(run, input, mapped: mapped)
+            staging = try openStep(run, input, report, templates: templates, summaries: summaries)
+        } catch {
+            // The staging takes the summaries over; until then, a failure discards them here.
+            summaries?.discard()
+            summaries?.beside.end()
+            throw error
+        }
         // The staging folders' registrations, and the list beside the output, end with the build.
         defer { staging.end() }
         let heldPages: [String]
@@ -426,7 +436,7 @@ public struct Build {
     /// `morePages`: the paths of pages the build keeps without rendering them (``Units``), for the site map.
     /// `elsewhere`: which pages the run renders, and whether the site's other files (``Elsewhere/renders(_:_:)``).
     func render(_ renderer: PageRenderer, into writer: SiteWriter, reuse: PageReuse? = nil, rows: Beside<BuildError?>? = nil,
-                morePages: [String] = [], elsewhere: any Elsewhere = AllHere()) throws(BuildError) {
+                morePages: [String] = [], elsewhere: any Elsewhere) throws(BuildError) {
         let (pages, siteFiles, siteMap) = elsewhere.renders(self, renderer.site)
         let count = pages.count
         // A build that signs writes the statements' pages anew: a file kept from the last build is

@@ -41,7 +41,7 @@ protocol Elsewhere: Sendable {
               mapped: [Units.Mapped]?) -> Beside<BuildError?>?
 
     /// Render: the others' files kept as the last build wrote them, checked; gives their pages' paths.
-    func keepPages(_ run: BuildRun, into writer: SiteWriter) throws(BuildError) -> [String]
+    func keepPages(into writer: SiteWriter) throws(BuildError) -> [String]
 
     /// Render: which of the site's pages this run renders, and whether it writes the site's files
     /// that are not pages (the stylesheet, the scripts, the search index, `404.html`) and the site map.
@@ -93,7 +93,7 @@ struct AllHere: Elsewhere {
     func rows(_ build: Build, _ run: BuildRun, _ input: BuildInput, _ report: BuildReport, renderer: PageRenderer,
               mapped: [Units.Mapped]?) -> Beside<BuildError?>? { nil }
 
-    func keepPages(_ run: BuildRun, into writer: SiteWriter) throws(BuildError) -> [String] { [] }
+    func keepPages(into writer: SiteWriter) throws(BuildError) -> [String] { [] }
 
     func renders(_ build: Build, _ site: Site) -> (pages: [Page], siteFiles: Bool, siteMap: Bool) { (site.pages, true, true) }
 

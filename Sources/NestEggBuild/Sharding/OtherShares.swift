@@ -70,7 +70,7 @@ struct OtherShares: Elsewhere {
     /// The share's pages are its own accounts' and the site-wide ones; it keeps none of the last build's.
     func checkReport(_ site: Site) throws(BuildError) {}
 
-    func keepPages(_ run: BuildRun, into writer: SiteWriter) throws(BuildError) -> [String] { [] }
+    func keepPages(into writer: SiteWriter) throws(BuildError) -> [String] { [] }
 
     /// A share renders its own pages (``Shard``); share 0 also the site's files that
     /// are not pages. No share writes the site map: the merge writes it from every part's files.
