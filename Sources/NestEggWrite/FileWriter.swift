@@ -1,10 +1,10 @@
 import NestEggSupport
 import Foundation
 
-/// One file written beside the site (`--json`, `--summary`, `--single-file`), committed with it:
-/// its bytes go to a temporary file beside the destination first (``stage(_:at:)``), a rename
-/// puts them in place (``commit()``), and until ``finish()`` the previous file is kept under a
-/// second name so that ``rollBack()`` can put it back. A file whose content is already what would
+/// One file written beside the site (`--json`, `--summary`, `--single-file`, the cache, an
+/// account's summary), committed with it: its bytes go to a temporary file beside the destination
+/// first (``stage(_:at:)``), a rename puts them in place (``commit()``), and until ``finish()`` the
+/// previous file is kept under a second name so that ``rollBack()`` can put it back. A file whose content is already what would
 /// be written is left alone, so it keeps its modification time.
 ///
 /// The temporary names are `.<name>.nestegg-staged-<token>` and `.<name>.nestegg-previous-<token>`
@@ -29,13 +29,15 @@ public final class StagedFile {
         ".\(destination.lastPathComponent).nestegg-\(role)-"
     }
 
-    public static func stage(_ text: String, at destination: URL) throws(SiteWriter.WriteError) -> StagedFile {
+    /// `makingFolder: false`: the destination's folder is there already, and is not made again if it
+    /// is gone (a stop removing it while the file is staged, ``NestEggSupport/Termination``).
+    public static func stage(_ text: String, at destination: URL, makingFolder: Bool = true) throws(SiteWriter.WriteError) -> StagedFile {
         var text = text
         let unchanged = text.withUTF8 { SiteWriter.file(atPath: destination.path, holds: $0) }
         if unchanged { return StagedFile(destination: destination, temporary: nil, ownership: nil) }
         let folder = destination.deletingLastPathComponent()
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            if makingFolder { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         } catch {
             throw SiteWriter.WriteError(path: destination.path, reason: "cannot create its folder: \(SiteWriter.reason(error))")
         }
@@ -127,7 +129,7 @@ public final class StagedFile {
 }
 
 /// The files a build stages beside its output (``StagedFile``: `--json`, `--summary`,
-/// `--single-file`), listed in `.nestegg-beside-<output>-<token>` beside the output folder, made
+/// `--single-file`, the cache, the summaries), listed in `.nestegg-beside-<output>-<token>` beside the output folder, made
 /// and locked as the build's staging folder is, and removed when the build ends. A build killed
 /// before then leaves the list, and the next build of that output — with or without those options
 /// — cleans up each listed file's temporaries through it (``recover(_:)``, from

@@ -92,6 +92,53 @@ import Testing
         #expect(left.contains(".site.nestegg-cache") && !left.contains { $0.contains("nestegg-beside") || $0.contains("nestegg-staging") }, "\(left)")
     }
 
+    /// A build stopped by SIGTERM once the map has staged the accounts' summaries (the folder it
+    /// made for them is there) removes them with that folder: nothing of the build is left.
+    @Test func aBuildStoppedAfterTheMapRemovesTheSummariesItStaged() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data"), site = work.appendingPathComponent("site")
+        let fixtures = try NestEggBinary.run(["fixtures", "--scale", "1", "--seed", "42", "--out", data.path])
+        #expect(fixtures.status == 0, "\(fixtures.stderr)")
+        let summaries = Units.summariesFolder(for: BuildCache.defaultFile(for: site))
+        let process = Process()
+        process.executableURL = try #require(NestEggBinary.url)
+        process.arguments = ["build", "-q", "--data", data.path, "--output", site.path]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var staged = false
+        for _ in 0..<4000 where !staged && process.isRunning {
+            staged = FileManager.default.fileExists(atPath: summaries.path)
+            if !staged { Thread.sleep(forTimeInterval: 0.005) }
+        }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(staged && process.terminationStatus == 143, "staged: \(staged), exit \(process.terminationStatus)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { !$0.hasPrefix(".nestegg-beside-") }
+        #expect(left == ["data"], "\(left)")
+    }
+
+    /// Each staged summary holds a descriptor until the commit: a build of more accounts than the
+    /// soft limit on open files allows (20 accounts under 24; `ulimit -Sn`, the hard limit left as
+    /// it is) raises the soft limit and succeeds, its rebuild after a day's payments too. (Before,
+    /// both failed with "Too many open files", exit 73.)
+    @Test func moreAccountsThanTheSoftLimitOnOpenFilesBuild() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data"), site = work.appendingPathComponent("site")
+        let fixtures = try NestEggBinary.run(["fixtures", "--scale", "2", "--seed", "42", "--out", data.path])
+        #expect(fixtures.status == 0, "\(fixtures.stderr)")
+        let binary = try #require(NestEggBinary.url)
+        func limitedBuild() throws -> NestEggBinary.Result {
+            let result = try HostileIOTests.shell("ulimit -Sn 24 && exec \"$0\" build --data \"$1\" --output \"$2\"", [binary.path, data.path, site.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            return result
+        }
+        _ = try limitedBuild()
+        _ = try Self.aDaysPayments(data)
+        #expect(try limitedBuild().stderr.contains(Self.mapsSome))
+    }
+
     @Test func aRebuildMapsOnlyTheChangedAccountsAndIsACleanBuild() throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
@@ -247,6 +294,13 @@ import Testing
         try (try String(contentsOf: tampered, encoding: .utf8) + "<!-- edited -->").write(to: tampered, atomically: false, encoding: .utf8)
         let rebuilt = try build(data, site)
         #expect(rebuilt.stderr.contains(Self.fellBack), "\(rebuilt.stderr)")
+        // What the rebuild that fell back had staged (its summaries, its list beside the output) is gone.
+        func nothingStagedLeft() throws -> Bool {
+            let summaries = Units.summariesFolder(for: BuildCache.defaultFile(for: site))
+            return try FileManager.default.contentsOfDirectory(atPath: summaries.path).allSatisfy { $0.hasSuffix(".census") }
+                && !FileManager.default.contentsOfDirectory(atPath: work.path).contains { $0.hasPrefix(".nestegg-beside-") }
+        }
+        #expect(try nothingStagedLeft())
         let clean = work.appendingPathComponent("clean")
         _ = try build(data, clean)
         #expect(siteDifferences(site, clean).isEmpty)
@@ -271,6 +325,7 @@ import Testing
         try (try String(contentsOf: page, encoding: .utf8) + "<!-- edited -->").write(to: page, atomically: false, encoding: .utf8)
         let third = try build(data, site)
         #expect(third.stderr.contains(Self.fellBack) && third.stderr.contains("transactions lists"), "\(third.stderr)")
+        #expect(try nothingStagedLeft())
         try FileManager.default.removeItem(at: clean)
         try? FileManager.default.removeItem(at: BuildCache.defaultFile(for: clean))
         _ = try build(data, clean)

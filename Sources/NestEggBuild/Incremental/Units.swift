@@ -146,7 +146,8 @@ enum Units {
 
     /// The map's summaries, each staged beside the cache as soon as it is made, so that no
     /// summary's text is held in memory while the rest of the build runs; committed with the site
-    /// (``Build/commit(_:bundles:with:)``), or discarded with the rest of the build.
+    /// (``Build/commit(_:bundles:with:)``), or discarded with the rest of the build, or removed by
+    /// a signal that stops it (``NestEggSupport/Termination``).
     struct Staged {
         let mapped: [Mapped]
         let files: [StagedFile]
@@ -154,27 +155,50 @@ enum Units {
         let beside: BesideList
         /// The summaries' folder, when this build made it.
         let madeFolder: URL?
+        /// The staged files (or the folder this build made) to remove if a signal stops the build.
+        let stops: [Termination.Registration]
 
-        /// A step failed: they go, with the folder if this build made it (the list beside the output stays until the build ends).
+        /// A step failed: they go, with the folder if this build made it.
         func discard() {
             files.forEach { $0.discard() }
             if let madeFolder { rmdir(madeFolder.path) }
+        }
+
+        /// The build is over before the staging took them over: the list and the registrations go.
+        func end() {
+            beside.end()
+            stops.forEach { $0.end() }
         }
     }
 
     /// The summaries of the accounts this build read (`accounts`), worked out on every core and
     /// each staged at once in `folder` (made if it is not there), listed in `beside` first.
-    /// - Returns: `nil` when a summary does not read back (the build then keeps none).
+    /// - Returns: `nil` when a summary does not read back (the build then keeps none; the list
+    ///   and the registrations are ended).
     static func summaries(of accounts: [AccountData], notes: [String: [Diagnostic]], digests: DataDigests,
                           settings: Settings, in folder: URL, beside: BesideList) throws(SiteWriter.WriteError) -> Staged? {
         let madeFolder = FileManager.default.fileExists(atPath: folder.path) ? nil : folder
+        // A folder this build makes is removed whole on a stop (registered before it is there); in
+        // one that was there, each staged file.
+        let folderStop = madeFolder.map { Termination.removeOnStop($0.path) }
         if let reason = makeFolder(folder) {
+            folderStop?.end()
             throw SiteWriter.WriteError(path: folder.path, reason: "cannot make the folder of the accounts' summaries: \(reason)")
         }
         let destinations = accounts.map { file(of: $0.account.uid, in: folder) }
-        try beside.list(destinations)
+        do {
+            try beside.list(destinations)
+        } catch {
+            folderStop?.end()
+            if let madeFolder { rmdir(madeFolder.path) }
+            throw error
+        }
+        // Each staged file holds two descriptors at most (its lock, and the previous file's at the
+        // commit) until the commit, beside those the render opens.
+        CensusSet.allowOpenFiles(2 * accounts.count + 64 + 8 * ProcessInfo.processInfo.activeProcessorCount)
         let context = ReportContext(settings: settings)
-        let made = Concurrently.map(accounts.count) { index -> Result<(Mapped, StagedFile), SiteWriter.WriteError>? in
+        typealias Made = (mapped: Mapped, file: StagedFile, stop: Termination.Registration?)
+        let made = Concurrently.map(accounts.count) { index -> Result<Made, SiteWriter.WriteError>? in
             let data = accounts[index]
             let figures = AccountFigures(data, context: context)
             let account = CensusRecord.Account(account: data.account,
@@ -186,16 +210,20 @@ enum Units {
             guard case .success(let record) = CensusRecord.read(RecordFile.Lines(text: text), accounts: [data.account.uid: data.account],
                                                                 figuresOf: { _ in false }) else { return nil }
             do throws(SiteWriter.WriteError) {
-                let file = try StagedFile.stage(text, at: destinations[index])
-                return .success((Mapped(uid: data.account.uid, path: file.stagedPath, record: record, figures: figures), file))
+                let file = try StagedFile.stage(text, at: destinations[index], makingFolder: false)
+                // (A destination that already held the bytes has nothing staged to remove.)
+                let stop = madeFolder == nil && file.stagedPath != destinations[index].path ? Termination.removeOnStop(file.stagedPath) : nil
+                return .success((Mapped(uid: data.account.uid, path: file.stagedPath, record: record, figures: figures), file, stop))
             } catch {
                 return .failure(error)
             }
         }
-        let files = made.compactMap { try? $0?.get().1 }
-        let staged = Staged(mapped: made.compactMap { try? $0?.get().0 }, files: files, beside: beside, madeFolder: madeFolder)
-        if files.count == made.count { return staged }
+        let done = made.compactMap { try? $0?.get() }
+        let staged = Staged(mapped: done.map(\.mapped), files: done.map(\.file), beside: beside, madeFolder: madeFolder,
+                            stops: (folderStop.map { [$0] } ?? []) + done.compactMap(\.stop))
+        if done.count == made.count { return staged }
         staged.discard()
+        staged.stops.forEach { $0.end() }
         for case .failure(let error)? in made { throw error }
         return nil
     }
@@ -207,7 +235,7 @@ enum Units {
     /// each is checked again). - Returns: what did not fit, or `nil`.
     static func fillRows(_ lists: SpendingLists, held: [Held], mapped: [Mapped], accountNames: [String: String],
                          keeps: (String) -> Bool = { _ in true }, toTheEnd: Bool = true) -> String? {
-        CensusSet.allowOpenFiles(held.count + mapped.count + 64 + 8 * ProcessInfo.processInfo.activeProcessorCount)
+        CensusSet.allowOpenFiles(held.count + 3 * mapped.count + 64 + 8 * ProcessInfo.processInfo.activeProcessorCount)
         let runs = held.map { CensusRun(path: $0.path, run: $0.record.run, rows: $0.record.rows, totals: $0.record.totals, accountNames: accountNames) }
             + mapped.map { CensusRun(path: $0.path, run: $0.record.run, rows: $0.record.rows, totals: $0.record.totals, accountNames: accountNames) }
         let mismatch = lists.fill(runs.map { $0 as any IteratorProtocol<SpendingItem> }, keeps: keeps, toTheEnd: toTheEnd)

@@ -45,8 +45,8 @@ struct BuildReport {
     let warnings: [Diagnostic]
 }
 
-/// What the build has staged, from the open step on: the steps after it write into it, the
-/// commit swaps it in, and a step that fails discards it.
+/// What the build has staged, from the open step on (with the summaries the map staged before
+/// it): the steps after it write into it, the commit swaps it in, and a step that fails discards it.
 struct BuildStaging {
     let renderer: PageRenderer
     /// The single file, the summary and the JSON totals (`--single-file`, `--summary`, `--json`),
@@ -103,7 +103,7 @@ extension Build {
     /// Map: each account the load read (not held), summarised (``Units/summaries(of:notes:digests:settings:in:beside:)``)
     /// for the next build and for this one's lists, each summary staged beside the cache as it is
     /// made. Takes the run and the load's input; gives the summaries, or `nil` for a build that
-    /// keeps no cache (or when they could not be made).
+    /// keeps no cache (or when they could not be made); throws when one cannot be written.
     func mapStep(_ run: BuildRun, _ input: BuildInput) throws(BuildError) -> Units.Staged? {
         guard let feeds = input.cacheFeeds else { return nil }
         let held = run.elsewhere.held
@@ -152,7 +152,7 @@ extension Build {
         let artifacts = try renderArtifacts(renderer, warnings: report.warnings)
         let writer = try openWriter()
         // Stopped by a signal before the swap, nestegg removes the staging folders (Termination).
-        let stagedWork = [Termination.removeOnStop(Self.stagingFolder(of: writer))]
+        let stagedWork = [Termination.removeOnStop(Self.stagingFolder(of: writer))] + (summaries?.stops ?? [])
         let rows = run.elsewhere.rows(self, run, input, report, renderer: renderer, mapped: summaries?.mapped)
         return BuildStaging(renderer: renderer, artifacts: artifacts, writer: writer, stagedWork: stagedWork, rows: rows,
                             staged: summaries?.files ?? [], beside: summaries?.beside, madeSummaries: summaries?.madeFolder)
@@ -208,8 +208,16 @@ extension Build {
         if !besides.isEmpty, staging.beside == nil {
             staging.beside = try Self.writeError { () throws(SiteWriter.WriteError) in try BesideList(for: options.output) }
         }
-        for (url, text) in besides {
-            staging.staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try staging.beside!.stage(text, at: url) })
+        // The artifacts are committed before the summaries, the cache last (it names the summaries).
+        var artifactIndex = 0
+        for (index, (url, text)) in besides.enumerated() {
+            let file = try Self.writeError { () throws(SiteWriter.WriteError) in try staging.beside!.stage(text, at: url) }
+            if index < staging.artifacts.count {
+                staging.staged.insert(file, at: artifactIndex)
+                artifactIndex += 1
+            } else {
+                staging.staged.append(file)
+            }
         }
     }
 

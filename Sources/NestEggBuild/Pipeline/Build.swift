@@ -169,7 +169,7 @@ public struct Build {
         } catch {
             // The staging takes the summaries over; until then, a failure discards them here.
             summaries?.discard()
-            summaries?.beside.end()
+            summaries?.end()
             throw error
         }
         // The staging folders' registrations, and the list beside the output, end with the build.
