@@ -140,6 +140,9 @@ public final class BesideList {
 
     static func prefix(of output: URL) -> String { ".nestegg-beside-\(output.lastPathComponent)-" }
 
+    /// The list's own path (for a stop to remove, with the files staged for it).
+    public var listPath: String { path.path }
+
     /// Makes the list beside `output`.
     public init(for output: URL) throws(SiteWriter.WriteError) {
         let output = output.standardizedFileURL

@@ -155,8 +155,8 @@ enum Units {
         let beside: BesideList
         /// The summaries' folder, when this build made it.
         let madeFolder: URL?
-        /// The staged files (or the folder this build made) to remove if a signal stops the build.
-        let stops: [Termination.Registration]
+        /// The staged files (or the folder this build made), and the list, to remove if a signal stops the build.
+        var stops: [Termination.Registration]
 
         /// A step failed: they go, with the folder if this build made it.
         func discard() {

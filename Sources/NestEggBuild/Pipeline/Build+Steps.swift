@@ -109,17 +109,24 @@ extension Build {
         let held = run.elsewhere.held
         // Listed beside the output first, so that a build killed from here on leaves nothing
         // the next build of the output does not clean, whatever its options.
+        // A signal that stops the build removes the list with the files staged for it.
         let beside = try Self.writeError { () throws(SiteWriter.WriteError) in try BesideList(for: options.output) }
-        let staged: Units.Staged?
+        let listStop = Termination.removeOnStop(beside.listPath)
+        var staged: Units.Staged?
         do {
             staged = try Units.summaries(of: input.dataset.accounts.filter { held[$0.account.uid] == nil }, notes: feeds.notes,
                                          digests: run.incremental!.digests, settings: input.dataset.settings,
                                          in: Units.summariesFolder(for: options.cacheFile), beside: beside)
         } catch {
+            listStop.end()
             beside.end()
             throw BuildError(writing: error)
         }
-        if staged == nil { beside.end() }
+        if staged == nil {
+            listStop.end()
+            beside.end()
+        }
+        staged?.stops.append(listStop)
         return staged
     }
 
@@ -205,13 +212,16 @@ extension Build {
         }
         // Listed beside the output first, so that a build killed from here on leaves nothing
         // the next build of the output does not clean, whatever its options.
+        // A signal that stops the build removes the list and what is staged for it.
         if !besides.isEmpty, staging.beside == nil {
             staging.beside = try Self.writeError { () throws(SiteWriter.WriteError) in try BesideList(for: options.output) }
+            staging.stagedWork.append(Termination.removeOnStop(staging.beside!.listPath))
         }
         // The artifacts are committed before the summaries, the cache last (it names the summaries).
         var artifactIndex = 0
         for (index, (url, text)) in besides.enumerated() {
             let file = try Self.writeError { () throws(SiteWriter.WriteError) in try staging.beside!.stage(text, at: url) }
+            if file.stagedPath != url.path { staging.stagedWork.append(Termination.removeOnStop(file.stagedPath)) }
             if index < staging.artifacts.count {
                 staging.staged.insert(file, at: artifactIndex)
                 artifactIndex += 1
