@@ -27,7 +27,7 @@ public enum Termination {
         /// Forgets the path: it is no longer nestegg's to remove.
         public func end() {
             registry.condition.lock()
-            registry.paths[number] = nil
+            registry.entries[number] = nil
             registry.condition.unlock()
         }
     }
@@ -37,7 +37,9 @@ public enum Termination {
         let condition = NSCondition()
         var installed = false
         var next = 0
-        var paths: [Int: String] = [:]
+        /// The registered paths, and whether each is a file (made once, under a name of its own, so
+        /// never made again once removed) rather than a folder (which a worker may make again).
+        var entries: [Int: (path: String, file: Bool)] = [:]
         var holds = 0
     }
     private static let registry = Registry()
@@ -81,10 +83,12 @@ public enum Termination {
     /// Registers `path` (a folder or file this process made and owns) to be removed if nestegg is
     /// stopped before the registration ends.
     public static func removeOnStop(_ path: String) -> Registration {
+        var status = stat()
+        let file = lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
         registry.condition.lock()
         defer { registry.condition.unlock() }
         registry.next += 1
-        registry.paths[registry.next] = path
+        registry.entries[registry.next] = (path, file)
         return Registration(number: registry.next)
     }
 
@@ -108,16 +112,18 @@ public enum Termination {
     private static func stop(_ signal: Int32) -> Never {
         registry.condition.lock()
         while registry.holds > 0 { registry.condition.wait() }
-        let paths = registry.paths.keys.sorted().compactMap { registry.paths[$0] }
-        for path in paths { remove(path) }
+        let entries = registry.entries.keys.sorted().compactMap { registry.entries[$0] }
+        for (path, file) in entries {
+            if file { unlink(path) } else { remove(path) }
+        }
         let name = signal == SIGTERM ? "SIGTERM" : signal == SIGINT ? "SIGINT" : signal == SIGHUP ? "SIGHUP" : "signal \(signal)"
         let line = "nestegg: stopped by \(name)"
-            + (paths.isEmpty ? "" : "; what it had staged was removed and the previous output left as it was") + "\n"
+            + (entries.isEmpty ? "" : "; what it had staged was removed and the previous output left as it was") + "\n"
         _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
         _exit(128 + signal)
     }
 
-    /// Removes `path`, again while it comes back (a worker that was creating a file in it).
+    /// Removes the folder `path`, again while it comes back (a worker that was creating a file in it).
     static func remove(_ path: String) {
         for _ in 0..<20 {
             var status = stat()

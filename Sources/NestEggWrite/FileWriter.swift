@@ -10,7 +10,8 @@ import Foundation
 /// The temporary names are `.<name>.nestegg-staged-<token>` and `.<name>.nestegg-previous-<token>`
 /// (``Ownership/uniqueToken()``); each is made and locked as one step while its build runs, and
 /// ``recover(beside:)`` removes (or, for a previous file whose destination is gone, restores)
-/// those that no running build owns. The bytes are written by nestegg itself, never by
+/// those that no running build owns. A signal that stops nestegg before the commit removes the
+/// staged bytes (``NestEggSupport/Termination``). The bytes are written by nestegg itself, never by
 /// Foundation's atomic write, whose own temporary (`.dat.nosync…`) a killed build would leave.
 public final class StagedFile {
     public let destination: URL
@@ -18,11 +19,14 @@ public final class StagedFile {
     private var previous: URL?
     private var committed = false
     private var ownership: [Ownership]
+    /// The temporary's registration for removal on a stop, until it is committed or discarded.
+    private var stop: Termination.Registration?
 
     init(destination: URL, temporary: URL?, ownership: Ownership?) {
         self.destination = destination
         self.temporary = temporary
         self.ownership = ownership.map { [$0] } ?? []
+        stop = temporary.map { Termination.removeOnStop($0.path) }
     }
 
     static func prefix(_ destination: URL, _ role: String) -> String {
@@ -54,12 +58,12 @@ public final class StagedFile {
         case .success(let made):
             (temporary, ownership) = made
         }
+        let staged = StagedFile(destination: destination, temporary: temporary, ownership: ownership)
         if let failure = text.withUTF8({ SiteWriter.writeFile(atPath: temporary.path, $0, appending: true) }) {
-            unlink(temporary.path)
-            ownership.release()
+            staged.discard()
             throw SiteWriter.WriteError(path: destination.path, reason: "cannot write a file in \(folder.path): \(failure)")
         }
-        return StagedFile(destination: destination, temporary: temporary, ownership: ownership)
+        return staged
     }
 
     /// Where the staged bytes are to be read before the commit: the temporary file, or the
@@ -89,6 +93,7 @@ public final class StagedFile {
             throw SiteWriter.WriteError(path: destination.path, reason: reason)
         }
         committed = true
+        stop?.end()
         return true
     }
 
@@ -116,6 +121,7 @@ public final class StagedFile {
     public func discard() {
         if let temporary, !committed { unlink(temporary.path) }
         if let previous, !committed { unlink(previous.path) }
+        stop?.end()
         ownership.forEach { $0.release() }
     }
 
@@ -133,15 +139,14 @@ public final class StagedFile {
 /// and locked as the build's staging folder is, and removed when the build ends. A build killed
 /// before then leaves the list, and the next build of that output — with or without those options
 /// — cleans up each listed file's temporaries through it (``recover(_:)``, from
-/// ``SiteWriter/recover(_:)``), then removes the list.
+/// ``SiteWriter/recover(_:)``), then removes the list. A signal that stops nestegg before then
+/// removes it (``NestEggSupport/Termination``), with the files staged for it.
 public final class BesideList {
     let path: URL
     private let ownership: Ownership
+    private let stop: Termination.Registration
 
     static func prefix(of output: URL) -> String { ".nestegg-beside-\(output.lastPathComponent)-" }
-
-    /// The list's own path (for a stop to remove, with the files staged for it).
-    public var listPath: String { path.path }
 
     /// Makes the list beside `output`.
     public init(for output: URL) throws(SiteWriter.WriteError) {
@@ -156,7 +161,7 @@ public final class BesideList {
         case .failure(let error):
             throw SiteWriter.WriteError(path: output.deletingLastPathComponent().path, reason: "cannot create a file here: \(error)")
         case .success(let (path, ownership)):
-            (self.path, self.ownership) = (path, ownership)
+            (self.path, self.ownership, stop) = (path, ownership, Termination.removeOnStop(path.path))
         }
     }
 
@@ -179,6 +184,7 @@ public final class BesideList {
     /// The build is over (its files committed, rolled back or discarded): the list goes.
     public func end() {
         unlink(path.path)
+        stop.end()
         ownership.release()
     }
 

@@ -24,6 +24,16 @@ import Testing
         return result
     }
 
+    /// A folder of its own holding `data`, synthetic data (`nestegg fixtures --scale`), and the path
+    /// of a `site` to build it into.
+    func synthetic(scale: Int) throws -> (work: URL, data: URL, site: URL) {
+        let work = try temporaryFolder()
+        let data = work.appendingPathComponent("data"), site = work.appendingPathComponent("site")
+        let fixtures = try NestEggBinary.run(["fixtures", "--scale", "\(scale)", "--seed", "42", "--out", data.path])
+        #expect(fixtures.status == 0, "\(fixtures.stderr)")
+        return (work, data, site)
+    }
+
     /// The size and modification time of every file under `root`, by path.
     func stamps(_ root: URL) -> [String: FileStamp] {
         var found: [String: FileStamp] = [:]
@@ -63,11 +73,8 @@ import Testing
     /// taken after it. A build that then fails on a broken template leaves no summary staged, nor
     /// the summaries' folder it made; one after a good build leaves the last summaries as they were.
     @Test func aBuildThatFailsAfterTheMapLeavesNoSummaryStaged() throws {
-        let work = try temporaryFolder()
+        let (work, data, site) = try synthetic(scale: 1)
         defer { try? FileManager.default.removeItem(at: work) }
-        let data = work.appendingPathComponent("data"), site = work.appendingPathComponent("site")
-        let fixtures = try NestEggBinary.run(["fixtures", "--scale", "1", "--seed", "42", "--out", data.path])
-        #expect(fixtures.status == 0, "\(fixtures.stderr)")
         let broken = work.appendingPathComponent("templates")
         try FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
         try Data("# {{title}}\n\n{{#accounts}}\n".utf8).write(to: broken.appendingPathComponent("index.md.mustache"))
@@ -96,11 +103,8 @@ import Testing
     /// made for them is there) removes them with that folder and the list beside the output:
     /// nothing of the build is left.
     @Test func aBuildStoppedAfterTheMapRemovesTheSummariesItStaged() throws {
-        let work = try temporaryFolder()
+        let (work, data, site) = try synthetic(scale: 1)
         defer { try? FileManager.default.removeItem(at: work) }
-        let data = work.appendingPathComponent("data"), site = work.appendingPathComponent("site")
-        let fixtures = try NestEggBinary.run(["fixtures", "--scale", "1", "--seed", "42", "--out", data.path])
-        #expect(fixtures.status == 0, "\(fixtures.stderr)")
         let summaries = Units.summariesFolder(for: BuildCache.defaultFile(for: site))
         let process = Process()
         process.executableURL = try #require(NestEggBinary.url)
@@ -124,11 +128,8 @@ import Testing
     /// it is) raises the soft limit and succeeds, its rebuild after a day's payments too. (Before,
     /// both failed with "Too many open files", exit 73.)
     @Test func moreAccountsThanTheSoftLimitOnOpenFilesBuild() throws {
-        let work = try temporaryFolder()
+        let (work, data, site) = try synthetic(scale: 2)
         defer { try? FileManager.default.removeItem(at: work) }
-        let data = work.appendingPathComponent("data"), site = work.appendingPathComponent("site")
-        let fixtures = try NestEggBinary.run(["fixtures", "--scale", "2", "--seed", "42", "--out", data.path])
-        #expect(fixtures.status == 0, "\(fixtures.stderr)")
         let binary = try #require(NestEggBinary.url)
         func limitedBuild() throws -> NestEggBinary.Result {
             let result = try HostileIOTests.shell("ulimit -Sn 24 && exec \"$0\" build --data \"$1\" --output \"$2\"", [binary.path, data.path, site.path])
@@ -141,11 +142,8 @@ import Testing
     }
 
     @Test func aRebuildMapsOnlyTheChangedAccountsAndIsACleanBuild() throws {
-        let work = try temporaryFolder()
+        let (work, data, site) = try synthetic(scale: 1)
         defer { try? FileManager.default.removeItem(at: work) }
-        let data = work.appendingPathComponent("data"), site = work.appendingPathComponent("site")
-        let fixtures = try NestEggBinary.run(["fixtures", "--scale", "1", "--seed", "42", "--out", data.path])
-        #expect(fixtures.status == 0, "\(fixtures.stderr)")
         _ = try build(data, site)
         let summaries = Units.summariesFolder(for: BuildCache.defaultFile(for: site))
         let kept = try FileManager.default.contentsOfDirectory(atPath: summaries.path).filter { $0.hasSuffix(".census") }

@@ -140,6 +140,8 @@ enum Units {
         let uid: String
         /// The staged summary's path (``NestEggWrite/StagedFile/stagedPath``), from which the lists read its rows.
         let path: String
+        /// Where it is staged for.
+        let destination: URL
         let record: CensusRecord
         let figures: AccountFigures
     }
@@ -155,8 +157,9 @@ enum Units {
         let beside: BesideList
         /// The summaries' folder, when this build made it.
         let madeFolder: URL?
-        /// The staged files (or the folder this build made), and the list, to remove if a signal stops the build.
-        var stops: [Termination.Registration]
+        /// The folder this build made, to remove if a signal stops the build (each staged file, and
+        /// the list, removes itself).
+        let folderStop: Termination.Registration?
 
         /// A step failed: they go, with the folder if this build made it.
         func discard() {
@@ -164,10 +167,10 @@ enum Units {
             if let madeFolder { rmdir(madeFolder.path) }
         }
 
-        /// The build is over before the staging took them over: the list and the registrations go.
+        /// The build is over before the staging took them over: the list and the registration go.
         func end() {
             beside.end()
-            stops.forEach { $0.end() }
+            folderStop?.end()
         }
     }
 
@@ -178,12 +181,13 @@ enum Units {
     static func summaries(of accounts: [AccountData], notes: [String: [Diagnostic]], digests: DataDigests,
                           settings: Settings, in folder: URL, beside: BesideList) throws(SiteWriter.WriteError) -> Staged? {
         let madeFolder = FileManager.default.fileExists(atPath: folder.path) ? nil : folder
-        // A folder this build makes is removed whole on a stop (registered before it is there); in
-        // one that was there, each staged file.
+        // A folder this build makes is removed whole on a stop (registered before it is there).
         let folderStop = madeFolder.map { Termination.removeOnStop($0.path) }
-        if let reason = makeFolder(folder) {
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
             folderStop?.end()
-            throw SiteWriter.WriteError(path: folder.path, reason: "cannot make the folder of the accounts' summaries: \(reason)")
+            throw SiteWriter.WriteError(path: folder.path, reason: "cannot make the folder of the accounts' summaries: \(error.localizedDescription)")
         }
         let destinations = accounts.map { file(of: $0.account.uid, in: folder) }
         do {
@@ -197,7 +201,7 @@ enum Units {
         // commit) until the commit, beside those the render opens.
         CensusSet.allowOpenFiles(2 * accounts.count + 64 + 8 * ProcessInfo.processInfo.activeProcessorCount)
         let context = ReportContext(settings: settings)
-        typealias Made = (mapped: Mapped, file: StagedFile, stop: Termination.Registration?)
+        typealias Made = (mapped: Mapped, file: StagedFile)
         let made = Concurrently.map(accounts.count) { index -> Result<Made, SiteWriter.WriteError>? in
             let data = accounts[index]
             let figures = AccountFigures(data, context: context)
@@ -211,19 +215,17 @@ enum Units {
                                                                 figuresOf: { _ in false }) else { return nil }
             do throws(SiteWriter.WriteError) {
                 let file = try StagedFile.stage(text, at: destinations[index], makingFolder: false)
-                // (A destination that already held the bytes has nothing staged to remove.)
-                let stop = madeFolder == nil && file.stagedPath != destinations[index].path ? Termination.removeOnStop(file.stagedPath) : nil
-                return .success((Mapped(uid: data.account.uid, path: file.stagedPath, record: record, figures: figures), file, stop))
+                return .success((Mapped(uid: data.account.uid, path: file.stagedPath, destination: destinations[index], record: record, figures: figures), file))
             } catch {
                 return .failure(error)
             }
         }
         let done = made.compactMap { try? $0?.get() }
         let staged = Staged(mapped: done.map(\.mapped), files: done.map(\.file), beside: beside, madeFolder: madeFolder,
-                            stops: (folderStop.map { [$0] } ?? []) + done.compactMap(\.stop))
+                            folderStop: folderStop)
         if done.count == made.count { return staged }
         staged.discard()
-        staged.stops.forEach { $0.end() }
+        folderStop?.end()
         for case .failure(let error)? in made { throw error }
         return nil
     }
@@ -240,7 +242,9 @@ enum Units {
             + mapped.map { CensusRun(path: $0.path, run: $0.record.run, rows: $0.record.rows, totals: $0.record.totals, accountNames: accountNames) }
         let mismatch = lists.fill(runs.map { $0 as any IteratorProtocol<SpendingItem> }, keeps: keeps, toTheEnd: toTheEnd)
         if mismatch != nil { for run in runs { while run.next() != nil {} } }
-        if let problem = runs.lazy.compactMap({ run in run.problem.map { "\(run.path): \($0)" } }).first { return problem }
+        // A mapped account's summary is named by the file it is staged for, not the staged one.
+        let names = held.map(\.path) + mapped.map { $0.destination.path }
+        if let problem = zip(runs, names).lazy.compactMap({ run, name in run.problem.map { "\(name): \($0)" } }).first { return problem }
         return mismatch.map { "\($0)" }
     }
 
@@ -297,16 +301,6 @@ enum Units {
         let kept = Set(uids.map(fileName(of:)))
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasSuffix(suffix) && !kept.contains(name) {
             unlink(folder.path + "/" + name)
-        }
-    }
-
-    /// Makes `folder` (and those above it) if it is not there. - Returns: why it could not, or `nil`.
-    static func makeFolder(_ folder: URL) -> String? {
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            return nil
-        } catch {
-            return error.localizedDescription
         }
     }
 }

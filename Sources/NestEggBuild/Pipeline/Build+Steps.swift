@@ -109,25 +109,17 @@ extension Build {
         let held = run.elsewhere.held
         // Listed beside the output first, so that a build killed from here on leaves nothing
         // the next build of the output does not clean, whatever its options.
-        // A signal that stops the build removes the list with the files staged for it.
         let beside = try Self.writeError { () throws(SiteWriter.WriteError) in try BesideList(for: options.output) }
-        let listStop = Termination.removeOnStop(beside.listPath)
-        var staged: Units.Staged?
         do {
-            staged = try Units.summaries(of: input.dataset.accounts.filter { held[$0.account.uid] == nil }, notes: feeds.notes,
-                                         digests: run.incremental!.digests, settings: input.dataset.settings,
-                                         in: Units.summariesFolder(for: options.cacheFile), beside: beside)
+            let staged = try Units.summaries(of: input.dataset.accounts.filter { held[$0.account.uid] == nil }, notes: feeds.notes,
+                                             digests: run.incremental!.digests, settings: input.dataset.settings,
+                                             in: Units.summariesFolder(for: options.cacheFile), beside: beside)
+            if staged == nil { beside.end() }
+            return staged
         } catch {
-            listStop.end()
             beside.end()
             throw BuildError(writing: error)
         }
-        if staged == nil {
-            listStop.end()
-            beside.end()
-        }
-        staged?.stops.append(listStop)
-        return staged
     }
 
     /// Reduce: every account's figures and spending rows (those mapped here from the map, the
@@ -159,7 +151,7 @@ extension Build {
         let artifacts = try renderArtifacts(renderer, warnings: report.warnings)
         let writer = try openWriter()
         // Stopped by a signal before the swap, nestegg removes the staging folders (Termination).
-        let stagedWork = [Termination.removeOnStop(Self.stagingFolder(of: writer))] + (summaries?.stops ?? [])
+        let stagedWork = [Termination.removeOnStop(Self.stagingFolder(of: writer))] + [summaries?.folderStop].compactMap { $0 }
         let rows = run.elsewhere.rows(self, run, input, report, renderer: renderer, mapped: summaries?.mapped)
         return BuildStaging(renderer: renderer, artifacts: artifacts, writer: writer, stagedWork: stagedWork, rows: rows,
                             staged: summaries?.files ?? [], beside: summaries?.beside, madeSummaries: summaries?.madeFolder)
@@ -202,32 +194,24 @@ extension Build {
         // The extra files, and the cache, are staged beside their destinations before the site is
         // swapped in, so a failure here still leaves everything as it was; the cache is
         // committed with the site (it describes the site's files), outside the published folder.
-        var besides = staging.artifacts
+        var cacheText: String?
         if let incremental, let loaded {
             var cache = incremental.record(loaded, files: writer.stamps(), warnings: warnings, site: site, hashes: written.hashes, accounts: dataset.accounts)
             cache.tool = tool
             // Each account read here left its summary beside the cache for the next build (staged by the map).
             if let mapped { incremental.recordUnits(&cache, site: site, dataset: dataset, mapped: mapped, held: held, entries: written.entries) }
-            besides.append((options.cacheFile, cache.text))
+            cacheText = cache.text
         }
-        // Listed beside the output first, so that a build killed from here on leaves nothing
-        // the next build of the output does not clean, whatever its options.
-        // A signal that stops the build removes the list and what is staged for it.
-        if !besides.isEmpty, staging.beside == nil {
+        // Listed beside the output as the map's summaries are (``mapStep(_:_:)``).
+        if !staging.artifacts.isEmpty || cacheText != nil, staging.beside == nil {
             staging.beside = try Self.writeError { () throws(SiteWriter.WriteError) in try BesideList(for: options.output) }
-            staging.stagedWork.append(Termination.removeOnStop(staging.beside!.listPath))
         }
         // The artifacts are committed before the summaries, the cache last (it names the summaries).
-        var artifactIndex = 0
-        for (index, (url, text)) in besides.enumerated() {
-            let file = try Self.writeError { () throws(SiteWriter.WriteError) in try staging.beside!.stage(text, at: url) }
-            if file.stagedPath != url.path { staging.stagedWork.append(Termination.removeOnStop(file.stagedPath)) }
-            if index < staging.artifacts.count {
-                staging.staged.insert(file, at: artifactIndex)
-                artifactIndex += 1
-            } else {
-                staging.staged.append(file)
-            }
+        for (index, (url, text)) in staging.artifacts.enumerated() {
+            staging.staged.insert(try Self.writeError { () throws(SiteWriter.WriteError) in try staging.beside!.stage(text, at: url) }, at: index)
+        }
+        if let cacheText {
+            staging.staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try staging.beside!.stage(cacheText, at: options.cacheFile) })
         }
     }
 
