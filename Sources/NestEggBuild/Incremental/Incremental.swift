@@ -14,11 +14,6 @@ extension BuildCache {
     /// template overrides' names and bytes, each part length-prefixed so that no two inputs run together.
     /// (Without the executable for a sharded build's parts: workers on other machines run their
     /// own copy of the same `nestegg`, and check its version instead.)
-    static func fingerprint(data: DataFolder, templates: URL?, includingExecutable: Bool = true) -> String {
-        fingerprint(DataDigests(data), templates: templates, includingExecutable: includingExecutable)
-    }
-
-    /// ``fingerprint(data:templates:includingExecutable:)`` from the data files' digests.
     static func fingerprint(_ digests: DataDigests, templates: URL?, includingExecutable: Bool = true) -> String {
         var hash = InputHash()
         hash.add(format)

@@ -380,10 +380,6 @@ public struct Build {
         }
     }
 
-    func loadTemplates() throws(BuildError) -> TemplateLibrary {
-        try Self.loadTemplates(overrides: options.templates)
-    }
-
     /// The templates, `overrides` (`--templates`) over the embedded ones.
     static func loadTemplates(overrides: URL?) throws(BuildError) -> TemplateLibrary {
         do {

@@ -8,8 +8,6 @@ import Foundation
 /// What a build is to do, resolved once from its options (``Build/plan()``): the steps read the
 /// plan, not the options' flags.
 struct BuildPlan {
-    /// Where the build writes besides the output folder (`--single-file`, `--summary`, `--json`, `--cache`).
-    let destinations: Destinations
     /// The data folder, listed.
     let folder: DataFolder
     /// Chromium, for `--pdf`.
@@ -26,8 +24,6 @@ extension Build {
     /// The plan: every path checked before anything is read or written, what a killed build left
     /// behind repaired before anything looks at the output, and the options resolved once.
     func plan() throws(BuildError) -> BuildPlan {
-        // Every path is checked before anything is read or written, and what a killed build
-        // left behind is repaired before anything looks at the output.
         let destinations = Destinations(options)
         if let error = destinations.check(data: options.data, output: options.output, templates: options.templates,
                                           bundles: options.bundles) { throw error }
@@ -62,10 +58,6 @@ extension Build {
             throw BuildError(step: .load, exitCode: .usage, diagnostics: [Diagnostic(.error, file: options.output.path,
                 message: "--shard builds pages only: --pdf, --bundles, --single-file, --summary and --json go with a build on one machine")])
         }
-        // The output folder of a build without PDFs, bundles or a share is the plain site, whatever
-        // files it also writes beside it (--summary, --json, --single-file): it keeps a build cache,
-        // reuses unchanged pages and compares with the last build. Only a build with nothing beside
-        // it may stop at "up to date". (A share's folder is a part, rebuilt whole when its worker is retried.)
         let keepsCache = printer == nil && options.bundles == nil && options.shard == nil
         // The cache and the summaries beside it are nestegg's own, or nothing is touched.
         if keepsCache {
@@ -73,7 +65,7 @@ extension Build {
             let problems = BesideOutput.problems(cache: options.cacheFile, option: options.cache == nil ? "the build cache beside the output" : "--cache")
             if !problems.isEmpty { throw BuildError(step: .write, exitCode: .cannotCreate, diagnostics: problems) }
         }
-        return BuildPlan(destinations: destinations, folder: folder, printer: printer, keepsCache: keepsCache,
+        return BuildPlan(folder: folder, printer: printer, keepsCache: keepsCache,
                          mayStopUpToDate: keepsCache && destinations.entries.allSatisfy { $0.option == Destinations.cacheOption })
     }
 }

@@ -112,16 +112,8 @@ struct Destinations {
     /// What stands at `path` if it is not a regular file (`nil`: a regular file, or nothing).
     static func nonFileKind(_ path: String) -> String? {
         var status = stat()
-        guard lstat(path, &status) == 0 else { return nil }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: return nil
-        case S_IFDIR: return "a folder"
-        case S_IFLNK: return "a symbolic link"
-        case S_IFIFO: return "a FIFO"
-        case S_IFSOCK: return "a socket"
-        case S_IFCHR, S_IFBLK: return "a device"
-        default: return "not a regular file"
-        }
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG else { return nil }
+        return FolderTree.kind(of: status.st_mode)
     }
 
     /// Whether `path` is `folder` or lies inside it (both absolute and resolved).

@@ -98,14 +98,6 @@ struct CensusRecord: Sendable {
         let digest: String
     }
 
-    init(version: String, rest: String, shard: Shard, accounts: [Account], goals: [Goal]) {
-        self.version = version
-        self.rest = rest
-        self.shard = shard
-        self.accounts = accounts
-        self.goals = goals
-    }
-
     static func isCensus(_ url: URL) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
         defer { try? handle.close() }
@@ -240,10 +232,7 @@ struct CensusRecord: Sendable {
         guard let counted = totals.checkedCount, counted == rows else {
             return .failure(ShardError("its spending totals count \(totals.checkedCount.map(String.init) ?? "more") rows where it holds \(rows)"))
         }
-        var record = CensusRecord(version: head.version, rest: head.rest, shard: shard, accounts: starling, goals: goals)
-        record.rows = rows
-        record.run = Run(mark: mark, digest: signed)
-        record.totals = totals
-        return .success(record)
+        return .success(CensusRecord(version: head.version, rest: head.rest, shard: shard, accounts: starling, goals: goals,
+                                     rows: rows, run: Run(mark: mark, digest: signed), totals: totals))
     }
 }

@@ -40,11 +40,6 @@ public enum ManifestSignature {
         public var file: URL?
         var key: Curve25519.Signing.PrivateKey { try! Curve25519.Signing.PrivateKey(rawRepresentation: raw) }
 
-        init(raw: Data, file: URL? = nil) {
-            self.raw = raw
-            self.file = file
-        }
-
         /// Which key it is, for the build cache's "up to date" (a build signed with another key, or
         /// none, is not the same output): the SHA-256 of its public key, never the private key.
         public var identity: String { Text.hex(SHA256.hash(data: key.publicKey.rawRepresentation)) }

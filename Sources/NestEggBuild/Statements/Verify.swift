@@ -89,7 +89,7 @@ public enum ManifestVerifier {
         func check(_ file: JSONValue, statementPage: Bool) -> (path: String, bytes: [UInt8]?)? {
             guard file.object != nil, let path = file.required("path", "a path relative to the manifest")?.string,
                   let expected = file.required("sha256", "64 hexadecimal digits")?.string else { return nil }
-            guard isInside(path) else {
+            guard PartRecord.isInside(path) else {
                 file["path"]?.error("not a path inside the manifest's folder: \"\(path)\"")
                 return nil
             }
@@ -151,12 +151,6 @@ public enum ManifestVerifier {
                        hasSignature: hasSignature, problems: all, exitCode: all.contains { $0.severity == .error } ? .dataError : .success)
     }
 
-    /// A relative path that stays inside the folder: no `..`, not absolute, no empty part.
-    static func isInside(_ path: String) -> Bool {
-        !path.isEmpty && !path.hasPrefix("/")
-            && !path.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." || $0 == ".." }
-    }
-
     struct ReadFailure: Error {
         let reason: String
         let missing: Bool
@@ -169,8 +163,6 @@ public enum ManifestVerifier {
     /// The largest manifest verify reads (its JSON is parsed whole): a bank's 36,000 statements'
     /// manifest is about 40 MB.
     static let largestManifest = 256 << 20
-    /// The largest other file verify hashes (a PDF, a CSV), a piece at a time.
-    static let largestFile = FileBytes.largestFile
 
     /// The bytes of the regular file at `path`, never through a symbolic link at its end (the
     /// folders on the way are checked by ``FolderTree``), at most `limit` of them.
@@ -187,7 +179,7 @@ public enum ManifestVerifier {
     /// The SHA-256 of the regular file at `path`, read a piece at a time (``readRegular(_:limit:)``'s rules).
     static func hashRegular(_ path: String) -> Result<String, ReadFailure> {
         if let failure = regularFailure(path) { return .failure(failure) }
-        return FileBytes.sha256(path, limit: largestFile).mapError { ReadFailure(reason: $0.reason, missing: false) }
+        return FileBytes.sha256(path).mapError { ReadFailure(reason: $0.reason, missing: false) }
     }
 
     /// Why `path` is not a regular file to read (missing, a link, a FIFO); `nil` if it is one.

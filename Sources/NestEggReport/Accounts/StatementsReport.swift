@@ -356,11 +356,7 @@ public enum StatementsReport {
 
     /// Every statement of the site, for `statements/manifest.json`.
     public static func records(for dataset: Dataset, context: ReportContext) -> [StatementRecord] {
-        records(accounts(dataset, context: context), context: context)
-    }
-
-    static func records(_ computed: Computed?, context: ReportContext) -> [StatementRecord] {
-        recordsMappedHere(computed, context: context).records
+        recordsMappedHere(accounts(dataset, context: context), context: context).records
     }
 
     /// The statements of the accounts mapped here, from their feeds (every account's, when no account is

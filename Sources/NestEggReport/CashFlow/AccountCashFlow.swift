@@ -46,13 +46,7 @@ public struct AccountCashFlow: Sendable, Hashable {
         public var movedOut: Money { AccountCashFlow.sum(movedOutTo.values) ?? .zero(currency) }
         public var movedIn: Money { AccountCashFlow.sum(movedInFrom.values) ?? .zero(currency) }
 
-        public var totalIncome: Money? { AccountCashFlow.sum(income.values) }
         public var totalSpending: Money? { AccountCashFlow.sum(spending.values) }
-
-        /// The spending of each category on days 1…`day` only.
-        public func spending(throughDay day: Int) -> [String: Money] {
-            spendingByDay.compactMapValues { days in AccountCashFlow.sum(days.filter { $0.key <= day }.values) }
-        }
     }
 
     public let uid: String
@@ -60,13 +54,6 @@ public struct AccountCashFlow: Sendable, Hashable {
     public let currency: Currency
     /// Months with at least one counted item, oldest first.
     public let months: [Month]
-
-    public init(uid: String, name: String, currency: Currency, months: [Month]) {
-        self.uid = uid
-        self.name = name
-        self.currency = currency
-        self.months = months
-    }
 
     /// The sum of amounts of one currency; `nil` for none.
     public static func sum<S: Sequence>(_ amounts: S) -> Money? where S.Element == Money {

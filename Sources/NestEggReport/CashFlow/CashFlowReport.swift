@@ -272,7 +272,6 @@ public enum CashFlowReport {
         public let total: Row
         /// The day of the month the comparison runs through (the whole month: its last day).
         public let throughDay: Int
-        public let isPartial: Bool
         public let previousMonth: CalendarMonth
         public let lastYearMonth: CalendarMonth
         public let hasPrevious: Bool
@@ -297,7 +296,7 @@ public enum CashFlowReport {
         }
         let total = Comparison.Row(category: "Money out", previous: Change(now: current.spending, then: sum(previous)),
                                    lastYear: Change(now: current.spending, then: sum(lastYear)))
-        return Comparison(rows: rows, total: total, throughDay: day, isPartial: !complete, previousMonth: previousMonth,
+        return Comparison(rows: rows, total: total, throughDay: day, previousMonth: previousMonth,
                           lastYearMonth: lastYearMonth, hasPrevious: previous != nil, hasLastYear: lastYear != nil)
     }
 }

@@ -32,18 +32,13 @@ public enum GoalsRules {
     public static func progress(saved: Money, target: Money?, reportedPercent: Int? = nil) -> Progress {
         guard let target, target.minorUnits > 0 else { return .noTarget }
         let sameCurrency = saved.currency == target.currency
-        guard let percent = reportedPercent ?? (sameCurrency ? percent(saved.minorUnits, of: target.minorUnits) : nil) else {
+        guard let percent = reportedPercent ?? (sameCurrency ? ReportContext.percent(saved.minorUnits, of: target.minorUnits) : nil) else {
             return .noTarget
         }
         if (sameCurrency && saved.minorUnits >= target.minorUnits) || percent >= 100 {
             return .reached(percent: percent)
         }
         return .inProgress(percent: max(percent, 0))
-    }
-
-    /// Whole-number percentage, rounded down, without overflowing on huge amounts.
-    static func percent(_ part: Int128, of whole: Int128) -> Int {
-        ReportContext.percent(part, of: whole) ?? 0
     }
 
     /// How far along a goal is, in hundredths of a percent, capped at 100% (every reached goal
@@ -69,29 +64,17 @@ public enum GoalsRules {
         public var name: String
         /// A unique, stable key (source and id) that breaks every remaining tie.
         public var id: String
-
-        public init(saved: Money, target: Money?, reportedPercent: Int? = nil, name: String, id: String) {
-            self.saved = saved
-            self.target = target
-            self.reportedPercent = reportedPercent
-            self.name = name
-            self.id = id
-        }
     }
 
-    /// Closest to its target first: goals that have reached it, then the rest by the share saved
-    /// (highest first); then goals without a target. Ties by name (case-insensitive), then id.
-    public static func inListOrder(_ a: SortKey, _ b: SortKey) -> Bool { ListPlace(a) < ListPlace(b) }
-
-    /// `items` in the list's order (``inListOrder(_:_:)``), each one's key worked out once: a sort
-    /// that compared the keys worked out the closeness and lower-cased both names at each
-    /// comparison, and moved the items themselves.
+    /// `items` closest to their target first: goals that have reached it, then the rest by the
+    /// share saved (highest first); then goals without a target. Ties by name (case-insensitive),
+    /// then id. Each one's key is worked out once.
     public static func inListOrder<Item>(_ items: [Item], key: (Item) -> SortKey) -> [Item] {
         let places = items.map { ListPlace(key($0)) }
         return places.indices.sorted { places[$0] < places[$1] }.map { items[$0] }
     }
 
-    /// A goal's place in the list, as ``inListOrder(_:_:)`` compares it.
+    /// A goal's place in the list, as ``inListOrder(_:key:)`` compares it.
     struct ListPlace: Comparable {
         let closeness: Int128
         let name: String

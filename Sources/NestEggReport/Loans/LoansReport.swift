@@ -36,7 +36,7 @@ public enum LoansReport {
         let unknownCountries: String?
         let gridHeader: TableRow
         let gridDivider: TableDivider
-        let gridRows: [GridRow]
+        let gridRows: [TableLine]
         let placed: Int
         let unplaced: Int
         let hasUnplaced: Bool
@@ -70,11 +70,6 @@ public enum LoansReport {
         let population: String
         let gini: String
         let perMillion: String
-    }
-
-    struct GridRow: Sendable, Encodable {
-        /// The band's label and its counts.
-        let line: TableRow
     }
 
     // MARK: Building
@@ -143,7 +138,7 @@ public enum LoansReport {
         let points = kiva.loans.compactMap(\.location.coordinates)
         let grid = WorldGrid.counts(points)
         let gridRows = grid.enumerated().map { row, counts in
-            GridRow(line: TableRow(cells: [WorldGrid.rowLabel(row)] + counts.map { $0 == 0 ? "·" : "\($0)" }))
+            TableLine(line: TableRow(cells: [WorldGrid.rowLabel(row)] + counts.map { $0 == 0 ? "·" : "\($0)" }))
         }
         let header = TableRow(cells: ["Latitude"] + (0..<WorldGrid.columns).map(WorldGrid.columnLabel))
         let divider = TableDivider(rightAligned: [false] + Array(repeating: true, count: WorldGrid.columns))

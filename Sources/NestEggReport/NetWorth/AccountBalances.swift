@@ -28,15 +28,6 @@ public struct AccountBalances: Sendable, Hashable {
     public let through: CivilDate?
     public let goals: [Goal]
 
-    public init(uid: String, name: String, currency: Currency, monthEnds: [MonthEnd], through: CivilDate?, goals: [Goal]) {
-        self.uid = uid
-        self.name = name
-        self.currency = currency
-        self.monthEnds = monthEnds
-        self.through = through
-        self.goals = goals
-    }
-
     /// The account's month-end balances, to its own latest date.
     public static func of(_ data: AccountData, clock: LocalClock) -> AccountBalances {
         of(data, basis: StatementPeriods.basis(for: data, clock: clock))

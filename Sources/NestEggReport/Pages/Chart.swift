@@ -56,15 +56,6 @@ public struct Chart: Sendable, Encodable {
         public let pace: Int128
         public let isOver: Bool
         public let valueText: String
-
-        public init(label: String, spent: Int128, budget: Int128, pace: Int128, isOver: Bool, valueText: String) {
-            self.label = label
-            self.spent = spent
-            self.budget = budget
-            self.pace = pace
-            self.isOver = isOver
-            self.valueText = valueText
-        }
     }
     public static func ring(_ segments: [Segment], title: String, centerText: String = "") -> Chart {
         Chart(.ring(segments, centerText: centerText), title: title)
@@ -82,11 +73,6 @@ public struct Chart: Sendable, Encodable {
     public struct Tick: Sendable, Equatable {
         public let value: Int128
         public let text: String
-
-        public init(value: Int128, text: String) {
-            self.value = value
-            self.text = text
-        }
     }
 
     /// Ticks for money from zero up to at least `maximum`: at most four round steps (1, 2 or 5
@@ -164,13 +150,6 @@ public struct Chart: Sendable, Encodable {
         public let values: [Int128]
         public let valueTexts: [String]
         public let totalText: String
-
-        public init(label: String, values: [Int128], valueTexts: [String], totalText: String) {
-            self.label = label
-            self.values = values
-            self.valueTexts = valueTexts
-            self.totalText = totalText
-        }
     }
 
     /// A series of ``stackedColumns(_:series:title:)``: its legend label and its colour (`series-N`),
@@ -178,11 +157,6 @@ public struct Chart: Sendable, Encodable {
     public struct Series: Sendable {
         public let label: String
         public let colorIndex: Int
-
-        public init(label: String, colorIndex: Int) {
-            self.label = label
-            self.colorIndex = colorIndex
-        }
     }
 
     /// A place on the world map: a circle whose area follows `value`, titled `label: valueText`.
@@ -192,14 +166,6 @@ public struct Chart: Sendable, Encodable {
         public let longitude: Double
         public let value: Int128
         public let valueText: String
-
-        public init(label: String, latitude: Double, longitude: Double, value: Int128, valueText: String) {
-            self.label = label
-            self.latitude = latitude
-            self.longitude = longitude
-            self.value = value
-            self.valueText = valueText
-        }
 
         /// Whether the point is on the globe (the map leaves the others out).
         public var isOnGlobe: Bool { latitude.isFinite && longitude.isFinite && abs(latitude) <= 90 && abs(longitude) <= 180 }

@@ -14,14 +14,6 @@ extension Chart {
             public let valueText: String
             /// `series-N`.
             public let colorIndex: Int
-
-            public init(column: Int, label: String, value: Int128, valueText: String, colorIndex: Int) {
-                self.column = column
-                self.label = label
-                self.value = value
-                self.valueText = valueText
-                self.colorIndex = colorIndex
-            }
         }
 
         public struct Link: Sendable {
@@ -30,22 +22,10 @@ extension Chart {
             public let to: Int
             public let value: Int128
             public let valueText: String
-
-            public init(from: Int, to: Int, value: Int128, valueText: String) {
-                self.from = from
-                self.to = to
-                self.value = value
-                self.valueText = valueText
-            }
         }
 
         public let nodes: [Node]
         public let links: [Link]
-
-        public init(nodes: [Node], links: [Link]) {
-            self.nodes = nodes
-            self.links = links
-        }
     }
 
     public static func flow(_ flow: Flow, title: String) -> Chart { Chart(.flow(flow), title: title) }

@@ -28,3 +28,14 @@ public struct TableDivider: Sendable, Encodable {
         try container.encode("")
     }
 }
+
+/// A table row as a list's item in a template (`{{#rows}}{{#line}}…{{/line}}{{/rows}}`).
+struct TableLine: Sendable, Encodable {
+    let line: TableRow
+}
+
+/// A link reference definition, for a page that links one target many times: `[p1]: ../payees/tesco.md`.
+struct LinkReference: Sendable, Encodable {
+    let label: String
+    let href: String
+}

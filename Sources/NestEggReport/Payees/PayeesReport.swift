@@ -24,28 +24,21 @@ public enum PayeesReport {
     public static let occasionalPath = "payees/occasional"
     public static let occasionalTitle = "Occasional payees"
     /// A counterparty with fewer payments than this has no page of its own: its payments are on
-    /// the occasional pages. Most counterparties are one-off (a café visited once: at scale 1 of
-    /// the synthetic data 1,000 of 1,013 have one payment), and a page of one row, with its HTML
-    /// and table CSV, is three files that say no more than a row of a shared page; a payee paid
-    /// twice is still better read as two rows than as a page. From three payments a page's
-    /// totals by month start to tell something.
+    /// the occasional pages. Most counterparties are one-off, and a page of one or two rows says
+    /// no more than rows of a shared page; from three, a page's totals by month tell something.
     public static let minimumPaymentsForOwnPage = 3
     /// The id of a counterparty's first row on the occasional pages (the HTML flavour), the
     /// fragment of every link to it: `payee-<slug>`, as stable as the slug.
     public static func anchor(slug: String) -> String { "payee-" + slug }
     /// How many payees each top table shows, per currency.
     static let topCount = 10
-    /// Payees per page of the index. Each shows as a card of five lines on a phone (some 130 px),
-    /// and page 1 also holds the top tables (a card each, two tables per currency): on the
-    /// synthetic data at scale 1 (two currencies) 50 a page made page 1 11,250 px at 390 px, near
-    /// the browser test's 12,000; 40 make it some 9,950.
+    /// Payees per page of the index: each a card of five lines on a phone, and page 1 also holds
+    /// the top tables, within the browser test's limit on a page's height at 390 px.
     static let indexPageSize = 40
 
-    /// Rows per page of a payee's payments, a month's heading counting as a row. A payment shows
-    /// on a phone as a card of four or five lines (its date, reference, account and amount: some
-    /// 120 px with a long account name, against the transactions lists' two short lines and a
-    /// small third), so 100 of them came to 12,100 px in the browser test, past its limit; 80
-    /// keep a page under 10,000 px.
+    /// Rows per page of a payee's payments, a month's heading counting as a row: fewer than the
+    /// transactions lists', a payment being a card of four or five lines on a phone (its date,
+    /// reference, account and amount), within the browser test's limit on a page's height.
     static let rowsPerPage = 80
 
     /// A payee's payments as pages of ``rowsPerPage`` rows. A monthly bill's payments are a month
@@ -128,10 +121,8 @@ public enum PayeesReport {
         }
     }
 
-    /// Rows per occasional page. A payment shows on a phone as a card of four to six lines (its
-    /// payee, date, reference, account and amount): with a name long enough to take two lines, 80
-    /// of them came to 12,003 px at 390 px in the browser test (Tests/browser/test_payees.py),
-    /// past its 12,000; 60 keep a page near 9,000 px.
+    /// Rows per occasional page: a payment is a card of four to six lines on a phone (its payee,
+    /// date, reference, account and amount), within the browser test's limit on a page's height.
     static let occasionalRowsPerPage = 60
 
     /// The occasional pages: the counterparties without a page of their own, in name order, kept
@@ -177,9 +168,8 @@ public enum PayeesReport {
         }
         return ordered.enumerated().map { index, entry in
             let slug = slugs[index]
-            // Sorted by place, then taken in that order: the payments are moved once, not at every
-            // step of the sort; compared where they lie (an array's element handed to the
-            // comparison was a copy, six retains: a fifth of a scale-100 rebuild's report step).
+            // Sorted by place, then taken in that order: the payments are moved once, and compared
+            // where they lie, not copied.
             let payments = entry.value.payments
             let order = payments.withUnsafeBufferPointer { buffer in
                 payments.indices.sorted { PayeePayment.newestFirst(buffer[$0], buffer[$1]) }

@@ -76,10 +76,6 @@ public enum RecurringRule {
     public struct Payment: Sendable, Hashable {
         public let date: CivilDate
         public let amount: Money
-        public init(date: CivilDate, amount: Money) {
-            self.date = date
-            self.amount = amount
-        }
     }
 
     public static func key(_ name: String) -> String { Counterparty.key(name) }

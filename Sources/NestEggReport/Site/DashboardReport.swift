@@ -39,12 +39,6 @@ public struct DashboardSection: Sendable {
         /// Which columns are numbers (right-aligned).
         public let numeric: [Bool]
         public let rows: [Row]
-
-        public init(columns: [String], numeric: [Bool], rows: [Row]) {
-            self.columns = columns
-            self.numeric = numeric
-            self.rows = rows
-        }
     }
 
     public let title: String
@@ -101,13 +95,9 @@ public enum DashboardReport {
     struct TableView: Sendable, Encodable {
         let header: TableRow
         let divider: TableDivider
-        let rows: [RowView]
+        let rows: [TableLine]
         /// `The first 12 of 1,000 rows.`, when the table is longer than the start page shows.
         let moreRows: String?
-    }
-
-    struct RowView: Sendable, Encodable {
-        let line: TableRow
     }
 
     /// At most this many figures a section, and rows a table, on the start page: with a thousand
@@ -156,7 +146,7 @@ public enum DashboardReport {
         TableView(
             header: TableRow(cells: table.columns),
             divider: TableDivider(rightAligned: table.numeric),
-            rows: table.rows.prefix(rowsShown).map { RowView(line: TableRow(cells: $0.cells)) },
+            rows: table.rows.prefix(rowsShown).map { TableLine(line: TableRow(cells: $0.cells)) },
             moreRows: table.rows.count > rowsShown
                 ? "The first \(rowsShown) of \(context.count(table.rows.count)) rows." : nil)
     }

@@ -5,17 +5,11 @@ import Foundation
 /// The report stage: every report's pages, from the dataset alone (pure functions).
 public enum SiteReport {
     /// What several reports derive from the dataset, worked out once, by whichever report asks
-    /// first (the reports run at once).
-    final class Derived: @unchecked Sendable {
-        private let lock = NSLock(), statementsLock = NSLock(), totalsLock = NSLock(), listsLock = NSLock(), appLock = NSLock()
+    /// first (the reports run at once; each value behind a lock of its own, taken one way only).
+    final class Derived: Sendable {
         private let dataset: Dataset
-        private let clock: LocalClock
-        private var spendingItems: [SpendingItem]?
-        private var spendingTotals: SpendingTotals?
-        private var spendingLists: SpendingLists??
         /// Where the transactions lists' rows come from.
         let rows: SiteReport.SpendingRows
-        private var statementAccounts: StatementsReport.Computed??
         private let context: ReportContext
         private let memo: (any DigestMemo)?
         /// The accounts whose own pages another build step makes (by UID): their figures are given.
@@ -27,7 +21,6 @@ public enum SiteReport {
              elsewhere: Set<String> = [], rows: SiteReport.SpendingRows = .inMemory) {
             self.dataset = dataset
             self.rows = rows
-            self.clock = context.clock
             self.context = context
             self.memo = memo
             self.given = figures
@@ -38,140 +31,110 @@ public enum SiteReport {
         /// read of the accounts, given by the caller or worked out here (once, on every core). No
         /// site-wide figure is read from a feed.
         var figures: [String: AccountFigures] {
-            figuresLock.withLock {
-                if let accountFigures { return accountFigures }
-                let all = given.merging(AccountFigures.of(dataset, context: context, except: Set(given.keys)), uniquingKeysWith: { given, _ in given })
-                accountFigures = all
-                return all
+            figuresOnce.value {
+                given.merging(AccountFigures.of(dataset, context: context, except: Set(given.keys)), uniquingKeysWith: { given, _ in given })
             }
         }
-        private var accountFigures: [String: AccountFigures]?
-        private let figuresLock = NSLock()
+        private let figuresOnce = Once<[String: AccountFigures]>()
 
         /// Every account's statements and their digests (``StatementsReport/accounts(_:context:memo:figures:elsewhere:)``):
         /// the statements pages, their start-page section, the headline and the manifest read them.
         var statements: StatementsReport.Computed? {
-            statementsLock.withLock {
-                if let statementAccounts { return statementAccounts }
-                let computed = StatementsReport.accounts(dataset, context: context, memo: memo, figures: figures, elsewhere: elsewhere)
-                statementAccounts = .some(computed)
-                return computed
-            }
+            statementsOnce.value { StatementsReport.accounts(dataset, context: context, memo: memo, figures: figures, elsewhere: elsewhere) }
         }
+        private let statementsOnce = Once<StatementsReport.Computed?>()
 
         /// Outgoing payments of both sources (``TransactionsRules/items(from:clock:)``): with the
         /// rows in memory, the totals and the lists' rows. (With runs, the transactions app's only: ``appSpending``.)
         var spending: [SpendingItem] {
             precondition(rows.isInMemory, "with runs, the Starling accounts' rows are the build's to bring")
-            return lock.withLock {
-                if let spendingItems { return spendingItems }
-                let items = TransactionsRules.items(from: dataset, clock: clock, figures: figures)
-                spendingItems = items
-                return items
-            }
+            return spendingOnce.value { TransactionsRules.items(from: dataset, clock: context.clock, figures: figures) }
         }
+        private let spendingOnce = Once<[SpendingItem]>()
 
         /// The transactions app's outgoing payments, newest first, worked out once.
         var appSpending: [SpendingItem] {
-            appLock.withLock {
-                if let appItems { return appItems }
-                let items = TransactionsRules.items(from: dataset, clock: clock, bankAccounts: false)
-                appItems = items
-                return items
-            }
+            appSpendingOnce.value { TransactionsRules.items(from: dataset, clock: context.clock, bankAccounts: false) }
         }
-        private var appItems: [SpendingItem]?
+        private let appSpendingOnce = Once<[SpendingItem]>()
 
         /// Every counterparty and its payments (``PayeesReport/payees(_:context:figures:)``), worked out once:
         /// their pages, and the links to them from the transactions lists, the recurring payments and the search.
         var payees: [PayeesReport.Payee] {
-            payeesLock.withLock {
-                if let payeeList { return payeeList }
-                let payees = PayeesReport.payees(dataset, context: context, figures: figures)
-                payeeList = payees
-                return payees
-            }
+            payeesOnce.value { PayeesReport.payees(dataset, context: context, figures: figures) }
         }
-        private var payeeList: [PayeesReport.Payee]?
+        private let payeesOnce = Once<[PayeesReport.Payee]>()
 
         /// Every account's cash flow (``CashFlowReport/accounts(_:figures:)``) and its
         /// months (``CashFlowReport/months(_:rates:base:asOf:)``), worked out once: the cash-flow
         /// pages, the budgets, their start-page sections and the search read them.
         var cashFlow: (accounts: [AccountCashFlow], months: [CashFlowReport.Month]) {
-            cashFlowLock.withLock {
-                if let cashFlowFigures { return cashFlowFigures }
+            cashFlowOnce.value {
                 let accounts = CashFlowReport.accounts(dataset, figures: figures)
-                let months = CashFlowReport.months(accounts, rates: dataset.rates, base: context.settings.baseCurrency, asOf: context.progress.asOf)
-                cashFlowFigures = (accounts, months)
-                return (accounts, months)
+                return (accounts, CashFlowReport.months(accounts, rates: dataset.rates, base: context.settings.baseCurrency, asOf: context.progress.asOf))
             }
         }
-        private var cashFlowFigures: (accounts: [AccountCashFlow], months: [CashFlowReport.Month])?
+        private let cashFlowOnce = Once<(accounts: [AccountCashFlow], months: [CashFlowReport.Month])>()
 
         /// What was spent each month per category, converted (``MonthlySpent``), worked out once
         /// from ``totals``: the budgets, their start-page section and the year pages read it.
         var monthlySpent: MonthlySpent {
-            let totals = totals
-            return monthlySpentLock.withLock {
-                if let spentByMonth { return spentByMonth }
-                let spent = MonthlySpent(totals, rates: dataset.rates, base: context.settings.baseCurrency, progress: context.progress)
-                spentByMonth = spent
-                return spent
-            }
+            monthlySpentOnce.value { MonthlySpent(totals, rates: dataset.rates, base: context.settings.baseCurrency, progress: context.progress) }
         }
-        private var spentByMonth: MonthlySpent?
-        private let monthlySpentLock = NSLock()
-        private let cashFlowLock = NSLock()
-        private let payeesLock = NSLock()
+        private let monthlySpentOnce = Once<MonthlySpent>()
 
         /// The counterparties' pages by name (``PayeesReport/Directory``), made once from ``payees``:
         /// the transactions lists, the recurring payments and the search link to them.
         var payeeDirectory: PayeesReport.Directory {
-            let payees = payees
-            return directoryLock.withLock {
-                if let directory { return directory }
-                let made = PayeesReport.Directory(payees)
-                directory = made
-                return made
-            }
+            directoryOnce.value { PayeesReport.Directory(payees) }
         }
-        private var directory: PayeesReport.Directory?
-        private let directoryLock = NSLock()
+        private let directoryOnce = Once<PayeesReport.Directory>()
 
         /// The spending list's totals (``SpendingTotals``): the insights, the start page and the
         /// lists' counts and sums read them, not the rows.
         var totals: SpendingTotals {
-            totalsLock.withLock {
-                if let spendingTotals { return spendingTotals }
-                var totals: SpendingTotals
+            totalsOnce.value {
                 switch rows {
                 case .inMemory:
-                    totals = SpendingTotals(spending)
+                    return SpendingTotals(spending)
                 case .runs(let starling):
                     // Every bank account's totals come with the runs, those of the accounts mapped here too.
-                    totals = SpendingTotals(appSpending)
+                    var totals = SpendingTotals(appSpending)
                     totals.add(starling)
+                    return totals
                 }
-                spendingTotals = totals
-                return totals
             }
         }
+        private let totalsOnce = Once<SpendingTotals>()
 
         /// The transactions lists (``SpendingLists``): with the rows in memory, filled here; with
         /// runs, the transactions app's rows only, the build bringing the bank accounts' runs.
         var lists: SpendingLists? {
-            listsLock.withLock {
-                if let spendingLists { return spendingLists }
-                let lists: SpendingLists?
+            listsOnce.value {
                 switch rows {
                 case .inMemory:
-                    lists = TransactionsReport.lists(totals, rows: spending)
+                    let lists = TransactionsReport.lists(totals, rows: spending)
                     if let mismatch = lists?.fill([], keeps: { _ in true }) { preconditionFailure("the spending list disagrees with its own totals: \(mismatch)") }
+                    return lists
                 case .runs:
-                    lists = TransactionsReport.lists(totals, rows: appSpending)
+                    return TransactionsReport.lists(totals, rows: appSpending)
                 }
-                spendingLists = .some(lists)
-                return lists
+            }
+        }
+        private let listsOnce = Once<SpendingLists?>()
+    }
+
+    /// A value worked out by the first caller, under a lock, and kept for the others.
+    final class Once<Value>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var made: Value?
+
+        func value(_ make: () -> Value) -> Value {
+            lock.withLock {
+                if let made { return made }
+                let value = make()
+                made = value
+                return value
             }
         }
     }

@@ -186,13 +186,6 @@ public struct SpendingTotals: Sendable, Equatable {
         return (all, byCategory.mapValues(\.count))
     }
 
-    /// How many pinned items each category has, over all the data.
-    func pinnedCounts() -> [String: Int] {
-        var counts: [String: Int] = [:]
-        for (cell, sum) in cells where cell.pinned { counts[cell.category, default: 0] += sum.count }
-        return counts
-    }
-
     /// The `count` months that end with the month of the last item, oldest first (``TransactionsRules/lastMonths(of:count:)``).
     func lastMonths(count: Int = 6) -> [CalendarMonth] {
         guard let latest = dates?.upperBound else { return [] }

@@ -20,7 +20,7 @@ public enum TransactionsInsightsReport {
         let currencies: [BreakdownView]
         let hasCurrencies: Bool
         let monthRange: String
-        let months: [MonthLink]
+        let months: [PeriodLink]
         let trends: [TrendView]
         let hasTrends: Bool
         /// The largest payees of the data's year (``PayeesReport/top(_:year:limit:)``) and the payees' index.
@@ -29,14 +29,8 @@ public enum TransactionsInsightsReport {
         let topYear: String
         let payeesHref: String
         /// The year pages (``YearReport``), newest first.
-        let years: [YearLink]
+        let years: [PeriodLink]
         let hasYears: Bool
-    }
-
-    struct YearLink: Sendable, Encodable {
-        let label: String
-        let href: String
-        let first: Bool
     }
 
     /// Spending per category in one currency: the table and its ring.
@@ -61,16 +55,13 @@ public enum TransactionsInsightsReport {
         let currency: String
         let header: TableRow
         let divider: TableDivider
-        let rows: [LineView]
+        let rows: [TableLine]
         let totalLine: TableRow
         let chart: Chart
     }
 
-    struct LineView: Sendable, Encodable {
-        let line: TableRow
-    }
-
-    struct MonthLink: Sendable, Encodable {
+    /// A link to a month's or a year's page.
+    struct PeriodLink: Sendable, Encodable {
         let label: String
         let href: String
         let first: Bool
@@ -84,8 +75,8 @@ public enum TransactionsInsightsReport {
         let hasUnpinned: Bool
         let currencies: [BreakdownView]
         let hasCurrencies: Bool
-        let previous: MonthLink?
-        let next: MonthLink?
+        let previous: PeriodLink?
+        let next: PeriodLink?
     }
 
     // MARK: Building
@@ -111,10 +102,6 @@ public enum TransactionsInsightsReport {
     /// How many of the year's top payees the index names, per currency: where the money went, by whom.
     static let topPayeeCount = 5
 
-    public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
-        pages(for: SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock)), context: context)
-    }
-
     /// The pages for the spending list's totals (``SpendingTotals``); `payees`, when given, for the
     /// index's table of the year's top payees.
     /// `spent` and `cashFlow`, when given: the year pages too (``YearReport``), linked from the index.
@@ -128,7 +115,7 @@ public enum TransactionsInsightsReport {
         let months = totals.lastMonths()
         let crumbs = [Link("Dashboard", "index")]
         let monthLinks = months.enumerated().map { index, month in
-            MonthLink(label: monthLabel(month, context: context), href: ReportContext.href(monthPath(month)), first: index == 0)
+            PeriodLink(label: monthLabel(month, context: context), href: ReportContext.href(monthPath(month)), first: index == 0)
         }
 
         let pinned = totals.count(pinned: true), count = totals.count()
@@ -137,7 +124,7 @@ public enum TransactionsInsightsReport {
         }
         let yearPages = spent.map { YearReport.pages($0, cashFlow: cashFlow, context: context, categoryHref: categoryHref) } ?? []
         let yearLinks = yearPages.reversed().enumerated().map { index, page in
-            YearLink(label: String(page.title.dropFirst("Spending and income, ".count)), href: ReportContext.href(page.path), first: index == 0)
+            PeriodLink(label: String(page.title.dropFirst("Spending and income, ".count)), href: ReportContext.href(page.path), first: index == 0)
         }
         let year = context.progress.asOf?.year
         let topPayees = year.map { PayeesReport.topTables(PayeesReport.top(payees, year: $0, limit: topPayeeCount, base: context.settings.baseCurrency), context: context) } ?? []
@@ -228,7 +215,7 @@ public enum TransactionsInsightsReport {
         let entry = { (month: Int, key: String) in perMonth[month].first { $0.category.key == key } }
         let labels = months.map { monthHeading($0, context: context) }
         let rows = categories.map { category in
-            LineView(line: TableRow(cells: [category.name] + months.indices.map { month in
+            TableLine(line: TableRow(cells: [category.name] + months.indices.map { month in
                 entry(month, category.key).map { context.money($0.amount) } ?? "–"
             }))
         }
@@ -262,10 +249,6 @@ public enum TransactionsInsightsReport {
     }
 
     /// The start page's part: this month's spending (the month of the latest transaction) and its top categories.
-    public static func dashboard(for dataset: Dataset, context: ReportContext) -> DashboardSection? {
-        dashboard(for: SpendingTotals(TransactionsRules.items(from: dataset, clock: context.clock)), context: context)
-    }
-
     static func dashboard(for spending: SpendingTotals, context: ReportContext) -> DashboardSection? {
         guard let month = spending.lastMonths(count: 1).first else { return nil }
         let label = monthHeading(month, context: context)

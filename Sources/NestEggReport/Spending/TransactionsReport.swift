@@ -33,15 +33,9 @@ public enum TransactionsReport {
         let insightsHref: String
         let payeesHref: String
         /// The payees' pages this page's rows link to, once each.
-        let references: [Reference]
+        let references: [LinkReference]
         /// Which part of the list this page shows (the list at `transactions/index` or a category's).
         let pager: OldestFirstPagination.View
-    }
-
-    /// A link reference definition: `[p1]: ../payees/tesco.md`, `[p2]: ../payees/occasional.page3.md#payee-cafe`.
-    struct Reference: Sendable, Encodable {
-        let label: String
-        let href: String
     }
 
     struct FilterView: Sendable, Encodable {
@@ -130,7 +124,7 @@ public enum TransactionsReport {
                          pagination: OldestFirstPagination, filters: [FilterView], summary: ListSummary,
                          pathOf: (SpendingCategory?) -> String, context: ReportContext,
                          payee: (String) -> String? = { _ in nil }) -> ListView {
-        var references: [Reference] = []
+        var references: [LinkReference] = []
         var labels: [String: String] = [:]
         var number = 0
         // Each category's link once a page, not once a row.
@@ -149,7 +143,7 @@ public enum TransactionsReport {
                 if let known = labels[path] { label = known } else {
                     label = "p\(references.count + 1)"
                     labels[path] = label
-                    references.append(Reference(label: label, href: ReportContext.href(path)))
+                    references.append(LinkReference(label: label, href: ReportContext.href(path)))
                 }
             }
             return RowView(anchor: TransactionSearch.anchor(row: number), date: context.date(item.date), payee: payeeName, payeeRef: label,
@@ -199,10 +193,6 @@ public enum TransactionsReport {
             insightsHref: ReportContext.href(TransactionsInsightsReport.section.path), payeesHref: ReportContext.href(PayeesReport.indexPath),
             references: references,
             pager: pagination.view(page: page, base: pathOf(current), noun: "transactions", dates: dates, locale: context.locale))
-    }
-
-    public static func pages(for dataset: Dataset, context: ReportContext) -> [Page] {
-        pages(for: TransactionsRules.items(from: dataset, clock: context.clock), context: context)
     }
 
     /// The pages of `items`, which must be newest first (``TransactionsRules/newestFirst(_:_:)``), every row in memory.

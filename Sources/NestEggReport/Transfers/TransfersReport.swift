@@ -25,13 +25,7 @@ public enum TransfersReport {
         let isFirstPage: Bool
         /// The people's pages, once each, for the reference-style links of the tables (`[Ann][p1]`):
         /// a row reads as names in Markdown, not as two page addresses of 20 random characters.
-        let references: [Reference]
-    }
-
-    /// A link reference definition: `[p1]: ../transfers/abc.md`.
-    struct Reference: Sendable, Encodable {
-        let label: String
-        let href: String
+        let references: [LinkReference]
     }
 
     struct TransferRow: Sendable, Encodable {
@@ -40,7 +34,7 @@ public enum TransfersReport {
         let tid: String
         let from: String
         let fromHref: String
-        /// The reference label of the sender's page (``Reference``), and the recipient's.
+        /// The reference label of the sender's page (``LinkReference``), and the recipient's.
         let fromRef: String
         let to: String
         let toHref: String
@@ -287,7 +281,7 @@ public enum TransfersReport {
                 ? people.map { (labels[$0.uid]!, ReportContext.href(personPath($0))) }
                 : rows.flatMap { [($0.fromRef, $0.fromHref), ($0.toRef, $0.toHref)] }
             var used = Set<String>()
-            let references = pairs.filter { used.insert($0.0).inserted }.map { Reference(label: $0.0, href: $0.1) }
+            let references = pairs.filter { used.insert($0.0).inserted }.map { LinkReference(label: $0.0, href: $0.1) }
             return Page(path: page.path, title: page.title, template: "transfers-index", section: section.id,
                         breadcrumbs: first ? crumbs : indexCrumbs,
                         view: IndexView(
