@@ -37,8 +37,16 @@ public final class StagedFile {
     /// is gone (a stop removing it while the file is staged, ``NestEggSupport/Termination``).
     public static func stage(_ text: String, at destination: URL, makingFolder: Bool = true) throws(SiteWriter.WriteError) -> StagedFile {
         var text = text
-        let unchanged = text.withUTF8 { SiteWriter.file(atPath: destination.path, holds: $0) }
-        if unchanged { return StagedFile(destination: destination, temporary: nil, ownership: nil) }
+        return try text.withUTF8 { bytes in Result { () throws(SiteWriter.WriteError) in try stage(bytes, at: destination, makingFolder: makingFolder) } }.get()
+    }
+
+    /// ``stage(_:at:makingFolder:)`` for bytes.
+    public static func stage(_ bytes: [UInt8], at destination: URL, makingFolder: Bool = true) throws(SiteWriter.WriteError) -> StagedFile {
+        try bytes.withUnsafeBufferPointer { bytes in Result { () throws(SiteWriter.WriteError) in try stage(bytes, at: destination, makingFolder: makingFolder) } }.get()
+    }
+
+    static func stage(_ bytes: UnsafeBufferPointer<UInt8>, at destination: URL, makingFolder: Bool) throws(SiteWriter.WriteError) -> StagedFile {
+        if SiteWriter.file(atPath: destination.path, holds: bytes) { return StagedFile(destination: destination, temporary: nil, ownership: nil) }
         let folder = destination.deletingLastPathComponent()
         do {
             if makingFolder { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
@@ -59,7 +67,7 @@ public final class StagedFile {
             (temporary, ownership) = made
         }
         let staged = StagedFile(destination: destination, temporary: temporary, ownership: ownership)
-        if let failure = text.withUTF8({ SiteWriter.writeFile(atPath: temporary.path, $0, appending: true) }) {
+        if let failure = SiteWriter.writeFile(atPath: temporary.path, bytes, appending: true) {
             staged.discard()
             throw SiteWriter.WriteError(path: destination.path, reason: "cannot write a file in \(folder.path): \(failure)")
         }
@@ -170,6 +178,12 @@ public final class BesideList {
     public func stage(_ text: String, at destination: URL) throws(SiteWriter.WriteError) -> StagedFile {
         try list([destination])
         return try StagedFile.stage(text, at: destination)
+    }
+
+    /// ``stage(_:at:)`` for bytes.
+    public func stage(_ bytes: [UInt8], at destination: URL) throws(SiteWriter.WriteError) -> StagedFile {
+        try list([destination])
+        return try StagedFile.stage(bytes, at: destination)
     }
 
     /// Lists `destinations`, for files to be staged for them (``StagedFile/stage(_:at:)``, on

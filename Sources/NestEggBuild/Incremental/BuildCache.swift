@@ -195,19 +195,24 @@ public struct BuildCache: Sendable {
     }
 
     /// The cache as written (``RecordFile``): its three lines made side by side, on every core.
-    public var text: String {
+    public var bytes: [UInt8] {
         // The largest line first, so that two cores finish together.
-        let made = Concurrently.map(3) { [self] index -> String in
+        var lines = Concurrently.map(3) { [self] index -> Data in
             switch index {
             case 0:
-                RecordFile.line(UnitsLine(units: SortedColumns(units), inputs: SortedColumns(inputs), problems: problems, tool: tool, changes: changes))
+                RecordFile.lineBytes(UnitsLine(units: SortedColumns(units), inputs: SortedColumns(inputs), problems: problems, tool: tool, changes: changes))
             case 1:
-                RecordFile.line(PagesLine(pages: SortedColumns(pages), keys: SortedColumns(keys), statementDigests: SortedColumns(statementDigests),
-                                          hashes: SortedColumns(hashes)))
+                RecordFile.lineBytes(PagesLine(pages: SortedColumns(pages), keys: SortedColumns(keys), statementDigests: SortedColumns(statementDigests),
+                                               hashes: SortedColumns(hashes)))
             default:
-                RecordFile.line(Head(fingerprint: fingerprint, files: SortedColumns(files), warnings: warnings))
+                RecordFile.lineBytes(Head(fingerprint: fingerprint, files: SortedColumns(files), warnings: warnings))
             }
         }
-        return RecordFile.text(lines: [made[2], made[0], made[1]], format: Self.format)
+        // (Each line held once, so that it is let go once it is in.)
+        lines = [lines[2], lines[0], lines[1]]
+        return RecordFile.bytes(lines: &lines, format: Self.format)
     }
+
+    /// ``bytes`` as text.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
 }

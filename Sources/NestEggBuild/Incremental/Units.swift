@@ -209,16 +209,21 @@ enum Units {
                                                known: KnownFeed(latest: data.latestFeedInstant, notes: notes[data.account.uid] ?? []),
                                                digest: digests.byPath[StarlingLoader.feedPath(of: data.account)],
                                                figures: figures)
-            let text = CensusRecord(version: NestEggVersion.current, rest: "", shard: Shard(index: 0, count: 1)!,
-                                    accounts: [account], goals: []).text()
-            guard case .success(let record) = CensusRecord.read(RecordFile.Lines(text: text), accounts: [data.account.uid: data.account],
-                                                                figuresOf: { _ in false }) else { return nil }
+            let file: StagedFile
             do throws(SiteWriter.WriteError) {
-                let file = try StagedFile.stage(text, at: destinations[index], makingFolder: false)
-                return .success((Mapped(uid: data.account.uid, path: file.stagedPath, destination: destinations[index], record: record, figures: figures), file))
+                file = try StagedFile.stage(CensusRecord(version: NestEggVersion.current, rest: "", shard: Shard(index: 0, count: 1)!,
+                                                         accounts: [account], goals: []).text(),
+                                            at: destinations[index], makingFolder: false)
             } catch {
                 return .failure(error)
             }
+            // Read back from the file, as the lists will read its rows (the text is not kept).
+            guard case .success(let record) = CensusRecord.read(RecordFile.Lines(path: file.stagedPath), accounts: [data.account.uid: data.account],
+                                                                figuresOf: { _ in false }) else {
+                file.discard()
+                return nil
+            }
+            return .success((Mapped(uid: data.account.uid, path: file.stagedPath, destination: destinations[index], record: record, figures: figures), file))
         }
         let done = made.compactMap { try? $0?.get() }
         let staged = Staged(mapped: done.map(\.mapped), files: done.map(\.file), beside: beside, madeFolder: madeFolder,
