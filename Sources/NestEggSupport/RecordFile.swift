@@ -27,13 +27,6 @@ public enum RecordFile {
         return writer.text
     }
 
-    /// The file's text for lines made by ``line(_:)`` (on several cores, say), in their order.
-    public static func text(lines: [String], format: String) -> String {
-        var writer = Writer(format: format)
-        for line in lines { writer.append(line: line) }
-        return writer.text
-    }
-
     /// One value's line: its JSON, keys sorted, without the line break.
     public static func line(_ value: some Encodable) -> String {
         line(value, encoder: encoder())

@@ -9,7 +9,8 @@ import Foundation
 /// ``install()`` makes each signal wake a thread of nestegg's own (the handler only writes the
 /// signal's number into a pipe, which is all a handler may safely do). That thread waits for any
 /// ``holding(_:)`` section to end — the swap of a finished output, which must not be cut in two —
-/// then removes what was registered with ``removeOnStop(_:)`` (the folders a build stages into),
+/// then removes what was registered with ``removeOnStop(_:)`` and ``removeOnStop(making:by:)`` (the
+/// folders a build stages into, the files it stages beside the output and their list),
 /// says so on standard error and exits with 128 + the signal's number (143 for SIGTERM, 130 for
 /// SIGINT, 129 for SIGHUP). The previous output is never touched: it is replaced only inside a held section.
 ///
@@ -80,16 +81,27 @@ public enum Termination {
         }
     }
 
-    /// Registers `path` (a folder or file this process made and owns) to be removed if nestegg is
-    /// stopped before the registration ends.
+    /// Registers the folder `path` (one this process makes and owns: registered before it is made,
+    /// so that a stop never comes between the two) to be removed if nestegg is stopped before the
+    /// registration ends.
     public static func removeOnStop(_ path: String) -> Registration {
-        var status = stat()
-        let file = lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
         registry.condition.lock()
         defer { registry.condition.unlock() }
         registry.next += 1
-        registry.entries[registry.next] = (path, file)
+        registry.entries[registry.next] = (path, false)
         return Registration(number: registry.next)
+    }
+
+    /// Makes the file `path` with `make` (`nil`, or the `errno` it failed with) and registers it to
+    /// be removed if nestegg is stopped, as one step: a stop finds it registered, or not made.
+    /// - Returns: the registration, or why the file was not made.
+    public static func removeOnStop(making path: String, by make: (String) -> Int32?) -> Result<Registration, Ownership.SystemError> {
+        registry.condition.lock()
+        defer { registry.condition.unlock() }
+        if let failure = make(path) { return .failure(Ownership.SystemError(code: failure)) }
+        registry.next += 1
+        registry.entries[registry.next] = (path, true)
+        return .success(Registration(number: registry.next))
     }
 
     /// Runs `body` with a stop held off until it returns: a signal that comes meanwhile takes

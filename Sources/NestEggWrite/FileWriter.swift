@@ -3,7 +3,7 @@ import Foundation
 
 /// One file written beside the site (`--json`, `--summary`, `--single-file`, the cache, an
 /// account's summary), committed with it: its bytes go to a temporary file beside the destination
-/// first (``stage(_:at:)``), a rename puts them in place (``commit()``), and until ``finish()`` the
+/// first (``stage(_:at:makingFolder:)``), a rename puts them in place (``commit()``), and until ``finish()`` the
 /// previous file is kept under a second name so that ``rollBack()`` can put it back. A file whose content is already what would
 /// be written is left alone, so it keeps its modification time.
 ///
@@ -22,11 +22,42 @@ public final class StagedFile {
     /// The temporary's registration for removal on a stop, until it is committed or discarded.
     private var stop: Termination.Registration?
 
-    init(destination: URL, temporary: URL?, ownership: Ownership?) {
+    init(destination: URL, temporary: URL?, ownership: Ownership?, stop: Termination.Registration?) {
         self.destination = destination
         self.temporary = temporary
         self.ownership = ownership.map { [$0] } ?? []
-        stop = temporary.map { Termination.removeOnStop($0.path) }
+        self.stop = stop
+    }
+
+    /// A new empty file in `folder` under `name(token)`, locked (``NestEggSupport/Ownership/create(in:named:by:)``)
+    /// and registered for removal on a stop as it is made (``NestEggSupport/Termination/removeOnStop(making:by:)``).
+    static func makeOwned(in folder: URL, named name: (String) -> String)
+        -> Result<(path: URL, ownership: Ownership, stop: Termination.Registration), Ownership.SystemError> {
+        var stop: Termination.Registration?
+        let made = Ownership.create(in: folder, named: name, by: { path in
+            // (A name tried before was removed again: its registration goes with it.)
+            stop?.end()
+            stop = nil
+            switch Termination.removeOnStop(making: path, by: { path in
+                let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
+                guard descriptor >= 0 else { return errno }
+                close(descriptor)
+                return nil
+            }) {
+            case .success(let registration):
+                stop = registration
+                return nil
+            case .failure(let error):
+                return error.code
+            }
+        })
+        switch made {
+        case .success(let (path, ownership)):
+            return .success((path, ownership, stop!))
+        case .failure(let error):
+            stop?.end()
+            return .failure(error)
+        }
     }
 
     static func prefix(_ destination: URL, _ role: String) -> String {
@@ -46,28 +77,21 @@ public final class StagedFile {
     }
 
     static func stage(_ bytes: UnsafeBufferPointer<UInt8>, at destination: URL, makingFolder: Bool) throws(SiteWriter.WriteError) -> StagedFile {
-        if SiteWriter.file(atPath: destination.path, holds: bytes) { return StagedFile(destination: destination, temporary: nil, ownership: nil) }
+        if SiteWriter.file(atPath: destination.path, holds: bytes) { return StagedFile(destination: destination, temporary: nil, ownership: nil, stop: nil) }
         let folder = destination.deletingLastPathComponent()
         do {
             if makingFolder { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         } catch {
             throw SiteWriter.WriteError(path: destination.path, reason: "cannot create its folder: \(SiteWriter.reason(error))")
         }
-        let made = Ownership.create(in: folder, named: { prefix(destination, "staged") + $0 }, by: { path in
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
-            guard descriptor >= 0 else { return errno }
-            close(descriptor)
-            return nil
-        })
-        let temporary: URL, ownership: Ownership
-        switch made {
+        let staged: StagedFile
+        switch makeOwned(in: folder, named: { prefix(destination, "staged") + $0 }) {
         case .failure(let error):
             throw SiteWriter.WriteError(path: destination.path, reason: "cannot create a file in \(folder.path): \(error)")
-        case .success(let made):
-            (temporary, ownership) = made
+        case .success(let (temporary, ownership, stop)):
+            staged = StagedFile(destination: destination, temporary: temporary, ownership: ownership, stop: stop)
         }
-        let staged = StagedFile(destination: destination, temporary: temporary, ownership: ownership)
-        if let failure = SiteWriter.writeFile(atPath: temporary.path, bytes, appending: true) {
+        if let failure = SiteWriter.writeFile(atPath: staged.temporary!.path, bytes, appending: true) {
             staged.discard()
             throw SiteWriter.WriteError(path: destination.path, reason: "cannot write a file in \(folder.path): \(failure)")
         }
@@ -113,7 +137,12 @@ public final class StagedFile {
         guard committed else { return true }
         committed = false
         if let previous {
-            return rename(previous.path, destination.path) == 0
+            guard rename(previous.path, destination.path) == 0 else {
+                // The previous file is the only copy left: it stays under its own name, not discarded.
+                self.previous = nil
+                return false
+            }
+            return true
         }
         return unlink(destination.path) == 0
     }
@@ -159,21 +188,15 @@ public final class BesideList {
     /// Makes the list beside `output`.
     public init(for output: URL) throws(SiteWriter.WriteError) {
         let output = output.standardizedFileURL
-        let made = Ownership.create(in: output.deletingLastPathComponent(), named: { Self.prefix(of: output) + $0 }, by: { path in
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
-            guard descriptor >= 0 else { return errno }
-            close(descriptor)
-            return nil
-        })
-        switch made {
+        switch StagedFile.makeOwned(in: output.deletingLastPathComponent(), named: { Self.prefix(of: output) + $0 }) {
         case .failure(let error):
             throw SiteWriter.WriteError(path: output.deletingLastPathComponent().path, reason: "cannot create a file here: \(error)")
-        case .success(let (path, ownership)):
-            (self.path, self.ownership, stop) = (path, ownership, Termination.removeOnStop(path.path))
+        case .success(let (path, ownership, stop)):
+            (self.path, self.ownership, self.stop) = (path, ownership, stop)
         }
     }
 
-    /// Lists `destination`, then stages `text` for it (``StagedFile/stage(_:at:)``). The list is
+    /// Lists `destination`, then stages `text` for it (``StagedFile/stage(_:at:makingFolder:)``). The list is
     /// only ever appended to: a build killed while it adds a line loses no line written before.
     public func stage(_ text: String, at destination: URL) throws(SiteWriter.WriteError) -> StagedFile {
         try list([destination])
@@ -186,13 +209,19 @@ public final class BesideList {
         return try StagedFile.stage(bytes, at: destination)
     }
 
-    /// Lists `destinations`, for files to be staged for them (``StagedFile/stage(_:at:)``, on
+    /// Lists `destinations`, for files to be staged for them (``StagedFile/stage(_:at:makingFolder:)``, on
     /// several cores, say) once it returns.
     public func list(_ destinations: [URL]) throws(SiteWriter.WriteError) {
         var lines = destinations.map { Self.escape($0.standardizedFileURL.path) + "\n" }.joined()
         if let failure = lines.withUTF8({ SiteWriter.writeFile(atPath: path.path, $0, appending: true) }) {
             throw SiteWriter.WriteError(path: path.path, reason: failure)
         }
+    }
+
+    /// The files it lists are committed (in a section a stop waits for, ``NestEggSupport/Termination/holding(_:)``):
+    /// a stop no longer removes the list, as it no longer has anything of the build's to remove.
+    public func committed() {
+        stop.end()
     }
 
     /// The build is over (its files committed, rolled back or discarded): the list goes.

@@ -176,8 +176,8 @@ enum Units {
 
     /// The summaries of the accounts this build read (`accounts`), worked out on every core and
     /// each staged at once in `folder` (made if it is not there), listed in `beside` first.
-    /// - Returns: `nil` when a summary does not read back (the build then keeps none; the list
-    ///   and the registrations are ended).
+    /// - Returns: `nil` when a summary does not read back (the build then keeps none, and the
+    ///   caller ends the list).
     static func summaries(of accounts: [AccountData], notes: [String: [Diagnostic]], digests: DataDigests,
                           settings: Settings, in folder: URL, beside: BesideList) throws(SiteWriter.WriteError) -> Staged? {
         let madeFolder = FileManager.default.fileExists(atPath: folder.path) ? nil : folder
@@ -218,10 +218,11 @@ enum Units {
                 return .failure(error)
             }
             // Read back from the file, as the lists will read its rows (the text is not kept).
-            guard case .success(let record) = CensusRecord.read(RecordFile.Lines(path: file.stagedPath), accounts: [data.account.uid: data.account],
-                                                                figuresOf: { _ in false }) else {
+            let lines = RecordFile.Lines(path: file.stagedPath)
+            guard case .success(let record) = CensusRecord.read(lines, accounts: [data.account.uid: data.account], figuresOf: { _ in false }) else {
                 file.discard()
-                return nil
+                // A file that cannot be read is a writing problem; one that does not read back, the build keeps no summaries.
+                return lines.failure.map { .failure(SiteWriter.WriteError(path: destinations[index].path, reason: "cannot read it back: \($0)")) }
             }
             return .success((Mapped(uid: data.account.uid, path: file.stagedPath, destination: destinations[index], record: record, figures: figures), file))
         }

@@ -225,7 +225,10 @@ extension Build {
         // The swap is not cut in two by a stop: one that comes meanwhile waits for it, and then
         // has nothing of this build's to remove.
         let swap = try Termination.holding { () throws(BuildError) -> SiteWriter.Swap in
-            defer { staging.stagedWork.forEach { $0.end() } }
+            defer {
+                staging.stagedWork.forEach { $0.end() }
+                staging.beside?.committed()
+            }
             return try commit(writer, bundles: staging.bundles, with: staging.staged)
         }
         if mapped != nil { Units.removeOthers(in: Units.summariesFolder(for: options.cacheFile), keeping: Set(dataset.accounts.map(\.account.uid))) }

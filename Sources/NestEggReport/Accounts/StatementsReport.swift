@@ -360,7 +360,7 @@ public enum StatementsReport {
     }
 
     /// The statements of the accounts mapped here, from their feeds (every account's, when no account is
-    /// in `elsewhere`), each with its place in the site's manifest (``records(_:context:)`` in
+    /// in `elsewhere`), each with its place in the site's manifest (``records(for:context:)`` in
     /// full), and how many statements the site has: no record is made of an account whose pages are made elsewhere.
     static func recordsMappedHere(_ computed: Computed?, context: ReportContext) -> (records: [StatementRecord], places: [Int], count: Int) {
         guard let (_, summaries) = computed else { return ([], [], 0) }
