@@ -32,31 +32,23 @@ public enum RecordFile {
         line(value, encoder: encoder())
     }
 
-    /// ``line(_:)``'s bytes, for ``bytes(lines:format:)``.
+    /// ``line(_:)``'s bytes, for ``pieces(lines:format:)``.
     public static func lineBytes(_ value: some Encodable) -> Data {
         // Values of ours hold strings, integers and booleans only: encoding them does not fail.
         guard let json = try? encoder().encode(value) else { preconditionFailure("a record does not encode as JSON") }
         return json
     }
 
-    /// The file's bytes for lines made by ``lineBytes(_:)`` (on several cores, say), in their
-    /// order: made in one buffer of the file's size, each line let go once it is in, and hashed
-    /// where they lie, so that a large record (a scale-100 build's cache, 170 MB) is held about
-    /// twice at most, not five times as a text.
-    public static func bytes(lines: inout [Data], format: String) -> [UInt8] {
-        let signature = "sha256 ".utf8.count + 64 + 1
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(format.utf8.count + 1 + lines.reduce(0) { $0 + $1.count + 1 } + signature)
-        bytes += format.utf8
-        bytes.append(UInt8(ascii: "\n"))
-        for index in lines.indices {
-            bytes += lines[index]
-            bytes.append(UInt8(ascii: "\n"))
-            lines[index] = Data()
-        }
-        let digest = bytes.withUnsafeBytes { Text.hex(SHA256.hash(data: $0)) }
-        bytes += "sha256 \(digest)\n".utf8
-        return bytes
+    /// The file's pieces for lines made by ``lineBytes(_:)`` (on several cores, say), in their
+    /// order: the format's line, each line and its break, and last the signature line, hashed as
+    /// they are listed and never joined, so that a large record (a scale-100 build's cache, 170 MB)
+    /// is written piece by piece (`StagedFile.stage(pieces:at:)`), not copied into one buffer.
+    public static func pieces(lines: [Data], format: String) -> [Data] {
+        let lineBreak = Data([UInt8(ascii: "\n")])
+        let pieces = [Data((format + "\n").utf8)] + lines.flatMap { [$0, lineBreak] }
+        var hasher = SHA256()
+        for piece in pieces { hasher.update(data: piece) }
+        return pieces + [Data(signatureLine(hasher.finalize()).utf8)]
     }
 
     private static func encoder() -> JSONEncoder {
@@ -123,25 +115,30 @@ public enum RecordFile {
     /// `body` (the format's line and the JSON line, each with its break) with its signature line.
     public static func signed(_ body: String) -> String {
         var body = body
-        let digest = body.withUTF8 { Text.hex(SHA256.hash(data: UnsafeRawBufferPointer($0))) }
-        return body + "sha256 " + digest + "\n"
+        return body + body.withUTF8 { signatureLine(SHA256.hash(data: UnsafeRawBufferPointer($0))) }
     }
+
+    /// The signature line of lines whose SHA-256 is `digest`: `sha256 `, the digest in hexadecimal, a break.
+    static func signatureLine(_ digest: SHA256.Digest) -> String {
+        signaturePrefix + Text.hex(digest) + "\n"
+    }
+
+    static let signaturePrefix = "sha256 "
+    /// The length of every signature line (``signatureLine(_:)``).
+    static let signatureLength = signaturePrefix.utf8.count + 2 * SHA256.Digest.byteCount + 1
 
     /// The SHA-256 a signature line (`sha256 …`) gives, in hexadecimal; `nil` if it is not one.
     public static func signature(_ line: Substring) -> Substring? {
-        let prefix = "sha256 "
-        guard line.utf8.starts(with: prefix.utf8) else { return nil }
-        return line.dropFirst(prefix.count)
+        guard line.utf8.starts(with: signaturePrefix.utf8) else { return nil }
+        return line.dropFirst(signaturePrefix.count)
     }
 
     /// The lines a file's signature line signs, if it has one and it is theirs.
     static func body(of bytes: [UInt8]) -> ArraySlice<UInt8>? {
-        // "sha256 " and 64 hexadecimal digits, and the break.
-        let signatureLength = 7 + 64 + 1
         guard bytes.count > signatureLength, bytes.last == UInt8(ascii: "\n") else { return nil }
         let body = bytes[..<(bytes.count - signatureLength)]
         guard body.last == UInt8(ascii: "\n"),
-              Array(bytes[body.endIndex...]) == Array(("sha256 " + Text.hex(SHA256.hash(data: body)) + "\n").utf8) else { return nil }
+              bytes[body.endIndex...].elementsEqual(signatureLine(SHA256.hash(data: body)).utf8) else { return nil }
         return body
     }
 }

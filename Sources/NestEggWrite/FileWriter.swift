@@ -68,16 +68,29 @@ public final class StagedFile {
     /// is gone (a stop removing it while the file is staged, ``NestEggSupport/Termination``).
     public static func stage(_ text: String, at destination: URL, makingFolder: Bool = true) throws(SiteWriter.WriteError) -> StagedFile {
         var text = text
-        return try text.withUTF8 { bytes in Result { () throws(SiteWriter.WriteError) in try stage(bytes, at: destination, makingFolder: makingFolder) } }.get()
+        if text.withUTF8({ SiteWriter.file(atPath: destination.path, holds: $0) }) {
+            return StagedFile(destination: destination, temporary: nil, ownership: nil, stop: nil)
+        }
+        return try staging(at: destination, makingFolder: makingFolder) { path in text.withUTF8 { SiteWriter.writeFile(atPath: path, $0, appending: true) } }
     }
 
-    /// ``stage(_:at:makingFolder:)`` for bytes.
-    public static func stage(_ bytes: [UInt8], at destination: URL, makingFolder: Bool = true) throws(SiteWriter.WriteError) -> StagedFile {
-        try bytes.withUnsafeBufferPointer { bytes in Result { () throws(SiteWriter.WriteError) in try stage(bytes, at: destination, makingFolder: makingFolder) } }.get()
+    /// ``stage(_:at:makingFolder:)`` for bytes in pieces (a record file's, ``NestEggSupport/RecordFile/pieces(lines:format:)``),
+    /// written one after another, never joined in memory.
+    public static func stage(pieces: [Data], at destination: URL) throws(SiteWriter.WriteError) -> StagedFile {
+        if FileBytes.file(atPath: destination.path, holds: pieces) {
+            return StagedFile(destination: destination, temporary: nil, ownership: nil, stop: nil)
+        }
+        return try staging(at: destination, makingFolder: true) { path in
+            for piece in pieces {
+                let failure = piece.withUnsafeBytes { SiteWriter.writeFile(atPath: path, $0.bindMemory(to: UInt8.self), appending: true) }
+                if let failure { return failure }
+            }
+            return nil
+        }
     }
 
-    static func stage(_ bytes: UnsafeBufferPointer<UInt8>, at destination: URL, makingFolder: Bool) throws(SiteWriter.WriteError) -> StagedFile {
-        if SiteWriter.file(atPath: destination.path, holds: bytes) { return StagedFile(destination: destination, temporary: nil, ownership: nil, stop: nil) }
+    /// A new temporary beside `destination`, filled by `write` (given its path, it gives what went wrong, if anything).
+    private static func staging(at destination: URL, makingFolder: Bool, write: (String) -> String?) throws(SiteWriter.WriteError) -> StagedFile {
         let folder = destination.deletingLastPathComponent()
         do {
             if makingFolder { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
@@ -91,7 +104,7 @@ public final class StagedFile {
         case .success(let (temporary, ownership, stop)):
             staged = StagedFile(destination: destination, temporary: temporary, ownership: ownership, stop: stop)
         }
-        if let failure = SiteWriter.writeFile(atPath: staged.temporary!.path, bytes, appending: true) {
+        if let failure = write(staged.temporary!.path) {
             staged.discard()
             throw SiteWriter.WriteError(path: destination.path, reason: "cannot write a file in \(folder.path): \(failure)")
         }
@@ -203,10 +216,10 @@ public final class BesideList {
         return try StagedFile.stage(text, at: destination)
     }
 
-    /// ``stage(_:at:)`` for bytes.
-    public func stage(_ bytes: [UInt8], at destination: URL) throws(SiteWriter.WriteError) -> StagedFile {
+    /// ``stage(_:at:)`` for bytes in pieces (``StagedFile/stage(pieces:at:)``).
+    public func stage(pieces: [Data], at destination: URL) throws(SiteWriter.WriteError) -> StagedFile {
         try list([destination])
-        return try StagedFile.stage(bytes, at: destination)
+        return try StagedFile.stage(pieces: pieces, at: destination)
     }
 
     /// Lists `destinations`, for files to be staged for them (``StagedFile/stage(_:at:makingFolder:)``, on

@@ -36,4 +36,36 @@ import Testing
         let old = try JSONDecoder().decode(SortedColumns<FileStamp>.self, from: Data(#"{"keys":["a"],"values":[[1,2]]}"#.utf8))
         #expect(old.dictionary == ["a": FileStamp(size: 1, modified: 2)])
     }
+
+    /// A record written from its pieces (``RecordFile/pieces(lines:format:)``) is the signed file
+    /// the readers take; staged again with the same pieces it is left alone (its time kept), and
+    /// a file of the same size with another byte anywhere is replaced.
+    @Test func aRecordStagedFromItsPiecesIsLeftAloneWhileUnchanged() throws {
+        let work = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("record-pieces-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let format = "nestegg-test 1", file = work.appendingPathComponent("record")
+        let pieces = RecordFile.pieces(lines: [RecordFile.lineBytes(["a": 1]), RecordFile.lineBytes(["b": "two"])], format: format)
+        let bytes = Array(pieces.joined())
+        #expect(RecordFile.value([String: String].self, from: bytes, format: format, line: 1, of: 2) == ["b": "two"])
+        #expect(RecordFile.text([["a": 1], ["b": "two"]] as [any Encodable], format: format) == String(decoding: bytes, as: UTF8.self))
+        func stage() throws -> Bool {
+            let staged = try StagedFile.stage(pieces: pieces, at: file)
+            defer { staged.finish() }
+            return try staged.commit()
+        }
+        #expect(try stage(), "written")
+        #expect(try FileBytes.read(file.path).get() == bytes)
+        let old = timespec(tv_sec: 1_000_000_000, tv_nsec: 0)
+        #expect(utimensat(AT_FDCWD, file.path, [old, old], 0) == 0)
+        #expect(try !stage(), "left alone")
+        var status = stat()
+        #expect(stat(file.path, &status) == 0 && status.st_mtim.tv_sec == old.tv_sec, "its time kept")
+        // The same size and the same last line, another byte in the middle: written again.
+        var damaged = bytes
+        damaged[format.utf8.count + 3] ^= 1
+        try Data(damaged).write(to: file)
+        #expect(try stage(), "a damaged copy is replaced")
+        #expect(try FileBytes.read(file.path).get() == bytes)
+    }
 }

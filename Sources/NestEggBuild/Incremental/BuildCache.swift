@@ -194,10 +194,11 @@ public struct BuildCache: Sendable {
         return true
     }
 
-    /// The cache as written (``RecordFile``): its three lines made side by side, on every core.
-    public var bytes: [UInt8] {
+    /// The cache as written, in pieces (``RecordFile/pieces(lines:format:)``): its three lines made
+    /// side by side, on every core.
+    public var pieces: [Data] {
         // The largest line first, so that two cores finish together.
-        var lines = Concurrently.map(3) { [self] index -> Data in
+        let lines = Concurrently.map(3) { [self] index -> Data in
             switch index {
             case 0:
                 RecordFile.lineBytes(UnitsLine(units: SortedColumns(units), inputs: SortedColumns(inputs), problems: problems, tool: tool, changes: changes))
@@ -208,11 +209,9 @@ public struct BuildCache: Sendable {
                 RecordFile.lineBytes(Head(fingerprint: fingerprint, files: SortedColumns(files), warnings: warnings))
             }
         }
-        // (Each line held once, so that it is let go once it is in.)
-        lines = [lines[2], lines[0], lines[1]]
-        return RecordFile.bytes(lines: &lines, format: Self.format)
+        return RecordFile.pieces(lines: [lines[2], lines[0], lines[1]], format: Self.format)
     }
 
-    /// ``bytes`` as text.
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    /// The cache as written, as text.
+    public var text: String { String(decoding: pieces.joined(), as: UTF8.self) }
 }

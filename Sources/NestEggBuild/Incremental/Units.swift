@@ -293,10 +293,7 @@ enum Units {
     static func files(of pages: [Page], among files: [String: FileStamp], tables: [String: [String]]) -> [String: [String]] {
         var result: [String: [String]] = [:]
         for page in pages {
-            let formats = page.statementData == nil ? [] : StatementData.Format.allCases.map { page.path + "." + $0.fileExtension }
-            let own = [page.path + ".md", page.path + ".html"] + formats + (page.searchChunk.map { [$0.path + ".js"] } ?? [])
-                + (tables[page.path] ?? [])
-            result[page.path] = own.filter { files[$0] != nil }
+            result[page.path] = (page.files() + (tables[page.path] ?? [])).filter { files[$0] != nil }
         }
         return result
     }

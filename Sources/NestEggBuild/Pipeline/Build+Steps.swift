@@ -194,24 +194,24 @@ extension Build {
         // The extra files, and the cache, are staged beside their destinations before the site is
         // swapped in, so a failure here still leaves everything as it was; the cache is
         // committed with the site (it describes the site's files), outside the published folder.
-        var cacheBytes: [UInt8]?
+        var cachePieces: [Data]?
         if let incremental, let loaded {
             var cache = incremental.record(loaded, files: writer.stamps(), warnings: warnings, site: site, hashes: written.hashes, accounts: dataset.accounts)
             cache.tool = tool
             // Each account read here left its summary beside the cache for the next build (staged by the map).
             if let mapped { incremental.recordUnits(&cache, site: site, dataset: dataset, mapped: mapped, held: held, entries: written.entries) }
-            cacheBytes = cache.bytes
+            cachePieces = cache.pieces
         }
         // Listed beside the output as the map's summaries are (``mapStep(_:_:)``).
-        if !staging.artifacts.isEmpty || cacheBytes != nil, staging.beside == nil {
+        if !staging.artifacts.isEmpty || cachePieces != nil, staging.beside == nil {
             staging.beside = try Self.writeError { () throws(SiteWriter.WriteError) in try BesideList(for: options.output) }
         }
         // The artifacts are committed before the summaries, the cache last (it names the summaries).
         for (index, (url, text)) in staging.artifacts.enumerated() {
             staging.staged.insert(try Self.writeError { () throws(SiteWriter.WriteError) in try staging.beside!.stage(text, at: url) }, at: index)
         }
-        if let cacheBytes {
-            staging.staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try staging.beside!.stage(cacheBytes, at: options.cacheFile) })
+        if let cachePieces {
+            staging.staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try staging.beside!.stage(pieces: cachePieces, at: options.cacheFile) })
         }
     }
 

@@ -482,10 +482,8 @@ public struct Build {
             let formats = page.statementData == nil ? [] : StatementData.Format.allCases
             // A page that shows transactions writes their chunk of the search index (``TransactionSearch``) too.
             let chunkFile = page.searchChunk.map { prefix + $0.path + ".js" }
-            let files = [prefix + page.path + ".md", prefix + page.path + ".html"] + formats.map { prefix + page.path + "." + $0.fileExtension }
-                + (chunkFile.map { [$0] } ?? [])
-                // Its tables' CSVs as the last build wrote them: a page kept as it was keeps them too.
-                + (reuse?.previousTableFiles[prefix + page.path] ?? [])
+            // With its tables' CSVs as the last build wrote them: a page kept as it was keeps them too.
+            let files = page.files(prefix: prefix) + (reuse?.previousTableFiles[prefix + page.path] ?? [])
             // A page that names its inputs is kept, its view never worked out, while their key is as recorded.
             let key = page.inputs.flatMap { reuse?.key(of: page, $0, renderer: renderer) }
             // (One that shows the accounts' rows, while those it shows are the last build's.)
@@ -545,5 +543,16 @@ public struct Build {
         default:
             return BuildError(step: .render, exitCode: .software, diagnostics: [Diagnostic(.error, file: page ?? "render", message: "\(error)")])
         }
+    }
+}
+
+extension Page {
+    /// The files the build writes of the page but its tables' CSVs: its Markdown and HTML, a
+    /// statement's other formats (``NestEggReport/StatementData/Format``) and its search chunk.
+    /// (`prefix` places the page: a bundle's folder.)
+    func files(prefix: String = "") -> [String] {
+        let base = prefix + path
+        return [base + ".md", base + ".html"] + (statementData == nil ? [] : StatementData.Format.allCases.map { base + "." + $0.fileExtension })
+            + (searchChunk.map { [prefix + $0.path + ".js"] } ?? [])
     }
 }
