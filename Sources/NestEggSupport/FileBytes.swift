@@ -110,16 +110,6 @@ public enum FileBytes {
         return .success(Text.hex(hasher.finalize()))
     }
 
-    /// Whether `path` is a regular file holding exactly the bytes of `pieces`, one after another:
-    /// their size and their SHA-256, the file read a piece at a time (``sha256(_:limit:)``).
-    public static func file(atPath path: String, holds pieces: [Data]) -> Bool {
-        var status = stat()
-        guard stat(path, &status) == 0, Int(status.st_size) == pieces.reduce(0, { $0 + $1.count }) else { return false }
-        var hasher = SHA256()
-        for piece in pieces { hasher.update(data: piece) }
-        return (try? sha256(path).get()) == Text.hex(hasher.finalize())
-    }
-
     /// A regular file opened to read, without blocking (a FIFO in a file's place must not hang
     /// whoever reads it), with its status; the caller closes the descriptor. Anything but a
     /// regular file is refused, its descriptor closed.

@@ -77,7 +77,7 @@ public final class StagedFile {
     /// ``stage(_:at:makingFolder:)`` for bytes in pieces (a record file's, ``NestEggSupport/RecordFile/pieces(lines:format:)``),
     /// written one after another, never joined in memory.
     public static func stage(pieces: [Data], at destination: URL) throws(SiteWriter.WriteError) -> StagedFile {
-        if FileBytes.file(atPath: destination.path, holds: pieces) {
+        if SiteWriter.file(atPath: destination.path, holds: pieces) {
             return StagedFile(destination: destination, temporary: nil, ownership: nil, stop: nil)
         }
         return try staging(at: destination, makingFolder: true) { path in
@@ -151,7 +151,12 @@ public final class StagedFile {
         committed = false
         if let previous {
             guard rename(previous.path, destination.path) == 0 else {
-                // The previous file is the only copy left: it stays under its own name, not discarded.
+                // The previous file is the only copy left: it goes under a name no recovery takes
+                // (``recover(beside:)`` removes a previous file whose destination is there), or
+                // where that fails too, stays where it is; either way it is named (``keptAside``).
+                let kept = destination.deletingLastPathComponent()
+                    .appendingPathComponent(Self.prefix(destination, "kept") + previous.lastPathComponent.dropFirst(Self.prefix(destination, "previous").count))
+                keptAside = rename(previous.path, kept.path) == 0 ? kept : previous
                 self.previous = nil
                 return false
             }
@@ -159,6 +164,10 @@ public final class StagedFile {
         }
         return unlink(destination.path) == 0
     }
+
+    /// Where the previous file is, when ``rollBack()`` could not put it back: the build's error
+    /// names it, and nestegg never removes it (`.<name>.nestegg-kept-<token>`).
+    public private(set) var keptAside: URL?
 
     /// The commit stands: the previous file is removed.
     public func finish() {

@@ -634,26 +634,43 @@ public final class SiteWriter: Sendable {
         identity(ofFileAt: path, holding: bytes) != nil
     }
 
+    /// Whether the file at `path` exists and holds exactly the bytes of `pieces`, one after another
+    /// (a record file staged in pieces), compared as ``file(atPath:holds:)`` compares.
+    static func file(atPath path: String, holds pieces: [Data]) -> Bool {
+        identity(ofFileAt: path, count: pieces.reduce(0) { $0 + $1.count }) { next in pieces.allSatisfy { $0.withUnsafeBytes(next) } } != nil
+    }
+
     /// Which file is at `path` (``FileIdentity``), when it exists and holds exactly `bytes`
     /// (``file(atPath:holds:)``); `nil` otherwise.
     static func identity(ofFileAt path: String, holding bytes: UnsafeBufferPointer<UInt8>) -> FileIdentity? {
+        identity(ofFileAt: path, count: bytes.count) { next in next(UnsafeRawBufferPointer(bytes)) }
+    }
+
+    /// Which regular file is at `path`, when it holds `count` bytes that `compare` finds are the
+    /// expected ones: `compare` is given `next`, which reads as many of the file's next bytes as the
+    /// piece it is given and tells whether they are the same.
+    private static func identity(ofFileAt path: String, count: Int,
+                                 compare: ((UnsafeRawBufferPointer) -> Bool) -> Bool) -> FileIdentity? {
         // Not blocking: a FIFO in the file's place is not a regular file, and is not read.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) == bytes.count else { return nil }
-        guard let start = bytes.baseAddress, bytes.count > 0 else { return FileIdentity(status) }
-        let piece = UnsafeMutableRawBufferPointer.allocate(byteCount: min(bytes.count, 1 << 20), alignment: 16)
-        defer { piece.deallocate() }
-        var offset = 0
-        while offset < bytes.count {
-            let count = Glibc.read(descriptor, piece.baseAddress!, min(piece.count, bytes.count - offset))
-            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-            guard count > 0, memcmp(piece.baseAddress!, start + offset, count) == 0 else { return nil }
-            offset += count
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) == count else { return nil }
+        guard count > 0 else { return FileIdentity(status) }
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: min(count, 1 << 20), alignment: 16)
+        defer { scratch.deallocate() }
+        let same = compare { piece in
+            var offset = 0
+            while offset < piece.count {
+                let read = Glibc.read(descriptor, scratch.baseAddress!, min(scratch.count, piece.count - offset))
+                if read < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+                guard read > 0, memcmp(scratch.baseAddress!, piece.baseAddress! + offset, read) == 0 else { return false }
+                offset += read
+            }
+            return true
         }
-        return FileIdentity(status)
+        return same ? FileIdentity(status) : nil
     }
 
     /// Writes `bytes` to a new file at `path` (never into an existing one: in the staging folder

@@ -164,6 +164,27 @@ import Testing
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
+    @Test func aPreviousFileThatCannotBePutBackIsKeptNamedAndNoRecoveryRemovesIt() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let summary = work.appendingPathComponent("summary.md")
+        try write("old summary", to: summary)
+        let staged = try StagedFile.stage("new summary", at: summary)
+        try staged.commit()
+        // Before it is put back, something takes the summary's place that no rename replaces (a
+        // folder with a file in it): the previous file is then the only copy of the old summary.
+        try FileManager.default.removeItem(at: summary)
+        try FileManager.default.createDirectory(at: summary, withIntermediateDirectories: false)
+        try write("in the way", to: summary.appendingPathComponent("file"))
+        #expect(!staged.rollBack())
+        let kept = try #require(staged.keptAside)
+        #expect(kept.lastPathComponent.hasPrefix(".summary.md.nestegg-kept-"))
+        StagedFile.recover(beside: summary)
+        #expect(try String(contentsOf: kept, encoding: .utf8) == "old summary", "no recovery removes it")
+        let others = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasPrefix(".") && $0 != kept.lastPathComponent }
+        #expect(others.isEmpty, "\(others)")
+    }
+
     // MARK: The swap, leftovers and the "up to date" shortcut
 
     @Test func aBuildKilledAtAnyMomentLeavesTheOldSiteOrTheNewOne() throws {

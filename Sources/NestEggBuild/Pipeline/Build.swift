@@ -227,9 +227,13 @@ public struct Build {
                 staged[index...].forEach { $0.discard() }
                 if let bundlesSwap, !bundlesSwap.rollBack() { restored = false }
                 if !swap.rollBack() { restored = false }
-                var failure = BuildError(writing: error)
-                failure.outputUnchanged = restored
-                throw failure
+                let failure = BuildError(writing: error)
+                var withKept = BuildError(step: failure.step, exitCode: failure.exitCode, diagnostics: failure.diagnostics
+                    + staged.compactMap(\.keptAside).map { kept in
+                        Diagnostic(.error, file: kept.path, message: "the previous file, which could not be put back; it is left here for you")
+                    })
+                withKept.outputUnchanged = restored
+                throw withKept
             }
         }
         swap.finish()
@@ -480,10 +484,10 @@ public struct Build {
         do {
             // A statement's other formats are files of its page, kept and written with it.
             let formats = page.statementData == nil ? [] : StatementData.Format.allCases
-            // A page that shows transactions writes their chunk of the search index (``TransactionSearch``) too.
-            let chunkFile = page.searchChunk.map { prefix + $0.path + ".js" }
+            // Its Markdown, HTML, other formats and chunk of the search index (``TransactionSearch``).
+            let ownFiles = page.files(prefix: prefix)
             // With its tables' CSVs as the last build wrote them: a page kept as it was keeps them too.
-            let files = page.files(prefix: prefix) + (reuse?.previousTableFiles[prefix + page.path] ?? [])
+            let files = ownFiles + (reuse?.previousTableFiles[prefix + page.path] ?? [])
             // A page that names its inputs is kept, its view never worked out, while their key is as recorded.
             let key = page.inputs.flatMap { reuse?.key(of: page, $0, renderer: renderer) }
             // (One that shows the accounts' rows, while those it shows are the last build's.)
@@ -513,10 +517,10 @@ public struct Build {
                 }
             }
             let output = try renderer.render(page, view: view)
-            try writer.write(output.markdown, to: prefix + page.path + ".md")
-            try writer.write(output.html, to: prefix + page.path + ".html")
-            for (format, text) in zip(formats, extra) { try writer.write(text, to: prefix + page.path + "." + format.fileExtension) }
-            if let chunk, let chunkFile { try writer.write(chunk, to: chunkFile) }
+            // In the order of ``Page/files(prefix:)``.
+            for (name, text) in zip(ownFiles, [output.markdown, output.html] + extra + (chunk.map { [$0] } ?? [])) {
+                try writer.write(text, to: name)
+            }
             for (index, csv) in output.tableCSVs.enumerated() {
                 try writer.write(csv, to: TableCSV.fileName(page: Substring(prefix + page.path), number: index + 1))
             }
@@ -548,8 +552,8 @@ public struct Build {
 
 extension Page {
     /// The files the build writes of the page but its tables' CSVs: its Markdown and HTML, a
-    /// statement's other formats (``NestEggReport/StatementData/Format``) and its search chunk.
-    /// (`prefix` places the page: a bundle's folder.)
+    /// statement's other formats (``NestEggReport/StatementData/Format``) and its search chunk, in
+    /// the order the render writes them. (`prefix` places the page: a bundle's folder.)
     func files(prefix: String = "") -> [String] {
         let base = prefix + path
         return [base + ".md", base + ".html"] + (statementData == nil ? [] : StatementData.Format.allCases.map { base + "." + $0.fileExtension })

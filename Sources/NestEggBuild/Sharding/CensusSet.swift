@@ -50,26 +50,13 @@ struct CensusSet: Sendable {
             case .failure(let reason): problems.append(Diagnostic(.error, file: folder.path + "/" + name, message: reason.description))
             }
         }
-        if let (firstPath, first) = read.first {
-            var seen: [Int: String] = [:]
-            for (path, record) in read {
-                if record.version != NestEggVersion.current {
-                    problems.append(Diagnostic(.error, file: path, message: "made by nestegg \(record.version), not \(NestEggVersion.current)"))
-                } else if record.rest != first.rest {
-                    problems.append(Diagnostic(.error, file: path, message: "made from other data than \(firstPath)"))
-                } else if record.shard.count != first.shard.count {
-                    problems.append(Diagnostic(.error, file: path, message: "share \(record.shard) of another number of shares than \(first.shard.count)"))
-                } else if let other = seen[record.shard.index] {
-                    problems.append(Diagnostic(.error, file: path, message: "share \(record.shard) twice: also \(other)"))
-                } else {
-                    seen[record.shard.index] = path
-                }
-            }
-            if problems.isEmpty, let missing = (0..<min(first.shard.count, read.count + 1)).first(where: { seen[$0] == nil }) {
-                problems.append(Diagnostic(.error, file: folder.path, message:
-                    "the census of share \(missing)/\(first.shard.count) is missing (\(read.count) of \(first.shard.count) files)"))
-            }
-        }
+        problems += Shard.problems(of: read.map { ($0.0, $0.1.shard) }, differs: { place in
+            let (record, first) = (read[place].1, read[0].1)
+            return record.version != NestEggVersion.current ? "made by nestegg \(record.version), not \(NestEggVersion.current)"
+                : record.rest != first.rest ? "made from other data than \(read[0].0)" : nil
+        }, missing: { share in
+            Diagnostic(.error, file: folder.path, message: "the census of share \(share) is missing (\(read.count) of \(share.count) files)")
+        })
         // Every feed once, in the file of the share that owns it.
         var holder: [String: String] = [:]
         let whole = problems.isEmpty

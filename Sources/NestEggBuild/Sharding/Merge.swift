@@ -64,27 +64,12 @@ public struct Merge {
                                            message: "not a finished part of a sharded build (\(PartRecord.fileName): \(failure.reason))"))
             }
         }
-        if let first = records.first?.1 {
-            var seen: [Int: URL] = [:]
-            for (part, record) in records {
-                if record.fingerprint != first.fingerprint {
-                    problems.append(Diagnostic(.error, file: part.path, message: "built from other data or templates than \(records[0].0.path)"))
-                } else if record.shard.count != first.shard.count {
-                    problems.append(Diagnostic(.error, file: part.path, message: "share \(record.shard) of another number of shares than \(first.shard.count)"))
-                } else if record.statementCount != first.statementCount || record.manifestHead != first.manifestHead
-                            || record.baseURL != first.baseURL {
-                    problems.append(Diagnostic(.error, file: part.path, message: "its statements manifest or the site's address does not agree with \(records[0].0.path)'s"))
-                } else if let other = seen[record.shard.index] {
-                    problems.append(Diagnostic(.error, file: part.path, message: "share \(record.shard) twice: also \(other.path)"))
-                } else {
-                    seen[record.shard.index] = part
-                }
-            }
-            // (No further than one past the parts given: a count re-signed by hand can be any number.)
-            for index in 0..<min(first.shard.count, records.count + 1) where seen[index] == nil && problems.isEmpty {
-                problems.append(Diagnostic(.error, file: output.path, message: "share \(index)/\(first.shard.count) is missing"))
-            }
-        }
+        problems += Shard.problems(of: records.map { ($0.0.path, $0.1.shard) }, differs: { place in
+            let (record, first) = (records[place].1, records[0].1)
+            return record.fingerprint != first.fingerprint ? "built from other data or templates than \(records[0].0.path)"
+                : record.statementCount != first.statementCount || record.manifestHead != first.manifestHead || record.baseURL != first.baseURL
+                ? "its statements manifest or the site's address does not agree with \(records[0].0.path)'s" : nil
+        }, missing: { share in Diagnostic(.error, file: output.path, message: "share \(share) is missing") })
         guard problems.isEmpty, !records.isEmpty else {
             throw BuildError(step: .merge, exitCode: .dataError,
                              diagnostics: problems.isEmpty ? [Diagnostic(.error, file: output.path, message: "no parts to merge")] : problems)

@@ -33,6 +33,32 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(index)/\(count)" }
 
+    /// The problems of files meant to be one sharded build's shares, one each (census files, parts):
+    /// a file that `differs` sets apart from the first (its reason), of another N, or of a share
+    /// another file holds too; then the first share none holds, as `missing` says it (looked for no
+    /// further than one past the files: a count re-signed by hand can be any number).
+    static func problems(of files: [(path: String, shard: Shard)], differs: (Int) -> String?,
+                         missing: (Shard) -> Diagnostic) -> [Diagnostic] {
+        guard let first = files.first else { return [] }
+        var problems: [Diagnostic] = []
+        var seen: [Int: String] = [:]
+        for (place, file) in files.enumerated() {
+            if let reason = differs(place) {
+                problems.append(Diagnostic(.error, file: file.path, message: reason))
+            } else if file.shard.count != first.shard.count {
+                problems.append(Diagnostic(.error, file: file.path, message: "share \(file.shard) of another number of shares than \(first.shard.count)"))
+            } else if let other = seen[file.shard.index] {
+                problems.append(Diagnostic(.error, file: file.path, message: "share \(file.shard) twice: also \(other)"))
+            } else {
+                seen[file.shard.index] = file.path
+            }
+        }
+        if problems.isEmpty, let index = (0..<min(first.shard.count, files.count + 1)).first(where: { seen[$0] == nil }) {
+            problems.append(missing(Shard(index: index, count: first.shard.count)!))
+        }
+        return problems
+    }
+
     /// The batch engines' variables for a worker's index, in this order: a Kubernetes Indexed Job,
     /// an AWS Batch array job, a Slurm job array. Each is the share itself: a Slurm task's id is
     /// its share whatever else the array holds, so `sbatch --array=2` re-runs share 2.
