@@ -25,12 +25,13 @@ public enum PageFingerprint {
         return hex(SHA256.hash(data: bytes))
     }
 
-    /// The key of a page that names its inputs (``PageInputs``), worked out without its view:
-    /// SHA-256 over `filesKey` (the data folder's files of no account and `nestegg`, as the build
-    /// keys them), the templates, the page's path and template, its inputs, and what the page's
-    /// template and the layout see besides the view. Two builds that give a page the same key give
-    /// it the same view, so its files may be kept as they are.
-    public static func ofInputs(_ page: Page, _ inputs: PageInputs, renderer: PageRenderer, filesKey: String) -> String {
+    /// The key of an older page of the transactions lists (``ListRowsFrame``), worked out without
+    /// its rows: SHA-256 over `filesKey` (the data folder's files of no account and `nestegg`, as
+    /// the build keys them), the templates, the page's path and template, the month its rows end
+    /// before, their style, its view without them, and what the page's template and the layout
+    /// see besides the view. Two builds that give a page the same key, with the same rows before
+    /// that month, give it the same view, so its files may be kept as they are.
+    public static func ofRowsFrame(_ page: Page, _ frame: ListRowsFrame, renderer: PageRenderer, filesKey: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(2 * 1024)
         append(&bytes, "inputs")
@@ -38,14 +39,9 @@ public enum PageFingerprint {
         append(&bytes, renderer.templates.digest)
         append(&bytes, page.path)
         append(&bytes, page.template)
-        switch inputs {
-        case .otherSources:
-            append(&bytes, "other sources")
-        case .rows(let month, let style, let frame):
-            append(&bytes, "rows before " + month.description)
-            append(&bytes, style)
-            append(&bytes, TemplateValue(encoding: frame()))
-        }
+        append(&bytes, "rows before " + frame.before.description)
+        append(&bytes, frame.style)
+        append(&bytes, TemplateValue(encoding: frame.frame()))
         append(&bytes, renderer.commonValue(for: page, html: false))
         append(&bytes, renderer.layoutValue(for: page, content: ""))
         return hex(SHA256.hash(data: bytes))

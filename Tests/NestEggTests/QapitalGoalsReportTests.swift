@@ -307,7 +307,7 @@ private func render(_ page: Page, in site: Site) throws -> PageRenderer.Output {
     /// A Qapital goal's page goes by Qapital's own latest data, as an account's pages go by the
     /// account's: its last week is "so far" while Qapital's data ends inside it, whatever later
     /// date the other sources reach (the site's as-of here, a week later), and the page's view is
-    /// the same whatever that date is (so a rebuild may keep it by key: ``PageInputs``).
+    /// the same whatever that date is.
     @Test func aGoalsWeeksGoByQapitalsOwnLatestDate() throws {
         let data = dataset([goal(1, "Open", saved: 100, target: nil)],
                            feeds: [1: [item("a", "2026-11-16T09:00:00Z", 2500, rule: 1), item("b", "2026-11-18T09:00:00Z", 500, rule: 1)]])

@@ -249,7 +249,7 @@ import Testing
                 "no list-wide figure in an older page's view")
     }
 
-    /// An older page names what it is made of (``PageInputs/rows(before:style:frame:)``): the rows
+    /// An older page carries its view apart from its rows (``ListRowsFrame``): the rows
     /// dated before the month after its newest row's, what its rows are drawn with, and its view
     /// without its rows. A build keeps it by that while those rows are the last build's; the entry
     /// page, which shows list-wide figures, names nothing.
@@ -272,19 +272,18 @@ import Testing
             Dictionary(uniqueKeysWithValues: TransactionsReport.pages(for: lists, totals: totals, context: context, rowStyle: rowStyle)
                 .filter { $0.path.hasPrefix("transactions/index") }.map { ($0.path, $0) })
         }
-        func parts(_ inputs: PageInputs?) throws -> (month: CalendarMonth, style: String, frame: TemplateValue) {
-            let inputs = try #require(inputs)
-            guard case .rows(let month, let style, let frame) = inputs else { Issue.record("not rows"); return (CalendarMonth(year: 1970, month: 1), "", .flag(false)) }
-            return (month, style, TemplateValue(encoding: frame()))
+        func parts(_ frame: ListRowsFrame?) throws -> (month: CalendarMonth, style: String, frame: TemplateValue) {
+            let frame = try #require(frame)
+            return (frame.before, frame.style, TemplateValue(encoding: frame.frame()))
         }
         let named = pages("payees and accounts")
-        #expect(named["transactions/index"]?.inputs == nil, "the entry page is worked out each build")
-        let first = try parts(named["transactions/index.page1"]?.inputs), second = try parts(named["transactions/index.page2"]?.inputs)
+        #expect(named["transactions/index"]?.rowsFrame == nil, "the entry page is worked out each build")
+        let first = try parts(named["transactions/index.page1"]?.rowsFrame), second = try parts(named["transactions/index.page2"]?.rowsFrame)
         #expect(first.month == CalendarMonth(year: 2026, month: 9))
         #expect(second.month == CalendarMonth(year: 2026, month: 10))
         #expect(first.frame != second.frame, "each page's place is in its view")
-        #expect(try parts(pages("other payees")["transactions/index.page1"]?.inputs).style != first.style, "what its rows are drawn with is in its style")
-        #expect(pages(nil).values.allSatisfy { $0.inputs == nil }, "without what the rows are drawn with, no page names its inputs")
+        #expect(try parts(pages("other payees")["transactions/index.page1"]?.rowsFrame).style != first.style, "what its rows are drawn with is in its style")
+        #expect(pages(nil).values.allSatisfy { $0.rowsFrame == nil }, "without what the rows are drawn with, no page has its rows apart")
     }
 
     /// A rebuild that keeps the older pages by their key reads the rows no further back than the

@@ -32,7 +32,7 @@ public struct BuildCache: Sendable {
     public var warnings: [Diagnostic]
     /// Each page (by path, without extension) and the fingerprint of what it was rendered from.
     public var pages: [String: String]
-    /// Each page that names its inputs (by path) and their key: a later build that works out the
+    /// Each older page of the transactions lists (by path) and its key (``NestEggReport/ListRowsFrame``): a later build that works out the
     /// same key keeps the page's files without working out its view (``pages`` is carried over).
     public var keys: [String: String] = [:]
     /// A final statement's digest with the key of what it was worked out from.

@@ -60,7 +60,7 @@ extension BuildCache {
 
 /// Each data file's SHA-256, by path in the data folder's order (read and hashed on every core),
 /// and what could not be listed. The build's fingerprint is made of them, and so is the key of
-/// each page that names its inputs (``PageInputs``: the files of no account).
+/// each older page of the transactions lists (``NestEggReport/ListRowsFrame``: the files of no account).
 struct DataDigests: Sendable {
     let files: [(path: String, digest: String)]
     let problems: [String]
@@ -305,7 +305,7 @@ struct Incremental {
 
 /// How far back every account's rows of the transactions lists are known to be the last build's
 /// (``Units/settledRows(mapped:in:accounts:)``): a page that shows rows dated before a month
-/// (``PageInputs/rowsBefore``) is kept by its key while they are.
+/// (``NestEggReport/ListRowsFrame/before``) is kept by its key while they are.
 enum SettledRows: Sendable, Equatable {
     /// Not known (a build that maps every account): no page is kept by its rows.
     case unknown
@@ -354,12 +354,12 @@ final class PageReuse: Sendable {
         previousTableFiles = TableCSV.filesByPage(among: previous?.files.keys ?? [:].keys)
     }
 
-    /// The key of a page that names its inputs (``PageFingerprint/ofInputs(_:_:renderer:filesKey:)``);
+    /// The key of an older page of the transactions lists (``PageFingerprint/ofRowsFrame(_:_:renderer:filesKey:)``);
     /// `nil` without the data files' digests.
-    func key(of page: Page, _ inputs: PageInputs, renderer: PageRenderer) -> String? {
+    func key(of page: Page, _ frame: ListRowsFrame, renderer: PageRenderer) -> String? {
         if let known = state.withLock({ $0.keptByRows[page.path] }) { return known }
-        // (Made of no account's files: the key of the data folder's other files.)
-        return inputKeys.map { PageFingerprint.ofInputs(page, inputs, renderer: renderer, filesKey: $0.key(of: [])) }
+        // (Besides its rows, made of no account's files: the key of the data folder's other files.)
+        return inputKeys.map { PageFingerprint.ofRowsFrame(page, frame, renderer: renderer, filesKey: $0.key(of: [])) }
     }
 
     /// The pages of the transactions lists that show only rows settled since the last build
@@ -370,8 +370,8 @@ final class PageReuse: Sendable {
         guard let previous else { return [] }
         var keys: [String: String] = [:]
         for page in pages {
-            guard let inputs = page.inputs, let month = inputs.rowsBefore, settledRows.covers(month), previous.pages[page.path] != nil,
-                  let key = key(of: page, inputs, renderer: renderer), previous.keys[page.path] == key else { continue }
+            guard let frame = page.rowsFrame, settledRows.covers(frame.before), previous.pages[page.path] != nil,
+                  let key = key(of: page, frame, renderer: renderer), previous.keys[page.path] == key else { continue }
             keys[page.path] = key
         }
         state.withLock { $0.keptByRows = keys }

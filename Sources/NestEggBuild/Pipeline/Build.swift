@@ -488,10 +488,10 @@ public struct Build {
             let ownFiles = page.files(prefix: prefix)
             // With its tables' CSVs as the last build wrote them: a page kept as it was keeps them too.
             let files = ownFiles + (reuse?.previousTableFiles[prefix + page.path] ?? [])
-            // A page that names its inputs is kept, its view never worked out, while their key is as recorded.
-            let key = page.inputs.flatMap { reuse?.key(of: page, $0, renderer: renderer) }
-            // (One that shows the accounts' rows, while those it shows are the last build's.)
-            if let reuse, let key, page.inputs?.rowsBefore.map(reuse.settledRows.covers) ?? true,
+            // An older page of the transactions lists is kept, its view never worked out, while
+            // its key is as recorded and the rows it shows are the last build's.
+            let key = page.rowsFrame.flatMap { reuse?.key(of: page, $0, renderer: renderer) }
+            if let reuse, let key, let frame = page.rowsFrame, reuse.settledRows.covers(frame.before),
                reuse.previous?.keys[page.path] == key, let recorded = reuse.previous?.pages[page.path],
                writer.reuse(files, expected: reuse.previous?.files ?? [:]) {
                 reuse.record(page.path, recorded, key: key)

@@ -215,10 +215,8 @@ public enum GoalsReport {
 
         var pages: [Page] = []
         for entry in entries.sorted(by: { $0.path < $1.path }) {
-            // A Qapital goal's page is made of Qapital's files alone, files of no account
-            // (``PageInputs/otherSources``). A Starling savings goal's is worked out each build.
             pages.append(Page(path: entry.path, title: entry.name, template: "goals-goal", section: section.id,
-                              breadcrumbs: crumbs, entity: entry.entity, inputs: entry.entity == nil ? nil : .otherSources,
+                              breadcrumbs: crumbs, entity: entry.entity,
                               view: goalView(entry, names: names, asOf: asOf, context: goalContext)))
         }
 

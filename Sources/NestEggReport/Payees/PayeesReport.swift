@@ -111,7 +111,7 @@ public enum PayeesReport {
         public func path(of name: String) -> String? { paths[Counterparty.key(name)] }
 
         /// The SHA-256 of every counterparty's path, in key order: what a page that links rows to
-        /// their payees' pages shows of them (``PageInputs``).
+        /// their payees' pages shows of them (``ListRowsFrame/style``).
         public var digest: String {
             var text = ""
             for key in paths.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {

@@ -165,15 +165,13 @@ public enum SiteReport {
         /// A report of a source that is not a bank account. Its pages are made of the data
         /// folder's other files alone, and that is so by what they are given, not by what they
         /// promise: the report sees the dataset without its accounts and a context without the
-        /// data's as-of date. So each page is named as made of them (``PageInputs/otherSources``), and a
-        /// rebuild after an account's new transactions keeps it without working out its view.
-        /// (Its start-page section sees everything: the start page is made each build.)
+        /// data's as-of date. (Its start-page section sees everything.)
         static func ofOtherSource(section: Section, pages: @escaping @Sendable (Dataset, ReportContext) -> [Page],
                                   dashboard: @escaping @Sendable (Dataset, ReportContext) -> DashboardSection?) -> Report {
             return Report(section: section, pages: { dataset, context in
                 var others = dataset
                 others.accounts = []
-                return pages(others, ReportContext(settings: context.settings)).map { $0.naming(.otherSources) }
+                return pages(others, ReportContext(settings: context.settings))
             }, dashboard: dashboard)
         }
 

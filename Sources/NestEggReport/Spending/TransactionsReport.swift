@@ -212,8 +212,8 @@ public enum TransactionsReport {
     /// filters and sums are the totals'; only the rows are the lists', taken when a page is rendered.
     /// `payee` gives where a row's counterparty's payments are (``PayeesReport/Directory/path(of:)``: its page, or its rows on an occasional page), if anywhere.
     /// `rowStyle` (``rowStyle(_:payees:)``) is what `payee` gives, as a digest: with it, each older
-    /// page names its inputs (``PageInputs/rows(before:style:frame:)``: the accounts' rows before
-    /// the month after its newest row's, what its rows are drawn with, and its view without them).
+    /// page has its view apart from its rows (``ListRowsFrame``: the accounts' rows before the month
+    /// after its newest row's, what its rows are drawn with, and its view without them).
     static func pages(for lists: SpendingLists, totals: SpendingTotals, context: ReportContext,
                       payee: @escaping @Sendable (String) -> String? = { _ in nil }, rowStyle: String? = nil) -> [Page] {
         let categories = totals.categories()
@@ -274,8 +274,8 @@ public enum TransactionsReport {
                 let newestMonth = monthEnds.first { $0.end >= number * pagination.pageSize }?.month
                 // An older page is made of the rows before the month after its newest row's, drawn
                 // in the style, and of its view without them.
-                let inputs = isEntry ? nil : style.flatMap { style in newestMonth.map { month in
-                    PageInputs.rows(before: month.next, style: style, frame: { @Sendable in
+                let rowsFrame = isEntry ? nil : style.flatMap { style in newestMonth.map { month in
+                    ListRowsFrame(before: month.next, style: style, frame: { @Sendable in
                         listView(current: current, rows: [], page: number, pagination: pagination, filters: olderFilters,
                                  summary: summary, pathOf: pathOf, context: context)
                     })
@@ -283,7 +283,7 @@ public enum TransactionsReport {
                 pages.append(Page(path: path, title: isEntry ? title : "\(title) (page \(number) from the oldest)",
                                   template: "transactions-list", section: section.id,
                                   breadcrumbs: current == nil && isEntry ? crumbs : crumbs + [Link(section.title, section.path)],
-                                  inputs: inputs, searchChunk: chunk,
+                                  rowsFrame: rowsFrame, searchChunk: chunk,
                                   view: listView(current: current, rows: lists.rows(of: path), page: number,
                                                  pagination: pagination, filters: isEntry ? filters : olderFilters, summary: summary,
                                                  pathOf: pathOf, context: context, payee: payee)))
