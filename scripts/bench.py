@@ -157,14 +157,20 @@ def prepare(target, scale):
     return data
 
 
+def state_folder(output):
+    """The folder of state nestegg keeps beside `output`: `.<name>.nestegg/`, holding the build
+    cache (`cache`), the accounts' summaries (`units/`) and the site the last build swapped out
+    (`spare/`)."""
+    return os.path.join(os.path.dirname(output), "." + os.path.basename(output) + ".nestegg")
+
+
 def remove_cache(output):
-    """Removes the build cache nestegg keeps beside `output` (`.<name>.nestegg-cache`) and the
-    accounts' summaries beside it (`.<name>.nestegg-cache.units/`), so that the next build of it
-    is a clean one."""
-    cache = os.path.join(os.path.dirname(output), "." + os.path.basename(output) + ".nestegg-cache")
-    if os.path.exists(cache):
-        os.remove(cache)
-    shutil.rmtree(cache + ".units", ignore_errors=True)
+    """Removes the build cache and the accounts' summaries nestegg keeps beside `output`, so that
+    the next build of it is a clean one (the spare site stays, as it would for a user)."""
+    state = state_folder(output)
+    if os.path.exists(os.path.join(state, "cache")):
+        os.remove(os.path.join(state, "cache"))
+    shutil.rmtree(os.path.join(state, "units"), ignore_errors=True)
 
 
 def set_aside(folder):
@@ -176,7 +182,7 @@ def set_aside(folder):
     if os.path.exists(folder):
         os.rename(folder, previous)
     # The site the last run's build swapped out, which a build beside an empty folder would remove.
-    spare = os.path.join(os.path.dirname(folder), "." + os.path.basename(folder) + ".nestegg-spare")
+    spare = os.path.join(state_folder(folder), "spare")
     if os.path.exists(spare):
         os.makedirs(previous, exist_ok=True)
         os.rename(spare, os.path.join(previous, ".spare"))

@@ -8,7 +8,7 @@ import Synchronization
 /// and files that the new build did not write (stale pages) are gone after the swap.
 ///
 /// With `keepsSpare` (a site that is built again and again), the swapped-out site is not removed
-/// but kept beside the output as its **spare** (``spareName(of:)``), and the next build stages into
+/// but kept beside the output as its **spare** (``StateFolder/spare(of:)``), and the next build stages into
 /// it instead of a new folder: a file the spare shares with the live site (the same inode, linked
 /// by the last build) and that the new build keeps stays where it is, and only the files that
 /// differ are unlinked and written or linked again. A rebuild then costs system calls for what
@@ -129,8 +129,9 @@ public final class SiteWriter: Sendable {
     /// Opens a staging folder beside `output`. Refuses (rather than replace) an output folder that
     /// holds one of the `protecting` folders (the data), the current, home or root folder, or an
     /// existing folder that nestegg did not write — the swap replaces the output folder whole.
-    /// With `keepsSpare`, the site swapped out is kept beside the output for the next build to
-    /// stage into (``spareName(of:)``), and a spare found there is this build's staging folder.
+    /// With `keepsSpare`, the site swapped out is kept in the folder of state beside the output for
+    /// the next build to stage into (``StateFolder/spare(of:)``), and a spare found there is this
+    /// build's staging folder.
     public init(output: URL, protecting: [URL] = [], hashing: Hashing? = nil, keepsSpare: Bool = false) throws(WriteError) {
         let output = output.standardizedFileURL
         self.output = output
@@ -144,7 +145,7 @@ public final class SiteWriter: Sendable {
         } catch {
             throw WriteError(path: parent.path, reason: "cannot create a folder here (\(Self.reason(error)))")
         }
-        let spare = keepsSpare ? parent.appendingPathComponent(Self.spareName(of: output)) : nil
+        let spare = keepsSpare ? StateFolder.spare(of: output) : nil
         self.spare = spare
         if let spare, let problem = Self.foreignSpare(spare) { throw WriteError(path: spare.path, reason: problem) }
         // Made (or, the spare, taken) and locked as one step for other builds, the lock held until
@@ -181,20 +182,21 @@ public final class SiteWriter: Sendable {
     }
 
     static func stagingPrefix(of output: URL) -> String { ".nestegg-staging-\(output.lastPathComponent)-" }
-    /// The spare of `output`, beside it as its cache is (`.site.nestegg-spare`): the site the last
-    /// build swapped out (``init(output:protecting:hashing:keepsSpare:)``).
-    public static func spareName(of output: URL) -> String { ".\(output.lastPathComponent).nestegg-spare" }
+
+    /// Whether `folder` is a folder (not a link to one) holding the marker every site nestegg writes holds.
+    public static func isSite(_ folder: URL) -> Bool {
+        var status = stat()
+        return lstat(folder.path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+            && lstat(folder.path + "/" + marker, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    }
 
     /// Why the folder at the spare's place is not nestegg's to take (it is a folder without the
     /// marker every site nestegg writes holds); `nil` when it is, or nothing, or no folder (a link
     /// or a file there is removed, never followed: ``take(_:in:output:)``).
     static func foreignSpare(_ spare: URL) -> String? {
         var status = stat()
-        guard lstat(spare.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
-        guard lstat(spare.path + "/" + marker, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            return "refusing to take this folder for the last site, which nestegg keeps here: it has no \(marker), so nestegg did not write it; move it"
-        }
-        return nil
+        guard lstat(spare.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, !isSite(spare) else { return nil }
+        return "refusing to take this folder for the last site, which nestegg keeps here: it has no \(marker), so nestegg did not write it; move it"
     }
 
     /// Which file a name is: its device and inode numbers.
@@ -788,9 +790,14 @@ public final class SiteWriter: Sendable {
             return summary
         }
 
-        /// Removes the previous output, or keeps it as the spare (renamed while still locked): the new one stays.
+        /// Removes the previous output, or keeps it as the spare (renamed while still locked, into
+        /// the folder of state, made if need be): the new one stays.
         public func finish() {
-            if let previous, spare.map({ rename(previous.path, $0.path) != 0 }) ?? true { Ownership.removeTree(previous.path) }
+            let kept = previous.flatMap { previous in spare.map { spare in
+                mkdir(spare.deletingLastPathComponent().path, 0o777)
+                return rename(previous.path, spare.path) == 0
+            } } ?? false
+            if let previous, !kept { Ownership.removeTree(previous.path) }
             ownership?.release()
         }
 

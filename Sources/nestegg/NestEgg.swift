@@ -93,7 +93,7 @@ struct BuildCommand: ParsableCommand {
     var bundles: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Where the build keeps its cache, which lets a rebuild render only what changed (default: beside the output, .<output>.nestegg-cache; never inside it).",
+        "Where the build keeps its cache, which lets a rebuild render only what changed, with the accounts' summaries in FILE.units (default: .<output>.nestegg/cache, in the folder of state beside the output; never inside it).",
         valueName: "file"))
     var cache: String?
 

@@ -178,10 +178,9 @@ import Testing
                 #expect(result.status == 0, "round \(round), \(index == 0 ? "merge" : second[0]): \(result.stderr)")
             }
         }
-        // (The build cache beside the output, the accounts' summaries beside it and the site a build
-        // swapped out, which the next stages into, are the site's, and stay.)
-        let left = try FileManager.default.contentsOfDirectory(atPath: work.path)
-            .filter { $0.hasPrefix(".") && ![".site.nestegg-cache", ".site.nestegg-cache.units", ".site.nestegg-spare"].contains($0) }
+        // (The folder of state beside the output — the build cache, the accounts' summaries and the
+        // site a build swapped out, which the next stages into — is the site's, and stays.)
+        let left = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasPrefix(".") && $0 != ".site.nestegg" }
         #expect(left.isEmpty, "\(left)")
     }
 
@@ -251,7 +250,7 @@ import Testing
         let next = try NestEggBinary.run(["build", "-q", "--data", fixtures.path, "--output", site.path])
         #expect(next.status == 0, "\(next.stderr)")
         let left = try FileManager.default.contentsOfDirectory(atPath: work.path).sorted()
-        #expect(left == [".site.nestegg-cache", ".site.nestegg-cache.units", ".totals.json.nestegg-staged-notes", "site", "totals.json"], "\(left)")
+        #expect(left == [".site.nestegg", ".totals.json.nestegg-staged-notes", "site", "totals.json"], "\(left)")
     }
 
     /// Builds with `--json` killed at moments spread over their run, and killed the moment a file
@@ -307,7 +306,7 @@ import Testing
         let next = try NestEggBinary.run(["build", "-q", "--data", data.path, "--output", site.path])
         #expect(next.status == 0, "\(next.stderr)")
         let left = try FileManager.default.contentsOfDirectory(atPath: work.path).sorted()
-        #expect(left.allSatisfy { [".site.nestegg-cache", ".site.nestegg-cache.units", ".site.nestegg-spare", "site", "totals.json", "all.html"].contains($0) },
+        #expect(left.allSatisfy { [".site.nestegg", "site", "totals.json", "all.html"].contains($0) },
                 "\(left)")
     }
 
@@ -362,9 +361,9 @@ import Testing
         #expect(third.status == 0, "\(third.stderr)")
         #expect(try String(contentsOf: out.appendingPathComponent("site/index.md"), encoding: .utf8).contains("Replaced again"))
         let left = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-        #expect(left == [".site.nestegg-cache", ".site.nestegg-cache.units", ".site.nestegg-spare", "site", "totals.json"], "\(left)")
-        #expect(access(out.appendingPathComponent(".site.nestegg-spare/index.md").path, F_OK) == 0
-                && FileManager.default.isWritableFile(atPath: out.appendingPathComponent(".site.nestegg-spare").path), "the spare is the second build's site")
+        #expect(left == [".site.nestegg", "site", "totals.json"], "\(left)")
+        #expect(access(out.appendingPathComponent(".site.nestegg/spare/index.md").path, F_OK) == 0
+                && FileManager.default.isWritableFile(atPath: out.appendingPathComponent(".site.nestegg/spare").path), "the spare is the second build's site")
     }
 
     // MARK: paths that are not UTF-8

@@ -270,7 +270,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: work) }
         let site = work.appendingPathComponent("site")
         #expect(try run(["build", "-q", "--data", fixtures.path, "--output", site.path]).status == 0)
-        let summaries = Units.summariesFolder(for: BuildCache.defaultFile(for: site))
+        let summaries = StateFolder.units(of: site)
         #expect(FileManager.default.fileExists(atPath: summaries.path))
         let victim = work.appendingPathComponent("victim")
         try write("keep\n", to: victim.appendingPathComponent(Units.fileName(of: "gone")))
@@ -314,7 +314,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: work) }
         let site = work.appendingPathComponent("site")
         #expect(try run(["build", "-q", "--data", fixtures.path, "--output", site.path]).status == 0)
-        let spare = work.appendingPathComponent(SiteWriter.spareName(of: site))
+        let spare = StateFolder.spare(of: site)
         try? FileManager.default.removeItem(at: spare)
         try write("photos\n", to: spare.appendingPathComponent("holiday.txt"))
         let data = work.appendingPathComponent("data")
@@ -323,6 +323,63 @@ import Testing
         let built = try run(["build", "-q", "--data", data.path, "--output", site.path])
         #expect(built.status == 73 && built.stderr.contains("so nestegg did not write it"), "\(built.stderr)")
         #expect(FileManager.default.fileExists(atPath: spare.appendingPathComponent("holiday.txt").path))
+    }
+
+    /// The folder of state beside the output holds only what nestegg keeps there: a link in its
+    /// place, a file there or a file of yours in it is refused (exit 73) and left as it is.
+    @Test func theFolderOfStateIsNestEggsOwnOrRefused() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let site = work.appendingPathComponent("site"), state = StateFolder.of(site)
+        #expect(try run(["build", "-q", "--data", fixtures.path, "--output", site.path]).status == 0)
+        #expect(state.lastPathComponent == ".site.nestegg")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: work.path)) == [".site.nestegg", "site"])
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: state.path)) == ["cache", "units"])
+        try write("mine\n", to: state.appendingPathComponent("notes.txt"))
+        let foreign = try run(["build", "-q", "--data", fixtures.path, "--output", site.path])
+        #expect(foreign.status == 73 && foreign.stderr.contains("it holds notes.txt, which nestegg did not write"), "\(foreign.stderr)")
+        #expect(try String(contentsOf: state.appendingPathComponent("notes.txt"), encoding: .utf8) == "mine\n")
+        try FileManager.default.removeItem(at: state)
+        let yours = work.appendingPathComponent("yours")
+        try write("keep\n", to: yours.appendingPathComponent("cache"))
+        try FileManager.default.createSymbolicLink(atPath: state.path, withDestinationPath: yours.path)
+        let linked = try run(["build", "-q", "--data", fixtures.path, "--output", site.path])
+        #expect(linked.status == 73 && linked.stderr.contains("it is a symbolic link"), "\(linked.stderr)")
+        #expect(try String(contentsOf: yours.appendingPathComponent("cache"), encoding: .utf8) == "keep\n")
+        try FileManager.default.removeItem(at: state)
+        try write("a file\n", to: state)
+        let file = try run(["build", "-q", "--data", fixtures.path, "--output", site.path])
+        #expect(file.status == 73 && file.stderr.contains("not the folder nestegg keeps its state in"), "\(file.stderr)")
+    }
+
+    /// What an earlier nestegg kept beside the output under names of its own (`.site.nestegg-cache`,
+    /// `.site.nestegg-cache.units/`, `.site.nestegg-spare/`) moves into the folder of state when it
+    /// is proven nestegg's, so the next build still renders only what changed; a folder of yours
+    /// under an earlier name is left alone.
+    @Test func anEarlierLayoutMovesIntoTheFolderOfStateWhenProvenOurs() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let site = work.appendingPathComponent("site"), state = StateFolder.of(site)
+        let data = work.appendingPathComponent("data")
+        try FileManager.default.copyItem(at: fixtures, to: data)
+        #expect(try run(["build", "-q", "--data", data.path, "--output", site.path]).status == 0)
+        try Data("{\"title\": \"Another\"}".utf8).write(to: data.appendingPathComponent("nestegg.json"))
+        #expect(try run(["build", "-q", "--data", data.path, "--output", site.path]).status == 0)
+        let cache = try Data(contentsOf: StateFolder.cache(of: site))
+        // As an earlier nestegg left them.
+        for (new, old) in [("cache", ".site.nestegg-cache"), ("units", ".site.nestegg-cache.units"), ("spare", ".site.nestegg-spare")] {
+            try FileManager.default.moveItem(at: state.appendingPathComponent(new), to: work.appendingPathComponent(old))
+        }
+        try FileManager.default.removeItem(at: state)
+        let built = try run(["build", "--data", data.path, "--output", site.path])
+        #expect(built.status == 0 && built.stderr.contains("up to date"), "the cache moved in: \(built.stderr)")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: work.path)) == [".site.nestegg", "data", "site"])
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: state.path)) == ["cache", "spare", "units"])
+        #expect(try Data(contentsOf: StateFolder.cache(of: site)) == cache)
+        // A folder of yours under the spare's earlier name is not nestegg's: it stays where it is.
+        try write("photos\n", to: work.appendingPathComponent(".site.nestegg-spare/holiday.txt"))
+        #expect(try run(["build", "-q", "--data", data.path, "--output", site.path]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent(".site.nestegg-spare/holiday.txt").path))
     }
 
     // MARK: What verify reads

@@ -459,7 +459,7 @@ import Testing
             for path in SiteWriter.listFiles(under: output) { files[path] = try Data(contentsOf: output.appendingPathComponent(path)) }
             #expect(files[BuildCache.fileName] == nil, "no cache in the published folder")
             #expect(Set(files.keys.filter { $0.hasPrefix(".") }) == [SiteWriter.marker])
-            #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent(".\(name).nestegg-cache").path))
+            #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent(".\(name).nestegg/cache").path))
             sites.append(files)
         }
         #expect(sites[0] == sites[1])

@@ -3,6 +3,7 @@ import Testing
 @testable import NestEggBuild
 @testable import NestEggModel
 @testable import NestEggSupport
+import NestEggWrite
 
 /// Seeded random edits of a household's data, each followed by a rebuild that must equal a clean
 /// build of the edited data, file for file, dotfiles included ("what changed" aside, which depends
@@ -225,8 +226,7 @@ import Testing
             let way = said.contains(UnitsBuildTests.mapsSome) ? "some accounts mapped" : said.contains("up to date") ? "up to date" : "every account"
             ways[way, default: 0] += 1
             try? FileManager.default.removeItem(at: clean)
-            try? FileManager.default.removeItem(at: BuildCache.defaultFile(for: clean))
-            try? FileManager.default.removeItem(at: Units.summariesFolder(for: BuildCache.defaultFile(for: clean)))
+            try? FileManager.default.removeItem(at: StateFolder.of(clean))
             _ = try build(clean)
             let differing = siteDifferences(site, clean)
             #expect(differing.isEmpty, "edit \(done.count) (\(edit.name); seed \(seed)): \(differing.prefix(5))")

@@ -41,7 +41,7 @@ import Testing
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         let output = work.appendingPathComponent("site")
-        let spare = work.appendingPathComponent(SiteWriter.spareName(of: output))
+        let spare = StateFolder.spare(of: output)
         let first = ["a.md": "same", "b/c.md": "one", "gone/d.md": "removed next", "e/f/g.md": "deep"]
         #expect(try build(first, into: output) == first)
         #expect(!FileManager.default.fileExists(atPath: spare.path), "the first build had no site to keep")
@@ -59,8 +59,9 @@ import Testing
         #expect(try build(third, into: output) == third)
         #expect(try build(["a.md": "same"], into: output) == ["a.md": "same"])
         #expect(folders(under: output).isEmpty)
-        // Only this output's own spare, and nothing else, beside it.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).sorted() == [SiteWriter.spareName(of: output), "site"])
+        // Only this output's own spare, in its folder of state, and nothing else, beside it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).sorted() == [".site.nestegg", "site"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: StateFolder.of(output).path) == ["spare"])
     }
 
     @Test func theLiveSiteIsNeverWrittenThroughTheFilesItSharesWithTheSpare() throws {
@@ -85,13 +86,14 @@ import Testing
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         let output = work.appendingPathComponent("site")
-        let spare = work.appendingPathComponent(SiteWriter.spareName(of: output))
+        let spare = StateFolder.spare(of: output)
         let yours = work.appendingPathComponent("yours")
         try FileManager.default.createDirectory(at: yours, withIntermediateDirectories: true)
         try Data("keep me".utf8).write(to: yours.appendingPathComponent("b"))
         let files = ["a.md": "a", "b/c.md": "c"]
         try build(files, into: output)
         // The spare's name is a link to a folder of yours.
+        try FileManager.default.createDirectory(at: StateFolder.of(output), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: spare, withDestinationURL: yours)
         #expect(try build(files, into: output) == files)
         #expect(try contents(of: yours) == ["b": "keep me"])
@@ -137,7 +139,7 @@ import Testing
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         let output = work.appendingPathComponent("site")
-        let spare = work.appendingPathComponent(SiteWriter.spareName(of: output))
+        let spare = StateFolder.spare(of: output)
         try build(["a.md": "a"], into: output)
         try build(["a.md": "b"], into: output)
         try FileManager.default.removeItem(at: output)

@@ -85,7 +85,7 @@ import Testing
         try failedBuild()
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).sorted() == ["data", "templates"])
         _ = try build(data, site)
-        let summaries = Units.summariesFolder(for: BuildCache.defaultFile(for: site))
+        let summaries = StateFolder.units(of: site)
         func files() throws -> [String: Data] {
             let names = try FileManager.default.contentsOfDirectory(atPath: summaries.path)
             return try Dictionary(uniqueKeysWithValues: names.map { ($0, try Data(contentsOf: summaries.appendingPathComponent($0))) })
@@ -96,7 +96,7 @@ import Testing
         try failedBuild()
         #expect(try files() == before)
         let left = try FileManager.default.contentsOfDirectory(atPath: work.path)
-        #expect(left.contains(".site.nestegg-cache") && !left.contains { $0.contains("nestegg-beside") || $0.contains("nestegg-staging") }, "\(left)")
+        #expect(left.contains(".site.nestegg") && !left.contains { $0.contains("nestegg-beside") || $0.contains("nestegg-staging") }, "\(left)")
     }
 
     /// A build stopped by SIGTERM once the map has staged the accounts' summaries (the folder it
@@ -105,7 +105,7 @@ import Testing
     @Test func aBuildStoppedAfterTheMapRemovesTheSummariesItStaged() throws {
         let (work, data, site) = try synthetic(scale: 1)
         defer { try? FileManager.default.removeItem(at: work) }
-        let summaries = Units.summariesFolder(for: BuildCache.defaultFile(for: site))
+        let summaries = StateFolder.units(of: site)
         let process = Process()
         process.executableURL = try #require(NestEggBinary.url)
         process.arguments = ["build", "-q", "--data", data.path, "--output", site.path]
@@ -145,7 +145,7 @@ import Testing
         let (work, data, site) = try synthetic(scale: 1)
         defer { try? FileManager.default.removeItem(at: work) }
         _ = try build(data, site)
-        let summaries = Units.summariesFolder(for: BuildCache.defaultFile(for: site))
+        let summaries = StateFolder.units(of: site)
         let kept = try FileManager.default.contentsOfDirectory(atPath: summaries.path).filter { $0.hasSuffix(".census") }
         #expect(kept.count > 2, "a summary of each account beside the cache: \(kept)")
         #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent(BuildCache.fileName).path), "none in the site")
@@ -295,7 +295,7 @@ import Testing
         #expect(rebuilt.stderr.contains(Self.fellBack), "\(rebuilt.stderr)")
         // What the rebuild that fell back had staged (its summaries, its list beside the output) is gone.
         func nothingStagedLeft() throws -> Bool {
-            let summaries = Units.summariesFolder(for: BuildCache.defaultFile(for: site))
+            let summaries = StateFolder.units(of: site)
             return try FileManager.default.contentsOfDirectory(atPath: summaries.path).allSatisfy { $0.hasSuffix(".census") }
                 && !FileManager.default.contentsOfDirectory(atPath: work.path).contains { $0.hasPrefix(".nestegg-beside-") }
         }
@@ -306,7 +306,7 @@ import Testing
 
         // A held account's summary cut short: not read, everything built.
         _ = try Self.aDaysPayments(data)
-        let summary = Units.file(of: other, in: Units.summariesFolder(for: BuildCache.defaultFile(for: site)))
+        let summary = Units.file(of: other, in: StateFolder.units(of: site))
         let bytes = try Data(contentsOf: summary)
         try bytes.prefix(bytes.count / 2).write(to: summary)
         let again = try build(data, site)
@@ -360,8 +360,9 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["a", "data"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("a").path).sorted() == ["b"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: nested.path).sorted()
-                == [".site.nestegg-cache", ".site.nestegg-cache.units", ".site.nestegg-spare", "site"])
-        let summaries = try FileManager.default.contentsOfDirectory(atPath: nested.appendingPathComponent(".site.nestegg-cache.units").path)
+                == [".site.nestegg", "site"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: nested.appendingPathComponent(".site.nestegg").path).sorted() == ["cache", "spare", "units"])
+        let summaries = try FileManager.default.contentsOfDirectory(atPath: nested.appendingPathComponent(".site.nestegg/units").path)
         #expect(summaries.count == uids.count && summaries.contains(Units.fileName(of: "../../escape")))
     }
 }

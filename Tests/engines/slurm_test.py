@@ -299,9 +299,9 @@ def main():
         # 3. New data; a share cancelled while it runs; re-run the documented way; merged again.
         with open(os.path.join(data, "nestegg.json"), "w") as out:
             out.write('{"title": "After the cancelled share"}\n')
-        # A clean build of the changed data: the folder and its build cache (beside it) removed.
+        # A clean build of the changed data: the folder and its folder of state (beside it) removed.
         shutil.rmtree(single)
-        os.remove(os.path.join(folder, ".single.nestegg-cache"))
+        shutil.rmtree(os.path.join(folder, ".single.nestegg"))
         subprocess.run([binary, "build", "--quiet", "--data", data, "--output", single], check=True)
         cancelled_share = 1
         part = os.path.join(work, f"part-{cancelled_share}")

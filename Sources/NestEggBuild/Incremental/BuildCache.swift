@@ -115,13 +115,9 @@ public struct BuildCache: Sendable {
         return parse(bytes, whole: whole)
     }
 
-    /// Where a build of `output` keeps its cache by default: beside it, hidden, named after it
-    /// (`Output` → `.Output.nestegg-cache`), so that it is never uploaded with the site, goes with the
-    /// folder that holds the output, and a second output in the same folder has its own.
-    public static func defaultFile(for output: URL) -> URL {
-        let folder = output.standardizedFileURL
-        return folder.deletingLastPathComponent().appendingPathComponent("." + folder.lastPathComponent + ".nestegg-cache")
-    }
+    /// Where a build of `output` keeps its cache by default: in its folder of state beside it
+    /// (``NestEggWrite/StateFolder``: `Output` → `.Output.nestegg/cache`).
+    public static func defaultFile(for output: URL) -> URL { StateFolder.cache(of: output) }
 
     /// The cache a file's bytes hold; `nil` for anything but this format, whole. `whole: false`
     /// decodes the first line only.

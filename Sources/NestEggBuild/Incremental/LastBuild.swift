@@ -5,7 +5,7 @@ import NestEggRender
 import NestEggSupport
 import NestEggWrite
 
-/// A rebuild's accounts whose files are unchanged (``Units/plan(previous:digests:tool:folder:cacheFile:)``):
+/// A rebuild's accounts whose files are unchanged (``Units/plan(previous:digests:tool:folder:summaries:)``):
 /// held as the last build left them. Their feeds are not read; their figures and rows are their
 /// summaries'; their files and statements' manifest entries are the last build's. Whatever does
 /// not fit stops the rebuild (``Build/unitsFallback(_:)``), which is then built again, whole.
@@ -38,7 +38,7 @@ struct LastBuild: Elsewhere {
         }
         var others = OtherFigures(snapshot: snapshot)
         // How far back the accounts' rows are the last build's (the held ones' all of them).
-        others.settled = Units.settledRows(mapped: mapped, in: Units.summariesFolder(for: build.options.cacheFile),
+        others.settled = Units.settledRows(mapped: mapped, in: build.options.summariesFolder,
                                            accounts: Dictionary(dataset.accounts.map { ($0.account.uid, $0.account) },
                                                                 uniquingKeysWith: { first, _ in first }),
                                            previous: previous)

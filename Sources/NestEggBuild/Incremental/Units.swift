@@ -14,7 +14,7 @@ import NestEggWrite
 /// account's files, its pages and their files, and its statements' manifest entries.
 ///
 /// A rebuild whose input differs from the last build's in some accounts' files only (the same
-/// `nestegg`, templates, settings and every other file; ``plan(previous:digests:tool:folder:cacheFile:)``)
+/// `nestegg`, templates, settings and every other file; ``plan(previous:digests:tool:folder:summaries:)``)
 /// takes the path of a share of a sharded build with a census: it parses the changed accounts'
 /// feeds only, holds every other account as its summary, fills the lists from the summaries' rows
 /// and the changed accounts' new ones, renders the site-wide pages and the changed accounts' own,
@@ -22,9 +22,6 @@ import NestEggWrite
 /// (a summary missing or changed, a kept file changed, budgets to check against every feed) makes
 /// it a full build: never a wrong site.
 enum Units {
-    /// The folder beside the cache file that holds the accounts' summaries.
-    static func summariesFolder(for cacheFile: URL) -> URL { URL(fileURLWithPath: cacheFile.path + ".units") }
-
     /// An account's summary file in `folder`, named by the SHA-256 of its UID (``fileName(of:)``).
     static func file(of uid: String, in folder: URL) -> URL { folder.appendingPathComponent(fileName(of: uid)) }
 
@@ -64,7 +61,7 @@ enum Units {
     /// `nestegg`, templates and listing problems, and every data file that differs from the last
     /// build's (added, removed or changed) is one of some accounts' own files; every other
     /// account's summary is there, whole, and the one the cache names.
-    static func plan(previous: BuildCache, digests: DataDigests, tool: String, folder: DataFolder, cacheFile: URL) -> Plan? {
+    static func plan(previous: BuildCache, digests: DataDigests, tool: String, folder: DataFolder, summaries: URL) -> Plan? {
         guard previous.tool == tool, !previous.units.isEmpty, previous.problems == digests.problems,
               previous.changes != nil else { return nil }
         var changedPaths: [String] = []
@@ -85,7 +82,6 @@ enum Units {
               !scratch.hasErrors else { return nil }
         let byUID = Dictionary(accounts.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
         guard Set(byUID.keys) == Set(previous.units.keys) else { return nil }
-        let summaries = summariesFolder(for: cacheFile)
         let uids = previous.units.keys.filter { !changed.contains($0) }.sorted()
         let read = Concurrently.map(uids.count) { index -> Held? in
             let uid = uids[index]
@@ -155,16 +151,17 @@ enum Units {
         let files: [StagedFile]
         /// The list beside the output that names their destinations, for the next build to clean after a kill.
         let beside: BesideList
-        /// The summaries' folder, when this build made it.
-        let madeFolder: URL?
+        /// The folders this build made for the summaries (their folder, and the folder of state
+        /// that holds it when that was not there either), innermost first.
+        let madeFolders: [URL]
         /// The folder this build made, to remove if a signal stops the build (each staged file, and
         /// the list, removes itself).
         let folderStop: Termination.Registration?
 
-        /// A step failed: they go, with the folder if this build made it.
+        /// A step failed: they go, with the folders this build made.
         func discard() {
             files.forEach { $0.discard() }
-            if let madeFolder { rmdir(madeFolder.path) }
+            madeFolders.forEach { rmdir($0.path) }
         }
 
         /// The build is over before the staging took them over: the list and the registration go.
@@ -180,9 +177,9 @@ enum Units {
     ///   caller ends the list).
     static func summaries(of accounts: [AccountData], notes: [String: [Diagnostic]], digests: DataDigests,
                           settings: Settings, in folder: URL, beside: BesideList) throws(SiteWriter.WriteError) -> Staged? {
-        let madeFolder = FileManager.default.fileExists(atPath: folder.path) ? nil : folder
-        // A folder this build makes is removed whole on a stop (registered before it is there).
-        let folderStop = madeFolder.map { Termination.removeOnStop($0.path) }
+        let madeFolders = Array(sequence(first: folder) { $0.deletingLastPathComponent() }.prefix { !FileManager.default.fileExists(atPath: $0.path) })
+        // The folders this build makes are removed whole on a stop (registered before they are there).
+        let folderStop = madeFolders.last.map { Termination.removeOnStop($0.path) }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
@@ -194,7 +191,7 @@ enum Units {
             try beside.list(destinations)
         } catch {
             folderStop?.end()
-            if let madeFolder { rmdir(madeFolder.path) }
+            madeFolders.forEach { rmdir($0.path) }
             throw error
         }
         // Each staged file holds two descriptors at most (its lock, and the previous file's at the
@@ -227,7 +224,7 @@ enum Units {
             return .success((Mapped(uid: data.account.uid, path: file.stagedPath, destination: destinations[index], record: record, figures: figures), file))
         }
         let done = made.compactMap { try? $0?.get() }
-        let staged = Staged(mapped: done.map(\.mapped), files: done.map(\.file), beside: beside, madeFolder: madeFolder,
+        let staged = Staged(mapped: done.map(\.mapped), files: done.map(\.file), beside: beside, madeFolders: madeFolders,
                             folderStop: folderStop)
         if done.count == made.count { return staged }
         staged.discard()
@@ -239,7 +236,7 @@ enum Units {
     /// Fills the transactions lists' pages `keeps` names from every account's rows: the held
     /// accounts' from their files, the mapped accounts' from their new summaries; without
     /// `toTheEnd`, read no further back than the oldest page kept (the held summaries were read
-    /// whole, and checked, by ``plan(previous:digests:tool:folder:cacheFile:)``; read to their end,
+    /// whole, and checked, by ``plan(previous:digests:tool:folder:summaries:)``; read to their end,
     /// each is checked again). - Returns: what did not fit, or `nil`.
     static func fillRows(_ lists: SpendingLists, held: [Held], mapped: [Mapped], accountNames: [String: String],
                          keeps: (String) -> Bool = { _ in true }, toTheEnd: Bool = true) -> String? {

@@ -2,11 +2,12 @@ import NestEggSupport
 import NestEggWrite
 import Foundation
 
-/// What a build keeps beside the output — its cache, the accounts' summaries' folder, the spare
-/// site — is nestegg's own, proven before it is touched: a path there that exists and is not
-/// nestegg's (a file without a cache's header, a folder holding files nestegg does not write, a
-/// symbolic link, which would be written through) is refused with what it is (exit 73), before
-/// anything is read or staged, so a refused build leaves nothing behind. (The spare's own check
+/// What a build keeps beside the output — its folder of state (``NestEggWrite/StateFolder``) with
+/// the cache, the accounts' summaries' folder and the spare site — is nestegg's own, proven before
+/// it is touched: a path there that exists and is not nestegg's (a file without a cache's header,
+/// a folder holding files nestegg does not write, a symbolic link, which would be written through)
+/// is refused with what it is (exit 73), before anything is read or staged, so a refused build
+/// leaves nothing behind. (The spare's own check
 /// is ``NestEggWrite/SiteWriter``'s; the census's is ``Census/checkOutput()``; a part is an output
 /// folder, checked as every output is.)
 enum BesideOutput {
@@ -15,14 +16,58 @@ enum BesideOutput {
 
     /// Every problem with the cache file `cache` and its summaries' folder, as diagnostics naming
     /// them (`option`: how the cache was named, `--cache` or the default place beside the output).
-    static func problems(cache: URL, option: String) -> [Diagnostic] {
+    static func problems(cache: URL, summaries: URL, option: String) -> [Diagnostic] {
         var reasons: [(String, String)] = []
         if let reason = cacheProblem(cache) { reasons.append((cache.path, "\(option): refusing to write the build cache here: \(reason)")) }
-        let summaries = Units.summariesFolder(for: cache)
         if let reason = summariesProblem(summaries) {
             reasons.append((summaries.path, "refusing to keep the accounts' summaries here (beside the build cache): \(reason)"))
         }
         return reasons.map { Diagnostic(.error, file: $0.0, message: $0.1) }
+    }
+
+    /// Why nestegg may not keep its state in `output`'s folder of state (``NestEggWrite/StateFolder``);
+    /// `nil` when nothing is there or it holds only what nestegg keeps there: the cache, the
+    /// summaries' folder, the spare site, the cache's staged, previous and kept-aside copies, a
+    /// file browser's `.DS_Store`. (What each holds is proven where it is used.)
+    static func stateProblem(of output: URL) -> String? {
+        let folder = StateFolder.of(output)
+        var status = stat()
+        guard lstat(folder.path, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: break
+        case S_IFLNK: return "it is a symbolic link, which nestegg never follows to write; remove the link"
+        default: return "it is \(FolderTree.kind(of: status.st_mode)), not the folder nestegg keeps its state in"
+        }
+        guard let entries = FolderEntries.read(folder.path) else { return "the folder cannot be read" }
+        let ours = [".", "..", ".DS_Store", StateFolder.cacheName, StateFolder.unitsName, StateFolder.spareName]
+        let copies = "." + StateFolder.cacheName + ".nestegg-"
+        if let entry = entries.first(where: { !ours.contains($0.name) && !$0.name.hasPrefix(copies) }) {
+            return "it holds \(Text.singleLine(entry.name)), which nestegg did not write; nestegg keeps only its own files here: move it"
+        }
+        return nil
+    }
+
+    /// Moves what an earlier nestegg kept beside `output` under names of their own — the cache
+    /// `.<output>.nestegg-cache`, the summaries `.<output>.nestegg-cache.units/`, the spare site
+    /// `.<output>.nestegg-spare/` — into the folder of state, each only when it is proven
+    /// nestegg's as it is where it is now (a cache's header, summaries' names, a site's marker);
+    /// one whose place in the folder is taken already is stale, and removed. Anything not proven
+    /// is left alone.
+    static func adoptEarlierState(of output: URL) {
+        let output = output.standardizedFileURL
+        let parent = output.deletingLastPathComponent(), name = output.lastPathComponent
+        let oldCache = parent.appendingPathComponent(".\(name).nestegg-cache")
+        let earlier: [(old: URL, new: URL, ours: (URL) -> Bool)] = [
+            (oldCache, StateFolder.cache(of: output), { cacheProblem($0) == nil }),
+            (URL(fileURLWithPath: oldCache.path + ".units"), StateFolder.units(of: output), { summariesProblem($0) == nil }),
+            (parent.appendingPathComponent(".\(name).nestegg-spare"), StateFolder.spare(of: output), { SiteWriter.isSite($0) }),
+        ]
+        for (old, new, ours) in earlier {
+            var status = stat()
+            guard lstat(old.path, &status) == 0, ours(old), stateProblem(of: output) == nil else { continue }
+            mkdir(StateFolder.of(output).path, 0o777)
+            if lstat(new.path, &status) == 0 || rename(old.path, new.path) != 0 { _ = Ownership.removeTree(old.path) }
+        }
     }
 
     /// Why nestegg may not replace the file at `path` with a build cache; `nil` if nothing is there or it is a cache.

@@ -65,8 +65,8 @@ struct BuildStaging {
     var staged: [StagedFile] = []
     /// Their list beside the output (``BesideList``), for the next build to clean after a kill.
     var beside: BesideList?
-    /// The accounts' summaries' folder, when this build made it.
-    var madeSummaries: URL?
+    /// The folders this build made for the accounts' summaries, innermost first.
+    var madeSummaries: [URL] = []
 
     /// A step failed: everything staged is let go, and nothing of the build is left behind.
     func discard() {
@@ -75,8 +75,8 @@ struct BuildStaging {
         writer.discard()
         bundles?.discard()
         staged.forEach { $0.discard() }
-        // A folder this build made for the summaries goes too (it is empty once they are discarded).
-        if let madeSummaries { rmdir(madeSummaries.path) }
+        // The folders this build made for the summaries go too (empty once they are discarded).
+        madeSummaries.forEach { rmdir($0.path) }
     }
 
     /// The build ends, whichever way: the list beside the output and the staging folders'
@@ -113,7 +113,7 @@ extension Build {
         do {
             let staged = try Units.summaries(of: input.dataset.accounts.filter { held[$0.account.uid] == nil }, notes: feeds.notes,
                                              digests: run.incremental!.digests, settings: input.dataset.settings,
-                                             in: Units.summariesFolder(for: options.cacheFile), beside: beside)
+                                             in: options.summariesFolder, beside: beside)
             if staged == nil { beside.end() }
             return staged
         } catch {
@@ -154,7 +154,7 @@ extension Build {
         let stagedWork = [Termination.removeOnStop(Self.stagingFolder(of: writer))] + [summaries?.folderStop].compactMap { $0 }
         let rows = run.elsewhere.rows(self, run, input, report, renderer: renderer, mapped: summaries?.mapped)
         return BuildStaging(renderer: renderer, artifacts: artifacts, writer: writer, stagedWork: stagedWork, rows: rows,
-                            staged: summaries?.files ?? [], beside: summaries?.beside, madeSummaries: summaries?.madeFolder)
+                            staged: summaries?.files ?? [], beside: summaries?.beside, madeSummaries: summaries?.madeFolders ?? [])
     }
 
     /// Render: the pages kept as they are (``Elsewhere/keepPages(into:)``), every other page
@@ -231,7 +231,7 @@ extension Build {
             }
             return try commit(writer, bundles: staging.bundles, with: staging.staged)
         }
-        if mapped != nil { Units.removeOthers(in: Units.summariesFolder(for: options.cacheFile), keeping: Set(dataset.accounts.map(\.account.uid))) }
+        if mapped != nil { Units.removeOthers(in: options.summariesFolder, keeping: Set(dataset.accounts.map(\.account.uid))) }
         progress("write: \(swap.summary.files) files, \(swap.summary.changed) changed, \(swap.summary.removed) removed")
         for file in staging.staged where file.destination != options.cacheFile && !file.destination.path.hasSuffix("." + Census.fileExtension) {
             progress("write: \(file.destination.path)")

@@ -31,11 +31,14 @@ public struct BuildOptions: Sendable {
     /// `--census DIR`: with `shard`, what `nestegg census` found in the feeds the share does not
     /// read (every `*.census` file in DIR); without it, the share reads every feed.
     public var census: URL?
-    /// `--cache FILE`: where a plain build keeps its cache (``BuildCache``); by default
-    /// ``BuildCache/defaultFile(for:)``, beside the output folder, never inside it.
+    /// `--cache FILE`: where a plain build keeps its cache (``BuildCache``) and, in `FILE.units`
+    /// beside it, the accounts' summaries; by default both are in the folder of state beside the
+    /// output (``NestEggWrite/StateFolder``), never inside it.
     public var cache: URL?
     /// The cache file this build reads and writes.
-    public var cacheFile: URL { cache ?? BuildCache.defaultFile(for: output) }
+    public var cacheFile: URL { cache ?? StateFolder.cache(of: output) }
+    /// The folder of the accounts' summaries this build reads and writes (``Units``).
+    var summariesFolder: URL { cache.map { URL(fileURLWithPath: $0.path + ".units") } ?? StateFolder.units(of: output) }
     /// `--signing-key FILE`: the issuer's private key, which signs every statements manifest the
     /// build writes (``ManifestSignature``); without it no signature is written.
     public var signingKey: ManifestSignature.SigningKey?
@@ -124,7 +127,7 @@ public struct Build {
         // (A build that signs maps every account: a held account's files are the disk's, not what it would write.)
         if let incremental, let previous = incremental.previous, options.singleFile == nil, options.summary == nil, options.json == nil,
            options.signingKey == nil,
-           let units = Units.plan(previous: previous, digests: incremental.digests, tool: tool, folder: plan.folder, cacheFile: options.cacheFile) {
+           let units = Units.plan(previous: previous, digests: incremental.digests, tool: tool, folder: plan.folder, summaries: options.summariesFolder) {
             progress("load: \(units.changed.count) of \(units.changed.count + units.held.count) accounts changed since the last build;"
                      + " the others from their summaries")
             do {

@@ -59,12 +59,19 @@ extension Build {
                 message: "--shard builds pages only: --pdf, --bundles, --single-file, --summary and --json go with a build on one machine")])
         }
         let keepsCache = printer == nil && options.bundles == nil && options.shard == nil
-        // The cache and the summaries beside it are nestegg's own, or nothing is touched.
+        // The folder of state beside the output, and the cache and the summaries, are nestegg's own, or nothing is touched.
+        if let reason = BesideOutput.stateProblem(of: options.output) {
+            throw BuildError(step: .write, exitCode: .cannotCreate, diagnostics: [Diagnostic(.error, file: StateFolder.of(options.output).path,
+                message: "refusing to keep nestegg's state here (the folder beside the output for its cache and last site): \(reason)")])
+        }
         if keepsCache {
             // (An explicit --cache that is not a regular file was refused above, by Destinations.)
-            let problems = BesideOutput.problems(cache: options.cacheFile, option: options.cache == nil ? "the build cache beside the output" : "--cache")
+            let problems = BesideOutput.problems(cache: options.cacheFile, summaries: options.summariesFolder,
+                                                 option: options.cache == nil ? "the build cache beside the output" : "--cache")
             if !problems.isEmpty { throw BuildError(step: .write, exitCode: .cannotCreate, diagnostics: problems) }
         }
+        // Every check passed: what an earlier nestegg kept beside the output moves into the folder of state.
+        BesideOutput.adoptEarlierState(of: options.output)
         return BuildPlan(folder: folder, printer: printer, keepsCache: keepsCache,
                          mayStopUpToDate: keepsCache && destinations.entries.allSatisfy { $0.option == Destinations.cacheOption })
     }
@@ -72,7 +79,7 @@ extension Build {
 
 extension Build {
     /// The private key may lie in no folder the build reads or replaces (the output, the bundles,
-    /// the data, the templates, the census, and the spare site and summaries beside the output):
+    /// the data, the templates, the census, and the folder of state and summaries beside the output):
     /// a swap would move it into the spare and a later build delete it, or it would be published.
     /// Refused (exit 64), naming the folder.
     func checkSecretsOutside() -> BuildError? {
@@ -80,8 +87,7 @@ extension Build {
         guard !keys.isEmpty else { return nil }
         let folders: [(String, URL)] = [("output", options.output), ("data", options.data)]
             + [("bundles", options.bundles), ("templates", options.templates), ("census", options.census)].compactMap { name, url in url.map { (name, $0) } }
-            + [("spare site", options.output.deletingLastPathComponent().appendingPathComponent(SiteWriter.spareName(of: options.output.standardizedFileURL))),
-               ("summaries", Units.summariesFolder(for: options.cacheFile))]
+            + [("state", StateFolder.of(options.output)), ("summaries", options.summariesFolder)]
         for (option, file) in keys {
             if let error = Secrets.insideProblem(file, option: option, folders: folders) { return error }
         }

@@ -8,7 +8,8 @@ import Foundation
 
 /// The files a build writes beside the site (`--single-file`, `--summary`, `--json`), checked
 /// before anything is read or written, as `--output` is: none may land in the data or templates
-/// folder (it would overwrite input), in the output folder (the swap would throw it away), on
+/// folder (it would overwrite input), in the output folder (the swap would throw it away) or its
+/// folder of state (nestegg's own, ``NestEggWrite/StateFolder``), on
 /// another's path, or in place of something that is not a regular file (a folder, a device, a
 /// FIFO, a socket, or a symbolic link, whose target would be replaced).
 struct Destinations {
@@ -48,6 +49,9 @@ struct Destinations {
                 reasons.append("it is inside the templates folder \(templates!.path)")
             }
             if Self.path(path, isWithin: outputPath) { reasons.append("it is inside the output folder \(output.path), which the build replaces whole") }
+            if entry.option != Self.cacheOption, Self.path(path, isWithin: Self.resolvedFolder(StateFolder.of(output))) {
+                reasons.append("it is inside \(StateFolder.of(output).path), the folder nestegg keeps its state in beside the output")
+            }
             if let bundles, Self.path(path, isWithin: Self.resolvedFolder(bundles)) {
                 reasons.append("it is inside the bundles folder \(bundles.path), which the build replaces whole")
             }

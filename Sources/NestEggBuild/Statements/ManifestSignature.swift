@@ -92,7 +92,7 @@ public enum ManifestSignature {
     }
 
     /// A key may not be written into a folder nestegg replaces or reads as data: a site or bundles
-    /// folder (its marker), a spare site or staging folder beside one, or a data folder (its
+    /// folder (its marker), a folder of state, spare site or staging folder beside one, or a data folder (its
     /// `nestegg.json`), at any depth: the next build would move it away and delete it, or publish it.
     public static func checkKeyPlace(_ file: String) throws(KeyError) {
         var folder = URL(fileURLWithPath: Destinations.resolved(URL(fileURLWithPath: file))).deletingLastPathComponent()
@@ -101,7 +101,8 @@ public enum ManifestSignature {
             var status = stat()
             let name = folder.lastPathComponent
             let what: String? = lstat(path + "/" + SiteWriter.marker, &status) == 0 ? "a folder nestegg writes and replaces whole (it holds \(SiteWriter.marker))"
-                : name.hasSuffix(".nestegg-spare") || name.hasPrefix(".nestegg-staging-") || name.hasPrefix(".nestegg-old-") ? "a folder a nestegg build keeps beside its output"
+                : (name.hasPrefix(".") && name.hasSuffix(".nestegg")) || name.hasSuffix(".nestegg-spare") || name.hasPrefix(".nestegg-staging-")
+                    || name.hasPrefix(".nestegg-old-") ? "a folder a nestegg build keeps beside its output"
                 : lstat(path + "/nestegg.json", &status) == 0 ? "a data folder (it holds nestegg.json), which a build reads"
                 : nil
             if let what {
