@@ -261,6 +261,17 @@ import Testing
         try FileManager.default.copyItem(atPath: key.signing, toPath: inData)
         let fromData = try run(["build", "-q", "--data", data.path, "--output", site.path, "--signing-key", inData])
         #expect(fromData.status == 64 && fromData.stderr.contains("inside the data folder"), "\(fromData.stderr)")
+        // Nor in the folder of state beside the output, by keygen or by hand; nor a --json there.
+        let state = StateFolder.of(site)
+        #expect(try run(["keygen", "--out", state.appendingPathComponent("k").path]).status == 64)
+        let inState = state.appendingPathComponent("issuer.key").path
+        try FileManager.default.copyItem(atPath: key.signing, toPath: inState)
+        let fromState = try run(["build", "-q", "--data", data.path, "--output", site.path, "--signing-key", inState])
+        #expect(fromState.status == 64 && fromState.stderr.contains("inside the state folder"), "\(fromState.stderr)")
+        #expect(FileManager.default.fileExists(atPath: inState))
+        try FileManager.default.removeItem(atPath: inState)
+        let json = try run(["build", "-q", "--data", data.path, "--output", site.path, "--json", state.appendingPathComponent("totals.json").path])
+        #expect(json.status == 64 && json.stderr.contains("the folder nestegg keeps its state in"), "\(json.stderr)")
     }
 
     /// Issue 48, 6: the summaries' folder replaced by a link (or holding a user's file) is refused:
