@@ -152,8 +152,9 @@ public final class StagedFile {
         if let previous {
             guard rename(previous.path, destination.path) == 0 else {
                 // The previous file is the only copy left: it goes under a name no recovery takes
-                // (``recover(beside:)`` removes a previous file whose destination is there), or
-                // where that fails too, stays where it is; either way it is named (``keptAside``).
+                // (``recover(beside:)`` removes a previous file whose destination is there). Where
+                // that rename fails too, it stays under its own name, which the next build's
+                // recovery takes for a leftover; either way the build's error names it (``keptAside``).
                 let kept = destination.deletingLastPathComponent()
                     .appendingPathComponent(Self.prefix(destination, "kept") + previous.lastPathComponent.dropFirst(Self.prefix(destination, "previous").count))
                 keptAside = rename(previous.path, kept.path) == 0 ? kept : previous
@@ -166,7 +167,7 @@ public final class StagedFile {
     }
 
     /// Where the previous file is, when ``rollBack()`` could not put it back: the build's error
-    /// names it, and nestegg never removes it (`.<name>.nestegg-kept-<token>`).
+    /// names it. Under `.<name>.nestegg-kept-<token>` nestegg never removes it.
     public private(set) var keptAside: URL?
 
     /// The commit stands: the previous file is removed.

@@ -363,6 +363,28 @@ import Testing
         #expect(file.status == 73 && file.stderr.contains("not the folder nestegg keeps its state in"), "\(file.stderr)")
     }
 
+    /// `--cache` naming the cache's own place in the folder of state, or where an earlier nestegg
+    /// kept it, keeps working build after build (the second build is up to date); any other name
+    /// in the folder of state is refused (exit 64). A folder named `.nestegg` is no folder of
+    /// state: a key may be written there.
+    @Test func anExplicitCacheAtItsOwnPlaceOrTheEarlierOneKeepsWorking() throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let site = work.appendingPathComponent("site")
+        for cache in [StateFolder.cache(of: site).path, work.appendingPathComponent(".site.nestegg-cache").path] {
+            for round in 0..<2 {
+                let built = try run(["build", "--data", fixtures.path, "--output", site.path, "--cache", cache])
+                #expect(built.status == 0, "\(built.stderr)")
+                #expect(round == 0 || built.stderr.contains("up to date"), "\(cache), round \(round): \(built.stderr)")
+            }
+            #expect(FileManager.default.fileExists(atPath: cache))
+        }
+        let other = try run(["build", "-q", "--data", fixtures.path, "--output", site.path, "--cache", StateFolder.of(site).appendingPathComponent("other").path])
+        #expect(other.status == 64 && other.stderr.contains("the folder nestegg keeps its state in"), "\(other.stderr)")
+        try FileManager.default.createDirectory(at: work.appendingPathComponent(".nestegg"), withIntermediateDirectories: true)
+        #expect(try run(["keygen", "--out", work.appendingPathComponent(".nestegg/issuer.key").path]).status == 0)
+    }
+
     /// What an earlier nestegg kept beside the output under names of its own (`.site.nestegg-cache`,
     /// `.site.nestegg-cache.units/`, `.site.nestegg-spare/`) moves into the folder of state when it
     /// is proven nestegg's, so the next build still renders only what changed; a folder of yours

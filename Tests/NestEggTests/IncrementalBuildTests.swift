@@ -181,7 +181,7 @@ import Testing
     /// the transfers, each Qapital goal) are made of no account's data: after a Starling account's
     /// later transactions (which move the data's as-of date) their views, so their fingerprints,
     /// are as they were, and their files are kept (the same modification times).
-    @Test func otherSourcesPagesAreKeptAfterAnAccountsTransactions() throws {
+    @Test func theOtherSourcesPagesAreKeptAfterAnAccountsTransactions() throws {
         let (work, data, incremental) = try builtFixtures()
         defer { try? FileManager.default.removeItem(at: work) }
         let cacheFile = BuildCache.defaultFile(for: incremental)

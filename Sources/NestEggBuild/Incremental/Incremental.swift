@@ -106,7 +106,7 @@ struct DataDigests: Sendable {
 /// data files (an account's ``AccountData/sources``): those files' SHA-256, every data
 /// file that no account names as its own (`rest`: the accounts list, the holder, the issuer, the
 /// settings and their time zone, the other sources) and `nestegg` itself. Everything else such a
-/// page shows is its own to add (``PageFingerprint/ofInputs(_:_:renderer:filesKey:)``).
+/// page shows is its own to add (``PageFingerprint/ofRowsFrame(_:_:renderer:filesKey:)``).
 struct InputKeys: Sendable {
     private let files: [String: String]
     private let rest: String

@@ -154,8 +154,8 @@ enum Units {
         /// The folders this build made for the summaries (their folder, and the folder of state
         /// that holds it when that was not there either), innermost first.
         let madeFolders: [URL]
-        /// The folder this build made, to remove if a signal stops the build (each staged file, and
-        /// the list, removes itself).
+        /// The outermost folder this build made, removed whole if a signal stops the build (each
+        /// staged file, and the list, removes itself).
         let folderStop: Termination.Registration?
 
         /// A step failed: they go, with the folders this build made.
@@ -171,13 +171,18 @@ enum Units {
         }
     }
 
+    /// The folders that making `folder` makes: it and those of its parents that are not there, innermost first.
+    static func foldersToMake(for folder: URL) -> [URL] {
+        Array(sequence(first: folder) { $0.deletingLastPathComponent() }.prefix { !FileManager.default.fileExists(atPath: $0.path) })
+    }
+
     /// The summaries of the accounts this build read (`accounts`), worked out on every core and
     /// each staged at once in `folder` (made if it is not there), listed in `beside` first.
     /// - Returns: `nil` when a summary does not read back (the build then keeps none, and the
     ///   caller ends the list).
     static func summaries(of accounts: [AccountData], notes: [String: [Diagnostic]], digests: DataDigests,
                           settings: Settings, in folder: URL, beside: BesideList) throws(SiteWriter.WriteError) -> Staged? {
-        let madeFolders = Array(sequence(first: folder) { $0.deletingLastPathComponent() }.prefix { !FileManager.default.fileExists(atPath: $0.path) })
+        let madeFolders = foldersToMake(for: folder)
         // The folders this build makes are removed whole on a stop (registered before they are there).
         let folderStop = madeFolders.last.map { Termination.removeOnStop($0.path) }
         do {

@@ -65,8 +65,8 @@ struct BuildStaging {
     var staged: [StagedFile] = []
     /// Their list beside the output (``BesideList``), for the next build to clean after a kill.
     var beside: BesideList?
-    /// The folders this build made for the accounts' summaries, innermost first.
-    var madeSummaries: [URL] = []
+    /// The folders this build made beside the output for the accounts' summaries and the cache, innermost first.
+    var madeFolders: [URL] = []
 
     /// A step failed: everything staged is let go, and nothing of the build is left behind.
     func discard() {
@@ -75,8 +75,8 @@ struct BuildStaging {
         writer.discard()
         bundles?.discard()
         staged.forEach { $0.discard() }
-        // The folders this build made for the summaries go too (empty once they are discarded).
-        madeSummaries.forEach { rmdir($0.path) }
+        // The folders this build made for the summaries and the cache go too (empty once they are discarded).
+        madeFolders.forEach { rmdir($0.path) }
     }
 
     /// The build ends, whichever way: the list beside the output and the staging folders'
@@ -154,7 +154,7 @@ extension Build {
         let stagedWork = [Termination.removeOnStop(Self.stagingFolder(of: writer))] + [summaries?.folderStop].compactMap { $0 }
         let rows = run.elsewhere.rows(self, run, input, report, renderer: renderer, mapped: summaries?.mapped)
         return BuildStaging(renderer: renderer, artifacts: artifacts, writer: writer, stagedWork: stagedWork, rows: rows,
-                            staged: summaries?.files ?? [], beside: summaries?.beside, madeSummaries: summaries?.madeFolders ?? [])
+                            staged: summaries?.files ?? [], beside: summaries?.beside, madeFolders: summaries?.madeFolders ?? [])
     }
 
     /// Render: the pages kept as they are (``Elsewhere/keepPages(into:)``), every other page
@@ -211,6 +211,7 @@ extension Build {
             staging.staged.insert(try Self.writeError { () throws(SiteWriter.WriteError) in try staging.beside!.stage(text, at: url) }, at: index)
         }
         if let cachePieces {
+            staging.madeFolders += Units.foldersToMake(for: options.cacheFile.deletingLastPathComponent())
             staging.staged.append(try Self.writeError { () throws(SiteWriter.WriteError) in try staging.beside!.stage(pieces: cachePieces, at: options.cacheFile) })
         }
     }

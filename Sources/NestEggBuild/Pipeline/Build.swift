@@ -37,8 +37,12 @@ public struct BuildOptions: Sendable {
     public var cache: URL?
     /// The cache file this build reads and writes.
     public var cacheFile: URL { cache ?? StateFolder.cache(of: output) }
-    /// The folder of the accounts' summaries this build reads and writes (``Units``).
-    var summariesFolder: URL { cache.map { URL(fileURLWithPath: $0.path + ".units") } ?? StateFolder.units(of: output) }
+    /// The folder of the accounts' summaries this build reads and writes (``Units``): `FILE.units`
+    /// beside a `--cache FILE` elsewhere, else the folder of state's.
+    var summariesFolder: URL {
+        guard let cache, cache.standardizedFileURL != StateFolder.cache(of: output) else { return StateFolder.units(of: output) }
+        return URL(fileURLWithPath: cache.path + ".units")
+    }
     /// `--signing-key FILE`: the issuer's private key, which signs every statements manifest the
     /// build writes (``ManifestSignature``); without it no signature is written.
     public var signingKey: ManifestSignature.SigningKey?
@@ -67,7 +71,7 @@ public enum BuildStep: String, Sendable {
 public struct BuildError: Error, Sendable, CustomStringConvertible {
     public let step: BuildStep
     public let exitCode: ExitStatus
-    public let diagnostics: [Diagnostic]
+    public internal(set) var diagnostics: [Diagnostic]
     /// Whether everything the build would write (the output folder and the files beside it) is
     /// as it was before the build. Only a failure to undo a half-finished commit makes it false.
     public var outputUnchanged = true
@@ -230,13 +234,12 @@ public struct Build {
                 staged[index...].forEach { $0.discard() }
                 if let bundlesSwap, !bundlesSwap.rollBack() { restored = false }
                 if !swap.rollBack() { restored = false }
-                let failure = BuildError(writing: error)
-                var withKept = BuildError(step: failure.step, exitCode: failure.exitCode, diagnostics: failure.diagnostics
-                    + staged.compactMap(\.keptAside).map { kept in
-                        Diagnostic(.error, file: kept.path, message: "the previous file, which could not be put back; it is left here for you")
-                    })
-                withKept.outputUnchanged = restored
-                throw withKept
+                var failure = BuildError(writing: error)
+                failure.diagnostics += staged.compactMap(\.keptAside).map { kept in
+                    Diagnostic(.error, file: kept.path, message: "the previous file, which could not be put back; it is left here for you")
+                }
+                failure.outputUnchanged = restored
+                throw failure
             }
         }
         swap.finish()
@@ -521,7 +524,9 @@ public struct Build {
             }
             let output = try renderer.render(page, view: view)
             // In the order of ``Page/files(prefix:)``.
-            for (name, text) in zip(ownFiles, [output.markdown, output.html] + extra + (chunk.map { [$0] } ?? [])) {
+            let texts = [output.markdown, output.html] + extra + (chunk.map { [$0] } ?? [])
+            precondition(texts.count == ownFiles.count, "\(page.path): \(texts.count) texts for \(ownFiles.count) files")
+            for (name, text) in zip(ownFiles, texts) {
                 try writer.write(text, to: name)
             }
             for (index, csv) in output.tableCSVs.enumerated() {

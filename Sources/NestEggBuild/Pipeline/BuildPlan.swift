@@ -70,8 +70,9 @@ extension Build {
                                                  option: options.cache == nil ? "the build cache beside the output" : "--cache")
             if !problems.isEmpty { throw BuildError(step: .write, exitCode: .cannotCreate, diagnostics: problems) }
         }
-        // Every check passed: what an earlier nestegg kept beside the output moves into the folder of state.
-        BesideOutput.adoptEarlierState(of: options.output)
+        // Every check passed: what an earlier nestegg kept beside the output moves into the folder
+        // of state (not with a --cache of its own, which may name the earlier cache itself).
+        if options.cache == nil { BesideOutput.adoptEarlierState(of: options.output) }
         return BuildPlan(folder: folder, printer: printer, keepsCache: keepsCache,
                          mayStopUpToDate: keepsCache && destinations.entries.allSatisfy { $0.option == Destinations.cacheOption })
     }
@@ -87,7 +88,9 @@ extension Build {
         guard !keys.isEmpty else { return nil }
         let folders: [(String, URL)] = [("output", options.output), ("data", options.data)]
             + [("bundles", options.bundles), ("templates", options.templates), ("census", options.census)].compactMap { name, url in url.map { (name, $0) } }
-            + [("state", StateFolder.of(options.output)), ("summaries", options.summariesFolder)]
+            + [("state", StateFolder.of(options.output)), ("summaries", options.summariesFolder),
+               // (Where an earlier nestegg kept its spare site: a build moves it into the folder of state.)
+               ("earlier spare site", options.output.deletingLastPathComponent().appendingPathComponent(".\(options.output.standardizedFileURL.lastPathComponent).nestegg-spare"))]
         for (option, file) in keys {
             if let error = Secrets.insideProblem(file, option: option, folders: folders) { return error }
         }

@@ -49,7 +49,9 @@ struct Destinations {
                 reasons.append("it is inside the templates folder \(templates!.path)")
             }
             if Self.path(path, isWithin: outputPath) { reasons.append("it is inside the output folder \(output.path), which the build replaces whole") }
-            if entry.option != Self.cacheOption, Self.path(path, isWithin: Self.resolvedFolder(StateFolder.of(output))) {
+            // (The cache may be named at its own place there.)
+            if Self.path(path, isWithin: Self.resolvedFolder(StateFolder.of(output))),
+               !(entry.option == Self.cacheOption && entry.url.standardizedFileURL == StateFolder.cache(of: output)) {
                 reasons.append("it is inside \(StateFolder.of(output).path), the folder nestegg keeps its state in beside the output")
             }
             if let bundles, Self.path(path, isWithin: Self.resolvedFolder(bundles)) {

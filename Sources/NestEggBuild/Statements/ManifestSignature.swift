@@ -101,7 +101,7 @@ public enum ManifestSignature {
             var status = stat()
             let name = folder.lastPathComponent
             let what: String? = lstat(path + "/" + SiteWriter.marker, &status) == 0 ? "a folder nestegg writes and replaces whole (it holds \(SiteWriter.marker))"
-                : (name.hasPrefix(".") && name.hasSuffix(".nestegg")) || name.hasSuffix(".nestegg-spare") || name.hasPrefix(".nestegg-staging-")
+                : (name.hasPrefix(".") && name.hasSuffix(".nestegg") && name.count > ".nestegg".count + 1) || name.hasSuffix(".nestegg-spare") || name.hasPrefix(".nestegg-staging-")
                     || name.hasPrefix(".nestegg-old-") ? "a folder a nestegg build keeps beside its output"
                 : lstat(path + "/nestegg.json", &status) == 0 ? "a data folder (it holds nestegg.json), which a build reads"
                 : nil
